@@ -1,0 +1,82 @@
+"""Shared fixtures for the Python driver compatibility suite.
+
+The suite targets whatever serves CQL at BALLOT_HOST:BALLOT_PORT (default
+127.0.0.1:9042): Ballot, or real Cassandra 5.0 to keep the suite honest. All
+tables live in one keyspace with a unique name per run, dropped at the end.
+"""
+
+import os
+import re
+import secrets
+import time
+
+import pytest
+from cassandra.cluster import Cluster, ExecutionProfile, EXEC_PROFILE_DEFAULT
+from cassandra.policies import RoundRobinPolicy
+
+HOST = os.environ.get("BALLOT_HOST", "127.0.0.1")
+PORT = int(os.environ.get("BALLOT_PORT", "9042"))
+REQUEST_TIMEOUT_S = 20
+
+
+def make_cluster(**kwargs):
+    """A cluster object for the target; lz4 compression unless the caller says otherwise."""
+    profile = ExecutionProfile(load_balancing_policy=RoundRobinPolicy(), request_timeout=REQUEST_TIMEOUT_S)
+    options = dict(port=PORT, compression="lz4", connect_timeout=10,
+                   execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+    options.update(kwargs)
+    return Cluster([HOST], **options)
+
+
+def error_code(exc):
+    """The protocol error code of a server error as the driver raised it.
+
+    The driver turns some error frames into exceptions without a code attribute
+    (InvalidRequest, AlreadyExists); their text still carries "code=2200".
+    """
+    if hasattr(exc, "code"):
+        return exc.code
+    match = re.search(r"code=([0-9a-fA-F]{4})", str(exc))
+    assert match, "no error code in %r" % exc
+    return int(match.group(1), 16)
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    c = make_cluster()
+    yield c
+    c.shutdown()
+
+
+@pytest.fixture(scope="session")
+def keyspace(cluster):
+    name = "ballot_py_%s_%s" % (time.strftime("%Y%m%d%H%M%S"), secrets.token_hex(3))
+    session = cluster.connect()
+    session.execute(
+        "CREATE KEYSPACE %s WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}" % name)
+    yield name
+    session.execute("DROP KEYSPACE IF EXISTS %s" % name)
+    session.shutdown()
+
+
+@pytest.fixture(scope="session")
+def session(cluster, keyspace):
+    s = cluster.connect(keyspace)
+    yield s
+    s.shutdown()
+
+
+_table_counter = [0]
+
+
+@pytest.fixture
+def table(session, request):
+    """Factory: table("pk int PRIMARY KEY, v text") creates a uniquely named table and returns its name."""
+
+    def create(columns, options=""):
+        _table_counter[0] += 1
+        name = "t%d_%s" % (_table_counter[0], re.sub(r"[^a-z0-9_]", "_", request.node.name.lower())[:30])
+        session.execute("CREATE TABLE %s (%s) %s" % (name, columns, options))
+        return name
+
+    return create

@@ -1,0 +1,150 @@
+"""Paging, batches and prepared statements."""
+
+from collections import Counter
+
+import pytest
+from cassandra.query import BatchStatement, BatchType, SimpleStatement
+
+PARTITIONS = 7
+ROWS_PER_PARTITION = 13
+
+
+@pytest.fixture(scope="module")
+def paged(session):
+    session.execute("CREATE TABLE IF NOT EXISTS paged (pk int, c int, v text, PRIMARY KEY (pk, c))")
+    insert = session.prepare("INSERT INTO paged (pk, c, v) VALUES (?, ?, ?)")
+    for pk in range(PARTITIONS):
+        for c in range(ROWS_PER_PARTITION):
+            session.execute(insert, (pk, c, "v%d.%d" % (pk, c)))
+    return "paged"
+
+
+def expected_rows():
+    return Counter((pk, c) for pk in range(PARTITIONS) for c in range(ROWS_PER_PARTITION))
+
+
+@pytest.mark.parametrize("fetch_size", [1, 5, 13, 50])
+def test_full_scan_pages_return_every_row_once(session, paged, fetch_size):
+    result = session.execute(SimpleStatement("SELECT pk, c, v FROM %s" % paged, fetch_size=fetch_size))
+    seen = Counter()
+    pages = 0
+    while True:
+        pages += 1
+        for row in result.current_rows:
+            assert row.v == "v%d.%d" % (row.pk, row.c)
+            seen[(row.pk, row.c)] += 1
+        assert len(result.current_rows) <= fetch_size
+        if not result.has_more_pages:
+            break
+        assert pages < 1000, "paging did not terminate"
+        result.fetch_next_page()
+    assert seen == expected_rows()
+    assert pages >= PARTITIONS * ROWS_PER_PARTITION // fetch_size
+
+
+def test_paging_state_resumes_in_a_new_request(session, paged):
+    statement = session.prepare("SELECT pk, c FROM %s WHERE pk IN (1, 2, 3)" % paged)
+    statement.fetch_size = 4
+    seen = Counter()
+    paging_state = None
+    for _ in range(100):
+        result = session.execute(statement, paging_state=paging_state)
+        seen.update((r.pk, r.c) for r in result.current_rows)
+        paging_state = result.paging_state
+        if paging_state is None:
+            break
+    assert seen == Counter((pk, c) for pk in (1, 2, 3) for c in range(ROWS_PER_PARTITION))
+
+
+def test_paging_within_one_partition_and_with_limit(session, paged):
+    rows = list(session.execute(SimpleStatement("SELECT c FROM %s WHERE pk = 4 ORDER BY c DESC" % paged,
+                                                fetch_size=3)))
+    assert [r.c for r in rows] == list(reversed(range(ROWS_PER_PARTITION)))
+    rows = list(session.execute(SimpleStatement("SELECT pk, c FROM %s LIMIT 20" % paged, fetch_size=6)))
+    assert len(rows) == 20 and len(set((r.pk, r.c) for r in rows)) == 20
+    rows = list(session.execute(SimpleStatement("SELECT pk, c FROM %s PER PARTITION LIMIT 3" % paged, fetch_size=2)))
+    assert Counter(r.pk for r in rows) == Counter({pk: 3 for pk in range(PARTITIONS)})
+
+
+def test_logged_and_unlogged_batches(session, table):
+    name = table("pk int, c int, v text, PRIMARY KEY (pk, c)")
+    insert = session.prepare("INSERT INTO %s (pk, c, v) VALUES (?, ?, ?)" % name)
+    for batch_type in (BatchType.LOGGED, BatchType.UNLOGGED):
+        batch = BatchStatement(batch_type=batch_type)
+        base = 10 * batch_type.value
+        for i in range(3):
+            batch.add(insert, (base + i, i, "b%d" % i))
+        batch.add(SimpleStatement("UPDATE %s SET v = %%s WHERE pk = %%s AND c = %%s" % name), ("updated", base, 0))
+        batch.add("DELETE FROM %s WHERE pk = %d AND c = 2" % (name, base + 2))
+        session.execute(batch)
+        rows = {(r.pk, r.c): r.v for r in session.execute(
+            "SELECT * FROM %s WHERE pk IN (%d, %d, %d)" % (name, base, base + 1, base + 2))}
+        assert rows == {(base, 0): "updated", (base + 1, 1): "b1"}
+
+    session.execute("BEGIN BATCH "
+                    "INSERT INTO %s (pk, c, v) VALUES (100, 1, 'text') USING TIMESTAMP 50; "
+                    "INSERT INTO %s (pk, c, v) VALUES (100, 2, 'batch'); "
+                    "APPLY BATCH" % (name, name))
+    session.execute("BEGIN UNLOGGED BATCH USING TIMESTAMP 60 "
+                    "UPDATE %s SET v = 'later' WHERE pk = 100 AND c = 1; "
+                    "APPLY BATCH" % name)
+    row = session.execute("SELECT v, WRITETIME(v) FROM %s WHERE pk = 100 AND c = 1" % name).one()
+    assert tuple(row) == ("later", 60)
+
+
+def test_counter_batch(session, table):
+    name = table("pk int PRIMARY KEY, n counter")
+    batch = BatchStatement(batch_type=BatchType.COUNTER)
+    inc = session.prepare("UPDATE %s SET n = n + ? WHERE pk = ?" % name)
+    for i in range(3):
+        batch.add(inc, (i + 1, i))
+    batch.add(inc, (10, 0))
+    session.execute(batch)
+    session.execute("BEGIN COUNTER BATCH UPDATE %s SET n = n - 1 WHERE pk = 2; APPLY BATCH" % name)
+    assert {r.pk: r.n for r in session.execute("SELECT * FROM %s" % name)} == {0: 11, 1: 2, 2: 2}
+
+
+def test_prepared_positional_and_named_markers(session, table):
+    name = table("pk int, c int, v text, PRIMARY KEY (pk, c)")
+    positional = session.prepare("INSERT INTO %s (pk, c, v) VALUES (?, ?, ?)" % name)
+    assert [c.name for c in positional.column_metadata] == ["pk", "c", "v"]
+    assert positional.routing_key_indexes == [0]
+    session.execute(positional, (1, 1, "pos"))
+
+    named = session.prepare("INSERT INTO %s (pk, c, v) VALUES (:p, :cc, :value)" % name)
+    assert [c.name for c in named.column_metadata] == ["p", "cc", "value"]
+    session.execute(named, {"value": "named", "p": 1, "cc": 2})
+
+    select = session.prepare("SELECT c, v FROM %s WHERE pk = :pk AND c >= :lo LIMIT :n" % name)
+    assert [c.name for c in select.column_metadata] == ["pk", "lo", "n"]
+    assert [c[2] for c in select.result_metadata] == ["c", "v"]
+    rows = [tuple(r) for r in session.execute(select, {"pk": 1, "lo": 1, "n": 5})]
+    assert rows == [(1, "pos"), (2, "named")]
+    rows = [tuple(r) for r in session.execute(select, {"pk": 1, "lo": 2, "n": 5})]
+    assert rows == [(2, "named")]
+
+    limit = session.prepare("SELECT c FROM %s WHERE pk = ? LIMIT ?" % name)
+    assert [c.name for c in limit.column_metadata] == ["pk", "[limit]"]
+    assert [r.c for r in session.execute(limit, (1, 1))] == [1]
+
+    in_list = session.prepare("SELECT c FROM %s WHERE pk = ? AND c IN ?" % name)
+    assert [r.c for r in session.execute(in_list, (1, [2, 1, 9]))] == [1, 2]
+
+    ttl = session.prepare("UPDATE %s USING TTL ? SET v = ? WHERE pk = ? AND c = ?" % name)
+    assert [c.name for c in ttl.column_metadata] == ["[ttl]", "v", "pk", "c"]
+    session.execute(ttl, (300, "ttl", 1, 1))
+    assert 290 <= session.execute("SELECT TTL(v) FROM %s WHERE pk = 1 AND c = 1" % name).one()[0] <= 300
+
+
+def test_prepared_statement_is_reusable_and_unset_values(session, table):
+    from cassandra.query import UNSET_VALUE
+
+    name = table("pk int PRIMARY KEY, a int, b int")
+    prepared = session.prepare("INSERT INTO %s (pk, a, b) VALUES (?, ?, ?)" % name)
+    same = session.prepare("INSERT INTO %s (pk, a, b) VALUES (?, ?, ?)" % name)
+    assert prepared.query_id == same.query_id
+    for i in range(20):
+        session.execute(prepared, (i, i, i))
+    session.execute(prepared, (5, 50, UNSET_VALUE))
+    assert tuple(session.execute("SELECT a, b FROM %s WHERE pk = 5" % name).one()) == (50, 5)
+    assert session.execute("SELECT COUNT(*) FROM %s" % name).one()[0] == 20
