@@ -1,0 +1,78 @@
+package ballot.cql.data;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One cell of a row: a simple column's value, or one element of a multi-cell column ({@code path} is then the
+ * map key, set element, list element id or UDT field index). A tombstone has a null {@code value} and
+ * {@code localDeletionTime} = when it was deleted; an expiring cell has {@code ttl > 0} and
+ * {@code localDeletionTime} = its expiry. A counter cell's value is an 8-byte delta.
+ */
+public record Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp, int ttl, int localDeletionTime, boolean counter) {
+    public static final int NO_DELETION_TIME = Integer.MAX_VALUE;
+
+    public static Cell live(int column, ByteBuffer path, ByteBuffer value, long timestamp) {
+        return new Cell(column, path, value, timestamp, 0, NO_DELETION_TIME, false);
+    }
+
+    public static Cell expiring(int column, ByteBuffer path, ByteBuffer value, long timestamp, int ttl, int nowInSec) {
+        return new Cell(column, path, value, timestamp, ttl, LivenessInfo.expiry(nowInSec, ttl), false);
+    }
+
+    public static Cell tombstone(int column, ByteBuffer path, long timestamp, int nowInSec) {
+        return new Cell(column, path, null, timestamp, 0, nowInSec, false);
+    }
+
+    public static Cell counterDelta(int column, long delta, long timestamp) {
+        ByteBuffer value = ByteBuffer.allocate(8).putLong(0, delta);
+        return new Cell(column, null, value, timestamp, 0, NO_DELETION_TIME, true);
+    }
+
+    public boolean isTombstone() {
+        return value == null;
+    }
+
+    public boolean isExpiring() {
+        return ttl > 0;
+    }
+
+    /** Live at {@code nowInSec}: not a tombstone and not expired. */
+    public boolean isLive(int nowInSec) {
+        return value != null && (ttl == 0 || nowInSec < localDeletionTime);
+    }
+
+    /** Dead at {@code nowInSec} and past gc_grace since its deletion or expiry: may be dropped. */
+    public boolean purgeable(int nowInSec, int gcGraceSeconds) {
+        return !isLive(nowInSec) && (long) localDeletionTime + gcGraceSeconds < nowInSec;
+    }
+
+    public boolean isComplex() {
+        return path != null;
+    }
+
+    public long counterValue() {
+        return value.getLong(value.position());
+    }
+
+    /**
+     * Cassandra's reconciliation of two versions of one cell (not counters): the higher timestamp wins; on a tie a
+     * tombstone beats a live cell, then the cell that expires later, then the greater value (unsigned bytes).
+     */
+    public boolean supersedes(Cell other) {
+        if (timestamp != other.timestamp) return timestamp > other.timestamp;
+        if (isTombstone() != other.isTombstone()) return isTombstone();
+        if (isTombstone()) return localDeletionTime > other.localDeletionTime;
+        if (isExpiring() != other.isExpiring()) return isExpiring();
+        if (localDeletionTime != other.localDeletionTime) return localDeletionTime > other.localDeletionTime;
+        return unsignedCompare(value, other.value) > 0;
+    }
+
+    static int unsignedCompare(ByteBuffer a, ByteBuffer b) {
+        int n = Math.min(a.remaining(), b.remaining());
+        for (int i = 0; i < n; i++) {
+            int c = Integer.compare(a.get(a.position() + i) & 0xff, b.get(b.position() + i) & 0xff);
+            if (c != 0) return c;
+        }
+        return Integer.compare(a.remaining(), b.remaining());
+    }
+}

@@ -1,0 +1,83 @@
+package ballot.cql.data;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A serialized partition key with its Murmur3 token. Composite keys use Cassandra's composite encoding
+ * ({@code <u16 length><bytes><0x00>} per component), which is also what drivers hash for token-aware routing.
+ * Ordered by token, then length, then unsigned bytes: the order partitions have in storage.
+ */
+public final class PartitionKey implements Comparable<PartitionKey> {
+    private final ByteBuffer key;
+    private final long token;
+
+    private PartitionKey(ByteBuffer key, long token) {
+        this.key = key;
+        this.token = token;
+    }
+
+    public static PartitionKey of(ByteBuffer key) {
+        ByteBuffer copy = key.slice();
+        return new PartitionKey(copy, Murmur3.token(copy));
+    }
+
+    /** Encodes the components of a composite partition key. A single-column key is just its value. */
+    public static ByteBuffer compose(ByteBuffer... components) {
+        if (components.length == 1) return components[0].duplicate();
+        int size = 0;
+        for (ByteBuffer c : components) size += 3 + c.remaining();
+        ByteBuffer out = ByteBuffer.allocate(size);
+        for (ByteBuffer c : components) {
+            out.putShort((short) c.remaining());
+            out.put(c.duplicate());
+            out.put((byte) 0);
+        }
+        return out.flip();
+    }
+
+    /** Splits a composite key into its {@code count} components. */
+    public static ByteBuffer[] split(ByteBuffer key, int count) {
+        if (count == 1) return new ByteBuffer[] {key.duplicate()};
+        ByteBuffer in = key.duplicate();
+        ByteBuffer[] components = new ByteBuffer[count];
+        for (int i = 0; i < count; i++) {
+            int length = in.getShort() & 0xffff;
+            ByteBuffer component = in.slice();
+            component.limit(length);
+            components[i] = component;
+            in.position(in.position() + length + 1);
+        }
+        return components;
+    }
+
+    public ByteBuffer key() {
+        return key.duplicate();
+    }
+
+    public long token() {
+        return token;
+    }
+
+    @Override
+    public int compareTo(PartitionKey other) {
+        int c = Long.compare(token, other.token);
+        if (c != 0) return c;
+        c = Integer.compare(key.remaining(), other.key.remaining());
+        return c != 0 ? c : Cell.unsignedCompare(key, other.key);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PartitionKey other && token == other.token && key.equals(other.key);
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(token);
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionKey(token=" + token + ", bytes=" + key.remaining() + ")";
+    }
+}

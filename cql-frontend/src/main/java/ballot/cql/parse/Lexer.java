@@ -1,0 +1,217 @@
+package ballot.cql.parse;
+
+import ballot.cql.error.SyntaxException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Splits CQL text into tokens; a minus sign is always its own token (the parser folds it into constants). Comments ({@code --}, {@code //}, {@code /* *}{@code /}) and whitespace are skipped. */
+final class Lexer {
+    private static final Pattern UUID = Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    /** Cassandra duration literals: 1h30m, 2y3mo, ISO 8601 P1Y2M3DT4H5M6S and P1W, alternative P0001-02-03T04:05:06. */
+    private static final Pattern DURATION = Pattern.compile(
+            "(?i)(\\d+(y|mo|w|d|h|s|ms|us|µs|ns|m))+"
+                    + "|P(\\d+Y)?(\\d+M)?(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+S)?)?"
+                    + "|P\\d+W"
+                    + "|P\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}");
+    private static final Pattern NUMBER = Pattern.compile(
+            "\\d+(\\.\\d*)?([eE][+-]?\\d+)?|\\.\\d+([eE][+-]?\\d+)?");
+
+    private final String text;
+    private int pos;
+    private int line = 1;
+    private int lineStart;
+
+    private Lexer(String text) {
+        this.text = text;
+    }
+
+    static List<Token> tokenize(String text) {
+        return new Lexer(text).all();
+    }
+
+    private List<Token> all() {
+        List<Token> tokens = new ArrayList<>();
+        while (true) {
+            skipSpaceAndComments();
+            if (pos >= text.length()) {
+                tokens.add(token(Token.Kind.EOF, "", pos));
+                return tokens;
+            }
+            tokens.add(next(tokens.isEmpty() ? null : tokens.get(tokens.size() - 1)));
+        }
+    }
+
+    private Token next(Token previous) {
+        int start = pos;
+        char c = text.charAt(pos);
+        if (c == '\'') return string(start);
+        if (c == '$' && text.startsWith("$$", pos)) return dollarString(start);
+        if (c == '"') return quotedName(start);
+        if (c == '?') {
+            pos++;
+            return token(Token.Kind.QMARK, "?", start);
+        }
+        if (c == ':' && pos + 1 < text.length() && isIdentifierStart(text.charAt(pos + 1))) {
+            pos++;
+            int nameStart = pos;
+            while (pos < text.length() && isIdentifierPart(text.charAt(pos))) pos++;
+            return token(Token.Kind.NAMED_MARKER, text.substring(nameStart, pos).toLowerCase(java.util.Locale.ROOT), start);
+        }
+        if (c == ':' && pos + 1 < text.length() && text.charAt(pos + 1) == '"') {
+            pos++;
+            Token quoted = quotedName(pos);
+            return new Token(Token.Kind.NAMED_MARKER, quoted.text(), quoted.line(), start - lineStart, start);
+        }
+        if (c == '0' && pos + 1 < text.length() && (text.charAt(pos + 1) == 'x' || text.charAt(pos + 1) == 'X')) {
+            pos += 2;
+            while (pos < text.length() && Character.digit(text.charAt(pos), 16) >= 0) pos++;
+            return token(Token.Kind.HEX, text.substring(start, pos), start);
+        }
+        Matcher uuid = UUID.matcher(text).region(pos, text.length());
+        if (uuid.lookingAt() && !continuesWord(uuid.end())) {
+            pos = uuid.end();
+            return token(Token.Kind.UUID, uuid.group(), start);
+        }
+        if (Character.isDigit(c) || c == '.' && pos + 1 < text.length() && Character.isDigit(text.charAt(pos + 1))
+                && !(previous != null && previous.is(Token.Kind.IDENTIFIER))) {
+            Matcher duration = DURATION.matcher(text).region(pos, text.length());
+            Matcher number = NUMBER.matcher(text).region(pos, text.length());
+            boolean isNumber = number.lookingAt();
+            if (duration.lookingAt() && (!isNumber || duration.end() > number.end()) && !continuesWord(duration.end())) {
+                pos = duration.end();
+                return token(Token.Kind.DURATION, text.substring(start, pos), start);
+            }
+            if (isNumber) {
+                pos = number.end();
+                String literal = number.group();
+                boolean isFloat = literal.indexOf('.') >= 0 || literal.indexOf('e') >= 0 || literal.indexOf('E') >= 0;
+                return token(isFloat ? Token.Kind.FLOAT : Token.Kind.INTEGER, literal, start);
+            }
+        }
+        if (c == 'P' || c == 'p') {
+            Matcher duration = DURATION.matcher(text).region(pos, text.length());
+            if (duration.lookingAt() && duration.end() > pos + 1 && !continuesWord(duration.end())) {
+                pos = duration.end();
+                return token(Token.Kind.DURATION, text.substring(start, pos), start);
+            }
+        }
+        if (isIdentifierStart(c)) {
+            while (pos < text.length() && isIdentifierPart(text.charAt(pos))) pos++;
+            return token(Token.Kind.IDENTIFIER, text.substring(start, pos), start);
+        }
+        for (String symbol : new String[] {"!=", "<=", ">=", "+=", "-=", "=", "<", ">", "(", ")", "[", "]", "{", "}", ",", ";", ".", "*", ":", "+", "-", "/", "%", "@"}) {
+            if (text.startsWith(symbol, pos)) {
+                pos += symbol.length();
+                return token(Token.Kind.SYMBOL, symbol, start);
+            }
+        }
+        throw new SyntaxException(String.format("line %d:%d unexpected character '%s'", line, start - lineStart, c));
+    }
+
+    private boolean continuesWord(int end) {
+        return end < text.length() && isIdentifierPart(text.charAt(end));
+    }
+
+    private Token string(int start) {
+        int startLine = line;
+        int startColumn = start - lineStart;
+        StringBuilder sb = new StringBuilder();
+        pos++;
+        while (true) {
+            if (pos >= text.length()) {
+                throw new SyntaxException(String.format("line %d:%d unterminated string literal", startLine, startColumn));
+            }
+            char c = text.charAt(pos);
+            if (c == '\'') {
+                if (pos + 1 < text.length() && text.charAt(pos + 1) == '\'') {
+                    sb.append('\'');
+                    pos += 2;
+                    continue;
+                }
+                pos++;
+                return new Token(Token.Kind.STRING, sb.toString(), startLine, startColumn, start);
+            }
+            if (c == '\n') newLine(pos);
+            sb.append(c);
+            pos++;
+        }
+    }
+
+    private Token dollarString(int start) {
+        int end = text.indexOf("$$", pos + 2);
+        if (end < 0) {
+            throw new SyntaxException(String.format("line %d:%d unterminated $$ string literal", line, start - lineStart));
+        }
+        Token t = token(Token.Kind.STRING, text.substring(pos + 2, end), start);
+        for (int i = pos; i < end; i++) if (text.charAt(i) == '\n') newLine(i);
+        pos = end + 2;
+        return t;
+    }
+
+    private Token quotedName(int start) {
+        StringBuilder sb = new StringBuilder();
+        int startColumn = start - lineStart;
+        pos++;
+        while (true) {
+            if (pos >= text.length()) {
+                throw new SyntaxException(String.format("line %d:%d unterminated quoted identifier", line, startColumn));
+            }
+            char c = text.charAt(pos);
+            if (c == '"') {
+                if (pos + 1 < text.length() && text.charAt(pos + 1) == '"') {
+                    sb.append('"');
+                    pos += 2;
+                    continue;
+                }
+                pos++;
+                if (sb.length() == 0) {
+                    throw new SyntaxException(String.format("line %d:%d empty quoted identifier", line, startColumn));
+                }
+                return new Token(Token.Kind.QUOTED_NAME, sb.toString(), line, startColumn, start);
+            }
+            sb.append(c);
+            pos++;
+        }
+    }
+
+    private void skipSpaceAndComments() {
+        while (pos < text.length()) {
+            char c = text.charAt(pos);
+            if (c == '\n') {
+                newLine(pos);
+                pos++;
+            } else if (Character.isWhitespace(c)) {
+                pos++;
+            } else if (text.startsWith("--", pos) || text.startsWith("//", pos)) {
+                while (pos < text.length() && text.charAt(pos) != '\n') pos++;
+            } else if (text.startsWith("/*", pos)) {
+                int end = text.indexOf("*/", pos + 2);
+                if (end < 0) throw new SyntaxException(String.format("line %d:%d unterminated comment", line, pos - lineStart));
+                for (int i = pos; i < end; i++) if (text.charAt(i) == '\n') newLine(i);
+                pos = end + 2;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void newLine(int at) {
+        line++;
+        lineStart = at + 1;
+    }
+
+    private Token token(Token.Kind kind, String value, int start) {
+        return new Token(kind, value, line, start - lineStart, start);
+    }
+
+    private static boolean isIdentifierStart(char c) {
+        return Character.isLetter(c) || c == '_';
+    }
+
+    private static boolean isIdentifierPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_';
+    }
+}

@@ -1,0 +1,1143 @@
+package ballot.cql.parse;
+
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.error.SyntaxException;
+import ballot.cql.parse.Statement.Attributes;
+import ballot.cql.parse.Term.ConstantKind;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Recursive-descent parser for CQL 3 statements. Unquoted identifiers are case-insensitive (lower-cased); quoted ones
+ * keep their case. A syntax error names the line, the column, the token found and what was expected there.
+ */
+public final class Parser {
+    /** Words that cannot be used as unquoted identifiers (Cassandra's reserved keywords). */
+    private static final Set<String> RESERVED = Set.of(
+            "add", "allow", "alter", "and", "apply", "asc", "authorize", "batch", "begin", "by", "columnfamily",
+            "create", "delete", "desc", "describe", "drop", "entries", "execute", "from", "full", "grant", "if", "in",
+            "index", "infinity", "insert", "into", "is", "keyspace", "limit", "materialized", "modify", "nan",
+            "norecursive", "not", "null", "of", "on", "or", "order", "primary", "rename", "replace", "revoke", "schema",
+            "select", "set", "table", "to", "token", "truncate", "unlogged", "unset", "update", "use", "using", "view",
+            "where", "with");
+
+    private final String text;
+    private final List<Token> tokens;
+    private int index;
+    private int markers;
+
+    private Parser(String text) {
+        this.text = text;
+        this.tokens = Lexer.tokenize(text);
+    }
+
+    /** A parsed statement and how many bind markers it has (numbered 0.. in order of appearance). */
+    public record Parsed(Statement statement, int markerCount) {}
+
+    /** Parses exactly one statement, optionally followed by a semicolon. */
+    public static Parsed parse(String cql) {
+        Parser parser = new Parser(cql);
+        Statement statement = parser.statement();
+        parser.acceptSymbol(";");
+        parser.expectEnd();
+        return new Parsed(statement, parser.markers);
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    private Statement statement() {
+        Token t = peek();
+        if (t.isWord("select")) return select();
+        if (t.isWord("insert")) return insert();
+        if (t.isWord("update")) return update();
+        if (t.isWord("delete")) return delete();
+        if (t.isWord("begin")) return batch();
+        if (t.isWord("use")) {
+            next();
+            return new Statement.Use(identifier("keyspace name"));
+        }
+        if (t.isWord("create")) return create();
+        if (t.isWord("alter")) return alter();
+        if (t.isWord("drop")) return drop();
+        if (t.isWord("truncate")) {
+            next();
+            if (!acceptWord("table")) acceptWord("columnfamily");
+            return new Statement.Truncate(qualifiedName("table name"));
+        }
+        if (t.isWord("describe") || t.isWord("desc")) return describe();
+        if (t.isWord("grant") || t.isWord("revoke") || t.isWord("list")) {
+            throw new InvalidRequestException(t.text().toUpperCase(Locale.ROOT) + " statements are not supported: Ballot has no roles or permissions yet");
+        }
+        throw unexpected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN BATCH, USE, CREATE, ALTER, DROP, TRUNCATE, DESCRIBE)");
+    }
+
+    private Statement select() {
+        expectWord("select");
+        boolean json = false;
+        boolean distinct = false;
+        if (peek().isWord("json") && isKeywordBeforeSelectors(1)) {
+            next();
+            json = true;
+        }
+        if (peek().isWord("distinct") && isKeywordBeforeSelectors(1)) {
+            next();
+            distinct = true;
+        }
+        List<Selector.Aliased> selectors = new ArrayList<>();
+        if (!acceptSymbol("*")) {
+            do {
+                Selector selector = selector();
+                String alias = acceptWord("as") ? identifier("alias") : null;
+                selectors.add(new Selector.Aliased(selector, alias));
+            } while (acceptSymbol(","));
+        }
+        expectWord("from");
+        QualifiedName table = qualifiedName("table name");
+        List<Relation> where = acceptWord("where") ? whereClause() : List.of();
+        List<String> groupBy = new ArrayList<>();
+        if (acceptWord("group")) {
+            expectWord("by");
+            do groupBy.add(identifier("column name")); while (acceptSymbol(","));
+        }
+        List<Statement.Ordering> orderBy = new ArrayList<>();
+        if (acceptWord("order")) {
+            expectWord("by");
+            do {
+                String column = identifier("column name");
+                boolean descending = false;
+                if (acceptWord("desc")) descending = true;
+                else acceptWord("asc");
+                orderBy.add(new Statement.Ordering(column, descending));
+            } while (acceptSymbol(","));
+        }
+        Term perPartitionLimit = null;
+        if (peek().isWord("per")) {
+            next();
+            expectWord("partition");
+            expectWord("limit");
+            perPartitionLimit = term();
+        }
+        Term limit = acceptWord("limit") ? term() : null;
+        boolean allowFiltering = false;
+        if (acceptWord("allow")) {
+            expectWord("filtering");
+            allowFiltering = true;
+        }
+        return new Statement.Select(table, json, distinct, List.copyOf(selectors), where, List.copyOf(groupBy),
+                List.copyOf(orderBy), perPartitionLimit, limit, allowFiltering);
+    }
+
+    /** JSON and DISTINCT are not reserved: they are keywords only when a selector follows them. */
+    private boolean isKeywordBeforeSelectors(int ahead) {
+        Token after = peek(ahead);
+        if (after.isWord("from") || after.isWord("as")) return false;
+        return !(after.isSymbol(",") || after.isSymbol("(") || after.isSymbol(".") || after.isSymbol("["));
+    }
+
+    private Statement insert() {
+        expectWord("insert");
+        expectWord("into");
+        QualifiedName table = qualifiedName("table name");
+        if (acceptWord("json")) {
+            Term json = term();
+            boolean defaultUnset = false;
+            if (acceptWord("default")) {
+                if (acceptWord("unset")) defaultUnset = true;
+                else if (!acceptWord("null")) throw unexpected("NULL or UNSET");
+            }
+            boolean ifNotExists = ifNotExists();
+            Attributes attributes = usingClause();
+            return new Statement.InsertJson(table, json, defaultUnset, ifNotExists, attributes);
+        }
+        expectSymbol("(");
+        List<String> columns = new ArrayList<>();
+        do columns.add(identifier("column name")); while (acceptSymbol(","));
+        expectSymbol(")");
+        expectWord("values");
+        expectSymbol("(");
+        List<Term> values = new ArrayList<>();
+        do values.add(term()); while (acceptSymbol(","));
+        expectSymbol(")");
+        boolean ifNotExists = ifNotExists();
+        Attributes attributes = usingClause();
+        if (!ifNotExists && peek().isWord("if")) {
+            ifNotExists = ifNotExists();
+        }
+        return new Statement.Insert(table, List.copyOf(columns), List.copyOf(values), ifNotExists, attributes);
+    }
+
+    private Statement update() {
+        expectWord("update");
+        QualifiedName table = qualifiedName("table name");
+        Attributes attributes = usingClause();
+        expectWord("set");
+        List<Assignment> assignments = new ArrayList<>();
+        do assignments.add(assignment()); while (acceptSymbol(","));
+        expectWord("where");
+        List<Relation> where = whereClause();
+        boolean ifExists = false;
+        List<Condition> conditions = List.of();
+        if (acceptWord("if")) {
+            if (acceptWord("exists")) ifExists = true;
+            else conditions = conditions();
+        }
+        return new Statement.Update(table, attributes, List.copyOf(assignments), where, ifExists, conditions);
+    }
+
+    private Assignment assignment() {
+        String column = identifier("column name");
+        if (acceptSymbol("[")) {
+            Term key = term();
+            expectSymbol("]");
+            expectSymbol("=");
+            return new Assignment.SetElement(column, key, term());
+        }
+        if (acceptSymbol(".")) {
+            String field = identifier("field name");
+            expectSymbol("=");
+            return new Assignment.SetField(column, field, term());
+        }
+        if (acceptSymbol("+=")) return new Assignment.Add(column, term());
+        if (acceptSymbol("-=")) return new Assignment.Subtract(column, term());
+        expectSymbol("=");
+        Token t = peek();
+        if ((t.is(Token.Kind.IDENTIFIER) && !RESERVED.contains(lower(t.text())) || t.is(Token.Kind.QUOTED_NAME))
+                && !peek(1).isSymbol("(") && !isConstantWord(t)) {
+            String operand = identifier("column name");
+            if (!operand.equals(column)) {
+                throw new InvalidRequestException("Only expressions of the form X = X + <value> and X = <value> + X are supported, "
+                        + "but found " + column + " = " + operand);
+            }
+            if (acceptSymbol("+")) return new Assignment.Add(column, term());
+            if (acceptSymbol("-")) return new Assignment.Subtract(column, term());
+            throw unexpected("'+' or '-'");
+        }
+        Term value = simpleTerm();
+        if (peek().isSymbol("+") && (peek(1).is(Token.Kind.IDENTIFIER) || peek(1).is(Token.Kind.QUOTED_NAME))
+                && !peek(1).isWord("null") && !peek(2).isSymbol("(")) {
+            next();
+            String operand = identifier("column name");
+            if (!operand.equals(column)) {
+                throw new InvalidRequestException("Only expressions of the form X = <value> + X are supported, "
+                        + "but found " + column + " = <value> + " + operand);
+            }
+            return new Assignment.Prepend(column, value);
+        }
+        return new Assignment.SetValue(column, continueArithmetic(value));
+    }
+
+    private Statement delete() {
+        expectWord("delete");
+        List<Statement.DeleteTarget> targets = new ArrayList<>();
+        if (!peek().isWord("from")) {
+            do {
+                String column = identifier("column name");
+                if (acceptSymbol("[")) {
+                    Term key = term();
+                    expectSymbol("]");
+                    targets.add(new Statement.DeleteTarget(column, key, null));
+                } else if (acceptSymbol(".")) {
+                    targets.add(new Statement.DeleteTarget(column, null, identifier("field name")));
+                } else {
+                    targets.add(new Statement.DeleteTarget(column, null, null));
+                }
+            } while (acceptSymbol(","));
+        }
+        expectWord("from");
+        QualifiedName table = qualifiedName("table name");
+        Attributes attributes = usingClause();
+        expectWord("where");
+        List<Relation> where = whereClause();
+        boolean ifExists = false;
+        List<Condition> conditions = List.of();
+        if (acceptWord("if")) {
+            if (acceptWord("exists")) ifExists = true;
+            else conditions = conditions();
+        }
+        return new Statement.Delete(table, List.copyOf(targets), attributes, where, ifExists, conditions);
+    }
+
+    private Statement batch() {
+        expectWord("begin");
+        Statement.BatchType type = Statement.BatchType.LOGGED;
+        if (acceptWord("unlogged")) type = Statement.BatchType.UNLOGGED;
+        else if (acceptWord("counter")) type = Statement.BatchType.COUNTER;
+        expectWord("batch");
+        Attributes attributes = usingClause();
+        List<Statement.Modification> statements = new ArrayList<>();
+        while (!peek().isWord("apply")) {
+            Token t = peek();
+            Statement s;
+            if (t.isWord("insert")) s = insert();
+            else if (t.isWord("update")) s = update();
+            else if (t.isWord("delete")) s = delete();
+            else throw unexpected("INSERT, UPDATE, DELETE or APPLY BATCH");
+            statements.add((Statement.Modification) s);
+            acceptSymbol(";");
+        }
+        expectWord("apply");
+        expectWord("batch");
+        return new Statement.Batch(type, attributes, List.copyOf(statements));
+    }
+
+    private boolean ifNotExists() {
+        if (peek().isWord("if") && peek(1).isWord("not")) {
+            next();
+            next();
+            expectWord("exists");
+            return true;
+        }
+        return false;
+    }
+
+    private boolean ifExists() {
+        if (peek().isWord("if") && peek(1).isWord("exists")) {
+            next();
+            next();
+            return true;
+        }
+        return false;
+    }
+
+    private Attributes usingClause() {
+        if (!acceptWord("using")) return Attributes.NONE;
+        Term ttl = null;
+        Term timestamp = null;
+        do {
+            if (acceptWord("ttl")) {
+                if (ttl != null) throw syntax(previous(), "TTL given twice");
+                ttl = term();
+            } else if (acceptWord("timestamp")) {
+                if (timestamp != null) throw syntax(previous(), "TIMESTAMP given twice");
+                timestamp = term();
+            } else {
+                throw unexpected("TTL or TIMESTAMP");
+            }
+        } while (acceptWord("and"));
+        return new Attributes(ttl, timestamp);
+    }
+
+    private List<Condition> conditions() {
+        List<Condition> conditions = new ArrayList<>();
+        do {
+            String column = identifier("column name");
+            Term key = null;
+            String field = null;
+            if (acceptSymbol("[")) {
+                key = term();
+                expectSymbol("]");
+            } else if (acceptSymbol(".")) {
+                field = identifier("field name");
+            }
+            Operator op = operator(true);
+            Term value = op == Operator.IN ? inValues() : term();
+            conditions.add(new Condition(column, key, field, op, value));
+        } while (acceptWord("and"));
+        return List.copyOf(conditions);
+    }
+
+    private List<Relation> whereClause() {
+        List<Relation> relations = new ArrayList<>();
+        do relations.add(relation()); while (acceptWord("and"));
+        return List.copyOf(relations);
+    }
+
+    private Relation relation() {
+        if (peek().isWord("token") && peek(1).isSymbol("(")) {
+            next();
+            expectSymbol("(");
+            List<String> columns = new ArrayList<>();
+            do columns.add(identifier("partition key column")); while (acceptSymbol(","));
+            expectSymbol(")");
+            Operator op = operator(false);
+            return new Relation.TokenRange(List.copyOf(columns), op, term());
+        }
+        if (acceptSymbol("(")) {
+            List<String> columns = new ArrayList<>();
+            do columns.add(identifier("clustering column")); while (acceptSymbol(","));
+            expectSymbol(")");
+            Operator op = operator(false);
+            if (op == Operator.IN) {
+                if (isMarker(peek())) return new Relation.Multi(List.copyOf(columns), op, term());
+                expectSymbol("(");
+                List<Term> tuples = new ArrayList<>();
+                if (!peek().isSymbol(")")) {
+                    do tuples.add(isMarker(peek()) ? term() : tupleLiteral()); while (acceptSymbol(","));
+                }
+                expectSymbol(")");
+                return new Relation.Multi(List.copyOf(columns), op, new Term.ListLiteral(List.copyOf(tuples)));
+            }
+            Term value = isMarker(peek()) ? term() : tupleLiteral();
+            return new Relation.Multi(List.copyOf(columns), op, value);
+        }
+        String column = identifier("column name");
+        Term mapKey = null;
+        if (acceptSymbol("[")) {
+            mapKey = term();
+            expectSymbol("]");
+        }
+        if (acceptWord("is")) {
+            expectWord("not");
+            expectWord("null");
+            return new Relation.Single(column, mapKey, Operator.IS_NOT, new Term.Null());
+        }
+        if (acceptWord("contains")) {
+            Operator op = acceptWord("key") ? Operator.CONTAINS_KEY : Operator.CONTAINS;
+            return new Relation.Single(column, mapKey, op, term());
+        }
+        if (acceptWord("like")) return new Relation.Single(column, mapKey, Operator.LIKE, term());
+        Operator op = operator(true);
+        Term value = op == Operator.IN || op == Operator.NOT_IN ? inValues() : term();
+        return new Relation.Single(column, mapKey, op, value);
+    }
+
+    private Term inValues() {
+        if (isMarker(peek())) return term();
+        expectSymbol("(");
+        List<Term> values = new ArrayList<>();
+        if (!peek().isSymbol(")")) {
+            do values.add(term()); while (acceptSymbol(","));
+        }
+        expectSymbol(")");
+        return new Term.ListLiteral(List.copyOf(values));
+    }
+
+    private Term tupleLiteral() {
+        expectSymbol("(");
+        List<Term> elements = new ArrayList<>();
+        do elements.add(term()); while (acceptSymbol(","));
+        expectSymbol(")");
+        return new Term.TupleLiteral(List.copyOf(elements));
+    }
+
+    private Operator operator(boolean allowIn) {
+        Token t = next();
+        if (t.kind() == Token.Kind.SYMBOL) {
+            switch (t.text()) {
+                case "=": return Operator.EQ;
+                case "!=": return Operator.NEQ;
+                case "<": return Operator.LT;
+                case "<=": return Operator.LTE;
+                case ">": return Operator.GT;
+                case ">=": return Operator.GTE;
+                default: break;
+            }
+        }
+        if (t.isWord("in")) return Operator.IN;
+        if (t.isWord("not") && peek().isWord("in")) {
+            next();
+            return Operator.NOT_IN;
+        }
+        index--;
+        throw unexpected(allowIn ? "an operator (=, !=, <, <=, >, >=, IN)" : "an operator (=, <, <=, >, >=)");
+    }
+
+    // ---------------------------------------------------------------- DDL
+
+    private Statement create() {
+        expectWord("create");
+        if (acceptWord("keyspace") || acceptWord("schema")) {
+            boolean ifNotExists = ifNotExists();
+            String name = identifier("keyspace name");
+            expectWord("with");
+            return new Statement.CreateKeyspace(name, ifNotExists, properties(false));
+        }
+        if (acceptWord("table") || acceptWord("columnfamily")) return createTable();
+        if (acceptWord("type")) {
+            boolean ifNotExists = ifNotExists();
+            QualifiedName name = qualifiedName("type name");
+            expectSymbol("(");
+            List<String> names = new ArrayList<>();
+            List<String> types = new ArrayList<>();
+            do {
+                names.add(identifier("field name"));
+                types.add(type());
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+            return new Statement.CreateType(name, ifNotExists, List.copyOf(names), List.copyOf(types));
+        }
+        Token t = peek();
+        if (t.isWord("index") || t.isWord("custom") || t.isWord("materialized") || t.isWord("function")
+                || t.isWord("aggregate") || t.isWord("or") || t.isWord("trigger") || t.isWord("role") || t.isWord("user")) {
+            throw new InvalidRequestException("CREATE " + t.text().toUpperCase(Locale.ROOT)
+                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE)");
+        }
+        throw unexpected("KEYSPACE, TABLE or TYPE");
+    }
+
+    private Statement createTable() {
+        boolean ifNotExists = ifNotExists();
+        QualifiedName name = qualifiedName("table name");
+        expectSymbol("(");
+        List<Statement.ColumnDefinition> columns = new ArrayList<>();
+        List<String> partitionKey = new ArrayList<>();
+        List<String> clustering = new ArrayList<>();
+        boolean primaryKeyDeclared = false;
+        do {
+            if (peek().isWord("primary")) {
+                next();
+                expectWord("key");
+                if (primaryKeyDeclared) throw syntax(previous(), "multiple PRIMARY KEY declarations");
+                primaryKeyDeclared = true;
+                expectSymbol("(");
+                if (acceptSymbol("(")) {
+                    do partitionKey.add(identifier("partition key column")); while (acceptSymbol(","));
+                    expectSymbol(")");
+                } else {
+                    partitionKey.add(identifier("partition key column"));
+                }
+                while (acceptSymbol(",")) clustering.add(identifier("clustering column"));
+                expectSymbol(")");
+                continue;
+            }
+            String column = identifier("column name");
+            String type = type();
+            boolean isStatic = acceptWord("static");
+            if (acceptWord("primary")) {
+                expectWord("key");
+                if (primaryKeyDeclared) throw new InvalidRequestException("Multiple PRIMARY KEYs specified (exactly one required)");
+                primaryKeyDeclared = true;
+                partitionKey.add(column);
+            }
+            columns.add(new Statement.ColumnDefinition(column, type, isStatic));
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        Properties properties = acceptWord("with") ? properties(true) : Properties.NONE;
+        if (!primaryKeyDeclared) throw new InvalidRequestException("No PRIMARY KEY specifed for table '" + name.name() + "' (exactly one required)");
+        return new Statement.CreateTable(name, ifNotExists, List.copyOf(columns), List.copyOf(partitionKey),
+                List.copyOf(clustering), properties);
+    }
+
+    private Properties properties(boolean table) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        List<Properties.Ordering> clusteringOrder = new ArrayList<>();
+        boolean compactStorage = false;
+        do {
+            if (table && peek().isWord("clustering")) {
+                next();
+                expectWord("order");
+                expectWord("by");
+                expectSymbol("(");
+                do {
+                    String column = identifier("clustering column");
+                    boolean descending = false;
+                    if (acceptWord("desc")) descending = true;
+                    else if (!acceptWord("asc")) throw unexpected("ASC or DESC");
+                    clusteringOrder.add(new Properties.Ordering(column, descending));
+                } while (acceptSymbol(","));
+                expectSymbol(")");
+                continue;
+            }
+            if (table && peek().isWord("compact")) {
+                next();
+                expectWord("storage");
+                compactStorage = true;
+                continue;
+            }
+            Token nameToken = peek();
+            String property = identifier("property name");
+            expectSymbol("=");
+            Object value;
+            if (peek().isSymbol("{")) {
+                value = propertyMap();
+            } else {
+                value = propertyValue();
+            }
+            if (values.put(property, value) != null) {
+                throw syntax(nameToken, "Multiple definitions for property '" + property + "'");
+            }
+        } while (acceptWord("and"));
+        return new Properties(values, List.copyOf(clusteringOrder), compactStorage);
+    }
+
+    private Map<String, String> propertyMap() {
+        expectSymbol("{");
+        Map<String, String> map = new LinkedHashMap<>();
+        if (!peek().isSymbol("}")) {
+            do {
+                String key = propertyValue();
+                expectSymbol(":");
+                map.put(key, propertyValue());
+            } while (acceptSymbol(","));
+        }
+        expectSymbol("}");
+        return map;
+    }
+
+    private String propertyValue() {
+        Token t = next();
+        switch (t.kind()) {
+            case STRING, INTEGER, FLOAT, UUID, IDENTIFIER, QUOTED_NAME:
+                return t.text();
+            case SYMBOL:
+                if (t.text().equals("-") && (peek().is(Token.Kind.INTEGER) || peek().is(Token.Kind.FLOAT))) return "-" + next().text();
+                break;
+            default:
+                break;
+        }
+        index--;
+        throw unexpected("a property value (string, number, boolean or map)");
+    }
+
+    private Statement alter() {
+        expectWord("alter");
+        if (acceptWord("keyspace") || acceptWord("schema")) {
+            boolean ifExists = ifExists();
+            String name = identifier("keyspace name");
+            expectWord("with");
+            return new Statement.AlterKeyspace(name, ifExists, properties(false));
+        }
+        if (acceptWord("table") || acceptWord("columnfamily")) {
+            boolean ifExists = ifExists();
+            QualifiedName name = qualifiedName("table name");
+            return new Statement.AlterTable(name, ifExists, alterTableAction());
+        }
+        if (acceptWord("type")) {
+            boolean ifExists = ifExists();
+            QualifiedName name = qualifiedName("type name");
+            if (acceptWord("add")) {
+                boolean ifNotExists = ifNotExists();
+                String field = identifier("field name");
+                return new Statement.AlterType(name, ifExists, new Statement.AddField(field, type(), ifNotExists));
+            }
+            if (acceptWord("rename")) {
+                boolean ifFieldExists = ifExists();
+                List<String> from = new ArrayList<>();
+                List<String> to = new ArrayList<>();
+                do {
+                    from.add(identifier("field name"));
+                    expectWord("to");
+                    to.add(identifier("field name"));
+                } while (acceptWord("and"));
+                return new Statement.AlterType(name, ifExists, new Statement.RenameFields(List.copyOf(from), List.copyOf(to), ifFieldExists));
+            }
+            if (peek().isWord("alter")) {
+                throw new InvalidRequestException("Altering field types is no longer supported");
+            }
+            throw unexpected("ADD or RENAME");
+        }
+        Token t = peek();
+        if (t.isWord("materialized") || t.isWord("role") || t.isWord("user")) {
+            throw new InvalidRequestException("ALTER " + t.text().toUpperCase(Locale.ROOT) + " is not supported by Ballot yet");
+        }
+        throw unexpected("KEYSPACE, TABLE or TYPE");
+    }
+
+    private Statement.AlterTableAction alterTableAction() {
+        if (acceptWord("add")) {
+            boolean ifNotExists = ifNotExists();
+            List<Statement.ColumnDefinition> columns = new ArrayList<>();
+            if (acceptSymbol("(")) {
+                do columns.add(columnDefinition()); while (acceptSymbol(","));
+                expectSymbol(")");
+            } else {
+                columns.add(columnDefinition());
+            }
+            return new Statement.AddColumns(List.copyOf(columns), ifNotExists);
+        }
+        if (acceptWord("drop")) {
+            boolean ifExists = ifExists();
+            List<String> columns = new ArrayList<>();
+            if (acceptSymbol("(")) {
+                do columns.add(identifier("column name")); while (acceptSymbol(","));
+                expectSymbol(")");
+            } else {
+                columns.add(identifier("column name"));
+            }
+            Term timestamp = null;
+            if (acceptWord("using")) {
+                expectWord("timestamp");
+                timestamp = term();
+            }
+            return new Statement.DropColumns(List.copyOf(columns), ifExists, timestamp);
+        }
+        if (acceptWord("rename")) {
+            boolean ifExists = ifExists();
+            List<String> from = new ArrayList<>();
+            List<String> to = new ArrayList<>();
+            do {
+                from.add(identifier("column name"));
+                expectWord("to");
+                to.add(identifier("column name"));
+            } while (acceptWord("and"));
+            return new Statement.RenameColumns(List.copyOf(from), List.copyOf(to), ifExists);
+        }
+        if (acceptWord("with")) return new Statement.SetTableOptions(properties(true));
+        if (acceptWord("alter")) {
+            String column = identifier("column name");
+            expectWord("type");
+            return new Statement.AlterColumnType(column, type());
+        }
+        throw unexpected("ADD, DROP, RENAME, ALTER or WITH");
+    }
+
+    private Statement.ColumnDefinition columnDefinition() {
+        String column = identifier("column name");
+        String type = type();
+        boolean isStatic = acceptWord("static");
+        return new Statement.ColumnDefinition(column, type, isStatic);
+    }
+
+    private Statement drop() {
+        expectWord("drop");
+        if (acceptWord("keyspace") || acceptWord("schema")) {
+            boolean ifExists = ifExists();
+            return new Statement.DropKeyspace(identifier("keyspace name"), ifExists);
+        }
+        if (acceptWord("table") || acceptWord("columnfamily")) {
+            boolean ifExists = ifExists();
+            return new Statement.DropTable(qualifiedName("table name"), ifExists);
+        }
+        if (acceptWord("type")) {
+            boolean ifExists = ifExists();
+            return new Statement.DropType(qualifiedName("type name"), ifExists);
+        }
+        Token t = peek();
+        if (t.isWord("index") || t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate")
+                || t.isWord("trigger") || t.isWord("role") || t.isWord("user")) {
+            throw new InvalidRequestException("DROP " + t.text().toUpperCase(Locale.ROOT) + " is not supported by Ballot yet");
+        }
+        throw unexpected("KEYSPACE, TABLE or TYPE");
+    }
+
+    private Statement describe() {
+        next();
+        Token t = peek();
+        if (acceptWord("cluster")) return describe(Statement.DescribeKind.CLUSTER, null);
+        if (peek().isWord("full") && peek(1).isWord("schema")) {
+            next();
+            next();
+            return new Statement.Describe(Statement.DescribeKind.FULL_SCHEMA, null, false, withInternals());
+        }
+        if (acceptWord("schema")) return new Statement.Describe(Statement.DescribeKind.SCHEMA, null, false, withInternals());
+        if (acceptWord("keyspaces")) return describe(Statement.DescribeKind.KEYSPACES, null);
+        boolean only = acceptWord("only");
+        if (acceptWord("keyspace")) {
+            String name = peek().is(Token.Kind.EOF) || peek().isSymbol(";") || peek().isWord("with") ? null : identifier("keyspace name");
+            return new Statement.Describe(Statement.DescribeKind.KEYSPACE, name == null ? null : new QualifiedName(name, name), only, withInternals());
+        }
+        if (only) throw unexpected("KEYSPACE");
+        if (acceptWord("tables") || acceptWord("columnfamilies")) return describe(Statement.DescribeKind.TABLES, null);
+        if (acceptWord("types")) return describe(Statement.DescribeKind.TYPES, null);
+        if (acceptWord("functions")) return describe(Statement.DescribeKind.FUNCTIONS, null);
+        if (acceptWord("aggregates")) return describe(Statement.DescribeKind.AGGREGATES, null);
+        if (acceptWord("table") || acceptWord("columnfamily")) return describeNamed(Statement.DescribeKind.TABLE, "table name");
+        if (acceptWord("type")) return describeNamed(Statement.DescribeKind.TYPE, "type name");
+        if (acceptWord("function")) return describeNamed(Statement.DescribeKind.FUNCTION, "function name");
+        if (acceptWord("aggregate")) return describeNamed(Statement.DescribeKind.AGGREGATE, "aggregate name");
+        if (acceptWord("index")) return describeNamed(Statement.DescribeKind.INDEX, "index name");
+        if (acceptWord("materialized")) {
+            expectWord("view");
+            return describeNamed(Statement.DescribeKind.MATERIALIZED_VIEW, "view name");
+        }
+        if (t.is(Token.Kind.IDENTIFIER) || t.is(Token.Kind.QUOTED_NAME)) return describeNamed(Statement.DescribeKind.GENERIC, "keyspace or table name");
+        throw unexpected("what to describe (KEYSPACES, KEYSPACE, TABLES, TABLE, TYPES, TYPE, SCHEMA, CLUSTER or a name)");
+    }
+
+    private Statement describe(Statement.DescribeKind kind, QualifiedName name) {
+        return new Statement.Describe(kind, name, false, withInternals());
+    }
+
+    private Statement describeNamed(Statement.DescribeKind kind, String what) {
+        QualifiedName name = qualifiedName(what);
+        return new Statement.Describe(kind, name, false, withInternals());
+    }
+
+    private boolean withInternals() {
+        if (acceptWord("with")) {
+            expectWord("internals");
+            return true;
+        }
+        return false;
+    }
+
+    /** A CQL type as canonical text for the type parser: lower-cased words, quoted names kept quoted. */
+    private String type() {
+        StringBuilder sb = new StringBuilder();
+        typeInto(sb);
+        return sb.toString();
+    }
+
+    private void typeInto(StringBuilder sb) {
+        Token t = next();
+        if (t.is(Token.Kind.QUOTED_NAME)) {
+            sb.append('"').append(t.text().replace("\"", "\"\"")).append('"');
+        } else if (t.is(Token.Kind.IDENTIFIER)) {
+            sb.append(lower(t.text()));
+        } else {
+            index--;
+            throw unexpected("a type");
+        }
+        if (acceptSymbol(".")) {
+            sb.append('.');
+            typeInto(sb);
+            return;
+        }
+        if (acceptSymbol("<")) {
+            sb.append('<');
+            do {
+                if (sb.charAt(sb.length() - 1) != '<') sb.append(", ");
+                if (peek().is(Token.Kind.INTEGER)) sb.append(next().text());
+                else typeInto(sb);
+            } while (acceptSymbol(","));
+            expectSymbol(">");
+            sb.append('>');
+        }
+    }
+
+    // ---------------------------------------------------------------- selectors
+
+    private Selector selector() {
+        Selector selector = primarySelector();
+        while (true) {
+            if (peek().isSymbol(".") && (peek(1).is(Token.Kind.IDENTIFIER) || peek(1).is(Token.Kind.QUOTED_NAME))) {
+                next();
+                selector = new Selector.Field(selector, identifier("field name"));
+            } else if (acceptSymbol("[")) {
+                Term key = term();
+                expectSymbol("]");
+                selector = new Selector.Element(selector, key, null, false);
+            } else {
+                break;
+            }
+        }
+        if (peek().isSymbol("+") || peek().isSymbol("-") || peek().isSymbol("*") || peek().isSymbol("/") || peek().isSymbol("%")) {
+            char op = next().text().charAt(0);
+            return new Selector.Arithmetic(op, selector, selector());
+        }
+        return selector;
+    }
+
+    private Selector primarySelector() {
+        Token t = peek();
+        if (t.isWord("count") && peek(1).isSymbol("(")
+                && (peek(2).isSymbol("*") || peek(2).is(Token.Kind.INTEGER) && peek(2).text().equals("1")) && peek(3).isSymbol(")")) {
+            index += 4;
+            return new Selector.CountRows();
+        }
+        if (t.isWord("cast") && peek(1).isSymbol("(")) {
+            next();
+            next();
+            Selector inner = selector();
+            expectWord("as");
+            String type = type();
+            expectSymbol(")");
+            return new Selector.Cast(inner, type);
+        }
+        if ((t.is(Token.Kind.IDENTIFIER) || t.is(Token.Kind.QUOTED_NAME)) && !isConstantWord(t)) {
+            if (peek(1).isSymbol("(")) {
+                String name = functionName(next());
+                return functionSelector(null, name);
+            }
+            if (peek(1).isSymbol(".") && peek(3).isSymbol("(")) {
+                String keyspace = identifier("keyspace name");
+                expectSymbol(".");
+                String name = functionName(next());
+                return functionSelector(keyspace, name);
+            }
+            return new Selector.Column(identifier("column name"));
+        }
+        return new Selector.Value(simpleTerm());
+    }
+
+    private Selector functionSelector(String keyspace, String name) {
+        expectSymbol("(");
+        List<Selector> args = new ArrayList<>();
+        if (!peek().isSymbol(")")) {
+            do args.add(selector()); while (acceptSymbol(","));
+        }
+        expectSymbol(")");
+        return new Selector.Function(keyspace, name, List.copyOf(args));
+    }
+
+    private String functionName(Token t) {
+        if (t.is(Token.Kind.QUOTED_NAME)) return t.text();
+        if (t.is(Token.Kind.IDENTIFIER)) return lower(t.text());
+        index--;
+        throw unexpected("a function name");
+    }
+
+    // ---------------------------------------------------------------- terms
+
+    private Term term() {
+        return continueArithmetic(simpleTerm());
+    }
+
+    private Term continueArithmetic(Term left) {
+        Term result = left;
+        while (isArithmetic(peek())) {
+            char op = next().text().charAt(0);
+            Term right = simpleTerm();
+            while ((op == '+' || op == '-') && isArithmetic(peek()) && "*/%".indexOf(peek().text().charAt(0)) >= 0) {
+                char higher = next().text().charAt(0);
+                right = new Term.Arithmetic(higher, right, simpleTerm());
+            }
+            result = new Term.Arithmetic(op, result, right);
+        }
+        return result;
+    }
+
+    private static boolean isArithmetic(Token t) {
+        return t.kind() == Token.Kind.SYMBOL && t.text().length() == 1 && "+-*/%".contains(t.text());
+    }
+
+    private Term simpleTerm() {
+        Token t = next();
+        switch (t.kind()) {
+            case STRING: return new Term.Constant(ConstantKind.STRING, t.text());
+            case INTEGER: return new Term.Constant(ConstantKind.INTEGER, t.text());
+            case FLOAT: return new Term.Constant(ConstantKind.FLOAT, t.text());
+            case HEX: return new Term.Constant(ConstantKind.HEX, t.text());
+            case UUID: return new Term.Constant(ConstantKind.UUID, t.text());
+            case DURATION: return new Term.Constant(ConstantKind.DURATION, t.text());
+            case QMARK: return new Term.BindMarker(markers++, null);
+            case NAMED_MARKER: return new Term.BindMarker(markers++, t.text());
+            case SYMBOL: return symbolTerm(t);
+            case IDENTIFIER: return wordTerm(t);
+            case QUOTED_NAME:
+                if (peek().isSymbol("(")) {
+                    index--;
+                    return functionCall(null);
+                }
+                break;
+            default: break;
+        }
+        index--;
+        throw unexpected("a value");
+    }
+
+    private Term symbolTerm(Token t) {
+        switch (t.text()) {
+            case "-": {
+                Token n = peek();
+                if (n.is(Token.Kind.INTEGER) || n.is(Token.Kind.FLOAT) || n.is(Token.Kind.DURATION)) {
+                    next();
+                    return new Term.Constant(n.is(Token.Kind.INTEGER) ? ConstantKind.INTEGER
+                            : n.is(Token.Kind.FLOAT) ? ConstantKind.FLOAT : ConstantKind.DURATION, "-" + n.text());
+                }
+                if (n.isWord("nan") || n.isWord("infinity")) {
+                    next();
+                    return new Term.Constant(ConstantKind.FLOAT, "-" + (n.isWord("nan") ? "NaN" : "Infinity"));
+                }
+                return new Term.Arithmetic('-', new Term.Constant(ConstantKind.INTEGER, "0"), simpleTerm());
+            }
+            case "[": {
+                List<Term> elements = new ArrayList<>();
+                if (!peek().isSymbol("]")) {
+                    do elements.add(term()); while (acceptSymbol(","));
+                }
+                expectSymbol("]");
+                return new Term.ListLiteral(List.copyOf(elements));
+            }
+            case "{": return braces();
+            case "(": {
+                if ((peek().is(Token.Kind.IDENTIFIER) || peek().is(Token.Kind.QUOTED_NAME)) && looksLikeTypeHint()) {
+                    String type = type();
+                    expectSymbol(")");
+                    return new Term.TypeHint(type, simpleTerm());
+                }
+                List<Term> elements = new ArrayList<>();
+                do elements.add(term()); while (acceptSymbol(","));
+                expectSymbol(")");
+                return new Term.TupleLiteral(List.copyOf(elements));
+            }
+            default:
+                index--;
+                throw unexpected("a value");
+        }
+    }
+
+    /** After '(' : a type followed by ')' and then a value, e.g. {@code (int) ?} or {@code (frozen<list<int>>) [1]}. */
+    private boolean looksLikeTypeHint() {
+        int depth = 0;
+        for (int i = index; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.isSymbol("<")) depth++;
+            else if (t.isSymbol(">")) depth--;
+            else if (t.isSymbol(")") && depth == 0) {
+                Token after = tokens.get(Math.min(i + 1, tokens.size() - 1));
+                return !(after.is(Token.Kind.EOF) || after.isSymbol(",") || after.isSymbol(")") || after.isSymbol(";")
+                        || after.isSymbol("]") || after.isSymbol("}") || after.is(Token.Kind.IDENTIFIER) && !isConstantWord(after));
+            } else if (!(t.is(Token.Kind.IDENTIFIER) || t.is(Token.Kind.QUOTED_NAME) || t.isSymbol(",") || t.isSymbol(".")
+                    || t.is(Token.Kind.INTEGER) && depth > 0)) {
+                return false;
+            } else if (t.isSymbol(",") && depth == 0) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private Term braces() {
+        if (acceptSymbol("}")) return new Term.MapLiteral(List.of(), List.of());
+        Token first = peek();
+        if ((first.is(Token.Kind.IDENTIFIER) || first.is(Token.Kind.QUOTED_NAME)) && !isConstantWord(first) && peek(1).isSymbol(":")) {
+            List<String> fields = new ArrayList<>();
+            List<Term> values = new ArrayList<>();
+            do {
+                fields.add(identifier("field name"));
+                expectSymbol(":");
+                values.add(term());
+            } while (acceptSymbol(","));
+            expectSymbol("}");
+            return new Term.UdtLiteral(List.copyOf(fields), List.copyOf(values));
+        }
+        Term firstTerm = term();
+        if (acceptSymbol(":")) {
+            List<Term> keys = new ArrayList<>();
+            List<Term> values = new ArrayList<>();
+            keys.add(firstTerm);
+            values.add(term());
+            while (acceptSymbol(",")) {
+                keys.add(term());
+                expectSymbol(":");
+                values.add(term());
+            }
+            expectSymbol("}");
+            return new Term.MapLiteral(List.copyOf(keys), List.copyOf(values));
+        }
+        List<Term> elements = new ArrayList<>();
+        elements.add(firstTerm);
+        while (acceptSymbol(",")) elements.add(term());
+        expectSymbol("}");
+        return new Term.SetLiteral(List.copyOf(elements));
+    }
+
+    private Term wordTerm(Token t) {
+        String word = lower(t.text());
+        switch (word) {
+            case "true", "false": return new Term.Constant(ConstantKind.BOOLEAN, word);
+            case "null": return new Term.Null();
+            case "nan": return new Term.Constant(ConstantKind.FLOAT, "NaN");
+            case "infinity": return new Term.Constant(ConstantKind.FLOAT, "Infinity");
+            default: break;
+        }
+        if (peek().isSymbol("(")) {
+            index--;
+            return functionCall(null);
+        }
+        if (peek().isSymbol(".") && peek(2).isSymbol("(")) {
+            String keyspace = lower(t.text());
+            next();
+            return functionCall(keyspace);
+        }
+        index--;
+        throw unexpected("a value (a column name is not allowed here)");
+    }
+
+    private Term functionCall(String keyspace) {
+        String name = functionName(next());
+        expectSymbol("(");
+        List<Term> args = new ArrayList<>();
+        if (!peek().isSymbol(")")) {
+            do args.add(term()); while (acceptSymbol(","));
+        }
+        expectSymbol(")");
+        return new Term.FunctionCall(keyspace, name, List.copyOf(args));
+    }
+
+    private static boolean isConstantWord(Token t) {
+        if (!t.is(Token.Kind.IDENTIFIER)) return false;
+        String word = lower(t.text());
+        return word.equals("true") || word.equals("false") || word.equals("null") || word.equals("nan") || word.equals("infinity");
+    }
+
+    private static boolean isMarker(Token t) {
+        return t.is(Token.Kind.QMARK) || t.is(Token.Kind.NAMED_MARKER);
+    }
+
+    // ---------------------------------------------------------------- identifiers and tokens
+
+    private QualifiedName qualifiedName(String what) {
+        String first = identifier(what);
+        if (acceptSymbol(".")) return new QualifiedName(first, identifier(what));
+        return new QualifiedName(null, first);
+    }
+
+    private String identifier(String what) {
+        Token t = next();
+        if (t.is(Token.Kind.QUOTED_NAME)) return t.text();
+        if (t.is(Token.Kind.IDENTIFIER)) {
+            String word = lower(t.text());
+            if (!RESERVED.contains(word)) return word;
+            index--;
+            throw syntax(t, "mismatched input " + t.describe() + " expecting " + what
+                    + " (" + t.text() + " is a reserved keyword; quote it to use it as a name)");
+        }
+        index--;
+        throw unexpected(what);
+    }
+
+    private Token peek() {
+        return tokens.get(Math.min(index, tokens.size() - 1));
+    }
+
+    private Token peek(int ahead) {
+        return tokens.get(Math.min(index + ahead, tokens.size() - 1));
+    }
+
+    /** Consumes a token; past the end it keeps returning EOF (and counting, so a step back is always exact). */
+    private Token next() {
+        return tokens.get(Math.min(index++, tokens.size() - 1));
+    }
+
+    private Token previous() {
+        return tokens.get(Math.max(0, index - 1));
+    }
+
+    private boolean acceptWord(String word) {
+        if (peek().isWord(word)) {
+            next();
+            return true;
+        }
+        return false;
+    }
+
+    private boolean acceptSymbol(String symbol) {
+        if (peek().isSymbol(symbol)) {
+            next();
+            return true;
+        }
+        return false;
+    }
+
+    private void expectWord(String word) {
+        if (!acceptWord(word)) throw unexpected(word.toUpperCase(Locale.ROOT));
+    }
+
+    private void expectSymbol(String symbol) {
+        if (!acceptSymbol(symbol)) throw unexpected("'" + symbol + "'");
+    }
+
+    private void expectEnd() {
+        if (!peek().is(Token.Kind.EOF)) throw unexpected("end of statement");
+    }
+
+    private SyntaxException unexpected(String expected) {
+        Token t = peek();
+        String found = t.is(Token.Kind.EOF) ? "end of input" : "input " + t.describe();
+        return syntax(t, "mismatched " + found + " expecting " + expected);
+    }
+
+    private SyntaxException syntax(Token at, String message) {
+        return new SyntaxException(String.format("line %d:%d %s (%s)", at.line(), at.column(), message, excerpt(at)));
+    }
+
+    /** The statement around the offending token, with the token in brackets, as Cassandra shows it. */
+    private String excerpt(Token at) {
+        int start = Math.max(0, at.offset() - 40);
+        String before = text.substring(start, Math.min(at.offset(), text.length())).replaceAll("\\s+", " ");
+        if (at.is(Token.Kind.EOF)) return (start > 0 ? "..." : "") + before + "[]";
+        int end = at.offset() + Math.max(1, Math.min(at.text().length(), 40));
+        String token = text.substring(at.offset(), Math.min(end, text.length()));
+        return (start > 0 ? "..." : "") + before + "[" + token + "]" + (end < text.length() ? "..." : "");
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,27 @@
+package ballot.cql.parse;
+
+import java.util.List;
+
+/** One expression of a SELECT clause. */
+public sealed interface Selector {
+    record Column(String name) implements Selector {}
+
+    /** A function or aggregate call, including writetime(), ttl(), token(), count(x), toJson(). */
+    record Function(String keyspace, String name, List<Selector> args) implements Selector {}
+
+    record CountRows() implements Selector {}
+
+    record Cast(Selector selector, String type) implements Selector {}
+
+    record Value(Term term) implements Selector {}
+
+    record Field(Selector selector, String field) implements Selector {}
+
+    /** {@code sel[key]}, or {@code sel[from..to]} when {@code to} or {@code isSlice}. */
+    record Element(Selector selector, Term key, Term to, boolean isSlice) implements Selector {}
+
+    record Arithmetic(char op, Selector left, Selector right) implements Selector {}
+
+    /** A selector with its optional alias (AS name). */
+    record Aliased(Selector selector, String alias) {}
+}

@@ -1,0 +1,118 @@
+package ballot.cql.parse;
+
+import java.util.List;
+
+/** A parsed CQL statement: syntax only, not yet checked against the schema. */
+public sealed interface Statement {
+    /** USING TTL / TIMESTAMP of a modification; null terms mean "not given". */
+    record Attributes(Term ttl, Term timestamp) {
+        public static final Attributes NONE = new Attributes(null, null);
+    }
+
+    /** Statements that may appear inside a BATCH. */
+    sealed interface Modification extends Statement {
+        QualifiedName table();
+
+        Attributes attributes();
+
+        boolean ifExists();
+
+        boolean ifNotExists();
+
+        List<Condition> conditions();
+
+        default boolean isConditional() {
+            return ifExists() || ifNotExists() || !conditions().isEmpty();
+        }
+    }
+
+    record Use(String keyspace) implements Statement {}
+
+    record CreateKeyspace(String name, boolean ifNotExists, Properties properties) implements Statement {}
+
+    record AlterKeyspace(String name, boolean ifExists, Properties properties) implements Statement {}
+
+    record DropKeyspace(String name, boolean ifExists) implements Statement {}
+
+    record ColumnDefinition(String name, String type, boolean isStatic) {}
+
+    record CreateTable(QualifiedName name, boolean ifNotExists, List<ColumnDefinition> columns,
+            List<String> partitionKey, List<String> clustering, Properties properties) implements Statement {}
+
+    sealed interface AlterTableAction {}
+
+    record AddColumns(List<ColumnDefinition> columns, boolean ifNotExists) implements AlterTableAction {}
+
+    record DropColumns(List<String> columns, boolean ifExists, Term timestamp) implements AlterTableAction {}
+
+    record RenameColumns(List<String> from, List<String> to, boolean ifExists) implements AlterTableAction {}
+
+    record AlterColumnType(String column, String type) implements AlterTableAction {}
+
+    record SetTableOptions(Properties properties) implements AlterTableAction {}
+
+    record AlterTable(QualifiedName name, boolean ifExists, AlterTableAction action) implements Statement {}
+
+    record DropTable(QualifiedName name, boolean ifExists) implements Statement {}
+
+    record Truncate(QualifiedName name) implements Statement {}
+
+    record CreateType(QualifiedName name, boolean ifNotExists, List<String> fieldNames, List<String> fieldTypes)
+            implements Statement {}
+
+    sealed interface AlterTypeAction {}
+
+    record AddField(String name, String type, boolean ifNotExists) implements AlterTypeAction {}
+
+    record RenameFields(List<String> from, List<String> to, boolean ifExists) implements AlterTypeAction {}
+
+    record AlterType(QualifiedName name, boolean ifExists, AlterTypeAction action) implements Statement {}
+
+    record DropType(QualifiedName name, boolean ifExists) implements Statement {}
+
+    record Insert(QualifiedName table, List<String> columns, List<Term> values, boolean ifNotExists, Attributes attributes)
+            implements Modification {
+        public boolean ifExists() { return false; }
+        public List<Condition> conditions() { return List.of(); }
+    }
+
+    record InsertJson(QualifiedName table, Term json, boolean defaultUnset, boolean ifNotExists, Attributes attributes)
+            implements Modification {
+        public boolean ifExists() { return false; }
+        public List<Condition> conditions() { return List.of(); }
+    }
+
+    record Update(QualifiedName table, Attributes attributes, List<Assignment> assignments, List<Relation> where,
+            boolean ifExists, List<Condition> conditions) implements Modification {
+        public boolean ifNotExists() { return false; }
+    }
+
+    /** One target of DELETE: a whole column, a collection element ({@code c[key]}) or a UDT field ({@code c.f}). */
+    record DeleteTarget(String column, Term elementKey, String field) {}
+
+    record Delete(QualifiedName table, List<DeleteTarget> targets, Attributes attributes, List<Relation> where,
+            boolean ifExists, List<Condition> conditions) implements Modification {
+        public boolean ifNotExists() { return false; }
+    }
+
+    enum BatchType { LOGGED, UNLOGGED, COUNTER }
+
+    record Batch(BatchType type, Attributes attributes, List<Modification> statements) implements Statement {}
+
+    record Ordering(String column, boolean descending) {}
+
+    record Select(QualifiedName table, boolean json, boolean distinct, List<Selector.Aliased> selectors,
+            List<Relation> where, List<String> groupBy, List<Ordering> orderBy, Term perPartitionLimit, Term limit,
+            boolean allowFiltering) implements Statement {
+        /** True for {@code SELECT *}. */
+        public boolean selectsAll() {
+            return selectors.isEmpty();
+        }
+    }
+
+    enum DescribeKind { CLUSTER, SCHEMA, FULL_SCHEMA, KEYSPACES, KEYSPACE, TABLES, TABLE, TYPES, TYPE, FUNCTIONS,
+        FUNCTION, AGGREGATES, AGGREGATE, INDEX, MATERIALIZED_VIEW, GENERIC }
+
+    /** Server-side DESCRIBE (Cassandra 4.0+), which cqlsh sends to the node. */
+    record Describe(DescribeKind kind, QualifiedName name, boolean onlyKeyspace, boolean withInternals) implements Statement {}
+}

@@ -1,0 +1,36 @@
+package ballot.cql.parse;
+
+import java.util.List;
+
+/** A value expression as written in a statement, before it is bound to a receiver type. */
+public sealed interface Term {
+    /** The lexical class of a constant; which classes a type accepts is the type's business. */
+    enum ConstantKind { STRING, INTEGER, FLOAT, BOOLEAN, UUID, HEX, DURATION }
+
+    /** A constant; numeric text may carry a leading minus, and NaN/Infinity are FLOAT. */
+    record Constant(ConstantKind kind, String text) implements Term {}
+
+    record Null() implements Term {}
+
+    /** {@code ?} (name null) or {@code :name}; {@code index} is the marker's position among all markers of the statement. */
+    record BindMarker(int index, String name) implements Term {}
+
+    record ListLiteral(List<Term> elements) implements Term {}
+
+    record SetLiteral(List<Term> elements) implements Term {}
+
+    /** {@code {k: v, ...}}; the empty literal {@code {}} is an empty map that binds to an empty set or map too. */
+    record MapLiteral(List<Term> keys, List<Term> values) implements Term {}
+
+    record UdtLiteral(List<String> fields, List<Term> values) implements Term {}
+
+    record TupleLiteral(List<Term> elements) implements Term {}
+
+    record FunctionCall(String keyspace, String name, List<Term> args) implements Term {}
+
+    /** {@code (type) term}: gives a bind marker or constant an explicit type. */
+    record TypeHint(String type, Term term) implements Term {}
+
+    /** {@code left op right} with op one of + - * / %, and unary minus as {@code 0 - term}. */
+    record Arithmetic(char op, Term left, Term right) implements Term {}
+}
