@@ -1,0 +1,162 @@
+package compat
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
+)
+
+const (
+	partitions       = 7
+	rowsPerPartition = 13
+)
+
+var pagedOnce sync.Once
+
+func paged(t *testing.T) string {
+	t.Helper()
+	pagedOnce.Do(func() {
+		exec(t, "CREATE TABLE IF NOT EXISTS paged (pk int, c int, v text, PRIMARY KEY (pk, c))")
+		for pk := 0; pk < partitions; pk++ {
+			for c := 0; c < rowsPerPartition; c++ {
+				exec(t, "INSERT INTO paged (pk, c, v) VALUES (?, ?, ?)", pk, c, fmt.Sprintf("v%d.%d", pk, c))
+			}
+		}
+	})
+	return "paged"
+}
+
+// readPages fetches a query page by page through explicit paging states and
+// returns how often each (pk, c) came back and how many pages it took.
+func readPages(t *testing.T, stmt string, pageSize int) (map[[2]int]int, int) {
+	t.Helper()
+	seen := map[[2]int]int{}
+	var state []byte
+	pages := 0
+	for {
+		pages++
+		if pages > 1000 {
+			t.Fatalf("paging did not terminate")
+		}
+		iter := session.Query(stmt).PageSize(pageSize).PageState(state).Iter()
+		if n := iter.NumRows(); n > pageSize {
+			t.Fatalf("page of %d rows for page size %d", n, pageSize)
+		}
+		var pk, c int
+		var v string
+		for iter.Scan(&pk, &c, &v) {
+			if v != fmt.Sprintf("v%d.%d", pk, c) {
+				t.Errorf("row (%d, %d) has v %q", pk, c, v)
+			}
+			seen[[2]int{pk, c}]++
+		}
+		state = iter.PageState()
+		if err := iter.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if len(state) == 0 {
+			return seen, pages
+		}
+	}
+}
+
+func TestPagingReturnsEveryRowOnce(t *testing.T) {
+	p := paged(t)
+	for _, size := range []int{1, 5, 13, 50} {
+		seen, pages := readPages(t, "SELECT pk, c, v FROM "+p, size)
+		if len(seen) != partitions*rowsPerPartition {
+			t.Errorf("page size %d: %d distinct rows, want %d", size, len(seen), partitions*rowsPerPartition)
+		}
+		for key, n := range seen {
+			if n != 1 {
+				t.Errorf("page size %d: row %v came back %d times", size, key, n)
+			}
+		}
+		if pages < partitions*rowsPerPartition/size {
+			t.Errorf("page size %d: only %d pages", size, pages)
+		}
+	}
+}
+
+func TestPagingTransparentIteration(t *testing.T) {
+	p := paged(t)
+	iter := session.Query("SELECT pk, c FROM " + p + " WHERE pk IN (1, 2, 3)").PageSize(4).Iter()
+	seen := map[[2]int]bool{}
+	var pk, c int
+	for iter.Scan(&pk, &c) {
+		key := [2]int{pk, c}
+		if seen[key] {
+			t.Errorf("row %v twice", key)
+		}
+		seen[key] = true
+	}
+	if err := iter.Close(); err != nil {
+		t.Fatal(err)
+	}
+	assertEqual(t, "rows", len(seen), 3*rowsPerPartition)
+	desc := rowsOf(t, "SELECT c FROM "+p+" WHERE pk = 4 ORDER BY c DESC")
+	assertEqual(t, "first of reversed partition", desc[0], "12")
+	assertEqual(t, "reversed partition", len(desc), rowsPerPartition)
+}
+
+func TestLoggedAndUnloggedBatches(t *testing.T) {
+	name := newTable(t, "pk int, c int, v text, PRIMARY KEY (pk, c)")
+	for i, typ := range []gocql.BatchType{gocql.LoggedBatch, gocql.UnloggedBatch} {
+		base := 10 * i
+		b := session.Batch(typ)
+		for j := 0; j < 3; j++ {
+			b.Query("INSERT INTO "+name+" (pk, c, v) VALUES (?, ?, ?)", base+j, j, fmt.Sprintf("b%d", j))
+		}
+		b.Query("UPDATE "+name+" SET v = ? WHERE pk = ? AND c = ?", "updated", base, 0)
+		b.Query(fmt.Sprintf("DELETE FROM %s WHERE pk = %d AND c = 2", name, base+2))
+		if err := b.Exec(); err != nil {
+			t.Fatalf("batch type %d: %v", typ, err)
+		}
+		assertEqual(t, "batch result", sorted(rowsOf(t, "SELECT pk, c, v FROM "+name+" WHERE pk IN ?",
+			[]int{base, base + 1, base + 2})), []string{fmt.Sprintf("%d 0 updated", base), fmt.Sprintf("%d 1 b1", base+1)})
+	}
+	exec(t, "BEGIN BATCH INSERT INTO "+name+" (pk, c, v) VALUES (100, 1, 'text') USING TIMESTAMP 50; "+
+		"INSERT INTO "+name+" (pk, c, v) VALUES (100, 2, 'batch'); APPLY BATCH")
+	exec(t, "BEGIN UNLOGGED BATCH USING TIMESTAMP 60 UPDATE "+name+" SET v = 'later' WHERE pk = 100 AND c = 1; APPLY BATCH")
+	assertEqual(t, "CQL batches", rowsOf(t, "SELECT c, v, WRITETIME(v) FROM "+name+" WHERE pk = 100 AND c = 1"),
+		[]string{"1 later 60"})
+}
+
+func TestCounterBatch(t *testing.T) {
+	name := newTable(t, "pk int PRIMARY KEY, n counter")
+	b := session.Batch(gocql.CounterBatch)
+	for i := 0; i < 3; i++ {
+		b.Query("UPDATE "+name+" SET n = n + ? WHERE pk = ?", int64(i+1), i)
+	}
+	b.Query("UPDATE "+name+" SET n = n + ? WHERE pk = ?", int64(10), 0)
+	if err := b.Exec(); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, "BEGIN COUNTER BATCH UPDATE "+name+" SET n = n - 1 WHERE pk = 2; APPLY BATCH")
+	assertEqual(t, "counters", sorted(rowsOf(t, "SELECT pk, n FROM "+name)), []string{"0 11", "1 2", "2 2"})
+}
+
+func TestPreparedPositionalAndNamedMarkers(t *testing.T) {
+	name := newTable(t, "pk int, c int, v text, PRIMARY KEY (pk, c)")
+	exec(t, "INSERT INTO "+name+" (pk, c, v) VALUES (?, ?, ?)", 1, 1, "pos")
+	exec(t, "INSERT INTO "+name+" (pk, c, v) VALUES (:p, :cc, :value)",
+		gocql.NamedValue("p", 1), gocql.NamedValue("cc", 2), gocql.NamedValue("value", "named"))
+	exec(t, "INSERT INTO "+name+" (pk, c, v) VALUES (:p, :cc, :value)", 1, 3, "positional values for named markers")
+	assertEqual(t, "rows", rowsOf(t, "SELECT c, v FROM "+name+" WHERE pk = :pk AND c >= :lo LIMIT :n",
+		gocql.NamedValue("pk", 1), gocql.NamedValue("lo", 2), gocql.NamedValue("n", 5)),
+		[]string{"2 named", "3 positional values for named markers"})
+	exec(t, "UPDATE "+name+" USING TTL ? AND TIMESTAMP ? SET v = ? WHERE pk = ? AND c = ?", 300, int64(5000), "ttl", 1, 9)
+	assertEqual(t, "writetime", rowsOf(t, "SELECT WRITETIME(v) FROM "+name+" WHERE pk = 1 AND c = 9"), []string{"5000"})
+	// The same statement run many times goes through one prepared id.
+	for i := 0; i < 20; i++ {
+		exec(t, "INSERT INTO "+name+" (pk, c, v) VALUES (?, ?, ?)", 2, i, "many")
+	}
+	var n int64
+	scan(t, "SELECT COUNT(*) FROM "+name+" WHERE pk = ?", []interface{}{2}, &n)
+	assertEqual(t, "count", n, int64(20))
+	// An unset value leaves the column as it was.
+	exec(t, "INSERT INTO "+name+" (pk, c, v) VALUES (?, ?, ?)", 2, 0, gocql.UnsetValue)
+	assertEqual(t, "unset", rowsOf(t, "SELECT v FROM "+name+" WHERE pk = 2 AND c = 0"), []string{"many"})
+}
