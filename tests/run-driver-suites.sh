@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Run the driver compatibility suites (gocql, cassandra-driver + pytest, cqlsh)
+# against the CQL server at BALLOT_HOST:BALLOT_PORT (default 127.0.0.1:9042).
+#
+#   tests/run-driver-suites.sh [go] [python] [cqlsh]   (default: all three)
+#
+# Needs Go, Python 3.11 and network access to PyPI and the Go module proxy the
+# first time; it creates tests/python/.venv (gitignored) and reuses it while
+# requirements.txt is unchanged. Prints a summary and exits non-zero if any
+# suite failed or could not run.
+set -uo pipefail
+
+TESTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export BALLOT_HOST="${BALLOT_HOST:-127.0.0.1}"
+export BALLOT_PORT="${BALLOT_PORT:-9042}"
+SUITE_TIMEOUT_S="${SUITE_TIMEOUT_S:-300}"
+VENV="$TESTS_DIR/python/.venv"
+PYTHON="${PYTHON:-python3}"
+
+suites=("$@")
+((${#suites[@]})) || suites=(go python cqlsh)
+
+log() { printf '[driver-suites] %s\n' "$*"; }
+
+# Creates the venv, or refreshes it when requirements.txt changed since the last install.
+prepare_python() {
+    local stamp="$VENV/.requirements.sha256" want
+    want="$(sha256sum "$TESTS_DIR/python/requirements.txt" | cut -d' ' -f1)"
+    if [[ -x "$VENV/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+        return 0
+    fi
+    log "creating Python venv in $VENV"
+    "$PYTHON" -m venv "$VENV" || return 1
+    timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check \
+        -r "$TESTS_DIR/python/requirements.txt" || return 1
+    printf '%s\n' "$want" >"$stamp"
+}
+
+probe_target() {
+    # A v4 OPTIONS frame must be answered with SUPPORTED (opcode 0x06).
+    "$PYTHON" - "$BALLOT_HOST" "$BALLOT_PORT" <<'EOF'
+import socket, sys
+try:
+    with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5) as s:
+        s.settimeout(5)
+        s.sendall(bytes.fromhex("040000000500000000"))
+        header = b""
+        while len(header) < 9:
+            chunk = s.recv(9 - len(header))
+            if not chunk:
+                break
+            header += chunk
+    sys.exit(0 if len(header) == 9 and header[4] == 0x06 else 1)
+except OSError as e:
+    print(e, file=sys.stderr)
+    sys.exit(1)
+EOF
+}
+
+declare -A result seconds
+run_suite() {
+    local name="$1" start rc
+    shift
+    log "--- $name: $*"
+    start="$(date +%s)"
+    (cd "$TESTS_DIR" && timeout "$SUITE_TIMEOUT_S" "$@")
+    rc=$?
+    seconds[$name]=$(( $(date +%s) - start ))
+    if ((rc == 0)); then result[$name]=PASS; else result[$name]="FAIL (exit $rc)"; fi
+    ((rc == 124)) && result[$name]="FAIL (timed out after ${SUITE_TIMEOUT_S}s)"
+    log "--- $name: ${result[$name]} in ${seconds[$name]}s"
+}
+
+if ! probe_target; then
+    log "nothing answers CQL OPTIONS at $BALLOT_HOST:$BALLOT_PORT; start a server first"
+    log "(real Cassandra: src-bench/cassandra/cassandra.sh start)"
+    exit 1
+fi
+log "target $BALLOT_HOST:$BALLOT_PORT answers CQL"
+
+for suite in "${suites[@]}"; do
+    case "$suite" in
+        go)
+            if (cd "$TESTS_DIR/go" && timeout 600 go mod download); then
+                run_suite go bash -c 'cd go && go test -count=1 -v ./... 2>&1 | grep -vE "^=== (RUN|PAUSE|CONT)"; exit "${PIPESTATUS[0]}"'
+            else
+                result[go]="FAIL (go mod download)"; seconds[go]=0
+            fi
+            ;;
+        python|cqlsh)
+            if [[ -z "${python_ready:-}" ]]; then
+                if prepare_python; then python_ready=1; else python_ready=0; fi
+            fi
+            if [[ "$python_ready" != 1 ]]; then
+                result[$suite]="FAIL (pip install)"; seconds[$suite]=0
+            elif [[ "$suite" == python ]]; then
+                run_suite python bash -c "cd python && '$VENV/bin/python' -m pytest -q"
+            else
+                run_suite cqlsh "$VENV/bin/python" cqlsh/run_cqlsh.py
+            fi
+            ;;
+        *) log "unknown suite '$suite' (go, python, cqlsh)"; exit 2 ;;
+    esac
+done
+
+log "summary against $BALLOT_HOST:$BALLOT_PORT"
+passed=0 failed=0
+for suite in "${suites[@]}"; do
+    printf '[driver-suites]   %-7s %-32s %4ss\n' "$suite" "${result[$suite]}" "${seconds[$suite]}"
+    if [[ "${result[$suite]}" == PASS ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+echo "driver-suites: $passed passed, $failed failed"
+((failed == 0))
