@@ -67,7 +67,8 @@ public record Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp
         return unsignedCompare(value, other.value) > 0;
     }
 
-    static int unsignedCompare(ByteBuffer a, ByteBuffer b) {
+    /** Unsigned lexicographic order of the remaining bytes. */
+    public static int unsignedCompare(ByteBuffer a, ByteBuffer b) {
         int n = Math.min(a.remaining(), b.remaining());
         for (int i = 0; i < n; i++) {
             int c = Integer.compare(a.get(a.position() + i) & 0xff, b.get(b.position() + i) & 0xff);

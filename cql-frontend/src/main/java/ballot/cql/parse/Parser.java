@@ -3,7 +3,7 @@ package ballot.cql.parse;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
 import ballot.cql.parse.Statement.Attributes;
-import ballot.cql.parse.Term.ConstantKind;
+import ballot.cql.type.ConstantKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

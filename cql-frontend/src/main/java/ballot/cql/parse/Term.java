@@ -1,12 +1,10 @@
 package ballot.cql.parse;
 
+import ballot.cql.type.ConstantKind;
 import java.util.List;
 
 /** A value expression as written in a statement, before it is bound to a receiver type. */
 public sealed interface Term {
-    /** The lexical class of a constant; which classes a type accepts is the type's business. */
-    enum ConstantKind { STRING, INTEGER, FLOAT, BOOLEAN, UUID, HEX, DURATION }
-
     /** A constant; numeric text may carry a leading minus, and NaN/Infinity are FLOAT. */
     record Constant(ConstantKind kind, String text) implements Term {}
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
-import ballot.cql.parse.Term.ConstantKind;
+import ballot.cql.type.ConstantKind;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

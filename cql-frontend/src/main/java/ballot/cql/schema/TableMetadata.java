@@ -1,0 +1,115 @@
+package ballot.cql.schema;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * An immutable table definition. Columns are kept in the order {@code SELECT *} returns them: partition key, clustering,
+ * then static and regular columns each sorted by name, as Cassandra does.
+ */
+public final class TableMetadata {
+    private final String keyspace;
+    private final String name;
+    private final UUID id;
+    private final List<ColumnMetadata> partitionKey;
+    private final List<ColumnMetadata> clustering;
+    private final List<ColumnMetadata> columns;
+    private final Map<String, ColumnMetadata> byName;
+    private final Map<Integer, ColumnMetadata> byId;
+    private final TableParams params;
+    private final Map<String, DroppedColumn> dropped;
+    private final int nextColumnId;
+
+    public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns, TableParams params,
+            Map<String, DroppedColumn> dropped, int nextColumnId) {
+        this.keyspace = keyspace;
+        this.name = name;
+        this.id = id;
+        this.params = params;
+        this.dropped = Collections.unmodifiableMap(new LinkedHashMap<>(dropped));
+        this.nextColumnId = nextColumnId;
+        List<ColumnMetadata> pk = new ArrayList<>();
+        List<ColumnMetadata> ck = new ArrayList<>();
+        List<ColumnMetadata> statics = new ArrayList<>();
+        List<ColumnMetadata> regulars = new ArrayList<>();
+        for (ColumnMetadata c : columns) {
+            switch (c.kind()) {
+                case PARTITION_KEY -> pk.add(c);
+                case CLUSTERING -> ck.add(c);
+                case STATIC -> statics.add(c);
+                case REGULAR -> regulars.add(c);
+            }
+        }
+        pk.sort(Comparator.comparingInt(ColumnMetadata::position));
+        ck.sort(Comparator.comparingInt(ColumnMetadata::position));
+        statics.sort(Comparator.comparing(ColumnMetadata::name));
+        regulars.sort(Comparator.comparing(ColumnMetadata::name));
+        this.partitionKey = List.copyOf(pk);
+        this.clustering = List.copyOf(ck);
+        List<ColumnMetadata> all = new ArrayList<>(pk);
+        all.addAll(ck);
+        all.addAll(statics);
+        all.addAll(regulars);
+        this.columns = List.copyOf(all);
+        Map<String, ColumnMetadata> names = new HashMap<>();
+        Map<Integer, ColumnMetadata> ids = new HashMap<>();
+        for (ColumnMetadata c : all) {
+            if (names.put(c.name(), c) != null) throw new IllegalStateException("duplicate column " + c.name() + " in " + keyspace + "." + name);
+            if (ids.put(c.id(), c) != null) throw new IllegalStateException("duplicate column id " + c.id() + " in " + keyspace + "." + name);
+            if (c.id() >= nextColumnId) throw new IllegalStateException("column id " + c.id() + " not below next id " + nextColumnId);
+        }
+        this.byName = Map.copyOf(names);
+        this.byId = Map.copyOf(ids);
+    }
+
+    public String keyspace() { return keyspace; }
+    public String name() { return name; }
+    public UUID id() { return id; }
+    public List<ColumnMetadata> partitionKey() { return partitionKey; }
+    public List<ColumnMetadata> clustering() { return clustering; }
+    /** All columns in SELECT * order. */
+    public List<ColumnMetadata> columns() { return columns; }
+    public TableParams params() { return params; }
+    public Map<String, DroppedColumn> dropped() { return dropped; }
+    public int nextColumnId() { return nextColumnId; }
+
+    /** The column with this name, or null. */
+    public ColumnMetadata column(String columnName) {
+        return byName.get(columnName);
+    }
+
+    /** The column with this id, or null if it was dropped. */
+    public ColumnMetadata columnById(int columnId) {
+        return byId.get(columnId);
+    }
+
+    public boolean hasStatic() {
+        for (ColumnMetadata c : columns) if (c.isStatic()) return true;
+        return false;
+    }
+
+    /** A counter table has only counter columns besides its primary key. */
+    public boolean isCounter() {
+        for (ColumnMetadata c : columns) if (!c.isPrimaryKey() && "counter".equals(c.type().cqlName())) return true;
+        return false;
+    }
+
+    public TableMetadata withColumns(List<ColumnMetadata> newColumns, Map<String, DroppedColumn> newDropped, int newNextColumnId) {
+        return new TableMetadata(keyspace, name, id, newColumns, params, newDropped, newNextColumnId);
+    }
+
+    public TableMetadata withParams(TableParams newParams) {
+        return new TableMetadata(keyspace, name, id, columns, newParams, dropped, nextColumnId);
+    }
+
+    @Override
+    public String toString() {
+        return keyspace + "." + name;
+    }
+}

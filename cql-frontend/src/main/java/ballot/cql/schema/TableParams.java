@@ -1,0 +1,183 @@
+package ballot.cql.schema;
+
+import ballot.cql.error.ConfigurationException;
+import ballot.cql.error.SyntaxException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The options of a table (WITH ... in CREATE/ALTER TABLE) with Cassandra 5.0's defaults, as system_schema.tables
+ * shows them. Ballot honours {@code default_time_to_live} and {@code gc_grace_seconds}; the others are validated,
+ * stored and reported so that tools and drivers see what they expect.
+ */
+public final class TableParams {
+    /** How a property's text from CQL becomes its stored value, and what it is by default. */
+    private record Option(Object defaultValue, Function<Object, Object> parser) {}
+
+    private static final Map<String, Option> OPTIONS = new LinkedHashMap<>();
+
+    static {
+        OPTIONS.put("additional_write_policy", new Option("99p", TableParams::text));
+        OPTIONS.put("allow_auto_snapshot", new Option(true, v -> bool("allow_auto_snapshot", v)));
+        OPTIONS.put("bloom_filter_fp_chance", new Option(0.01, v -> fraction("bloom_filter_fp_chance", v)));
+        OPTIONS.put("caching", new Option(Map.of("keys", "ALL", "rows_per_partition", "NONE"), v -> map("caching", v)));
+        OPTIONS.put("cdc", new Option(false, v -> bool("cdc", v)));
+        OPTIONS.put("comment", new Option("", TableParams::text));
+        OPTIONS.put("compaction", new Option(Map.of(
+                "class", "org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy",
+                "max_threshold", "32", "min_threshold", "4"), v -> compaction(map("compaction", v))));
+        OPTIONS.put("compression", new Option(Map.of(
+                "chunk_length_in_kb", "16", "class", "org.apache.cassandra.io.compress.LZ4Compressor"),
+                v -> compression(map("compression", v))));
+        OPTIONS.put("crc_check_chance", new Option(1.0, v -> fraction("crc_check_chance", v)));
+        OPTIONS.put("default_time_to_live", new Option(0, v -> nonNegative("default_time_to_live", v)));
+        OPTIONS.put("extensions", new Option(Map.of(), v -> map("extensions", v)));
+        OPTIONS.put("gc_grace_seconds", new Option(864000, v -> nonNegative("gc_grace_seconds", v)));
+        OPTIONS.put("incremental_backups", new Option(true, v -> bool("incremental_backups", v)));
+        OPTIONS.put("max_index_interval", new Option(2048, v -> nonNegative("max_index_interval", v)));
+        OPTIONS.put("memtable", new Option("default", TableParams::text));
+        OPTIONS.put("memtable_flush_period_in_ms", new Option(0, v -> nonNegative("memtable_flush_period_in_ms", v)));
+        OPTIONS.put("min_index_interval", new Option(128, v -> nonNegative("min_index_interval", v)));
+        OPTIONS.put("read_repair", new Option("BLOCKING", v -> readRepair((String) text(v))));
+        OPTIONS.put("speculative_retry", new Option("99p", TableParams::text));
+    }
+
+    public static final TableParams DEFAULT = new TableParams(defaults());
+
+    private final Map<String, Object> values;
+
+    private TableParams(Map<String, Object> values) {
+        this.values = Collections.unmodifiableMap(values);
+    }
+
+    private static Map<String, Object> defaults() {
+        Map<String, Object> values = new LinkedHashMap<>();
+        OPTIONS.forEach((name, option) -> values.put(name, option.defaultValue()));
+        return values;
+    }
+
+    /** A copy with the given properties (as parsed: strings or maps of strings) applied over these. */
+    public TableParams with(Map<String, Object> properties) {
+        Map<String, Object> next = new LinkedHashMap<>(values);
+        properties.forEach((name, value) -> {
+            Option option = OPTIONS.get(name);
+            if (option == null) throw new SyntaxException("Unknown property '" + name + "'");
+            next.put(name, option.parser().apply(value));
+        });
+        return new TableParams(next);
+    }
+
+    /** Rebuilds params from stored values (already validated when they were set). */
+    public static TableParams fromStored(Map<String, Object> stored) {
+        Map<String, Object> values = defaults();
+        stored.forEach((name, value) -> {
+            if (values.containsKey(name)) values.put(name, value);
+        });
+        return new TableParams(values);
+    }
+
+    public Map<String, Object> values() {
+        return values;
+    }
+
+    public Object get(String name) {
+        return values.get(name);
+    }
+
+    public int defaultTimeToLive() {
+        return ((Number) values.get("default_time_to_live")).intValue();
+    }
+
+    public int gcGraceSeconds() {
+        return ((Number) values.get("gc_grace_seconds")).intValue();
+    }
+
+    public String comment() {
+        return (String) values.get("comment");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TableParams other && values.equals(other.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
+    private static Object text(Object value) {
+        if (value instanceof String s) return s;
+        throw new SyntaxException("Expected a string but got a map: " + value);
+    }
+
+    private static Object bool(String name, Object value) {
+        String s = text(value).toString().toLowerCase(Locale.ROOT);
+        if (s.equals("true") || s.equals("false")) return Boolean.parseBoolean(s);
+        throw new SyntaxException("Invalid boolean value " + value + " for '" + name + "'");
+    }
+
+    private static Object nonNegative(String name, Object value) {
+        try {
+            int n = Integer.parseInt(text(value).toString());
+            if (n < 0) throw new ConfigurationException(name + " must be greater than or equal to 0 (got " + n + ")");
+            return n;
+        } catch (NumberFormatException e) {
+            throw new SyntaxException("Invalid integer value " + value + " for '" + name + "'");
+        }
+    }
+
+    private static Object fraction(String name, Object value) {
+        try {
+            double d = Double.parseDouble(text(value).toString());
+            if (d < 0 || d > 1) throw new ConfigurationException(name + " must be between 0.0 and 1.0 (got " + d + ")");
+            return d;
+        } catch (NumberFormatException e) {
+            throw new SyntaxException("Invalid double value " + value + " for '" + name + "'");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> map(String name, Object value) {
+        if (value instanceof Map<?, ?> m) return Collections.unmodifiableMap(new LinkedHashMap<>((Map<String, String>) m));
+        throw new SyntaxException("Invalid value for property '" + name + "': expected a map, got " + value);
+    }
+
+    private static Object compaction(Map<String, String> options) {
+        String cls = options.get("class");
+        if (cls == null) throw new ConfigurationException("Missing sub-option 'class' for the 'compaction' option.");
+        Map<String, String> normalized = new LinkedHashMap<>(options);
+        if (!cls.contains(".")) normalized.put("class", "org.apache.cassandra.db.compaction." + cls);
+        String simple = normalized.get("class").substring(normalized.get("class").lastIndexOf('.') + 1);
+        switch (simple) {
+            case "SizeTieredCompactionStrategy" -> {
+                normalized.putIfAbsent("max_threshold", "32");
+                normalized.putIfAbsent("min_threshold", "4");
+            }
+            case "LeveledCompactionStrategy", "TimeWindowCompactionStrategy", "UnifiedCompactionStrategy" -> { }
+            default -> throw new ConfigurationException("Unable to find compaction strategy class '" + cls + "'");
+        }
+        return Collections.unmodifiableMap(normalized);
+    }
+
+    private static Object compression(Map<String, String> options) {
+        Map<String, String> normalized = new LinkedHashMap<>(options);
+        if ("false".equalsIgnoreCase(options.get("enabled"))) return Map.of("enabled", "false");
+        String cls = options.getOrDefault("class", options.get("sstable_compression"));
+        if (cls == null) throw new ConfigurationException("Missing sub-option 'class' for the 'compression' option.");
+        normalized.remove("sstable_compression");
+        if (!cls.contains(".")) cls = "org.apache.cassandra.io.compress." + cls;
+        normalized.put("class", cls);
+        normalized.putIfAbsent("chunk_length_in_kb", "16");
+        return Collections.unmodifiableMap(normalized);
+    }
+
+    private static Object readRepair(String value) {
+        String upper = value.toUpperCase(Locale.ROOT);
+        if (upper.equals("BLOCKING") || upper.equals("NONE")) return upper;
+        throw new ConfigurationException("Invalid value '" + value + "' for 'read_repair': expected BLOCKING or NONE");
+    }
+}

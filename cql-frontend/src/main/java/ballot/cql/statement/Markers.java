@@ -1,0 +1,53 @@
+package ballot.cql.statement;
+
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.type.CqlType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Collects, while a statement is prepared, what each bind marker binds to: the receiver's name and type, as the
+ * PREPARED result describes them. Markers are numbered by the parser in order of appearance.
+ */
+final class Markers {
+    private final ColumnSpec[] specs;
+    private final String[] names;
+
+    Markers(int count) {
+        specs = new ColumnSpec[count];
+        names = new String[count];
+    }
+
+    /** Records marker {@code index} as binding {@code receiver}; {@code name} is the marker's :name or null. */
+    void bind(int index, String name, ColumnSpec receiver) {
+        if (specs[index] != null && !specs[index].type().equals(receiver.type())) {
+            throw new InvalidRequestException("Bind marker " + index + " is used for both " + specs[index].type()
+                    + " and " + receiver.type());
+        }
+        specs[index] = name == null ? receiver : new ColumnSpec(receiver.keyspace(), receiver.table(), name, receiver.type());
+        names[index] = name;
+    }
+
+    int count() {
+        return specs.length;
+    }
+
+    /** The spec of every marker; fails if one was never given a receiver (a bug in preparation). */
+    List<ColumnSpec> specs() {
+        for (int i = 0; i < specs.length; i++) {
+            if (specs[i] == null) throw new IllegalStateException("bind marker " + i + " has no receiver");
+        }
+        return List.copyOf(Arrays.asList(specs));
+    }
+
+    /** Marker names (null for ?), for resolving named values. */
+    List<String> names() {
+        return new ArrayList<>(Arrays.asList(names));
+    }
+
+    static ColumnSpec spec(String keyspace, String table, String name, CqlType type) {
+        return new ColumnSpec(keyspace, table, name, type);
+    }
+}
