@@ -258,7 +258,7 @@ wait_ready() {
             fail_start "$n" "node$n (pid $pid) exited during start-up"
         fi
         if (( elapsed >= timeout_s )); then
-            fail_start "$n" "node$n did not answer CQL OPTIONS on $addr:$CQL_PORT within ${timeout_s}s (pid $pid still running; stop it with: $0 stop)"
+            fail_start "$n" "node$n (pid $pid) did not answer CQL OPTIONS on $addr:$CQL_PORT within ${timeout_s}s"
         fi
         if (( elapsed - last_report >= 10 )); then
             last_report=$elapsed
@@ -273,16 +273,20 @@ last_log_line() {
     if [[ -s "$f" ]]; then tail -n 1 "$f" | cut -c1-160; else echo "no log yet"; fi
 }
 
+# Reports a node that did not come up, with the tails of its logs (long lines
+# cut), then stops every node this script started so nothing is left behind.
 fail_start() {
     local n="$1" msg="$2" dir
     dir="$(node_dir "$n")"
     {
         printf '[cassandra] ERROR: %s\n' "$msg"
         printf '[cassandra] --- last 30 lines of %s/logs/system.log ---\n' "$dir"
-        tail -n 30 "$dir/logs/system.log" 2>/dev/null || true
-        printf '[cassandra] --- last 20 lines of %s/logs/stdout.log ---\n' "$dir"
-        tail -n 20 "$dir/logs/stdout.log" 2>/dev/null || true
+        tail -n 30 "$dir/logs/system.log" 2>/dev/null | cut -c1-300 || true
+        printf '[cassandra] --- last 15 lines of %s/logs/stdout.log ---\n' "$dir"
+        grep -v '^CompileCommand:' "$dir/logs/stdout.log" 2>/dev/null | tail -n 15 | cut -c1-300 || true
+        printf '[cassandra] stopping the node(s) started; logs stay in %s\n' "$NODES_DIR"
     } >&2
+    cmd_stop >&2
     exit 1
 }
 
