@@ -12,7 +12,6 @@ import com.datastax.oss.protocol.internal.util.Crc;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * functions, which Cassandra and the drivers agree with.
  */
 class SegmentCodecTest {
-    private static final ByteBufAllocator ALLOC = UnpooledByteBufAllocator.DEFAULT;
+    private static final ByteBufAllocator ALLOC = TestBytes.UNTRACKED;
     private static final ByteBufPrimitiveCodec DRIVER_PRIMITIVES = new ByteBufPrimitiveCodec(ALLOC);
     private final Random random = new Random(42);
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -15,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SegmentedEnvelopeDecoderTest {
-    private static final ByteBufAllocator ALLOC = UnpooledByteBufAllocator.DEFAULT;
+    private static final ByteBufAllocator ALLOC = TestBytes.UNTRACKED;
     private static final int MAX = 1 << 20;
 
     private static Envelope query(int stream, int bodyBytes) {

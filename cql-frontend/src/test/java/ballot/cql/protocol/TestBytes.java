@@ -1,13 +1,21 @@
 package ballot.cql.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Hex in and out of buffers, and feeding a decoder byte by byte, for codec tests. */
 public final class TestBytes {
+    /**
+     * For buffers the tests themselves make and drop: not leak-tracked, so that a leak report under
+     * {@code -Dio.netty.leakDetection.level=paranoid} always points at production code.
+     */
+    public static final ByteBufAllocator UNTRACKED = new UnpooledByteBufAllocator(false, true);
+
     private TestBytes() {}
 
     /** "04 00 00 00 05" (spaces optional) as a buffer. */
