@@ -1,0 +1,64 @@
+package ballot.cql.transport;
+
+import ballot.cql.protocol.ProtocolVersion;
+import java.net.SocketAddress;
+
+/**
+ * What the server knows about one client connection, fixed at STARTUP except the current keyspace. Shared with the
+ * {@link RequestHandler}, which may read and set it from any thread.
+ */
+public final class ClientState {
+    private final ProtocolVersion protocolVersion;
+    private final SocketAddress remoteAddress;
+    private final String driverName;
+    private final String driverVersion;
+    private final String compression;
+    private volatile String keyspace;
+
+    public ClientState(ProtocolVersion protocolVersion, SocketAddress remoteAddress, String driverName,
+                       String driverVersion, String compression) {
+        this.protocolVersion = protocolVersion;
+        this.remoteAddress = remoteAddress;
+        this.driverName = driverName;
+        this.driverVersion = driverVersion;
+        this.compression = compression;
+    }
+
+    public ProtocolVersion protocolVersion() {
+        return protocolVersion;
+    }
+
+    public SocketAddress remoteAddress() {
+        return remoteAddress;
+    }
+
+    /** As the client sent it in STARTUP's DRIVER_NAME, or null. */
+    public String driverName() {
+        return driverName;
+    }
+
+    /** As the client sent it in STARTUP's DRIVER_VERSION, or null. */
+    public String driverVersion() {
+        return driverVersion;
+    }
+
+    /** The negotiated compression ("lz4"), or null. */
+    public String compression() {
+        return compression;
+    }
+
+    /** The keyspace set by the last USE on this connection, or null. */
+    public String keyspace() {
+        return keyspace;
+    }
+
+    public void keyspace(String keyspace) {
+        this.keyspace = keyspace;
+    }
+
+    @Override
+    public String toString() {
+        return "client[" + remoteAddress + " v" + protocolVersion.code() + " driver=" + driverName + " " + driverVersion
+                + " keyspace=" + keyspace + "]";
+    }
+}

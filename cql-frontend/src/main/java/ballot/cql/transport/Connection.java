@@ -1,0 +1,441 @@
+package ballot.cql.transport;
+
+import ballot.cql.error.CqlException;
+import ballot.cql.error.ErrorCode;
+import ballot.cql.error.ProtocolException;
+import ballot.cql.protocol.Envelope;
+import ballot.cql.protocol.EnvelopeEncoder;
+import ballot.cql.protocol.Opcode;
+import ballot.cql.protocol.ProtocolVersion;
+import ballot.cql.protocol.ProtocolViolation;
+import ballot.cql.protocol.SegmentCodec;
+import ballot.cql.protocol.message.AuthChallenge;
+import ballot.cql.protocol.message.AuthResponse;
+import ballot.cql.protocol.message.AuthSuccess;
+import ballot.cql.protocol.message.Authenticate;
+import ballot.cql.protocol.message.ErrorResponse;
+import ballot.cql.protocol.message.Event;
+import ballot.cql.protocol.message.EventType;
+import ballot.cql.protocol.message.Execute;
+import ballot.cql.protocol.message.Query;
+import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.protocol.message.Ready;
+import ballot.cql.protocol.message.Register;
+import ballot.cql.protocol.message.Request;
+import ballot.cql.protocol.message.RequestCodec;
+import ballot.cql.protocol.message.Response;
+import ballot.cql.protocol.message.ResponseCodec;
+import ballot.cql.protocol.message.Rows;
+import ballot.cql.protocol.message.Startup;
+import ballot.cql.protocol.message.Supported;
+import ballot.cql.protocol.message.WithWarnings;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelConfig;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection: the STARTUP handshake, authentication, REGISTER, and dispatch of statements to the
+ * {@link RequestHandler}. All state is confined to the channel's event loop; completions and events from other
+ * threads hop onto it.
+ *
+ * <pre>
+ * AWAITING_STARTUP --STARTUP--> READY, or AUTHENTICATING --AUTH_RESPONSE...--> READY
+ * any state --protocol violation--> CLOSING (error sent on the offending stream, then the channel closes)
+ * </pre>
+ *
+ * Invariants: at most {@code inFlightRequestsMax} requests are with the handler at once, the rest wait in
+ * {@code pending}; the channel reads only while nothing waits, a slot is free and the channel is writable.
+ * Before STARTUP any supported version may be used and is answered in kind; after it, every envelope must carry
+ * the version STARTUP chose.
+ */
+final class Connection extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(Connection.class);
+
+    private enum State { AWAITING_STARTUP, AUTHENTICATING, READY, CLOSING }
+
+    private final CqlServerOptions options;
+    private final RequestHandler handler;
+    private final EventBroadcaster events;
+    private final InboundFraming inbound;
+    private final OutboundFraming outbound;
+    private final ArrayDeque<Envelope> pending = new ArrayDeque<>();
+
+    private ChannelHandlerContext ctx;
+    private State state = State.AWAITING_STARTUP;
+    private ClientState client;
+    private Authenticator.SaslNegotiator negotiator;
+    /** Read by event publishers on other threads; replaced, never mutated. */
+    private volatile Set<EventType> registered = Set.of();
+    private int inFlight;
+    private boolean draining;
+
+    Connection(CqlServerOptions options, RequestHandler handler, EventBroadcaster events, InboundFraming inbound,
+               OutboundFraming outbound) {
+        this.options = options;
+        this.handler = handler;
+        this.events = events;
+        this.inbound = inbound;
+        this.outbound = outbound;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof ProtocolViolation violation) {
+            onViolation(violation);
+        } else if (msg instanceof Envelope envelope) {
+            if (state == State.CLOSING) envelope.release();
+            else onEnvelope(envelope);
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    private void onEnvelope(Envelope envelope) {
+        if (client != null && envelope.version() != client.protocolVersion()) {
+            envelope.release();
+            failConnection(envelope.streamId(), "Invalid message version. Got " + envelope.version().label()
+                    + " but previous messages on this connection had version " + client.protocolVersion().label());
+            return;
+        }
+        switch (envelope.opcode()) {
+            case OPTIONS:
+                envelope.release();
+                reply(new Supported(options.supportedOptions()), envelope.streamId(), envelope.version());
+                return;
+            case STARTUP:
+                onStartup(envelope);
+                return;
+            case AUTH_RESPONSE:
+                onAuthResponse(envelope);
+                return;
+            default:
+                if (!isReadyFor(envelope)) return;
+                if (envelope.opcode() == Opcode.REGISTER) onRegister(envelope);
+                else onStatement(envelope);
+        }
+    }
+
+    /** Answers (and releases) requests that come before the handshake is done. */
+    private boolean isReadyFor(Envelope envelope) {
+        if (state == State.READY) return true;
+        envelope.release();
+        if (state == State.AWAITING_STARTUP)
+            reply(ErrorResponse.protocolError("Unexpected message " + envelope.opcode() + ", expecting STARTUP or OPTIONS"),
+                    envelope.streamId(), envelope.version());
+        else
+            reply(new ErrorResponse(ErrorCode.UNAUTHORIZED, "You have not logged in"), envelope.streamId(), envelope.version());
+        return false;
+    }
+
+    private void onStartup(Envelope envelope) {
+        int stream = envelope.streamId();
+        ProtocolVersion version = envelope.version();
+        if (state != State.AWAITING_STARTUP) {
+            envelope.release();
+            reply(ErrorResponse.protocolError("Unexpected message STARTUP, the connection is already started"), stream, version);
+            return;
+        }
+        Startup startup = (Startup) decodeOrFail(envelope);
+        if (startup == null) return;
+        String compression;
+        try {
+            checkCqlVersion(startup.options().get(Startup.CQL_VERSION));
+            compression = compression(startup.options().get(Startup.COMPRESSION));
+        } catch (ProtocolException e) {
+            reply(ErrorResponse.from(e), stream, version);
+            return;
+        }
+        ClientState started = new ClientState(version, ctx.channel().remoteAddress(),
+                startup.options().get(Startup.DRIVER_NAME), startup.options().get(Startup.DRIVER_VERSION), compression);
+        Authenticator authenticator = options.authenticator();
+        if (authenticator.requiresAuthentication()) {
+            try {
+                negotiator = authenticator.newNegotiator(started);
+            } catch (RuntimeException e) {
+                reply(errorFor(e, stream, startup), stream, version);
+                return;
+            }
+            client = started;
+            state = State.AUTHENTICATING;
+            reply(new Authenticate(authenticator.className()), stream, version);
+        } else {
+            client = started;
+            state = State.READY;
+            reply(new Ready(), stream, version);
+        }
+        // The answer to STARTUP is already encoded (writes from the event loop encode synchronously): it went out
+        // unframed and uncompressed, and everything after it changes framing, on both sides (spec v5 §2.3.1).
+        boolean lz4 = compression != null;
+        if (version.usesSegments()) {
+            SegmentCodec codec = lz4 ? SegmentCodec.lz4() : SegmentCodec.uncompressed();
+            outbound.useSegments(codec);
+            inbound.useSegments(codec);
+        } else if (lz4) {
+            outbound.compressBodiesWithLz4();
+            inbound.decompressBodiesWithLz4();
+        }
+        log.debug("client started remote={} version={} compression={} driver={} {}", client.remoteAddress(),
+                version.code(), compression, client.driverName(), client.driverVersion());
+    }
+
+    private static void checkCqlVersion(String cqlVersion) {
+        if (cqlVersion == null) throw new ProtocolException("Missing value CQL_VERSION in STARTUP message");
+        int major;
+        try {
+            major = Integer.parseInt(cqlVersion.split("\\.", 2)[0].trim());
+        } catch (NumberFormatException e) {
+            throw new ProtocolException("Invalid CQL_VERSION '" + cqlVersion + "' in STARTUP message; expected 3.x.y");
+        }
+        if (major < 3)
+            throw new ProtocolException("CQL version " + cqlVersion
+                    + " is not supported by the binary protocol (supported version are >= 3.0.0)");
+        if (major > 3) throw new ProtocolException("CQL version " + cqlVersion + " is not supported; this node speaks CQL 3");
+    }
+
+    /** @return "lz4", or null for no compression */
+    private static String compression(String requested) {
+        if (requested == null || requested.isEmpty()) return null;
+        String name = requested.toLowerCase(Locale.ROOT);
+        if (name.equals("lz4")) return name;
+        if (name.equals("snappy")) throw new ProtocolException("This instance does not support Snappy compression");
+        throw new ProtocolException("Unknown compression algorithm: " + requested);
+    }
+
+    private void onAuthResponse(Envelope envelope) {
+        int stream = envelope.streamId();
+        ProtocolVersion version = envelope.version();
+        if (state != State.AUTHENTICATING) {
+            envelope.release();
+            reply(ErrorResponse.protocolError("Unexpected message AUTH_RESPONSE, no authentication is in progress"),
+                    stream, version);
+            return;
+        }
+        AuthResponse response = (AuthResponse) decodeOrFail(envelope);
+        if (response == null) return;
+        try {
+            ByteBuffer token = negotiator.evaluateResponse(response.token());
+            if (negotiator.isComplete()) {
+                negotiator = null;
+                state = State.READY;
+                reply(new AuthSuccess(token), stream, version);
+            } else {
+                reply(new AuthChallenge(token), stream, version);
+            }
+        } catch (RuntimeException e) {
+            reply(errorFor(e, stream, response), stream, version);
+        }
+    }
+
+    private void onRegister(Envelope envelope) {
+        Register register = (Register) decodeOrFail(envelope);
+        if (register == null) return;
+        Set<EventType> types = EnumSet.noneOf(EventType.class);
+        types.addAll(registered);
+        types.addAll(register.eventTypes());
+        registered = Set.copyOf(types);
+        if (!types.isEmpty()) events.subscribe(this);
+        reply(new Ready(), envelope.streamId(), client.protocolVersion());
+    }
+
+    /** Called by {@link EventBroadcaster} from any thread. */
+    void sendIfRegistered(Event event) {
+        if (!registered.contains(event.type())) return;
+        Runnable send = () -> {
+            if (state == State.READY && ctx.channel().isActive()) reply(event, -1, client.protocolVersion());
+        };
+        if (ctx.executor().inEventLoop()) send.run();
+        else ctx.executor().execute(send);
+    }
+
+    private void onStatement(Envelope envelope) {
+        if (inFlight >= options.inFlightRequestsMax() || !pending.isEmpty()) {
+            pending.add(envelope);
+            updateAutoRead();
+            return;
+        }
+        start(envelope);
+    }
+
+    private void start(Envelope envelope) {
+        int stream = envelope.streamId();
+        Request request = decodeOrFail(envelope);
+        if (request == null) return;
+        inFlight++;
+        CompletionStage<? extends Response> stage;
+        try {
+            stage = handler.handle(request, client);
+            if (stage == null) throw new NullPointerException("RequestHandler returned null for " + envelope.opcode());
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable t) {
+            stage = CompletableFuture.failedFuture(t);
+        }
+        stage.whenComplete((response, failure) -> {
+            if (ctx.executor().inEventLoop()) complete(stream, request, response, failure);
+            else ctx.executor().execute(() -> complete(stream, request, response, failure));
+        });
+    }
+
+    private void complete(int stream, Request request, Response response, Throwable failure) {
+        inFlight--;
+        if (state != State.CLOSING) {
+            Response answer = failure == null ? skipMetadataIfAsked(request, response) : errorFor(failure, stream, request);
+            reply(answer, stream, client.protocolVersion());
+        }
+        drainPending();
+    }
+
+    private void drainPending() {
+        if (draining) return;
+        draining = true;
+        try {
+            while (state != State.CLOSING && inFlight < options.inFlightRequestsMax() && !pending.isEmpty())
+                start(pending.poll());
+        } finally {
+            draining = false;
+        }
+        updateAutoRead();
+    }
+
+    private static Response skipMetadataIfAsked(Request request, Response response) {
+        QueryOptions asked = request instanceof Query q ? q.options() : request instanceof Execute e ? e.options() : null;
+        if (asked == null || !asked.skipMetadata()) return response;
+        if (response instanceof Rows rows)
+            return new Rows(rows.metadata().withoutColumnSpecsUnlessChanged(), rows.rows());
+        if (response instanceof WithWarnings w && w.response() instanceof Rows rows)
+            return new Rows(rows.metadata().withoutColumnSpecsUnlessChanged(), rows.rows()).withWarnings(w.warnings());
+        return response;
+    }
+
+    private ErrorResponse errorFor(Throwable failure, int stream, Request request) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null)
+            cause = cause.getCause();
+        if (cause instanceof CqlException e) {
+            log.debug("request failed client={} stream={} code={} message={}", client, stream, e.code(), e.getMessage());
+            return ErrorResponse.from(e);
+        }
+        log.error("request failed unexpectedly client={} stream={} request={}", client, stream, abbreviate(request), cause);
+        return ErrorResponse.serverError(cause);
+    }
+
+    /** Messages can be megabytes long; logs get their start. */
+    private static String abbreviate(Object message) {
+        String text = String.valueOf(message);
+        return text.length() <= 500 ? text : text.substring(0, 500) + "...";
+    }
+
+    /** Decodes and releases the envelope; on a malformed body, fails the connection and returns null. */
+    private Request decodeOrFail(Envelope envelope) {
+        try {
+            return RequestCodec.decode(envelope);
+        } catch (ProtocolException e) {
+            failConnection(envelope.streamId(), e.getMessage());
+            return null;
+        } finally {
+            envelope.release();
+        }
+    }
+
+    private void reply(Response response, int stream, ProtocolVersion version) {
+        Envelope envelope;
+        try {
+            envelope = ResponseCodec.encode(response, stream, version, ctx.alloc());
+        } catch (RuntimeException e) {
+            log.error("could not encode response client={} stream={} response={}", client, stream, abbreviate(response), e);
+            envelope = ResponseCodec.encode(ErrorResponse.serverError(e), stream, version, ctx.alloc());
+        }
+        ctx.writeAndFlush(envelope).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+    }
+
+    private void onViolation(ProtocolViolation violation) {
+        if (violation.obsoleteVersion() == 0) {
+            failConnection(violation.streamId(), violation.message());
+            return;
+        }
+        log.debug("protocol violation remote={} version={} message={}", ctx.channel().remoteAddress(),
+                violation.obsoleteVersion(), violation.message());
+        state = State.CLOSING;
+        Envelope error = ResponseCodec.encode(ErrorResponse.protocolError(violation.message()), violation.streamId(),
+                ProtocolVersion.V3, ctx.alloc());
+        try {
+            ByteBuf frame = ctx.alloc().buffer(8 + error.body().readableBytes());
+            EnvelopeEncoder.writeObsoleteResponseHeader(violation.obsoleteVersion(), violation.streamId(), Opcode.ERROR,
+                    error.body().readableBytes(), frame);
+            frame.writeBytes(error.body());
+            ctx.writeAndFlush(frame).addListener(ChannelFutureListener.CLOSE);
+        } finally {
+            error.release();
+        }
+        closing();
+    }
+
+    /**
+     * Sends PROTOCOL_ERROR on {@code stream} and closes this connection once it is written: after a malformed
+     * message, nothing more on the connection can be trusted. Other connections are unaffected.
+     */
+    private void failConnection(int stream, String message) {
+        if (state == State.CLOSING) return;
+        log.debug("protocol violation remote={} stream={} message={}", ctx.channel().remoteAddress(), stream, message);
+        ProtocolVersion version = client != null ? client.protocolVersion() : ProtocolVersion.CURRENT;
+        Envelope envelope = ResponseCodec.encode(ErrorResponse.protocolError(message), stream, version, ctx.alloc());
+        ctx.writeAndFlush(envelope).addListener(ChannelFutureListener.CLOSE);
+        closing();
+    }
+
+    private void closing() {
+        state = State.CLOSING;
+        events.unsubscribe(this);
+        Envelope waiting;
+        while ((waiting = pending.poll()) != null) waiting.release();
+    }
+
+    private void updateAutoRead() {
+        boolean read = state != State.CLOSING && pending.isEmpty() && inFlight < options.inFlightRequestsMax()
+                && ctx.channel().isWritable();
+        ChannelConfig config = ctx.channel().config();
+        if (config.isAutoRead() != read) config.setAutoRead(read);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        updateAutoRead();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closing();
+        log.debug("client disconnected remote={}", ctx.channel().remoteAddress());
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException)
+            log.debug("connection error remote={} error={}", ctx.channel().remoteAddress(), cause.toString());
+        else
+            log.warn("unexpected error on connection remote={}; closing it", ctx.channel().remoteAddress(), cause);
+        closing();
+        ctx.close();
+    }
+}

@@ -1,0 +1,119 @@
+package ballot.cql.transport;
+
+import ballot.cql.protocol.ProtocolVersion;
+import ballot.cql.protocol.message.Startup;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Settings of the native-protocol server. Build with {@link #builder()}; every setting has a default.
+ *
+ * @param bindAddress where to listen; default 127.0.0.1
+ * @param port where to listen; default 9042, 0 for an ephemeral port
+ * @param frameBytesMax the largest request envelope body accepted, in bytes; a larger one is a protocol error that
+ *     closes its connection. Default 16 MiB
+ * @param inFlightRequestsMax requests of one connection being handled at once; past it the connection stops reading
+ * @param cqlVersion the CQL version announced in SUPPORTED
+ * @param extraSupportedOptions further SUPPORTED keys (for example a routing extension), after the standard ones
+ */
+public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytesMax, int inFlightRequestsMax,
+                               String cqlVersion, Map<String, List<String>> extraSupportedOptions,
+                               Authenticator authenticator) {
+    public static final int FRAME_BYTES_MAX_DEFAULT = 16 * 1024 * 1024;
+
+    public CqlServerOptions {
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(authenticator, "authenticator");
+        extraSupportedOptions = Map.copyOf(extraSupportedOptions);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static CqlServerOptions defaults() {
+        return builder().build();
+    }
+
+    /**
+     * The SUPPORTED answer to OPTIONS: CQL_VERSION, COMPRESSION and PROTOCOL_VERSIONS as Cassandra sends them, then
+     * the extra options. The Python driver fails with a KeyError if CQL_VERSION or COMPRESSION is missing.
+     */
+    public Map<String, List<String>> supportedOptions() {
+        Map<String, List<String>> supported = new LinkedHashMap<>();
+        supported.put(Startup.CQL_VERSION, List.of(cqlVersion));
+        supported.put(Startup.COMPRESSION, List.of("lz4"));
+        supported.put(Startup.PROTOCOL_VERSIONS, ProtocolVersion.labels());
+        supported.putAll(extraSupportedOptions);
+        return supported;
+    }
+
+    public static final class Builder {
+        private InetAddress bindAddress;
+        private int port = 9042;
+        private int frameBytesMax = FRAME_BYTES_MAX_DEFAULT;
+        private int inFlightRequestsMax = 1024;
+        private String cqlVersion = "3.4.7";
+        private final Map<String, List<String>> extraSupportedOptions = new LinkedHashMap<>();
+        private Authenticator authenticator = Authenticator.NONE;
+
+        private Builder() {
+            try {
+                bindAddress = InetAddress.getByName("127.0.0.1");
+            } catch (UnknownHostException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        public Builder bindAddress(InetAddress address) {
+            this.bindAddress = Objects.requireNonNull(address, "bindAddress");
+            return this;
+        }
+
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be in [0, 65535], was " + port);
+            this.port = port;
+            return this;
+        }
+
+        public Builder frameBytesMax(int bytes) {
+            if (bytes < 1024) throw new IllegalArgumentException("frameBytesMax must be at least 1024, was " + bytes);
+            this.frameBytesMax = bytes;
+            return this;
+        }
+
+        public Builder inFlightRequestsMax(int requests) {
+            if (requests < 1) throw new IllegalArgumentException("inFlightRequestsMax must be at least 1, was " + requests);
+            this.inFlightRequestsMax = requests;
+            return this;
+        }
+
+        public Builder cqlVersion(String version) {
+            if (!version.startsWith("3.")) throw new IllegalArgumentException("cqlVersion must be 3.x, was " + version);
+            this.cqlVersion = version;
+            return this;
+        }
+
+        /** Adds a SUPPORTED key; the standard keys cannot be replaced. */
+        public Builder supportedOption(String key, List<String> values) {
+            if (key.equals(Startup.CQL_VERSION) || key.equals(Startup.COMPRESSION) || key.equals(Startup.PROTOCOL_VERSIONS))
+                throw new IllegalArgumentException("supportedOption " + key + " is set by the server itself");
+            extraSupportedOptions.put(key, List.copyOf(values));
+            return this;
+        }
+
+        public Builder authenticator(Authenticator authenticator) {
+            this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+            return this;
+        }
+
+        public CqlServerOptions build() {
+            return new CqlServerOptions(bindAddress, port, frameBytesMax, inFlightRequestsMax, cqlVersion,
+                    extraSupportedOptions, authenticator);
+        }
+    }
+}

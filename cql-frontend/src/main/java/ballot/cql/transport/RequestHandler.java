@@ -1,0 +1,26 @@
+package ballot.cql.transport;
+
+import ballot.cql.protocol.message.Request;
+import ballot.cql.protocol.message.Response;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Runs the statements clients send: {@link ballot.cql.protocol.message.Query}, {@link ballot.cql.protocol.message.Prepare},
+ * {@link ballot.cql.protocol.message.Execute} and {@link ballot.cql.protocol.message.Batch}. Connection-level requests
+ * (STARTUP, OPTIONS, REGISTER, AUTH_RESPONSE) never reach it.
+ *
+ * <p>Called on the connection's event loop: it must not block. The stage may complete on any thread, in any order
+ * relative to other requests of the same connection. Failing it (or throwing) with a
+ * {@link ballot.cql.error.CqlException} sends that error to the client; any other exception is treated as a bug:
+ * logged, and answered with SERVER_ERROR. Errors without an exception class (READ_FAILURE, WRITE_FAILURE, ...) are
+ * completed normally as an {@link ballot.cql.protocol.message.ErrorResponse}.
+ *
+ * <p>The transport applies the request's Skip_metadata to a {@link ballot.cql.protocol.message.Rows} answer; the
+ * handler returns full metadata and, for EXECUTE in v5, sets {@code newMetadataId} when the client's result metadata id
+ * is stale. On USE, the handler sets {@link ClientState#keyspace(String)} and answers
+ * {@link ballot.cql.protocol.message.SetKeyspace}.
+ */
+@FunctionalInterface
+public interface RequestHandler {
+    CompletionStage<? extends Response> handle(Request request, ClientState client);
+}
