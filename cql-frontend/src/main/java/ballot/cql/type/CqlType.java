@@ -16,8 +16,10 @@ import java.nio.ByteBuffer;
  * <p>Ordering: {@link #compare} is Cassandra's comparator, empty values first. {@link #encodeComparable} maps a value
  * to bytes whose unsigned lexicographic order is {@code compare}'s order and no encoding is a prefix of another, so a
  * clustering key is the concatenation of its components' encodings and a DESC component is its encoding with every
- * bit inverted. {@code decodeComparable(encodeComparable(v))} is {@link #canonical canonical(v)}, which equals
- * {@code v} for every value produced by this package (literals, JSON, {@code decompose}, {@code pack}).
+ * bit inverted. {@code decodeComparable(encodeComparable(v))} is {@link #canonical canonical(v)}, byte for byte;
+ * that is {@code v} itself for values this package produces (literals, JSON, {@code decompose}, {@code pack}), except
+ * decimals with trailing zeros ({@code 1.50} decodes as {@code 1.5}, which compares equal). Sets and maps must be in
+ * element order, as {@code pack} leaves them; normalize client-sent frozen sets and maps with {@code canonical}.
  */
 public abstract class CqlType {
     /** What a type is, for code that must switch on it. */

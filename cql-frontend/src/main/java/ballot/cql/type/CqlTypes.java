@@ -1,6 +1,7 @@
 package ballot.cql.type;
 
 import ballot.cql.error.InvalidRequestException;
+import io.netty.buffer.ByteBuf;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +88,17 @@ public final class CqlTypes {
      */
     public static CqlType parse(String typeString, UserTypeResolver resolver) {
         return TypeStringParser.parse(typeString, resolver);
+    }
+
+    /**
+     * Reads a type written as an {@code [option]}: the inverse of {@link CqlType#writeTypeOption}, for decoding
+     * result metadata. Custom options are read as Cassandra's marshal class names (vector, duration before v5).
+     * Options do not say what is frozen: an outer collection or UDT reads as non-frozen, nested ones as frozen.
+     *
+     * @throws ballot.cql.error.ProtocolException for an unknown id or unsupported custom class
+     */
+    public static CqlType readTypeOption(ByteBuf in) {
+        return TypeOptions.read(in);
     }
 
     /** {@code list<elements>}; a frozen list freezes its elements. */

@@ -37,12 +37,52 @@ final class TextType extends NativeType {
                     throw invalid("Invalid byte for ascii: %d", value.get(i));
             return;
         }
-        try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(value.duplicate());
-        } catch (CharacterCodingException e) {
+        if (!isUtf8(value))
             throw new InvalidRequestException("String didn't validate.");
+    }
+
+    /**
+     * Strict UTF-8 (what Java's decoder accepts: no overlong forms, no surrogates, nothing above U+10FFFF), checked
+     * without allocating, since keys validate every text component. Cassandra's own check is laxer.
+     */
+    static boolean isUtf8(ByteBuffer value) {
+        int i = value.position();
+        int end = value.limit();
+        while (i < end) {
+            int b = value.get(i++) & 0xFF;
+            if (b < 0x80)
+                continue;
+            int extra;
+            int min = 0x80;
+            int max = 0xBF; // allowed range of the first continuation byte
+            if (b >= 0xC2 && b <= 0xDF) {
+                extra = 1;
+            } else if (b >= 0xE0 && b <= 0xEF) {
+                extra = 2;
+                if (b == 0xE0)
+                    min = 0xA0;
+                else if (b == 0xED)
+                    max = 0x9F;
+            } else if (b >= 0xF0 && b <= 0xF4) {
+                extra = 3;
+                if (b == 0xF0)
+                    min = 0x90;
+                else if (b == 0xF4)
+                    max = 0x8F;
+            } else {
+                return false;
+            }
+            if (end - i < extra)
+                return false;
+            int first = value.get(i) & 0xFF;
+            if (first < min || first > max)
+                return false;
+            for (int k = 1; k < extra; k++)
+                if ((value.get(i + k) & 0xC0) != 0x80)
+                    return false;
+            i += extra;
         }
+        return true;
     }
 
     @Override
@@ -98,12 +138,6 @@ final class TextType extends NativeType {
 
     @Override
     String asStringNonEmpty(ByteBuffer value) {
-        return (String) composeNonEmpty(value);
-    }
-
-    @Override
-    public String asString(ByteBuffer value) {
-        validate(value);
         return (String) composeNonEmpty(value);
     }
 

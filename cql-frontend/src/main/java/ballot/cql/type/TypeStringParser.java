@@ -37,6 +37,8 @@ final class TypeStringParser {
         skipSpaces();
         if (peekChar() == '"')
             return userType(quotedName());
+        if (peekChar() == '\'')
+            return new RawNative(MarshalNameParser.parse(customClass()));
         String word = word();
         String lower = word.toLowerCase(Locale.ROOT);
         skipSpaces();
@@ -130,6 +132,17 @@ final class TypeStringParser {
                 sb.append(c);
             }
         }
+    }
+
+    /** A quoted custom type, {@code 'org.apache.cassandra.db.marshal.Int32Type'}; only Cassandra's own classes. */
+    private String customClass() {
+        expect('\'');
+        int end = input.indexOf('\'', pos);
+        if (end < 0)
+            throw syntax("unterminated quoted type class");
+        String className = input.substring(pos, end);
+        pos = end + 1;
+        return className;
     }
 
     private int integer() {

@@ -11,6 +11,8 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
@@ -142,6 +144,24 @@ class NativeValuesTest {
                 .hasMessage("Invalid version for TimeUUID type: 0x4");
         assertThatThrownBy(() -> CqlTypes.DURATION.validate(ByteBuffer.wrap(HexFormat.of().parseHex("010203"))))
                 .hasMessage("The duration months, days and nanoseconds must be all of the same sign (-1, 1, -2)");
+    }
+
+    @Test
+    void textValidationIsJavasStrictUtf8() {
+        java.util.Random random = new java.util.Random(11);
+        for (int i = 0; i < 100_000; i++) {
+            byte[] bytes = new byte[1 + random.nextInt(5)];
+            for (int j = 0; j < bytes.length; j++)
+                bytes[j] = (byte) (random.nextInt(3) == 0 ? 0x80 + random.nextInt(64) : random.nextInt(256));
+            boolean decodes;
+            try {
+                StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes));
+                decodes = true;
+            } catch (CharacterCodingException e) {
+                decodes = false;
+            }
+            assertThat(TextType.isUtf8(ByteBuffer.wrap(bytes))).as(Hex.encode(ByteBuffer.wrap(bytes))).isEqualTo(decodes);
+        }
     }
 
     @Test

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import ballot.cql.error.ProtocolException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Types as {@code [option]}s (native_protocol_v4.spec §4.2.5.2). Expected bytes are what Cassandra 5.0.9 writes
@@ -109,5 +111,45 @@ class TypeOptionTest {
         assertThat(CqlTypes.tuple(List.of(CqlTypes.list(CqlTypes.INT, true))).marshalName(false)).isEqualTo(
                 "org.apache.cassandra.db.marshal.TupleType(org.apache.cassandra.db.marshal.ListType("
                         + "org.apache.cassandra.db.marshal.Int32Type))");
+    }
+
+    private static final UserType ADDRESS = CqlTypes.userType("ks", "Addr", List.of("street", "Zip", "tags"),
+            List.of(CqlTypes.TEXT, CqlTypes.INT, CqlTypes.set(CqlTypes.TEXT, true)), false);
+
+    private static List<CqlType> sampleTypes() {
+        return List.of(CqlTypes.INT, CqlTypes.DURATION, CqlTypes.VARINT, CqlTypes.list(CqlTypes.TEXT, false),
+                CqlTypes.map(CqlTypes.TIMEUUID, CqlTypes.set(CqlTypes.DATE, true), false),
+                CqlTypes.tuple(List.of(CqlTypes.INT, CqlTypes.list(CqlTypes.BLOB, true))), ADDRESS,
+                CqlTypes.list(ADDRESS.freeze(), false), CqlTypes.vector(CqlTypes.FLOAT, 3),
+                CqlTypes.vector(CqlTypes.list(CqlTypes.INT, true), 2), CqlTypes.vector(ADDRESS, 2));
+    }
+
+    @Test
+    void optionsReadBackAsTheTypesWritten() {
+        for (CqlType type : sampleTypes()) {
+            for (int version : new int[] {4, 5}) {
+                ByteBuf out = Unpooled.buffer();
+                type.writeTypeOption(out, version);
+                CqlType read = CqlTypes.readTypeOption(out);
+                assertThat(out.isReadable()).isFalse();
+                assertThat(option(read, version)).as("%s v%d", type, version).isEqualTo(option(type, version));
+                assertThat(read.freeze()).as("%s v%d", type, version).isEqualTo(type.freeze());
+                out.release();
+            }
+        }
+        ByteBuf unknown = Unpooled.wrappedBuffer(new byte[] {0x00, 0x40});
+        assertThatThrownBy(() -> CqlTypes.readTypeOption(unknown)).isInstanceOf(ProtocolException.class);
+    }
+
+    @Test
+    void marshalNamesParseBackToTheSameType() {
+        for (CqlType type : sampleTypes()) {
+            assertThat(MarshalNameParser.parse(type.marshalName(false))).as(type.marshalName(false)).isEqualTo(type);
+            assertThat(MarshalNameParser.parse(type.freeze().marshalName(false))).isEqualTo(type.freeze());
+        }
+        assertThat(MarshalNameParser.parse("Int32Type")).isSameAs(CqlTypes.INT);
+        assertThat(MarshalNameParser.parse("org.apache.cassandra.db.marshal.ReversedType(org.apache.cassandra.db.marshal.UTF8Type)"))
+                .isSameAs(CqlTypes.TEXT);
+        assertThat(CqlTypes.parse("'org.apache.cassandra.db.marshal.Int32Type'", UserTypeResolver.NONE)).isSameAs(CqlTypes.INT);
     }
 }

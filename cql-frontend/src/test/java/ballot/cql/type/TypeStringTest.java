@@ -100,10 +100,19 @@ class TypeStringTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"map<int>", "list<int", "list<>", "vector<float>", "vector<float, x>", "int>",
-            "tuple<>", "\"unterminated", "''"})
+            "tuple<>", "\"unterminated"})
     void rejectsMalformedStringsAsSyntaxErrors(String typeString) {
         assertThatThrownBy(() -> parse(typeString)).isInstanceOf(SyntaxException.class)
                 .hasMessageStartingWith("Failed parsing CQL type: [" + typeString + "]");
+    }
+
+    @Test
+    void quotedCustomTypesAreCassandrasOwnClassesOnly() {
+        assertThat(parse("'org.apache.cassandra.db.marshal.ListType(org.apache.cassandra.db.marshal.Int32Type)'").cqlName())
+                .isEqualTo("list<int>");
+        assertThatThrownBy(() -> parse("'org.apache.cassandra.db.marshal.Int32Type")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("'com.example.MyType'")).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot parse type class 'com.example.MyType': unsupported type class com.example.MyType");
     }
 
     @Test
