@@ -72,10 +72,7 @@ public final class CqlTypes {
         return NATIVE.get(name);
     }
 
-    /**
-     * A {@code timestamp} type that reads {@code 'now'} from {@code clock}. It equals no other instance, so use it
-     * only where the clock matters (tests, a node with an injected clock).
-     */
+    /** A {@code timestamp} type that reads {@code 'now'} from {@code clock}; it equals {@link #TIMESTAMP}. */
     public static CqlType timestamp(Clock clock) {
         return new TimestampType(clock);
     }

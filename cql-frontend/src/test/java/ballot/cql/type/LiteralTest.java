@@ -49,6 +49,7 @@ class LiteralTest {
                 .isEqualTo(CqlTypes.TIMESTAMP.decompose(1296705900000L));
         CqlType fixed = CqlTypes.timestamp(Clock.fixed(Instant.ofEpochMilli(42), ZoneOffset.UTC));
         assertThat(fixed.fromConstant(ConstantKind.STRING, "NOW", "ts")).isEqualTo(CqlTypes.TIMESTAMP.decompose(42L));
+        assertThat(fixed).isEqualTo(CqlTypes.TIMESTAMP).hasSameHashCodeAs(CqlTypes.TIMESTAMP);
         assertThatThrownBy(() -> CqlTypes.TIMESTAMP.fromConstant(ConstantKind.STRING, "abcd", "ts"))
                 .isInstanceOf(InvalidRequestException.class).hasMessage("Unable to parse a date/time from 'abcd'");
         assertThatThrownBy(() -> CqlTypes.TIMESTAMP.fromConstant(ConstantKind.STRING, "2011-02-03 24:05", "ts"))
