@@ -198,7 +198,7 @@ class ResponseCodecTest {
                 .containsExactly("ks.t.k", "ks.t.v");
         assertThat(driver.getMetadata().columnSpecs.get(1).type).isEqualTo(RawType.PRIMITIVES.get(ProtocolConstants.DataType.VARCHAR));
         assertThat(driver.getData()).hasSize(2);
-        List<ByteBuffer> second = driver.getData().toArray(new List[0])[1];
+        List<ByteBuffer> second = new java.util.ArrayList<>(driver.getData()).get(1);
         assertThat(second.get(0)).isEqualTo(CqlTypes.INT.decompose(2));
         assertThat(second.get(1)).isNull();
     }
