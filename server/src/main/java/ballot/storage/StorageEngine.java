@@ -4,6 +4,7 @@ import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
+import ballot.cql.data.TokenRange;
 import ballot.cql.schema.TableMetadata;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -221,30 +222,29 @@ public final class StorageEngine implements AutoCloseable {
         // No iterate_upper_bound: seekForPrev at the bound is undefined with one; readPartition checks its bounds.
         try (ReadOptions readOptions = new ReadOptions().setPrefixSameAsStart(true);
                 RocksIterator it = db.newIterator(store.family(), readOptions)) {
-            return store.readPartition(it, prefix, key, spec, spec.rowLimit());
+            return store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit()));
         }
     }
 
     /**
-     * Reads partitions in token order, from {@code startToken} (inclusive) or just after {@code startAfter} when it is
-     * given, up to {@code endToken} (inclusive), stopping after {@code partitionLimit} partitions or when
-     * {@code spec.rowLimit()} live rows have been read.
+     * Reads the partitions of {@code range} in token order, stopping after {@code partitionLimit} partitions with live
+     * data or when {@code spec.rowLimit()} live rows have been read.
      */
-    public List<PartitionData> scan(TableMetadata table, long startToken, PartitionKey startAfter, long endToken,
-            ReadSpec spec, int partitionLimit) {
+    public List<PartitionData> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit) {
         TableStore store = store(table.id());
         List<PartitionData> result = new ArrayList<>();
         int rowsLeft = spec.rowLimit();
         try (ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
                 RocksIterator it = db.newIterator(store.family(), readOptions)) {
-            if (startAfter != null) it.seek(StorageKeys.section(StorageKeys.partitionPrefix(startAfter), StorageKeys.END));
-            else it.seek(StorageKeys.tokenStart(startToken));
+            if (range.isEmpty()) return result;
+            if (range.startAfter() != null) it.seek(StorageKeys.section(StorageKeys.partitionPrefix(range.startAfter()), StorageKeys.END));
+            else it.seek(StorageKeys.tokenStart(range.start()));
             while (it.isValid() && result.size() < partitionLimit && rowsLeft > 0) {
                 byte[] k = it.key();
-                if (StorageKeys.token(k) > endToken) break;
+                if (StorageKeys.token(k) > range.end()) break;
                 byte[] prefix = java.util.Arrays.copyOf(k, StorageKeys.partitionPrefixLength(k));
                 PartitionKey key = StorageKeys.partitionKey(k);
-                PartitionData partition = store.readPartition(it, prefix, key, spec, rowsLeft);
+                PartitionData partition = store.readPartition(it, prefix, key, spec, Math.min(rowsLeft, spec.partitionRowLimit()));
                 if (partition.hasLiveData(spec.nowInSec())) {
                     result.add(partition);
                     rowsLeft -= partition.liveRowCount(spec.nowInSec());

@@ -14,10 +14,12 @@ import java.util.List;
 final class Markers {
     private final ColumnSpec[] specs;
     private final String[] names;
+    private final String[] receivers;
 
     Markers(int count) {
         specs = new ColumnSpec[count];
         names = new String[count];
+        receivers = new String[count];
     }
 
     /** Records marker {@code index} as binding {@code receiver}; {@code name} is the marker's :name or null. */
@@ -28,6 +30,12 @@ final class Markers {
         }
         specs[index] = name == null ? receiver : new ColumnSpec(receiver.keyspace(), receiver.table(), name, receiver.type());
         names[index] = name;
+        receivers[index] = receiver.name();
+    }
+
+    /** The name of what marker {@code index} binds (the column name for {@code k = :key}). */
+    String receiverName(int index) {
+        return receivers[index];
     }
 
     int count() {

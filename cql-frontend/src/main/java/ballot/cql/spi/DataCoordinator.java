@@ -1,0 +1,35 @@
+package ballot.cql.spi;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.TokenRange;
+import ballot.cql.schema.TableMetadata;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The node's read and write paths as the query layer sees them: plain statements are sent to the replicas of their
+ * partitions and complete when the consistency level is met (or fail with Unavailable / timeouts). Implemented by the
+ * server; the query layer never touches storage directly.
+ */
+public interface DataCoordinator {
+    /** Applies the updates (atomically per partition) and completes once {@code consistency} is met. */
+    CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType);
+
+    /** Reads one partition at {@code consistency}. */
+    CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel consistency);
+
+    /**
+     * Reads the partitions of a token range in token order, at most {@code partitionLimit} partitions and
+     * {@code spec.rowLimit()} live rows; returns only partitions with live data.
+     */
+    CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
+            ConsistencyLevel consistency);
+
+    /** Removes all data of the table on every replica. */
+    CompletableFuture<Void> truncate(TableMetadata table);
+}

@@ -1,0 +1,96 @@
+package ballot.cql.statement;
+
+import ballot.cql.WriteType;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Statement;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.Result;
+import ballot.cql.protocol.message.VoidResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * BEGIN [UNLOGGED | COUNTER] BATCH: the updates of all statements, merged per partition and written together with one
+ * timestamp. Updates of one partition are applied atomically; a LOGGED batch over several partitions is applied in
+ * one local write on a single node (cluster-wide atomicity through a batch log comes with replication).
+ */
+final class BatchStatement implements CqlStatement {
+    private final Statement.BatchType type;
+    private final List<BatchableStatement> statements;
+    private final Markers markers;
+    private final Value timestamp;
+
+    BatchStatement(Statement.BatchType type, List<BatchableStatement> statements, Markers markers, Value timestamp) {
+        this.type = type;
+        this.statements = statements;
+        this.markers = markers;
+        this.timestamp = timestamp;
+        for (BatchableStatement s : statements) {
+            if (timestamp != null && s.hasTimestamp()) {
+                throw new InvalidRequestException("Timestamp must be set either on BATCH or individual statements");
+            }
+            if (type == Statement.BatchType.COUNTER && !s.isCounter()) {
+                throw new InvalidRequestException("Only counter mutations are allowed in COUNTER batches");
+            }
+            if (type != Statement.BatchType.COUNTER && s.isCounter()) {
+                throw new InvalidRequestException("Counter mutations are only allowed in COUNTER batches");
+            }
+        }
+    }
+
+    Statement.BatchType type() {
+        return type;
+    }
+
+    @Override
+    public List<ColumnSpec> variables() {
+        return markers.specs();
+    }
+
+    @Override
+    public List<String> markerNames() {
+        return markers.names();
+    }
+
+    @Override
+    public CompletableFuture<Result> execute(QueryContext context) {
+        ModificationStatement.checkWriteConsistency(context.consistency());
+        QueryContext batch = context;
+        if (timestamp != null) {
+            java.nio.ByteBuffer ts = timestamp.bind(context.bindings());
+            if (ts == null) throw new InvalidRequestException("Invalid null value of timestamp");
+            if (ts != ballot.cql.protocol.message.QueryOptions.UNSET) batch = context.withTimestamp(ts.getLong(ts.position()));
+        }
+        List<QueryContext> contexts = new ArrayList<>();
+        for (int i = 0; i < statements.size(); i++) contexts.add(batch);
+        return execute(statements, contexts, type, batch);
+    }
+
+    /**
+     * Runs a protocol BATCH: each statement with its own bound values, all sharing the batch's timestamp.
+     */
+    static CompletableFuture<Result> execute(List<BatchableStatement> statements, List<QueryContext> contexts,
+            Statement.BatchType type, QueryContext batch) {
+        UpdatesBuilder builder = new UpdatesBuilder();
+        CompletableFuture<UpdatesBuilder> collected = CompletableFuture.completedFuture(builder);
+        for (int i = 0; i < statements.size(); i++) {
+            BatchableStatement statement = statements.get(i);
+            QueryContext context = contexts.get(i);
+            if (type == Statement.BatchType.COUNTER && !statement.isCounter()) {
+                throw new InvalidRequestException("Only counter mutations are allowed in COUNTER batches");
+            }
+            if (type != Statement.BatchType.COUNTER && statement.isCounter()) {
+                throw new InvalidRequestException("Counter mutations are only allowed in COUNTER batches");
+            }
+            collected = collected.thenCompose(b -> statement.collect(context, b));
+        }
+        WriteType writeType = switch (type) {
+            case LOGGED -> WriteType.BATCH;
+            case UNLOGGED -> WriteType.UNLOGGED_BATCH;
+            case COUNTER -> WriteType.COUNTER;
+        };
+        return collected.thenCompose(b -> batch.environment().data().write(b.build(), batch.consistency(), writeType))
+                .thenApply(ignored -> new VoidResult());
+    }
+}

@@ -1,0 +1,28 @@
+package ballot.cql.statement;
+
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.Result;
+import ballot.cql.protocol.message.RowsMetadata;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** A statement checked against the schema and ready to execute any number of times with different bound values. */
+public interface CqlStatement {
+    /** What each bind marker binds to, as PREPARED describes it. */
+    List<ColumnSpec> variables();
+
+    /** The :name of each marker, null for {@code ?}. */
+    List<String> markerNames();
+
+    /** For each partition key column, the marker binding it; empty unless every key column is bound by a plain marker. */
+    default List<Integer> partitionKeyIndexes() {
+        return List.of();
+    }
+
+    /** The columns of the rows this statement returns; {@link RowsMetadata#EMPTY} if it returns none. */
+    default RowsMetadata resultMetadata() {
+        return RowsMetadata.EMPTY;
+    }
+
+    CompletableFuture<Result> execute(QueryContext context);
+}

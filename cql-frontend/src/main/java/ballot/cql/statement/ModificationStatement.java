@@ -1,0 +1,339 @@
+package ballot.cql.statement;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
+import ballot.cql.data.Clustering;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.RangeTombstone;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.Row;
+import ballot.cql.data.Slice;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Operator;
+import ballot.cql.parse.Relation;
+import ballot.cql.parse.Statement;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.protocol.message.Result;
+import ballot.cql.protocol.message.VoidResult;
+import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.type.CqlTypes;
+import ballot.cql.type.UserTypeResolver;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** A prepared INSERT, UPDATE or DELETE (without IF conditions). */
+final class ModificationStatement implements BatchableStatement {
+    /** TTLs above 20 years are refused, as in Cassandra. */
+    static final int MAX_TTL_SECONDS = 20 * 365 * 24 * 60 * 60;
+
+    enum Kind { INSERT, UPDATE, DELETE }
+
+    private final Kind kind;
+    private final TableMetadata table;
+    private final Restrictions where;
+    private final List<Operation> regularOperations;
+    private final List<Operation> staticOperations;
+    private final Value ttl;
+    private final Value timestamp;
+    private final Markers markers;
+    private final boolean requiresRead;
+
+    private ModificationStatement(Kind kind, TableMetadata table, Restrictions where, List<Operation> operations,
+            Value ttl, Value timestamp, Markers markers) {
+        this.kind = kind;
+        this.table = table;
+        this.where = where;
+        this.regularOperations = new ArrayList<>();
+        this.staticOperations = new ArrayList<>();
+        boolean read = false;
+        for (Operation op : operations) {
+            (op.column.isStatic() ? staticOperations : regularOperations).add(op);
+            read |= op.requiresRead();
+        }
+        this.ttl = ttl;
+        this.timestamp = timestamp;
+        this.markers = markers;
+        this.requiresRead = read;
+        validate();
+    }
+
+    // ---------------------------------------------------------------- preparation
+
+    static ModificationStatement insert(TableMetadata table, Statement.Insert insert, Markers markers, UserTypeResolver types) {
+        if (insert.columns().size() != insert.values().size()) throw new InvalidRequestException("Unmatched column names/values");
+        if (table.isCounter()) throw new InvalidRequestException("INSERT statements are not allowed on counter tables, use UPDATE instead");
+        List<Relation> keyRelations = new ArrayList<>();
+        List<Operation> operations = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < insert.columns().size(); i++) {
+            String name = insert.columns().get(i);
+            ColumnMetadata c = Restrictions.column(table, name);
+            if (!seen.add(name)) throw new InvalidRequestException("Multiple definitions found for column " + name);
+            if (c.isPrimaryKey()) keyRelations.add(new Relation.Single(name, null, Operator.EQ, insert.values().get(i)));
+            else operations.add(Operation.setValue(table, c, insert.values().get(i), markers, types));
+        }
+        checkKeyColumnsPresent(table, seen, !operations.stream().allMatch(o -> o.column.isStatic()) || operations.isEmpty());
+        Restrictions where = Restrictions.of(table, keyRelations, markers, types);
+        return new ModificationStatement(Kind.INSERT, table, where, operations,
+                attribute(insert.attributes().ttl(), table, "[ttl]", markers, types, true),
+                attribute(insert.attributes().timestamp(), table, "[timestamp]", markers, types, false), markers);
+    }
+
+    private static void checkKeyColumnsPresent(TableMetadata table, java.util.Set<String> given, boolean needsClustering) {
+        List<String> missing = new ArrayList<>();
+        for (ColumnMetadata c : table.partitionKey()) if (!given.contains(c.name())) missing.add(c.name());
+        if (!missing.isEmpty()) throw new InvalidRequestException("Some partition key parts are missing: " + String.join(", ", missing));
+        if (!needsClustering) return;
+        for (ColumnMetadata c : table.clustering()) if (!given.contains(c.name())) missing.add(c.name());
+        if (!missing.isEmpty()) throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ", missing));
+    }
+
+    static ModificationStatement update(TableMetadata table, Statement.Update update, Markers markers, UserTypeResolver types) {
+        Value ttlValue = attribute(update.attributes().ttl(), table, "[ttl]", markers, types, true);
+        Value timestampValue = attribute(update.attributes().timestamp(), table, "[timestamp]", markers, types, false);
+        List<Operation> operations = new ArrayList<>();
+        java.util.Set<String> assigned = new java.util.HashSet<>();
+        for (var assignment : update.assignments()) {
+            Operation op = Operation.of(table, assignment, markers, types);
+            boolean wholeColumn = assignment instanceof ballot.cql.parse.Assignment.SetValue;
+            if (wholeColumn && !assigned.add(assignment.column())) {
+                throw new InvalidRequestException("Multiple definitions found for column " + assignment.column());
+            }
+            operations.add(op);
+        }
+        Restrictions where = Restrictions.of(table, update.where(), markers, types);
+        return new ModificationStatement(Kind.UPDATE, table, where, operations, ttlValue, timestampValue, markers);
+    }
+
+    static ModificationStatement delete(TableMetadata table, Statement.Delete delete, Markers markers, UserTypeResolver types) {
+        if (delete.attributes().ttl() != null) throw new InvalidRequestException("TTL attribute is not allowed for deletes");
+        List<Operation> operations = new ArrayList<>();
+        for (Statement.DeleteTarget target : delete.targets()) operations.add(Operation.delete(table, target, markers, types));
+        Value timestampValue = attribute(delete.attributes().timestamp(), table, "[timestamp]", markers, types, false);
+        Restrictions where = Restrictions.of(table, delete.where(), markers, types);
+        return new ModificationStatement(Kind.DELETE, table, where, operations, null, timestampValue, markers);
+    }
+
+    private static Value attribute(ballot.cql.parse.Term term, TableMetadata table, String name, Markers markers,
+            UserTypeResolver types, boolean isTtl) {
+        if (term == null) return null;
+        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), name.substring(1, name.length() - 1),
+                isTtl ? CqlTypes.INT : CqlTypes.BIGINT);
+        return Terms.prepare(term, receiver, markers, types);
+    }
+
+    private void validate() {
+        String verb = kind.name();
+        if (where.hasTokenRestriction()) {
+            throw new InvalidRequestException("The token function cannot be used in WHERE clauses for " + verb + " statements");
+        }
+        if (!where.filters().isEmpty()) {
+            List<String> names = new ArrayList<>();
+            for (RowFilter f : where.filters()) names.add(f.column().name());
+            boolean onlyKeys = where.restrictsOnlyKeys();
+            if (onlyKeys && where.clusteringNotPrefixReason() != null) throw new InvalidRequestException(where.clusteringNotPrefixReason());
+            if (onlyKeys) {
+                throw new InvalidRequestException("Some partition key parts are missing: " + missingPartitionKeyParts());
+            }
+            throw new InvalidRequestException("Non PRIMARY KEY columns found in where clause: " + String.join(", ", names));
+        }
+        if (!where.hasPartitionKey()) {
+            throw new InvalidRequestException("Some partition key parts are missing: " + missingPartitionKeyParts());
+        }
+        if (table.isCounter() && ttl != null) throw new InvalidRequestException("Cannot provide custom TTL for counter updates");
+        boolean onlyStatic = regularOperations.isEmpty() && !staticOperations.isEmpty();
+        if (kind != Kind.DELETE) {
+            if (onlyStatic && where.hasClusteringRestrictions() && kind == Kind.UPDATE) {
+                throw new InvalidRequestException("Invalid restrictions on clustering columns since the UPDATE statement modifies only static columns");
+            }
+            if (!onlyStatic && !table.clustering().isEmpty()) {
+                if (where.hasClusteringSlice()) {
+                    throw new InvalidRequestException("Slice restrictions are not supported on the clustering columns in " + verb + " statements");
+                }
+                if (where.clusteringPrefixSize() < table.clustering().size()) {
+                    List<String> missing = new ArrayList<>();
+                    for (int i = where.clusteringPrefixSize(); i < table.clustering().size(); i++) missing.add(table.clustering().get(i).name());
+                    throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ", missing));
+                }
+            }
+        } else {
+            boolean fullRows = where.clusteringPrefixSize() == table.clustering().size() && !where.hasClusteringSlice();
+            if (!regularOperations.isEmpty() && !table.clustering().isEmpty() && !fullRows) {
+                if (where.hasClusteringRestrictions()) throw new InvalidRequestException("Range deletions are not supported for specific columns");
+                List<String> missing = new ArrayList<>();
+                for (ColumnMetadata c : table.clustering()) missing.add(c.name());
+                throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ", missing));
+            }
+            if (onlyStatic && where.hasClusteringRestrictions()) {
+                throw new InvalidRequestException("Invalid restrictions on clustering columns since the DELETE statement modifies only static columns");
+            }
+        }
+    }
+
+    private String missingPartitionKeyParts() {
+        List<String> missing = new ArrayList<>();
+        java.util.Set<String> filtered = new java.util.HashSet<>();
+        for (RowFilter f : where.filters()) filtered.add(f.column().name());
+        for (ColumnMetadata c : table.partitionKey()) {
+            if (!where.hasPartitionKey() && !filtered.contains(c.name())) missing.add(c.name());
+        }
+        if (missing.isEmpty()) for (ColumnMetadata c : table.partitionKey()) missing.add(c.name());
+        return String.join(", ", missing);
+    }
+
+    // ---------------------------------------------------------------- execution
+
+    TableMetadata table() {
+        return table;
+    }
+
+    @Override
+    public boolean isCounter() {
+        return table.isCounter();
+    }
+
+    @Override
+    public boolean hasTimestamp() {
+        return timestamp != null;
+    }
+
+    @Override
+    public List<ColumnSpec> variables() {
+        return markers.specs();
+    }
+
+    @Override
+    public List<String> markerNames() {
+        return markers.names();
+    }
+
+    @Override
+    public List<Integer> partitionKeyIndexes() {
+        return PartitionKeyIndexes.of(table, markers);
+    }
+
+    @Override
+    public CompletableFuture<Result> execute(QueryContext context) {
+        checkWriteConsistency(context.consistency());
+        return collect(context, new UpdatesBuilder()).thenCompose(builder ->
+                context.environment().data().write(builder.build(), context.consistency(),
+                        table.isCounter() ? WriteType.COUNTER : WriteType.SIMPLE))
+                .thenApply(ignored -> new VoidResult());
+    }
+
+    static void checkWriteConsistency(ConsistencyLevel consistency) {
+        if (consistency.isSerial()) {
+            throw new InvalidRequestException("You must use conditional updates for serializable writes");
+        }
+    }
+
+    /** Adds this statement's updates for {@code context} to {@code builder}, reading first if an operation needs it. */
+    @Override
+    public CompletableFuture<UpdatesBuilder> collect(QueryContext context, UpdatesBuilder builder) {
+        Bindings b = context.bindings();
+        List<PartitionKey> keys = where.partitionKeys(b);
+        UpdateParams params = new UpdateParams(timestamp(context), ttl(context), context.nowInSec());
+        if (!requiresRead) {
+            for (PartitionKey key : keys) addTo(builder.partition(table, key), b, params, Map.of());
+            return CompletableFuture.completedFuture(builder);
+        }
+        List<CompletableFuture<PartitionData>> reads = new ArrayList<>();
+        for (PartitionKey key : keys) {
+            ReadSpec spec = ReadSpec.all(context.nowInSec()).withSlices(where.slices(b));
+            reads.add(context.environment().data().read(table, key, spec, readConsistency(context.consistency())));
+        }
+        return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenApply(ignored -> {
+            for (int i = 0; i < keys.size(); i++) {
+                PartitionData partition = reads.get(i).join();
+                Map<Clustering, RowView> existing = new HashMap<>();
+                ByteBuffer[] keyComponents = PartitionKey.split(keys.get(i).key(), table.partitionKey().size());
+                for (Row row : partition.rows()) existing.put(row.clustering(), new RowView(keyComponents, row, partition.staticRow(), context.nowInSec()));
+                existing.put(Clustering.STATIC, new RowView(keyComponents, null, partition.staticRow(), context.nowInSec()));
+                addTo(builder.partition(table, keys.get(i)), b, params, existing);
+            }
+            return builder;
+        });
+    }
+
+    private static ConsistencyLevel readConsistency(ConsistencyLevel write) {
+        return write == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : write;
+    }
+
+    private void addTo(UpdatesBuilder.PartitionBuilder partition, Bindings b, UpdateParams params, Map<Clustering, RowView> existing) {
+        if (kind == Kind.DELETE && regularOperations.isEmpty() && staticOperations.isEmpty()) {
+            deleteRows(partition, b, params);
+            return;
+        }
+        if (!staticOperations.isEmpty()) {
+            UpdatesBuilder.RowBuilder row = partition.row(Clustering.STATIC);
+            RowView current = existing.get(Clustering.STATIC);
+            for (Operation op : staticOperations) op.apply(row, b, params, current);
+        }
+        boolean touchesRows = kind == Kind.INSERT
+                ? table.clustering().isEmpty() || where.clusteringPrefixSize() == table.clustering().size()
+                : !regularOperations.isEmpty();
+        if (!touchesRows) return;
+        List<Clustering> clusterings = table.clustering().isEmpty() ? List.of(Clustering.EMPTY) : where.clusterings(b);
+        for (Clustering clustering : clusterings) {
+            checkClustering(clustering);
+            UpdatesBuilder.RowBuilder row = partition.row(clustering);
+            if (kind == Kind.INSERT) row.liveness(params.liveness());
+            RowView current = existing.get(clustering);
+            for (Operation op : regularOperations) op.apply(row, b, params, current);
+        }
+    }
+
+    private void checkClustering(Clustering clustering) {
+        for (int i = 0; i < clustering.size(); i++) {
+            if (clustering.get(i).remaining() > 0xFFFF) {
+                throw new InvalidRequestException("Key length of " + clustering.get(i).remaining() + " is longer than maximum of 65535");
+            }
+        }
+    }
+
+    private void deleteRows(UpdatesBuilder.PartitionBuilder partition, Bindings b, UpdateParams params) {
+        if (!where.hasClusteringRestrictions() || table.clustering().isEmpty()) {
+            partition.deletePartition(params.deletion());
+            return;
+        }
+        boolean fullRows = where.clusteringPrefixSize() == table.clustering().size() && !where.hasClusteringSlice();
+        if (fullRows) {
+            for (Clustering clustering : where.clusterings(b)) partition.row(clustering).delete(params.deletion());
+            return;
+        }
+        for (Slice slice : where.slices(b)) {
+            partition.addRangeTombstone(new RangeTombstone(slice, params.deletion()));
+        }
+    }
+
+    private long timestamp(QueryContext context) {
+        if (timestamp == null) return context.timestamp();
+        ByteBuffer v = timestamp.bind(context.bindings());
+        if (v == null) throw new InvalidRequestException("Invalid null value of timestamp");
+        if (v == QueryOptions.UNSET) return context.timestamp();
+        long ts = v.getLong(v.position());
+        if (ts == Long.MIN_VALUE) throw new InvalidRequestException("Out of bound timestamp, must be in [" + (Long.MIN_VALUE + 1) + ", " + Long.MAX_VALUE + "]");
+        return ts;
+    }
+
+    private int ttl(QueryContext context) {
+        if (kind == Kind.DELETE || table.isCounter()) return 0;
+        if (ttl == null) return table.params().defaultTimeToLive();
+        ByteBuffer v = ttl.bind(context.bindings());
+        if (v == null) return 0;
+        if (v == QueryOptions.UNSET) return table.params().defaultTimeToLive();
+        int seconds = v.getInt(v.position());
+        if (seconds < 0) throw new InvalidRequestException("A TTL must be greater or equal to 0, but was " + seconds);
+        if (seconds > MAX_TTL_SECONDS) {
+            throw new InvalidRequestException("ttl is too large. requested (" + seconds + ") maximum (" + MAX_TTL_SECONDS + ")");
+        }
+        return seconds;
+    }
+}

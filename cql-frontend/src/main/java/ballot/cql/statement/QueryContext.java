@@ -1,0 +1,92 @@
+package ballot.cql.statement;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.protocol.message.QueryOptions;
+
+/**
+ * One execution of a statement: its options and bound values, the client's current keyspace, and the time. The
+ * write timestamp is chosen once, on first use, so every cell a statement writes carries the same one.
+ */
+public final class QueryContext {
+    private final QueryEnvironment environment;
+    private final String keyspace;
+    private final QueryOptions options;
+    private final Bindings bindings;
+    private final int nowInSec;
+    private long timestamp = Long.MIN_VALUE;
+    private final java.util.List<String> warnings = new java.util.ArrayList<>();
+
+    QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings) {
+        this.environment = environment;
+        this.keyspace = keyspace;
+        this.options = options;
+        this.bindings = bindings;
+        this.nowInSec = options.nowInSeconds() != null ? options.nowInSeconds()
+                : (int) (environment.currentTimeMillis().getAsLong() / 1000);
+    }
+
+    /** A context for {@code statement} with {@code options}' values matched to its markers. */
+    public static QueryContext of(QueryEnvironment environment, String keyspace, QueryOptions options, CqlStatement statement) {
+        return new QueryContext(environment, keyspace, options,
+                Bindings.of(options.values(), options.valueNames(), statement.markerNames()));
+    }
+
+    QueryContext withBindings(Bindings newBindings) {
+        QueryContext c = new QueryContext(environment, keyspace, options, newBindings);
+        c.timestamp = timestamp();
+        return c;
+    }
+
+    QueryContext withTimestamp(long newTimestamp) {
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings);
+        c.timestamp = newTimestamp;
+        return c;
+    }
+
+    /** Tells the client something about its request (sent as response warnings). */
+    void warn(String warning) {
+        warnings.add(warning);
+    }
+
+    public java.util.List<String> warnings() {
+        return warnings;
+    }
+
+    public QueryEnvironment environment() {
+        return environment;
+    }
+
+    /** The client's keyspace (USE or the v5 per-request keyspace), or null. */
+    public String keyspace() {
+        return keyspace;
+    }
+
+    public QueryOptions options() {
+        return options;
+    }
+
+    Bindings bindings() {
+        return bindings;
+    }
+
+    public ConsistencyLevel consistency() {
+        return options.consistency();
+    }
+
+    public int nowInSec() {
+        return nowInSec;
+    }
+
+    /** The request's default timestamp (client-side timestamp) or a fresh server timestamp, fixed for this execution. */
+    public long timestamp() {
+        if (timestamp == Long.MIN_VALUE) {
+            Long fromClient = options.defaultTimestamp();
+            if (fromClient != null && fromClient == Long.MIN_VALUE) {
+                throw new InvalidRequestException("Out of bound timestamp, must be in [" + (Long.MIN_VALUE + 1) + ", " + Long.MAX_VALUE + "]");
+            }
+            timestamp = fromClient != null ? fromClient : environment.timestampMicros().getAsLong();
+        }
+        return timestamp;
+    }
+}

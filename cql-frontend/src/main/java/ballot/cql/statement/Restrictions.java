@@ -1,0 +1,518 @@
+package ballot.cql.statement;
+
+import ballot.cql.data.Clustering;
+import ballot.cql.data.ClusteringBound;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.Slice;
+import ballot.cql.data.TokenRange;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Operator;
+import ballot.cql.parse.Relation;
+import ballot.cql.parse.Term;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.type.CqlType;
+import ballot.cql.type.CqlTypes;
+import ballot.cql.type.TupleType;
+import ballot.cql.type.UserTypeResolver;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * A WHERE clause analysed against a table, as Cassandra splits it: restrictions on the partition key (EQ/IN on every
+ * column, or token bounds), on a prefix of the clustering columns (EQ/IN then at most one slice), and everything else
+ * as row filters, which a SELECT may apply only with ALLOW FILTERING.
+ */
+final class Restrictions {
+    /** The candidate values of one key column: EQ gives one, IN several. */
+    private interface KeyValues {
+        List<ByteBuffer> bind(Bindings b);
+    }
+
+    /** One end of a slice over one or more clustering columns (natural value order, not clustering order). */
+    private record Bound(List<Value> values, boolean inclusive) {}
+
+    private final TableMetadata table;
+    private final KeyValues[] partitionKey;
+    private boolean partitionKeyRestricted;
+    /** A reason why the clustering restrictions are not a prefix, or null; such a query can only be filtered. */
+    private String clusteringNotPrefixReason;
+    private final List<Value> tokenLower = new ArrayList<>();
+    private final List<Boolean> tokenLowerInclusive = new ArrayList<>();
+    private final List<Value> tokenUpper = new ArrayList<>();
+    private final List<Boolean> tokenUpperInclusive = new ArrayList<>();
+    private final List<KeyValues> clusteringPrefix = new ArrayList<>();
+    /** Multi-column IN over the first clustering columns: a list of tuples, or null. */
+    private MultiIn multiIn;
+    private Bound sliceLower;
+    private Bound sliceUpper;
+    private int sliceColumns;
+    private final List<RowFilter> filters = new ArrayList<>();
+
+    private record MultiIn(int columns, Value tuples, List<Value> literals, TupleType type) {}
+
+    private Restrictions(TableMetadata table) {
+        this.table = table;
+        this.partitionKey = new KeyValues[table.partitionKey().size()];
+    }
+
+    /**
+     * Analyses {@code where}. Restrictions that cannot be served by the key structure become filters;
+     * {@link #needsFiltering()} tells whether there are any.
+     */
+    static Restrictions of(TableMetadata table, List<Relation> where, Markers markers, UserTypeResolver types) {
+        Restrictions r = new Restrictions(table);
+        List<Relation.Single> clusteringSingles = new ArrayList<>();
+        List<Relation.Multi> clusteringMultis = new ArrayList<>();
+        for (Relation relation : where) {
+            if (relation instanceof Relation.TokenRange t) {
+                r.addToken(t, markers, types);
+            } else if (relation instanceof Relation.Multi m) {
+                for (String name : m.columns()) {
+                    ColumnMetadata c = column(table, name);
+                    if (c.kind() != ColumnMetadata.Kind.CLUSTERING) {
+                        throw new InvalidRequestException("Multi-column relations can only be applied to clustering columns but was applied to: " + name);
+                    }
+                }
+                clusteringMultis.add(m);
+            } else {
+                Relation.Single s = (Relation.Single) relation;
+                ColumnMetadata c = column(table, s.column());
+                if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && s.mapKey() == null && (s.op() == Operator.EQ || s.op() == Operator.IN)) {
+                    if (r.partitionKey[c.position()] != null) {
+                        throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
+                    }
+                    r.partitionKey[c.position()] = keyValues(s, c, table, markers, types);
+                } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && s.mapKey() == null
+                        && (s.op() == Operator.EQ || s.op() == Operator.IN || s.op().isSlice())) {
+                    clusteringSingles.add(s);
+                } else {
+                    r.filters.add(RowFilter.of(table, c, s, markers, types));
+                }
+            }
+        }
+        boolean anyKey = false;
+        boolean allKey = true;
+        for (KeyValues k : r.partitionKey) {
+            anyKey |= k != null;
+            allKey &= k != null;
+        }
+        if (anyKey && !r.tokenLower.isEmpty() || anyKey && !r.tokenUpper.isEmpty()) {
+            throw new InvalidRequestException("Columns \"" + table.partitionKey().get(0).name()
+                    + "\" cannot be restricted by both a normal relation and a token relation");
+        }
+        r.analyseClustering(clusteringSingles, clusteringMultis, markers, types);
+        if (anyKey && !allKey) {
+            // Some but not all key parts: serve them as filters over a scan.
+            for (int i = 0; i < r.partitionKey.length; i++) {
+                if (r.partitionKey[i] != null) {
+                    ColumnMetadata c = table.partitionKey().get(i);
+                    r.filters.add(RowFilter.partitionKeyValues(c, i, r.partitionKey[i]::bind, table.partitionKey().size()));
+                    r.partitionKey[i] = null;
+                }
+            }
+            return r;
+        }
+        r.partitionKeyRestricted = allKey;
+        return r;
+    }
+
+    private static KeyValues keyValues(Relation.Single s, ColumnMetadata c, TableMetadata table, Markers markers, UserTypeResolver types) {
+        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type());
+        if (s.op() == Operator.IN) {
+            Terms.InValues in = Terms.prepareIn(s.value(), receiver, markers, types);
+            return in::bind;
+        }
+        Value v = Terms.prepare(s.value(), receiver, markers, types);
+        return b -> {
+            ByteBuffer value = v.bind(b);
+            if (value == null) throw new InvalidRequestException("Invalid null value in condition for column " + c.name());
+            if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + c.name());
+            return List.of(value);
+        };
+    }
+
+    private void addToken(Relation.TokenRange t, Markers markers, UserTypeResolver types) {
+        List<String> expected = new ArrayList<>();
+        for (ColumnMetadata c : table.partitionKey()) expected.add(c.name());
+        if (!t.columns().equals(expected)) {
+            throw new InvalidRequestException("The token() function must be applied to all partition key components or none of them");
+        }
+        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), "partition key token", CqlTypes.BIGINT);
+        Value v = Terms.prepare(t.value(), receiver, markers, types);
+        switch (t.op()) {
+            case GT, GTE -> {
+                tokenLower.add(v);
+                tokenLowerInclusive.add(t.op() == Operator.GTE);
+            }
+            case LT, LTE -> {
+                tokenUpper.add(v);
+                tokenUpperInclusive.add(t.op() == Operator.LTE);
+            }
+            case EQ -> {
+                tokenLower.add(v);
+                tokenLowerInclusive.add(true);
+                tokenUpper.add(v);
+                tokenUpperInclusive.add(true);
+            }
+            default -> throw new InvalidRequestException(t.op().symbol() + " cannot be used with the token function");
+        }
+    }
+
+    private void analyseClustering(List<Relation.Single> singles, List<Relation.Multi> multis, Markers markers, UserTypeResolver types) {
+        List<ColumnMetadata> clustering = table.clustering();
+        if (!multis.isEmpty()) {
+            if (!singles.isEmpty()) {
+                throw new InvalidRequestException("Mixing single column relations and multi column relations on clustering columns is not allowed");
+            }
+            analyseMulti(multis, markers, types);
+            return;
+        }
+        // Group single-column relations by clustering position.
+        List<List<Relation.Single>> byPosition = new ArrayList<>();
+        for (int i = 0; i < clustering.size(); i++) byPosition.add(new ArrayList<>());
+        for (Relation.Single s : singles) byPosition.get(column(table, s.column()).position()).add(s);
+        boolean prefixOpen = true;
+        String previousName = null;
+        boolean previousWasSlice = false;
+        for (int i = 0; i < clustering.size(); i++) {
+            ColumnMetadata c = clustering.get(i);
+            List<Relation.Single> relations = byPosition.get(i);
+            if (relations.isEmpty()) {
+                prefixOpen = false;
+                previousName = c.name();
+                continue;
+            }
+            if (!prefixOpen || previousWasSlice) {
+                // Not a prefix: these become filters (SELECT ... ALLOW FILTERING only).
+                for (Relation.Single s : relations) filters.add(RowFilter.of(table, c, s, markers, types));
+                if (!prefixOpen && clusteringNotPrefixReason == null) {
+                    clusteringNotPrefixReason = "PRIMARY KEY column \"" + c.name() + "\" cannot be restricted as preceding column \""
+                            + previousName + "\" is not restricted";
+                } else if (previousWasSlice && clusteringNotPrefixReason == null) {
+                    clusteringNotPrefixReason = "Clustering column \"" + c.name() + "\" cannot be restricted (preceding column \""
+                            + previousName + "\" is restricted by a non-EQ relation)";
+                }
+                continue;
+            }
+            ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type());
+            Relation.Single eqOrIn = null;
+            for (Relation.Single s : relations) {
+                if (s.op() == Operator.EQ || s.op() == Operator.IN) {
+                    if (eqOrIn != null || relations.size() > 1) {
+                        throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
+                    }
+                    eqOrIn = s;
+                }
+            }
+            if (eqOrIn != null) {
+                clusteringPrefix.add(keyValues(eqOrIn, c, table, markers, types));
+            } else {
+                for (Relation.Single s : relations) {
+                    Value v = Terms.prepare(s.value(), receiver, markers, types);
+                    boolean lower = s.op() == Operator.GT || s.op() == Operator.GTE;
+                    boolean inclusive = s.op() == Operator.GTE || s.op() == Operator.LTE;
+                    if (lower) {
+                        if (sliceLower != null) throw new InvalidRequestException("More than one restriction was found for the start bound on " + c.name());
+                        sliceLower = new Bound(List.of(v), inclusive);
+                    } else {
+                        if (sliceUpper != null) throw new InvalidRequestException("More than one restriction was found for the end bound on " + c.name());
+                        sliceUpper = new Bound(List.of(v), inclusive);
+                    }
+                }
+                sliceColumns = 1;
+                previousWasSlice = true;
+            }
+            previousName = c.name();
+        }
+    }
+
+    private void analyseMulti(List<Relation.Multi> multis, Markers markers, UserTypeResolver types) {
+        List<ColumnMetadata> clustering = table.clustering();
+        for (Relation.Multi m : multis) {
+            for (int i = 0; i < m.columns().size(); i++) {
+                ColumnMetadata c = column(table, m.columns().get(i));
+                if (c.position() != i) {
+                    throw new InvalidRequestException("Clustering columns must appear in the PRIMARY KEY order in multi-column relations: "
+                            + "(" + String.join(", ", m.columns()) + ")");
+                }
+            }
+            List<CqlType> componentTypes = new ArrayList<>();
+            for (int i = 0; i < m.columns().size(); i++) componentTypes.add(clustering.get(i).type());
+            TupleType tupleType = CqlTypes.tuple(componentTypes);
+            ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), "(" + String.join(",", m.columns()) + ")", tupleType);
+            switch (m.op()) {
+                case EQ -> {
+                    if (!clusteringPrefix.isEmpty() || multiIn != null) throw new InvalidRequestException("Clustering columns may not be restricted by more than one EQ or IN relation");
+                    Value tuple = Terms.prepare(m.value(), receiver, markers, types);
+                    for (int i = 0; i < m.columns().size(); i++) {
+                        int index = i;
+                        clusteringPrefix.add(b -> {
+                            ByteBuffer bound = tuple.bind(b);
+                            if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
+                            ByteBuffer component = tupleType.unpack(bound).get(index);
+                            if (component == null) throw new InvalidRequestException("Invalid null value in condition for column " + m.columns().get(index));
+                            return List.of(component);
+                        });
+                    }
+                }
+                case IN -> {
+                    if (!clusteringPrefix.isEmpty() || multiIn != null) throw new InvalidRequestException("Clustering columns may not be restricted by more than one EQ or IN relation");
+                    if (m.value() instanceof Term.BindMarker marker) {
+                        ColumnSpec listReceiver = new ColumnSpec(table.keyspace(), table.name(), "in(" + receiver.name() + ")", CqlTypes.list(tupleType, true));
+                        multiIn = new MultiIn(m.columns().size(), Terms.prepare(marker, listReceiver, markers, types), null, tupleType);
+                    } else {
+                        List<Value> literals = new ArrayList<>();
+                        for (Term t : ((Term.ListLiteral) m.value()).elements()) literals.add(Terms.prepare(t, receiver, markers, types));
+                        multiIn = new MultiIn(m.columns().size(), null, literals, tupleType);
+                    }
+                }
+                case GT, GTE, LT, LTE -> {
+                    boolean descending = clustering.get(0).descending();
+                    for (int i = 1; i < m.columns().size(); i++) {
+                        if (clustering.get(i).descending() != descending) {
+                            throw new InvalidRequestException("Multi-column slices over clustering columns of mixed ASC and DESC order are not supported");
+                        }
+                    }
+                    Value tuple = Terms.prepare(m.value(), receiver, markers, types);
+                    List<Value> components = new ArrayList<>();
+                    for (int i = 0; i < m.columns().size(); i++) {
+                        int index = i;
+                        components.add(b -> {
+                            ByteBuffer bound = tuple.bind(b);
+                            if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
+                            return tupleType.unpack(bound).get(index);
+                        });
+                    }
+                    boolean lower = m.op() == Operator.GT || m.op() == Operator.GTE;
+                    Bound bound = new Bound(components, m.op() == Operator.GTE || m.op() == Operator.LTE);
+                    if (lower) {
+                        if (sliceLower != null) throw new InvalidRequestException("More than one restriction was found for the start bound on " + m.columns());
+                        sliceLower = bound;
+                    } else {
+                        if (sliceUpper != null) throw new InvalidRequestException("More than one restriction was found for the end bound on " + m.columns());
+                        sliceUpper = bound;
+                    }
+                    sliceColumns = Math.max(sliceColumns, m.columns().size());
+                }
+                default -> throw new InvalidRequestException("Unsupported operator " + m.op().symbol() + " in multi-column relation");
+            }
+        }
+    }
+
+    static ColumnMetadata column(TableMetadata table, String name) {
+        ColumnMetadata c = table.column(name);
+        if (c == null) throw new InvalidRequestException("Undefined column name " + name + " in table " + table);
+        return c;
+    }
+
+    // ---------------------------------------------------------------- what the statement may ask
+
+    /** Every partition key column is restricted by EQ or IN. */
+    boolean hasPartitionKey() {
+        return partitionKeyRestricted;
+    }
+
+    boolean hasTokenRestriction() {
+        return !tokenLower.isEmpty() || !tokenUpper.isEmpty();
+    }
+
+    boolean hasClusteringRestrictions() {
+        return !clusteringPrefix.isEmpty() || multiIn != null || sliceLower != null || sliceUpper != null;
+    }
+
+    boolean hasClusteringSlice() {
+        return sliceLower != null || sliceUpper != null;
+    }
+
+    boolean hasClusteringIn() {
+        return multiIn != null;
+    }
+
+    /** Number of clustering columns fixed by EQ/IN. */
+    int clusteringPrefixSize() {
+        return multiIn != null ? multiIn.columns() : clusteringPrefix.size();
+    }
+
+    boolean needsFiltering() {
+        return !filters.isEmpty();
+    }
+
+    List<RowFilter> filters() {
+        return filters;
+    }
+
+    /** Why the clustering restrictions do not form a prefix (for statements that cannot filter), or null. */
+    String clusteringNotPrefixReason() {
+        return clusteringNotPrefixReason;
+    }
+
+    boolean restrictsOnlyKeys() {
+        for (RowFilter f : filters) if (!f.column().isPrimaryKey()) return false;
+        return true;
+    }
+
+    /** The partition keys selected (EQ/IN on every key column), deduplicated, in token order. */
+    List<PartitionKey> partitionKeys(Bindings b) {
+        List<List<ByteBuffer>> components = new ArrayList<>();
+        for (KeyValues k : partitionKey) components.add(k.bind(b));
+        TreeSet<PartitionKey> keys = new TreeSet<>();
+        for (List<ByteBuffer> combination : cartesian(components)) {
+            for (int i = 0; i < combination.size(); i++) {
+                if (combination.get(i).remaining() == 0 && !table.partitionKey().get(i).type().allowsEmpty()) {
+                    throw new InvalidRequestException("Key may not be empty");
+                }
+            }
+            ByteBuffer key = PartitionKey.compose(combination.toArray(new ByteBuffer[0]));
+            if (key.remaining() > 0xFFFF) {
+                throw new InvalidRequestException("Key length of " + key.remaining() + " is longer than maximum of 65535");
+            }
+            keys.add(PartitionKey.of(key));
+        }
+        return new ArrayList<>(keys);
+    }
+
+    /** The token range of a scan; the whole ring without token restrictions. */
+    TokenRange tokenRange(Bindings b) {
+        long start = Long.MIN_VALUE;
+        long end = Long.MAX_VALUE;
+        for (int i = 0; i < tokenLower.size(); i++) {
+            long t = bigint(tokenLower.get(i).bind(b));
+            long s = tokenLowerInclusive.get(i) ? t : (t == Long.MAX_VALUE ? Long.MAX_VALUE : t + 1);
+            if (!tokenLowerInclusive.get(i) && t == Long.MAX_VALUE) return new TokenRange(1, null, 0);
+            start = Math.max(start, s);
+        }
+        for (int i = 0; i < tokenUpper.size(); i++) {
+            long t = bigint(tokenUpper.get(i).bind(b));
+            if (!tokenUpperInclusive.get(i) && t == Long.MIN_VALUE) return new TokenRange(1, null, 0);
+            long e = tokenUpperInclusive.get(i) ? t : t - 1;
+            end = Math.min(end, e);
+        }
+        return new TokenRange(start, null, end);
+    }
+
+    private static long bigint(ByteBuffer value) {
+        if (value == null || value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value for token restriction");
+        return value.getLong(value.position());
+    }
+
+    /** The full clusterings fixed by EQ/IN on every clustering column (INSERT, UPDATE, DELETE of rows). */
+    List<Clustering> clusterings(Bindings b) {
+        List<ByteBuffer[]> prefixes = prefixes(b);
+        List<Clustering> out = new ArrayList<>(prefixes.size());
+        for (ByteBuffer[] p : prefixes) out.add(Clustering.of(p));
+        return out;
+    }
+
+    /** EQ/IN prefixes in clustering order, deduplicated. */
+    private List<ByteBuffer[]> prefixes(Bindings b) {
+        List<ByteBuffer[]> prefixes = new ArrayList<>();
+        if (multiIn != null) {
+            List<ByteBuffer> tuples = new ArrayList<>();
+            if (multiIn.tuples() != null) {
+                ByteBuffer list = multiIn.tuples().bind(b);
+                if (list == null || list == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value for IN restriction");
+                tuples.addAll(CqlTypes.list(multiIn.type(), true).unpack(list));
+            } else {
+                for (Value v : multiIn.literals()) tuples.add(v.bind(b));
+            }
+            for (ByteBuffer tuple : tuples) {
+                List<ByteBuffer> components = multiIn.type().unpack(tuple);
+                for (ByteBuffer c : components) if (c == null) throw new InvalidRequestException("Invalid null value in IN tuple");
+                prefixes.add(components.toArray(new ByteBuffer[0]));
+            }
+        } else {
+            List<List<ByteBuffer>> values = new ArrayList<>();
+            for (KeyValues k : clusteringPrefix) values.add(k.bind(b));
+            for (List<ByteBuffer> combination : cartesian(values)) prefixes.add(combination.toArray(new ByteBuffer[0]));
+        }
+        Comparator<ByteBuffer[]> order = clusteringOrder();
+        TreeSet<ByteBuffer[]> sorted = new TreeSet<>(order);
+        sorted.addAll(prefixes);
+        return new ArrayList<>(sorted);
+    }
+
+    /** Compares clustering prefixes of equal length in the table's clustering order. */
+    Comparator<ByteBuffer[]> clusteringOrder() {
+        List<ColumnMetadata> clustering = table.clustering();
+        return (x, y) -> {
+            for (int i = 0; i < Math.min(x.length, y.length); i++) {
+                int c = clustering.get(i).type().compare(x[i], y[i]);
+                if (c != 0) return clustering.get(i).descending() ? -c : c;
+            }
+            return Integer.compare(x.length, y.length);
+        };
+    }
+
+    /** The clustering slices to read, in clustering order. */
+    List<Slice> slices(Bindings b) {
+        if (!hasClusteringRestrictions()) return List.of(Slice.ALL);
+        List<ByteBuffer[]> prefixes = prefixes(b);
+        List<Slice> slices = new ArrayList<>(prefixes.size());
+        if (!hasClusteringSlice()) {
+            for (ByteBuffer[] p : prefixes) slices.add(Slice.of(p));
+            return slices;
+        }
+        int sliceStart = clusteringPrefixSize();
+        boolean descending = table.clustering().get(sliceStart).descending();
+        ByteBuffer[] lowerValues = sliceLower == null ? null : bindBound(sliceLower, b);
+        ByteBuffer[] upperValues = sliceUpper == null ? null : bindBound(sliceUpper, b);
+        for (ByteBuffer[] p : prefixes) {
+            ClusteringBound lower = lowerValues == null ? new ClusteringBound(p, true) : new ClusteringBound(concat(p, lowerValues), sliceLower.inclusive());
+            ClusteringBound upper = upperValues == null ? new ClusteringBound(p, true) : new ClusteringBound(concat(p, upperValues), sliceUpper.inclusive());
+            Slice slice = descending ? new Slice(upper, lower) : new Slice(lower, upper);
+            if (!isEmpty(slice)) slices.add(slice);
+        }
+        return slices;
+    }
+
+    /** True if the slice's start comes after its end in clustering order (e.g. c > 5 AND c < 3). */
+    private boolean isEmpty(Slice slice) {
+        ByteBuffer[] start = slice.start().prefix();
+        ByteBuffer[] end = slice.end().prefix();
+        int common = Math.min(start.length, end.length);
+        int c = clusteringOrder().compare(java.util.Arrays.copyOf(start, common), java.util.Arrays.copyOf(end, common));
+        if (c != 0) return c > 0;
+        if (start.length == end.length) return !(slice.start().inclusive() && slice.end().inclusive());
+        return false;
+    }
+
+    private static ByteBuffer[] bindBound(Bound bound, Bindings b) {
+        ByteBuffer[] values = new ByteBuffer[bound.values().size()];
+        for (int i = 0; i < values.length; i++) {
+            ByteBuffer v = bound.values().get(i).bind(b);
+            if (v == null) throw new InvalidRequestException("Invalid null value in condition for a clustering column slice");
+            if (v == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value in condition for a clustering column slice");
+            values[i] = v;
+        }
+        return values;
+    }
+
+    private static ByteBuffer[] concat(ByteBuffer[] a, ByteBuffer[] b) {
+        ByteBuffer[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static List<List<ByteBuffer>> cartesian(List<List<ByteBuffer>> values) {
+        List<List<ByteBuffer>> result = new ArrayList<>();
+        result.add(new ArrayList<>());
+        for (List<ByteBuffer> options : values) {
+            List<List<ByteBuffer>> next = new ArrayList<>();
+            for (List<ByteBuffer> prefix : result) {
+                for (ByteBuffer option : options) {
+                    List<ByteBuffer> extended = new ArrayList<>(prefix);
+                    extended.add(option);
+                    next.add(extended);
+                }
+            }
+            result = next;
+        }
+        return result;
+    }
+}

@@ -1,0 +1,168 @@
+package ballot.cql.statement;
+
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Operator;
+import ballot.cql.parse.Relation;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.type.CqlType;
+import ballot.cql.type.ListType;
+import ballot.cql.type.MapType;
+import ballot.cql.type.SetType;
+import ballot.cql.type.UserTypeResolver;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A restriction evaluated on each row read (ALLOW FILTERING): a comparison, IN, CONTAINS, CONTAINS KEY or a map
+ * element comparison on one column. Rows where the column is null never match, as in Cassandra.
+ */
+final class RowFilter {
+    /** The bound form, for one execution. */
+    @FunctionalInterface
+    interface Bound {
+        boolean matches(RowView row);
+    }
+
+    private final ColumnMetadata column;
+    private final Function<Bindings, Bound> binder;
+
+    private RowFilter(ColumnMetadata column, Function<Bindings, Bound> binder) {
+        this.column = column;
+        this.binder = binder;
+    }
+
+    ColumnMetadata column() {
+        return column;
+    }
+
+    Bound bind(Bindings b) {
+        return binder.apply(b);
+    }
+
+    /** A filter on partition key component {@code position} to one of the given values (EQ/IN on part of the key). */
+    static RowFilter partitionKeyValues(ColumnMetadata c, int position, Function<Bindings, List<ByteBuffer>> values, int keySize) {
+        return new RowFilter(c, b -> {
+            List<ByteBuffer> candidates = values.apply(b);
+            return row -> {
+                ByteBuffer actual = row.partitionKey()[position];
+                for (ByteBuffer candidate : candidates) if (c.type().compare(actual, candidate) == 0) return true;
+                return false;
+            };
+        });
+    }
+
+    static RowFilter of(TableMetadata table, ColumnMetadata c, Relation.Single s, Markers markers, UserTypeResolver types) {
+        CqlType type = c.type();
+        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), c.name(), type);
+        Operator op = s.op();
+        if (op == Operator.IS_NOT) throw new InvalidRequestException("Unsupported restriction: " + c.name() + " IS NOT NULL");
+        if (op == Operator.LIKE) {
+            throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns. " + c.name() + " LIKE ... is not valid.");
+        }
+        if (op == Operator.NOT_IN) throw new InvalidRequestException("NOT IN restrictions are not supported");
+        if (s.mapKey() != null) {
+            if (!(type instanceof MapType map)) {
+                throw new InvalidRequestException("Column " + c.name() + " cannot be used as a map");
+            }
+            if (op != Operator.EQ) throw new InvalidRequestException("Only EQ relations are supported on map entries");
+            Value key = Terms.prepare(s.mapKey(), Terms.element(receiver, "key", map.keys()), markers, types);
+            Value value = Terms.prepare(s.value(), Terms.element(receiver, "value", map.values()), markers, types);
+            return new RowFilter(c, b -> {
+                ByteBuffer k = required(key.bind(b), c);
+                ByteBuffer v = required(value.bind(b), c);
+                return row -> {
+                    ByteBuffer actual = row.value(c);
+                    if (actual == null) return false;
+                    for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(actual)) {
+                        if (map.keys().compare(e.getKey(), k) == 0) return map.values().compare(e.getValue(), v) == 0;
+                    }
+                    return false;
+                };
+            });
+        }
+        if (op == Operator.CONTAINS || op == Operator.CONTAINS_KEY) {
+            CqlType element;
+            if (op == Operator.CONTAINS_KEY) {
+                if (!(type instanceof MapType map)) throw new InvalidRequestException("Cannot use CONTAINS KEY on non-map column " + c.name());
+                element = map.keys();
+            } else if (type instanceof ListType list) {
+                element = list.elements();
+            } else if (type instanceof SetType set) {
+                element = set.elements();
+            } else if (type instanceof MapType map) {
+                element = map.values();
+            } else {
+                throw new InvalidRequestException("Cannot use CONTAINS on non-collection column " + c.name());
+            }
+            Value value = Terms.prepare(s.value(), Terms.element(receiver, "value", element), markers, types);
+            return new RowFilter(c, b -> {
+                ByteBuffer wanted = required(value.bind(b), c);
+                return row -> {
+                    ByteBuffer actual = row.value(c);
+                    if (actual == null) return false;
+                    for (ByteBuffer candidate : elements(type, actual, op == Operator.CONTAINS_KEY)) {
+                        if (element.compare(candidate, wanted) == 0) return true;
+                    }
+                    return false;
+                };
+            });
+        }
+        if (type.isMultiCell() && op != Operator.EQ && op != Operator.NEQ && op != Operator.IN) {
+            throw new InvalidRequestException("Collection column '" + c.name() + "' (" + type.cqlName() + ") cannot be restricted by a '"
+                    + op.symbol() + "' relation");
+        }
+        if (type.kind() == CqlType.Kind.DURATION && op.isSlice()) {
+            throw new InvalidRequestException("Slice restrictions are not supported on duration columns");
+        }
+        if (op == Operator.IN) {
+            Terms.InValues in = Terms.prepareIn(s.value(), receiver, markers, types);
+            return new RowFilter(c, b -> {
+                List<ByteBuffer> candidates = in.bind(b);
+                return row -> {
+                    ByteBuffer actual = row.value(c);
+                    if (actual == null) return false;
+                    for (ByteBuffer candidate : candidates) if (type.compare(actual, candidate) == 0) return true;
+                    return false;
+                };
+            });
+        }
+        Value value = Terms.prepare(s.value(), receiver, markers, types);
+        return new RowFilter(c, b -> {
+            ByteBuffer wanted = required(value.bind(b), c);
+            return row -> {
+                ByteBuffer actual = row.value(c);
+                if (actual == null) return false;
+                int cmp = type.compare(actual, wanted);
+                return switch (op) {
+                    case EQ -> cmp == 0;
+                    case NEQ -> cmp != 0;
+                    case LT -> cmp < 0;
+                    case LTE -> cmp <= 0;
+                    case GT -> cmp > 0;
+                    case GTE -> cmp >= 0;
+                    default -> throw new IllegalStateException("operator " + op);
+                };
+            };
+        });
+    }
+
+    private static List<ByteBuffer> elements(CqlType type, ByteBuffer value, boolean keys) {
+        if (type instanceof ListType list) return list.unpack(value);
+        if (type instanceof SetType set) return set.unpack(value);
+        MapType map = (MapType) type;
+        List<ByteBuffer> out = new java.util.ArrayList<>();
+        for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(value)) out.add(keys ? e.getKey() : e.getValue());
+        return out;
+    }
+
+    private static ByteBuffer required(ByteBuffer value, ColumnMetadata c) {
+        if (value == null) throw new InvalidRequestException("Invalid null value for column " + c.name());
+        if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + c.name());
+        return value;
+    }
+}

@@ -1,0 +1,616 @@
+package ballot.cql.statement;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.data.ClusteringBound;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.Row;
+import ballot.cql.data.Slice;
+import ballot.cql.data.TokenRange;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Statement;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.protocol.message.Result;
+import ballot.cql.protocol.message.Rows;
+import ballot.cql.protocol.message.RowsMetadata;
+import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.type.CqlTypes;
+import ballot.cql.type.UserTypeResolver;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A prepared SELECT. Execution walks a cursor over the partitions and rows the restrictions select (a list of
+ * partitions, or a token-range scan), reading chunks from the coordinator, filtering, and feeding the selection, until
+ * the page is full; the cursor's position becomes the paging state.
+ */
+final class SelectStatement implements CqlStatement {
+    /** Rows read per chunk when rows may be filtered out after the read. */
+    private static final int FILTERING_CHUNK_ROWS = 512;
+
+    private final TableMetadata table;
+    private final Selection selection;
+    private final Restrictions where;
+    private final boolean distinct;
+    private final boolean json;
+    private final boolean reversed;
+    private final boolean hasOrderBy;
+    private final List<ColumnMetadata> groupBy;
+    private final Value limit;
+    private final Value perPartitionLimit;
+    private final Markers markers;
+    private final List<ColumnSpec> resultColumns;
+
+    private SelectStatement(TableMetadata table, Selection selection, Restrictions where, boolean distinct, boolean json,
+            boolean reversed, boolean hasOrderBy, List<ColumnMetadata> groupBy, Value limit, Value perPartitionLimit, Markers markers) {
+        this.table = table;
+        this.selection = selection;
+        this.where = where;
+        this.distinct = distinct;
+        this.json = json;
+        this.reversed = reversed;
+        this.hasOrderBy = hasOrderBy;
+        this.groupBy = groupBy;
+        this.limit = limit;
+        this.perPartitionLimit = perPartitionLimit;
+        this.markers = markers;
+        this.resultColumns = json
+                ? List.of(new ColumnSpec(table.keyspace(), table.name(), "[json]", CqlTypes.TEXT))
+                : selection.columns();
+    }
+
+    static SelectStatement prepare(TableMetadata table, Statement.Select select, Markers markers, UserTypeResolver types) {
+        Selection selection = select.selectsAll() ? Selection.wildcard(table) : Selection.of(table, select.selectors(), markers, types);
+        Restrictions where = Restrictions.of(table, select.where(), markers, types);
+        boolean needsFiltering = where.needsFiltering() || where.hasClusteringRestrictions() && !where.hasPartitionKey();
+        if (needsFiltering && !select.allowFiltering()) {
+            throw new InvalidRequestException("Cannot execute this query as it might involve data filtering and thus may have "
+                    + "unpredictable performance. If you want to execute this query despite the performance unpredictability, "
+                    + "use ALLOW FILTERING");
+        }
+        if (select.distinct()) validateDistinct(table, selection, where, select);
+        boolean reversed = orderBy(table, select.orderBy(), where);
+        List<ColumnMetadata> groupBy = groupBy(table, select.groupBy());
+        Value limit = limitValue(select.limit(), table, "[limit]", markers, types);
+        Value perPartitionLimit = limitValue(select.perPartitionLimit(), table, "[per_partition_limit]", markers, types);
+        if (perPartitionLimit != null && select.distinct()) {
+            throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
+        }
+        return new SelectStatement(table, selection, where, select.distinct(), select.json(), reversed, !select.orderBy().isEmpty(),
+                groupBy, limit, perPartitionLimit, markers);
+    }
+
+    private static void validateDistinct(TableMetadata table, Selection selection, Restrictions where, Statement.Select select) {
+        if (selection.isWildcard()) {
+            throw new InvalidRequestException("SELECT DISTINCT queries must only request partition key columns and/or static columns (not "
+                    + firstNonKey(table) + ")");
+        }
+        ColumnMetadata bad = selection.firstNonDistinctColumn();
+        if (bad != null) {
+            throw new InvalidRequestException("SELECT DISTINCT queries must only request partition key columns and/or static columns (not "
+                    + bad.name() + ")");
+        }
+        for (ColumnMetadata c : table.partitionKey()) {
+            boolean selected = false;
+            for (Selection.Prepared p : selection.selectors()) selected |= p.column() == c;
+            if (!selected) throw new InvalidRequestException("SELECT DISTINCT queries must request all the partition key columns (missing " + c.name() + ")");
+        }
+        if (where.hasClusteringRestrictions()) {
+            throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.");
+        }
+    }
+
+    private static String firstNonKey(TableMetadata table) {
+        for (ColumnMetadata c : table.columns()) if (!(c.kind() == ColumnMetadata.Kind.PARTITION_KEY || c.isStatic())) return c.name();
+        return "*";
+    }
+
+    /** Checks ORDER BY and tells whether it reverses the clustering order. */
+    private static boolean orderBy(TableMetadata table, List<Statement.Ordering> orderings, Restrictions where) {
+        if (orderings.isEmpty()) return false;
+        if (!where.hasPartitionKey()) {
+            throw new InvalidRequestException("ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
+        }
+        Boolean reversed = null;
+        int position = 0;
+        for (Statement.Ordering o : orderings) {
+            ColumnMetadata c = Restrictions.column(table, o.column());
+            if (c.kind() != ColumnMetadata.Kind.CLUSTERING) {
+                throw new InvalidRequestException("Order by is currently only supported on the clustered columns of the PRIMARY KEY, got " + c.name());
+            }
+            while (position < c.position()) {
+                // Columns fixed by EQ may be skipped in ORDER BY.
+                if (position >= where.clusteringPrefixSize() || where.hasClusteringIn()) {
+                    throw new InvalidRequestException("Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY");
+                }
+                position++;
+            }
+            if (position != c.position()) {
+                throw new InvalidRequestException("Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY");
+            }
+            boolean thisReversed = o.descending() != c.descending();
+            if (reversed != null && reversed != thisReversed) throw new InvalidRequestException("Unsupported order by relation");
+            reversed = thisReversed;
+            position++;
+        }
+        return reversed;
+    }
+
+    private static List<ColumnMetadata> groupBy(TableMetadata table, List<String> names) {
+        List<ColumnMetadata> columns = new ArrayList<>();
+        List<ColumnMetadata> primaryKey = new ArrayList<>(table.partitionKey());
+        primaryKey.addAll(table.clustering());
+        for (int i = 0; i < names.size(); i++) {
+            ColumnMetadata c = Restrictions.column(table, names.get(i));
+            if (i >= primaryKey.size() || primaryKey.get(i) != c) {
+                throw new InvalidRequestException("Group by currently only support groups of columns following their declared order in the PRIMARY KEY");
+            }
+            columns.add(c);
+        }
+        if (!columns.isEmpty() && columns.size() < table.partitionKey().size()) {
+            throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
+        }
+        return columns;
+    }
+
+    private static Value limitValue(ballot.cql.parse.Term term, TableMetadata table, String name, Markers markers, UserTypeResolver types) {
+        if (term == null) return null;
+        return Terms.prepare(term, new ColumnSpec(table.keyspace(), table.name(), name, CqlTypes.INT), markers, types);
+    }
+
+    private static int bindLimit(Value value, Bindings b, String what) {
+        if (value == null) return Integer.MAX_VALUE;
+        ByteBuffer v = value.bind(b);
+        if (v == null) throw new InvalidRequestException("Invalid null value of " + what);
+        if (v == QueryOptions.UNSET) return Integer.MAX_VALUE;
+        int n = v.getInt(v.position());
+        if (n <= 0) throw new InvalidRequestException(what + " must be strictly positive");
+        return n;
+    }
+
+    // ---------------------------------------------------------------- metadata
+
+    @Override
+    public List<ColumnSpec> variables() {
+        return markers.specs();
+    }
+
+    @Override
+    public List<String> markerNames() {
+        return markers.names();
+    }
+
+    @Override
+    public List<Integer> partitionKeyIndexes() {
+        return PartitionKeyIndexes.of(table, markers);
+    }
+
+    @Override
+    public RowsMetadata resultMetadata() {
+        return RowsMetadata.of(resultColumns);
+    }
+
+    TableMetadata table() {
+        return table;
+    }
+
+    // ---------------------------------------------------------------- execution
+
+    @Override
+    public CompletableFuture<Result> execute(QueryContext context) {
+        try {
+            return CompletableFuture.completedFuture(run(context));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private Result run(QueryContext context) {
+        Bindings b = context.bindings();
+        QueryOptions options = context.options();
+        int userLimit = bindLimit(limit, b, "LIMIT");
+        int partitionLimit = distinct ? 1 : bindLimit(perPartitionLimit, b, "PER PARTITION LIMIT");
+        boolean aggregateAll = selection.isAggregate() || !groupBy.isEmpty();
+        int pageSize = options.pageSize() > 0 && !aggregateAll ? options.pageSize() : Integer.MAX_VALUE;
+
+        List<PartitionKey> keys = where.hasPartitionKey() ? where.partitionKeys(b) : null;
+        boolean sortAcrossPartitions = hasOrderBy && keys != null && keys.size() > 1;
+        if (sortAcrossPartitions && options.pageSize() > 0 && pageSize != Integer.MAX_VALUE && !aggregateAll) {
+            throw new InvalidRequestException("Cannot page queries with both ORDER BY and a IN restriction on the partition key; "
+                    + "you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query");
+        }
+        PagingState state = options.pagingState() == null || aggregateAll ? null : PagingState.decode(options.pagingState());
+        // With filters, PER PARTITION LIMIT counts rows that pass them, so storage must not cut partitions short.
+        Cursor cursor = new Cursor(context, keys, where.slices(b), state, partitionLimit, where.filters().isEmpty());
+        int remaining = state != null ? state.remaining() : userLimit;
+
+        List<RowFilter.Bound> filters = new ArrayList<>();
+        for (RowFilter f : where.filters()) filters.add(f.bind(b));
+        List<Selection.Evaluator> evaluators = selection.evaluators(b);
+        Output output = new Output(evaluators, aggregateAll);
+        int emitted = 0;
+        boolean more = false;
+        while (remaining > 0 && emitted < pageSize) {
+            int chunk = filters.isEmpty() && !aggregateAll ? Math.min(remaining, pageSize - emitted) : FILTERING_CHUNK_ROWS;
+            List<Candidate> candidates = cursor.next(chunk);
+            if (candidates == null) break;
+            for (int i = 0; i < candidates.size(); i++) {
+                Candidate candidate = candidates.get(i);
+                cursor.consumed(candidate);
+                if (candidate.view() == null || !matches(filters, candidate.view()) || !cursor.takeFromPartition()) continue;
+                output.add(candidate.view(), groupKey(candidate.view()));
+                if (!aggregateAll) {
+                    emitted++;
+                    remaining--;
+                }
+                if (remaining == 0 || emitted >= pageSize) {
+                    more = i < candidates.size() - 1 || !cursor.exhausted();
+                    break;
+                }
+            }
+        }
+        List<ByteBuffer[]> rows = output.finish();
+        if (aggregateAll && userLimit < rows.size()) rows = rows.subList(0, userLimit);
+        if (sortAcrossPartitions) rows = sortByClustering(rows, output.clusterings());
+        if (json) rows = toJson(rows);
+        RowsMetadata metadata = RowsMetadata.of(resultColumns);
+        if (more && remaining > 0) metadata = metadata.withPagingState(cursor.state(remaining).encode());
+        if (options.skipMetadata()) metadata = metadata.withoutColumnSpecsUnlessChanged();
+        return new Rows(metadata, rows);
+    }
+
+    private static boolean matches(List<RowFilter.Bound> filters, RowView view) {
+        for (RowFilter.Bound f : filters) if (!f.matches(view)) return false;
+        return true;
+    }
+
+    private ByteBuffer[] groupKey(RowView view) {
+        if (groupBy.isEmpty()) return null;
+        ByteBuffer[] key = new ByteBuffer[groupBy.size()];
+        for (int i = 0; i < key.length; i++) key[i] = view.value(groupBy.get(i));
+        return key;
+    }
+
+    /** Rows of several partitions in the requested clustering order (ORDER BY with IN). */
+    private List<ByteBuffer[]> sortByClustering(List<ByteBuffer[]> rows, List<ByteBuffer[]> clusterings) {
+        Comparator<ByteBuffer[]> order = where.clusteringOrder();
+        if (reversed) order = order.reversed();
+        Integer[] indexes = new Integer[rows.size()];
+        for (int i = 0; i < indexes.length; i++) indexes[i] = i;
+        Comparator<ByteBuffer[]> byClustering = order;
+        Arrays.sort(indexes, (x, y) -> byClustering.compare(clusterings.get(x), clusterings.get(y)));
+        List<ByteBuffer[]> sorted = new ArrayList<>(rows.size());
+        for (int i : indexes) sorted.add(rows.get(i));
+        return sorted;
+    }
+
+    private List<ByteBuffer[]> toJson(List<ByteBuffer[]> rows) {
+        List<ColumnSpec> columns = selection.columns();
+        List<ByteBuffer[]> out = new ArrayList<>(rows.size());
+        for (ByteBuffer[] row : rows) {
+            StringBuilder sb = new StringBuilder("{");
+            for (int i = 0; i < columns.size(); i++) {
+                if (i > 0) sb.append(", ");
+                sb.append('"').append(jsonKey(columns.get(i).name())).append("\": ");
+                sb.append(row[i] == null ? "null" : columns.get(i).type().toJson(row[i]));
+            }
+            out.add(new ByteBuffer[] {CqlTypes.TEXT.decompose(sb.append('}').toString())});
+        }
+        return out;
+    }
+
+    /** Column names are JSON keys as CQL writes them: quoted (with escaped quotes) unless a plain lower-case name. */
+    private static String jsonKey(String name) {
+        if (name.matches("[a-z_][a-z0-9_]*")) return name;
+        return "\\\"" + name.replace("\"", "\\\"\\\"") + "\\\"";
+    }
+
+    // ---------------------------------------------------------------- output
+
+    /** Turns selected rows into result rows: one per row, or one per group for aggregates. */
+    private static final class Output {
+        private final List<Selection.Evaluator> evaluators;
+        private final boolean aggregate;
+        private final List<ByteBuffer[]> rows = new ArrayList<>();
+        private final List<ByteBuffer[]> clusterings = new ArrayList<>();
+        private ByteBuffer[] currentGroup;
+        private boolean groupOpen;
+
+        Output(List<Selection.Evaluator> evaluators, boolean aggregate) {
+            this.evaluators = evaluators;
+            this.aggregate = aggregate;
+        }
+
+        void add(RowView view, ByteBuffer[] group) {
+            if (!aggregate) {
+                ByteBuffer[] row = new ByteBuffer[evaluators.size()];
+                for (int i = 0; i < row.length; i++) {
+                    Selection.Evaluator e = evaluators.get(i);
+                    e.reset();
+                    e.add(view);
+                    row[i] = e.get();
+                }
+                rows.add(row);
+                clusterings.add(view.row() == null ? new ByteBuffer[0] : view.row().clustering().values());
+                return;
+            }
+            if (group != null && groupOpen && !Arrays.equals(group, currentGroup)) closeGroup();
+            currentGroup = group;
+            groupOpen = true;
+            for (Selection.Evaluator e : evaluators) e.add(view);
+        }
+
+        private void closeGroup() {
+            ByteBuffer[] row = new ByteBuffer[evaluators.size()];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = evaluators.get(i).get();
+                evaluators.get(i).reset();
+            }
+            rows.add(row);
+            groupOpen = false;
+        }
+
+        List<ByteBuffer[]> finish() {
+            // Without GROUP BY an aggregate query returns one row even when no row matched (count = 0).
+            if (aggregate && (groupOpen || currentGroup == null && rows.isEmpty())) closeGroup();
+            return rows;
+        }
+
+        List<ByteBuffer[]> clusterings() {
+            return clusterings;
+        }
+    }
+
+    // ---------------------------------------------------------------- cursor
+
+    /** A row (or a static-only partition, with a null row) the cursor yields. */
+    private record Candidate(PartitionKey key, RowView view, boolean lastOfPartition) {}
+
+    /**
+     * Walks the selected partitions in order and their rows in query order, remembering the last row consumed and
+     * how many rows PER PARTITION LIMIT still allows in the current partition.
+     */
+    private final class Cursor {
+        private final QueryContext context;
+        private final List<PartitionKey> keys;
+        private final List<Slice> slices;
+        private final int partitionLimit;
+        private final boolean storageLimitsPartitions;
+        private PartitionKey position;
+        private ByteBuffer[] positionClustering;
+        private boolean positionDone;
+        private int leftInPartition;
+        private int keyIndex;
+        private boolean exhausted;
+        private PartitionKey lastConsumedKey;
+
+        Cursor(QueryContext context, List<PartitionKey> keys, List<Slice> slices, PagingState state, int partitionLimit,
+                boolean storageLimitsPartitions) {
+            this.context = context;
+            this.keys = keys;
+            this.slices = slices;
+            this.partitionLimit = partitionLimit;
+            this.storageLimitsPartitions = storageLimitsPartitions;
+            this.leftInPartition = partitionLimit;
+            if (state != null) {
+                position = state.partition();
+                positionClustering = state.clustering();
+                positionDone = state.partitionDone();
+                leftInPartition = state.remainingInPartition();
+                lastConsumedKey = position;
+                if (keys != null) {
+                    int i = Collections.binarySearch(keys, position);
+                    keyIndex = i >= 0 ? (positionDone ? i + 1 : i) : -i - 1;
+                }
+            }
+        }
+
+        boolean exhausted() {
+            return exhausted;
+        }
+
+        /** The next candidates, reading at most {@code chunk} live rows; null when there are no more. */
+        List<Candidate> next(int chunk) {
+            if (exhausted) return null;
+            return keys != null ? nextOfKeys(chunk) : nextOfScan(chunk);
+        }
+
+        private List<Candidate> nextOfKeys(int chunk) {
+            if (keyIndex >= keys.size()) {
+                exhausted = true;
+                return null;
+            }
+            PartitionKey key = keys.get(keyIndex);
+            boolean resuming = position != null && !positionDone && key.equals(position);
+            List<Candidate> out = resuming ? readRest(chunk) : readFresh(key, chunk);
+            if (out == null) {
+                keyIndex++;
+                return List.of();
+            }
+            if (!out.isEmpty() && out.get(out.size() - 1).lastOfPartition()) keyIndex++;
+            return out;
+        }
+
+        /** Reads a partition from its start; null if the partition has nothing to read. */
+        private List<Candidate> readFresh(PartitionKey key, int chunk) {
+            int allowance = storageLimitsPartitions ? partitionLimit : Integer.MAX_VALUE;
+            int rows = Math.min(chunk, allowance);
+            if (slices.isEmpty() || rows <= 0) return null;
+            PartitionData data = read(key, slices, rows);
+            int live = data.liveRowCount(context.nowInSec());
+            return candidates(List.of(data), live < rows || live >= allowance);
+        }
+
+        /** Reads the rest of the partition the cursor stopped in; null if nothing is left there. */
+        private List<Candidate> readRest(int chunk) {
+            List<Slice> toRead = positionClustering != null ? resume(slices, positionClustering) : slices;
+            int allowance = storageLimitsPartitions ? leftInPartition : Integer.MAX_VALUE;
+            int rows = Math.min(chunk, allowance);
+            if (toRead.isEmpty() || rows <= 0) {
+                positionDone = true;
+                return null;
+            }
+            PartitionData data = read(position, toRead, rows);
+            int live = data.liveRowCount(context.nowInSec());
+            boolean finished = live < rows || live >= allowance;
+            List<Candidate> out = new ArrayList<>();
+            ByteBuffer[] keyComponents = PartitionKey.split(data.key().key(), table.partitionKey().size());
+            List<Row> liveRows = liveRows(data);
+            Row staticRow = liveStatic(data);
+            for (int i = 0; i < liveRows.size(); i++) {
+                out.add(new Candidate(data.key(), new RowView(keyComponents, liveRows.get(i), staticRow, context.nowInSec()),
+                        finished && i == liveRows.size() - 1));
+            }
+            if (out.isEmpty()) {
+                positionDone = true;
+                return null;
+            }
+            return out;
+        }
+
+        private PartitionData read(PartitionKey key, List<Slice> toRead, int rows) {
+            ReadSpec spec = new ReadSpec(toRead, reversed, rows, Integer.MAX_VALUE, context.nowInSec());
+            return context.environment().data().read(table, key, spec, readConsistency(context)).join();
+        }
+
+        private List<Candidate> nextOfScan(int chunk) {
+            if (position != null && !positionDone) {
+                List<Candidate> rest = readRest(chunk);
+                if (rest != null) return rest;
+            }
+            TokenRange range = where.tokenRange(context.bindings());
+            if (position != null) range = new TokenRange(range.start(), position, range.end());
+            int perPartition = storageLimitsPartitions ? partitionLimit : Integer.MAX_VALUE;
+            ReadSpec spec = new ReadSpec(slices, false, chunk, perPartition, context.nowInSec());
+            List<PartitionData> partitions = slices.isEmpty() ? List.of()
+                    : context.environment().data().scan(table, range, spec, chunk, readConsistency(context)).join();
+            if (partitions.isEmpty()) {
+                exhausted = true;
+                return null;
+            }
+            int live = 0;
+            for (PartitionData p : partitions) live += p.liveRowCount(context.nowInSec());
+            boolean rowsCut = live >= chunk;
+            exhausted = !rowsCut && partitions.size() < chunk;
+            return candidates(partitions, !rowsCut);
+        }
+
+        private List<Row> liveRows(PartitionData data) {
+            List<Row> live = new ArrayList<>();
+            for (Row row : data.rows()) if (row.hasLiveData(context.nowInSec())) live.add(row);
+            return live;
+        }
+
+        private Row liveStatic(PartitionData data) {
+            return data.staticRow() != null && data.staticRow().hasLiveData(context.nowInSec()) ? data.staticRow() : null;
+        }
+
+        /**
+         * Turns partitions read from their start into candidates; every partition but the last is complete. A complete
+         * partition without a row to show still yields a candidate with no view, so the cursor moves past it.
+         */
+        private List<Candidate> candidates(List<PartitionData> partitions, boolean lastFinished) {
+            List<Candidate> out = new ArrayList<>();
+            int now = context.nowInSec();
+            for (int p = 0; p < partitions.size(); p++) {
+                PartitionData data = partitions.get(p);
+                boolean finished = p < partitions.size() - 1 || lastFinished;
+                ByteBuffer[] keyComponents = PartitionKey.split(data.key().key(), table.partitionKey().size());
+                List<Row> live = liveRows(data);
+                Row staticRow = liveStatic(data);
+                if (distinct) {
+                    if (!live.isEmpty() || staticRow != null) out.add(new Candidate(data.key(), new RowView(keyComponents, null, staticRow, now), true));
+                    else out.add(new Candidate(data.key(), null, true));
+                    continue;
+                }
+                if (live.isEmpty()) {
+                    boolean showStatic = staticRow != null && !where.hasClusteringRestrictions()
+                            && (selection.selectsStatic() || selection.isAggregate());
+                    out.add(new Candidate(data.key(), showStatic ? new RowView(keyComponents, null, staticRow, now) : null, finished));
+                    continue;
+                }
+                for (int i = 0; i < live.size(); i++) {
+                    out.add(new Candidate(data.key(), new RowView(keyComponents, live.get(i), staticRow, now), finished && i == live.size() - 1));
+                }
+            }
+            return out;
+        }
+
+        /** Records that {@code c} was consumed: the paging state resumes after it. */
+        void consumed(Candidate c) {
+            if (!c.key().equals(lastConsumedKey)) {
+                leftInPartition = partitionLimit;
+                lastConsumedKey = c.key();
+            }
+            position = c.key();
+            positionClustering = c.view() == null || c.view().row() == null ? null : c.view().row().clustering().values();
+            positionDone = c.lastOfPartition();
+        }
+
+        /** Whether PER PARTITION LIMIT lets the current partition yield one more row (and counts it). */
+        boolean takeFromPartition() {
+            if (leftInPartition <= 0) return false;
+            leftInPartition--;
+            return true;
+        }
+
+        PagingState state(int remaining) {
+            return new PagingState(position, positionClustering, positionDone, remaining, Math.max(leftInPartition, 0));
+        }
+
+        /** The slices left after {@code last} in query order. */
+        private List<Slice> resume(List<Slice> all, ByteBuffer[] last) {
+            List<Slice> out = new ArrayList<>();
+            ClusteringBound after = new ClusteringBound(last, false);
+            for (Slice s : all) {
+                if (!reversed) {
+                    if (endsBefore(s.end(), last)) continue;
+                    out.add(startsAfter(s.start(), last) ? s : new Slice(after, s.end()));
+                } else {
+                    if (startsAfter(s.start(), last)) continue;
+                    out.add(endsBefore(s.end(), last) ? s : new Slice(s.start(), after));
+                }
+            }
+            return out;
+        }
+
+        /** True if every clustering of the slice ending at {@code end} comes before {@code c} (or is c, for reversed). */
+        private boolean endsBefore(ClusteringBound end, ByteBuffer[] c) {
+            if (end.isUnbounded()) return false;
+            int cmp = comparePrefix(c, end.prefix());
+            return cmp > 0 || cmp == 0 && !end.inclusive();
+        }
+
+        /** True if the slice starting at {@code start} begins after {@code c}. */
+        private boolean startsAfter(ClusteringBound start, ByteBuffer[] c) {
+            if (start.isUnbounded()) return false;
+            int cmp = comparePrefix(c, start.prefix());
+            return cmp < 0 || cmp == 0 && !start.inclusive();
+        }
+
+        private int comparePrefix(ByteBuffer[] clustering, ByteBuffer[] prefix) {
+            List<ColumnMetadata> columns = table.clustering();
+            for (int i = 0; i < prefix.length && i < clustering.length; i++) {
+                int c = columns.get(i).type().compare(clustering[i], prefix[i]);
+                if (c != 0) return columns.get(i).descending() ? -c : c;
+            }
+            return 0;
+        }
+    }
+
+    private static ConsistencyLevel readConsistency(QueryContext context) {
+        ConsistencyLevel cl = context.consistency();
+        if (cl == ConsistencyLevel.SERIAL) return ConsistencyLevel.QUORUM;
+        if (cl == ConsistencyLevel.LOCAL_SERIAL) return ConsistencyLevel.LOCAL_QUORUM;
+        if (cl == ConsistencyLevel.ANY) throw new InvalidRequestException("ANY ConsistencyLevel is only supported for writes");
+        return cl;
+    }
+}

@@ -1,0 +1,604 @@
+package ballot.cql.statement;
+
+import ballot.cql.data.Cell;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Selector;
+import ballot.cql.parse.Term;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.type.CqlType;
+import ballot.cql.type.CqlTypes;
+import ballot.cql.type.ListType;
+import ballot.cql.type.MapType;
+import ballot.cql.type.SetType;
+import ballot.cql.type.UserType;
+import ballot.cql.type.UserTypeResolver;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The SELECT clause: what each result column is computed from. Every selector makes an {@link Evaluator} per execution
+ * that is fed the rows of a group and then asked for its value; for a query without aggregates each row is its own
+ * group. A plain column in an aggregate query takes the value of the group's first row, as in Cassandra.
+ */
+final class Selection {
+    /** Computes one result column over the rows fed to it since the last reset. */
+    interface Evaluator {
+        void add(RowView row);
+
+        ByteBuffer get();
+
+        void reset();
+    }
+
+    /** A prepared selector: its result type and name, and a factory of evaluators. */
+    interface Prepared {
+        CqlType type();
+
+        String name();
+
+        boolean isAggregate();
+
+        Evaluator evaluator(Bindings b);
+
+        /** The column this selector reads directly, or null. */
+        default ColumnMetadata column() {
+            return null;
+        }
+    }
+
+    private final TableMetadata table;
+    private final List<Prepared> selectors;
+    private final List<ColumnSpec> columns;
+    private final boolean aggregate;
+    private final boolean wildcard;
+
+    private Selection(TableMetadata table, List<Prepared> selectors, List<ColumnSpec> columns, boolean wildcard) {
+        this.table = table;
+        this.selectors = selectors;
+        this.columns = columns;
+        this.wildcard = wildcard;
+        boolean agg = false;
+        for (Prepared p : selectors) agg |= p.isAggregate();
+        this.aggregate = agg;
+    }
+
+    static Selection wildcard(TableMetadata table) {
+        List<Prepared> selectors = new ArrayList<>();
+        List<ColumnSpec> columns = new ArrayList<>();
+        for (ColumnMetadata c : table.columns()) {
+            selectors.add(column(c));
+            columns.add(new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()));
+        }
+        return new Selection(table, selectors, columns, true);
+    }
+
+    static Selection of(TableMetadata table, List<Selector.Aliased> clause, Markers markers, UserTypeResolver types) {
+        List<Prepared> selectors = new ArrayList<>();
+        List<ColumnSpec> columns = new ArrayList<>();
+        for (Selector.Aliased aliased : clause) {
+            Prepared p = prepare(table, aliased.selector(), markers, types);
+            selectors.add(p);
+            columns.add(new ColumnSpec(table.keyspace(), table.name(), aliased.alias() != null ? aliased.alias() : p.name(), p.type()));
+        }
+        return new Selection(table, selectors, columns, false);
+    }
+
+    List<ColumnSpec> columns() {
+        return columns;
+    }
+
+    boolean isAggregate() {
+        return aggregate;
+    }
+
+    boolean isWildcard() {
+        return wildcard;
+    }
+
+    List<Prepared> selectors() {
+        return selectors;
+    }
+
+    /** True if some selector reads a static column (or the selection is *): static-only partitions then show up. */
+    boolean selectsStatic() {
+        if (wildcard) return table.hasStatic();
+        for (Prepared p : selectors) if (p.column() != null && p.column().isStatic()) return true;
+        return false;
+    }
+
+    /** True if only partition key and static columns are selected (what DISTINCT allows). */
+    ColumnMetadata firstNonDistinctColumn() {
+        for (Prepared p : selectors) {
+            ColumnMetadata c = p.column();
+            if (c == null) return null;
+            if (!(c.kind() == ColumnMetadata.Kind.PARTITION_KEY || c.isStatic())) return c;
+        }
+        return null;
+    }
+
+    List<Evaluator> evaluators(Bindings b) {
+        List<Evaluator> out = new ArrayList<>(selectors.size());
+        for (Prepared p : selectors) out.add(p.evaluator(b));
+        return out;
+    }
+
+    // ---------------------------------------------------------------- preparation
+
+    private static Prepared prepare(TableMetadata table, Selector selector, Markers markers, UserTypeResolver types) {
+        if (selector instanceof Selector.Column c) return column(Restrictions.column(table, c.name()));
+        if (selector instanceof Selector.CountRows) return countRows();
+        if (selector instanceof Selector.Function f) return function(table, f, markers, types);
+        if (selector instanceof Selector.Cast c) return cast(prepare(table, c.selector(), markers, types), CqlTypes.parse(c.type(), types));
+        if (selector instanceof Selector.Field f) return field(prepare(table, f.selector(), markers, types), f.field());
+        if (selector instanceof Selector.Element e) return element(table, prepare(table, e.selector(), markers, types), e.key(), markers, types);
+        if (selector instanceof Selector.Value v) return value(table, v.term(), markers, types);
+        if (selector instanceof Selector.Arithmetic a) {
+            Prepared left = prepare(table, a.left(), markers, types);
+            Prepared right = prepare(table, a.right(), markers, types);
+            return arithmetic(a.op(), left, right);
+        }
+        throw new IllegalStateException("unknown selector " + selector);
+    }
+
+    private static Prepared column(ColumnMetadata c) {
+        return new Prepared() {
+            public CqlType type() { return c.type(); }
+            public String name() { return c.name(); }
+            public boolean isAggregate() { return false; }
+            public ColumnMetadata column() { return c; }
+            public Evaluator evaluator(Bindings b) {
+                return new FirstRow(row -> row.value(c));
+            }
+        };
+    }
+
+    /** Keeps the value of the first row fed since the last reset. */
+    private static final class FirstRow implements Evaluator {
+        private final java.util.function.Function<RowView, ByteBuffer> extract;
+        private boolean set;
+        private ByteBuffer value;
+
+        FirstRow(java.util.function.Function<RowView, ByteBuffer> extract) {
+            this.extract = extract;
+        }
+
+        public void add(RowView row) {
+            if (!set) {
+                value = extract.apply(row);
+                set = true;
+            }
+        }
+
+        public ByteBuffer get() {
+            return value;
+        }
+
+        public void reset() {
+            set = false;
+            value = null;
+        }
+    }
+
+    private static Prepared value(TableMetadata table, Term term, Markers markers, UserTypeResolver types) {
+        CqlType type;
+        Term inner = term;
+        if (term instanceof Term.TypeHint h) {
+            type = CqlTypes.parse(h.type(), types);
+            inner = h.term();
+        } else if (term instanceof Term.Constant c) {
+            type = switch (c.kind()) {
+                case STRING -> CqlTypes.TEXT;
+                case INTEGER -> CqlTypes.INT;
+                case FLOAT -> CqlTypes.DOUBLE;
+                case BOOLEAN -> CqlTypes.BOOLEAN;
+                case UUID -> CqlTypes.UUID;
+                case HEX -> CqlTypes.BLOB;
+                case DURATION -> CqlTypes.DURATION;
+            };
+        } else if (term instanceof Term.FunctionCall f && Functions.exists(f.name()) && Functions.overloads(f.name()).size() == 1) {
+            type = Functions.overloads(f.name()).get(0).returnType();
+        } else {
+            throw new InvalidRequestException("Cannot infer type for term " + describe(term) + " in selection clause (try using a cast to force a type)");
+        }
+        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), describe(term), type);
+        Value value = Terms.prepare(inner, receiver, markers, types);
+        String name = describe(term);
+        return new Prepared() {
+            public CqlType type() { return type; }
+            public String name() { return name; }
+            public boolean isAggregate() { return false; }
+            public Evaluator evaluator(Bindings b) {
+                ByteBuffer bound = value.bind(b);
+                return new FirstRow(row -> bound == null ? null : bound.duplicate());
+            }
+        };
+    }
+
+    private static String describe(Term term) {
+        if (term instanceof Term.Constant c) return c.kind() == ballot.cql.type.ConstantKind.STRING ? "'" + c.text() + "'" : c.text();
+        if (term instanceof Term.BindMarker m) return m.name() == null ? "?" : ":" + m.name();
+        if (term instanceof Term.FunctionCall f) return "system." + f.name() + "()";
+        if (term instanceof Term.TypeHint h) return "(" + h.type() + ")" + describe(h.term());
+        return "literal";
+    }
+
+    private static Prepared countRows() {
+        return new Prepared() {
+            public CqlType type() { return CqlTypes.BIGINT; }
+            public String name() { return "count"; }
+            public boolean isAggregate() { return true; }
+            public Evaluator evaluator(Bindings b) {
+                return new Evaluator() {
+                    long count;
+                    public void add(RowView row) { count++; }
+                    public ByteBuffer get() { return Functions.longValue(count); }
+                    public void reset() { count = 0; }
+                };
+            }
+        };
+    }
+
+    private static Prepared function(TableMetadata table, Selector.Function f, Markers markers, UserTypeResolver types) {
+        String name = f.name();
+        switch (name) {
+            case "writetime", "ttl", "maxwritetime" -> {
+                if (f.args().size() != 1 || !(f.args().get(0) instanceof Selector.Column col)) {
+                    throw new InvalidRequestException(name + "() requires exactly one column argument");
+                }
+                return writetimeOrTtl(Restrictions.column(table, col.name()), name);
+            }
+            case "count", "min", "max", "sum", "avg" -> {
+                if (f.args().size() != 1) throw new InvalidRequestException("Invalid number of arguments in call to function system." + name);
+                Prepared arg = prepare(table, f.args().get(0), markers, types);
+                if (arg.isAggregate()) throw new InvalidRequestException("aggregate functions cannot be used as arguments of aggregate functions");
+                return aggregate(name, arg);
+            }
+            case "token" -> {
+                List<ColumnMetadata> key = table.partitionKey();
+                if (f.args().size() != key.size()) {
+                    throw new InvalidRequestException("Invalid number of arguments in call to function system.token: " + key.size()
+                            + " required but " + f.args().size() + " provided");
+                }
+                List<Prepared> args = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (int i = 0; i < key.size(); i++) {
+                    Prepared arg = prepare(table, f.args().get(i), markers, types);
+                    if (arg.column() == null || arg.column() != key.get(i)) {
+                        throw new InvalidRequestException("Type error: the arguments of token() must be the partition key columns in order");
+                    }
+                    args.add(arg);
+                    names.add(arg.name());
+                }
+                return scalar("system.token(" + String.join(", ", names) + ")", CqlTypes.BIGINT, args, Functions::token);
+            }
+            case "tojson" -> {
+                if (f.args().size() != 1) throw new InvalidRequestException("toJson() takes exactly 1 argument");
+                Prepared arg = prepare(table, f.args().get(0), markers, types);
+                return scalar("system.tojson(" + arg.name() + ")", CqlTypes.TEXT, List.of(arg), values -> {
+                    String json = values.get(0) == null ? "null" : arg.type().toJson(values.get(0));
+                    return CqlTypes.TEXT.decompose(json);
+                });
+            }
+            default -> {
+                List<Prepared> args = new ArrayList<>();
+                List<CqlType> argTypes = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (Selector a : f.args()) {
+                    Prepared arg = prepare(table, a, markers, types);
+                    args.add(arg);
+                    argTypes.add(arg.type());
+                    names.add(arg.name());
+                }
+                Functions.Function fn = Functions.resolve(name, argTypes);
+                return scalar("system." + name + "(" + String.join(", ", names) + ")", fn.returnType(), args, fn::apply);
+            }
+        }
+    }
+
+    private static Prepared writetimeOrTtl(ColumnMetadata c, String name) {
+        if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on PRIMARY KEY part " + c.name());
+        if (c.type().isMultiCell()) {
+            throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on non-frozen collection or UDT " + c.name());
+        }
+        if (c.type().kind() == CqlType.Kind.COUNTER) {
+            throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on counter column " + c.name());
+        }
+        boolean ttl = name.equals("ttl");
+        return new Prepared() {
+            public CqlType type() { return ttl ? CqlTypes.INT : CqlTypes.BIGINT; }
+            public String name() { return name + "(" + c.name() + ")"; }
+            public boolean isAggregate() { return false; }
+            public Evaluator evaluator(Bindings b) {
+                return new FirstRow(row -> {
+                    Cell cell = row.cell(c);
+                    if (cell == null) return null;
+                    if (!ttl) return Functions.longValue(cell.timestamp());
+                    if (!cell.isExpiring()) return null;
+                    return ByteBuffer.allocate(4).putInt(0, Math.max(0, cell.localDeletionTime() - row.nowInSec()));
+                });
+            }
+        };
+    }
+
+    private interface ScalarBody {
+        ByteBuffer apply(List<ByteBuffer> args);
+    }
+
+    private static Prepared scalar(String name, CqlType type, List<Prepared> args, ScalarBody body) {
+        boolean agg = false;
+        for (Prepared a : args) agg |= a.isAggregate();
+        boolean aggregate = agg;
+        return new Prepared() {
+            public CqlType type() { return type; }
+            public String name() { return name; }
+            public boolean isAggregate() { return aggregate; }
+            public Evaluator evaluator(Bindings b) {
+                List<Evaluator> children = new ArrayList<>();
+                for (Prepared a : args) children.add(a.evaluator(b));
+                return new Evaluator() {
+                    public void add(RowView row) { for (Evaluator e : children) e.add(row); }
+                    public ByteBuffer get() {
+                        List<ByteBuffer> values = new ArrayList<>(children.size());
+                        for (Evaluator e : children) values.add(e.get());
+                        return body.apply(values);
+                    }
+                    public void reset() { for (Evaluator e : children) e.reset(); }
+                };
+            }
+        };
+    }
+
+    private static Prepared aggregate(String name, Prepared arg) {
+        CqlType argType = arg.type();
+        String display = "system." + name + "(" + arg.name() + ")";
+        if (name.equals("count")) {
+            return new Prepared() {
+                public CqlType type() { return CqlTypes.BIGINT; }
+                public String name() { return display; }
+                public boolean isAggregate() { return true; }
+                public Evaluator evaluator(Bindings b) {
+                    Evaluator child = arg.evaluator(b);
+                    return new Evaluator() {
+                        long count;
+                        public void add(RowView row) {
+                            child.reset();
+                            child.add(row);
+                            if (child.get() != null) count++;
+                        }
+                        public ByteBuffer get() { return Functions.longValue(count); }
+                        public void reset() { count = 0; }
+                    };
+                }
+            };
+        }
+        if (name.equals("min") || name.equals("max")) {
+            boolean max = name.equals("max");
+            return new Prepared() {
+                public CqlType type() { return argType; }
+                public String name() { return display; }
+                public boolean isAggregate() { return true; }
+                public Evaluator evaluator(Bindings b) {
+                    Evaluator child = arg.evaluator(b);
+                    return new Evaluator() {
+                        ByteBuffer best;
+                        public void add(RowView row) {
+                            child.reset();
+                            child.add(row);
+                            ByteBuffer v = child.get();
+                            if (v == null) return;
+                            if (best == null || (max ? argType.compare(v, best) > 0 : argType.compare(v, best) < 0)) best = v;
+                        }
+                        public ByteBuffer get() { return best; }
+                        public void reset() { best = null; }
+                    };
+                }
+            };
+        }
+        if (!isNumeric(argType)) {
+            throw new InvalidRequestException("Invalid call to function " + name + ", none of its type signatures match (argument of type " + argType.cqlName() + ")");
+        }
+        boolean avg = name.equals("avg");
+        CqlType resultType = argType.kind() == CqlType.Kind.COUNTER ? CqlTypes.BIGINT : argType;
+        return new Prepared() {
+            public CqlType type() { return resultType; }
+            public String name() { return display; }
+            public boolean isAggregate() { return true; }
+            public Evaluator evaluator(Bindings b) {
+                Evaluator child = arg.evaluator(b);
+                return new Evaluator() {
+                    BigDecimal sum = BigDecimal.ZERO;
+                    double floatingSum;
+                    long count;
+                    public void add(RowView row) {
+                        child.reset();
+                        child.add(row);
+                        ByteBuffer v = child.get();
+                        if (v == null) return;
+                        count++;
+                        if (isFloating(resultType)) floatingSum += Double.parseDouble(argType.asString(v));
+                        else sum = sum.add(new BigDecimal(argType.asString(v)));
+                    }
+                    public ByteBuffer get() {
+                        if (isFloating(resultType)) {
+                            double result = avg ? (count == 0 ? 0 : floatingSum / count) : floatingSum;
+                            return resultType.fromString(Double.toString(result));
+                        }
+                        BigDecimal result = sum;
+                        if (avg) result = count == 0 ? BigDecimal.ZERO : sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128);
+                        if (resultType.kind() == CqlType.Kind.DECIMAL) return resultType.fromString(result.stripTrailingZeros().toPlainString());
+                        return integral(resultType, result.toBigInteger());
+                    }
+                    public void reset() {
+                        sum = BigDecimal.ZERO;
+                        floatingSum = 0;
+                        count = 0;
+                    }
+                };
+            }
+        };
+    }
+
+    /** An integral value of {@code type}, wrapping on overflow as Cassandra's fixed-size sums do. */
+    private static ByteBuffer integral(CqlType type, BigInteger value) {
+        return switch (type.kind()) {
+            case TINYINT -> ByteBuffer.allocate(1).put(0, value.byteValue());
+            case SMALLINT -> ByteBuffer.allocate(2).putShort(0, value.shortValue());
+            case INT -> ByteBuffer.allocate(4).putInt(0, value.intValue());
+            case BIGINT, COUNTER -> ByteBuffer.allocate(8).putLong(0, value.longValue());
+            default -> type.fromString(value.toString());
+        };
+    }
+
+    private static boolean isNumeric(CqlType type) {
+        return switch (type.kind()) {
+            case TINYINT, SMALLINT, INT, BIGINT, COUNTER, VARINT, FLOAT, DOUBLE, DECIMAL -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean isFloating(CqlType type) {
+        return type.kind() == CqlType.Kind.FLOAT || type.kind() == CqlType.Kind.DOUBLE;
+    }
+
+    private static Prepared cast(Prepared arg, CqlType target) {
+        CqlType source = arg.type();
+        String name = "cast(" + arg.name() + " as " + target.cqlName() + ")";
+        ScalarBody body = castBody(source, target);
+        return scalar(name, target, List.of(arg), values -> values.get(0) == null ? null : body.apply(values));
+    }
+
+    private static ScalarBody castBody(CqlType source, CqlType target) {
+        CqlType.Kind to = target.kind();
+        CqlType.Kind from = source.kind();
+        if (to == CqlType.Kind.TEXT || to == CqlType.Kind.ASCII) {
+            return v -> target.decompose(source.asString(v.get(0)));
+        }
+        if (isNumeric(source) && isNumeric(target)) {
+            return v -> {
+                BigDecimal d = new BigDecimal(source.asString(v.get(0)));
+                if (isFloating(target)) return target.fromString(Double.toString(d.doubleValue()));
+                if (target.kind() == CqlType.Kind.DECIMAL) return target.fromString(d.toPlainString());
+                return integral(target, d.toBigInteger());
+            };
+        }
+        if (Functions.sameType(source, target)) return v -> v.get(0).duplicate();
+        if (from == CqlType.Kind.TIMEUUID && to == CqlType.Kind.TIMESTAMP) return Functions.resolve("totimestamp", List.of(source))::apply;
+        if (from == CqlType.Kind.TIMEUUID && to == CqlType.Kind.DATE) return Functions.resolve("todate", List.of(source))::apply;
+        if (from == CqlType.Kind.TIMESTAMP && to == CqlType.Kind.DATE) return Functions.resolve("todate", List.of(source))::apply;
+        if (from == CqlType.Kind.DATE && to == CqlType.Kind.TIMESTAMP) return Functions.resolve("totimestamp", List.of(source))::apply;
+        throw new InvalidRequestException("Cannot cast value of type " + source.cqlName() + " to type " + target.cqlName());
+    }
+
+    private static Prepared field(Prepared arg, String field) {
+        if (!(arg.type() instanceof UserType udt)) {
+            throw new InvalidRequestException("Invalid field selection: " + arg.name() + " of type " + arg.type().cqlName() + " is not a user type");
+        }
+        int index = udt.fieldIndex(field);
+        if (index < 0) throw new InvalidRequestException(udt.name() + " has no field " + field);
+        return scalar(arg.name() + "." + field, udt.fieldTypes().get(index), List.of(arg), values -> {
+            if (values.get(0) == null) return null;
+            List<ByteBuffer> fields = udt.unpack(values.get(0));
+            return index < fields.size() ? fields.get(index) : null;
+        });
+    }
+
+    private static Prepared element(TableMetadata table, Prepared arg, Term key, Markers markers, UserTypeResolver types) {
+        CqlType type = arg.type();
+        ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), arg.name(), type);
+        if (type instanceof MapType map) {
+            Value k = Terms.prepare(key, Terms.element(spec, "key", map.keys()), markers, types);
+            return new Prepared() {
+                public CqlType type() { return map.values(); }
+                public String name() { return arg.name() + "[" + "?" + "]"; }
+                public boolean isAggregate() { return arg.isAggregate(); }
+                public Evaluator evaluator(Bindings b) {
+                    ByteBuffer wanted = k.bind(b);
+                    return scalar(name(), map.values(), List.of(arg), values -> {
+                        if (values.get(0) == null || wanted == null) return null;
+                        for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(values.get(0))) {
+                            if (map.keys().compare(e.getKey(), wanted) == 0) return e.getValue();
+                        }
+                        return null;
+                    }).evaluator(b);
+                }
+            };
+        }
+        if (type instanceof ListType list) {
+            Value k = Terms.prepare(key, Terms.element(spec, "idx", CqlTypes.INT), markers, types);
+            return new Prepared() {
+                public CqlType type() { return list.elements(); }
+                public String name() { return arg.name() + "[?]"; }
+                public boolean isAggregate() { return arg.isAggregate(); }
+                public Evaluator evaluator(Bindings b) {
+                    ByteBuffer idx = k.bind(b);
+                    return scalar(name(), list.elements(), List.of(arg), values -> {
+                        if (values.get(0) == null || idx == null) return null;
+                        List<ByteBuffer> elements = list.unpack(values.get(0));
+                        int i = idx.getInt(idx.position());
+                        return i >= 0 && i < elements.size() ? elements.get(i) : null;
+                    }).evaluator(b);
+                }
+            };
+        }
+        if (type instanceof SetType set) {
+            Value k = Terms.prepare(key, Terms.element(spec, "value", set.elements()), markers, types);
+            return new Prepared() {
+                public CqlType type() { return set.elements(); }
+                public String name() { return arg.name() + "[?]"; }
+                public boolean isAggregate() { return arg.isAggregate(); }
+                public Evaluator evaluator(Bindings b) {
+                    ByteBuffer wanted = k.bind(b);
+                    return scalar(name(), set.elements(), List.of(arg), values -> {
+                        if (values.get(0) == null || wanted == null) return null;
+                        for (ByteBuffer e : set.unpack(values.get(0))) if (set.elements().compare(e, wanted) == 0) return e;
+                        return null;
+                    }).evaluator(b);
+                }
+            };
+        }
+        throw new InvalidRequestException("Invalid element selection: " + arg.name() + " is of type " + type.cqlName() + " is not a collection");
+    }
+
+    private static Prepared arithmetic(char op, Prepared left, Prepared right) {
+        if (!isNumeric(left.type()) || !isNumeric(right.type())) {
+            throw new InvalidRequestException("the '" + op + "' operation is not supported between " + left.name() + " and " + right.name());
+        }
+        CqlType type = widest(left.type(), right.type());
+        return scalar(left.name() + " " + op + " " + right.name(), type, List.of(left, right), values -> {
+            if (values.get(0) == null || values.get(1) == null) return null;
+            BigDecimal x = new BigDecimal(left.type().asString(values.get(0)));
+            BigDecimal y = new BigDecimal(right.type().asString(values.get(1)));
+            BigDecimal r = switch (op) {
+                case '+' -> x.add(y);
+                case '-' -> x.subtract(y);
+                case '*' -> x.multiply(y);
+                case '/' -> {
+                    if (y.signum() == 0) throw new InvalidRequestException("Cannot divide by zero");
+                    yield isFloating(type) || type.kind() == CqlType.Kind.DECIMAL ? x.divide(y, MathContext.DECIMAL128)
+                            : new BigDecimal(x.toBigInteger().divide(y.toBigInteger()));
+                }
+                default -> {
+                    if (y.signum() == 0) throw new InvalidRequestException("Cannot divide by zero");
+                    yield x.remainder(y);
+                }
+            };
+            if (isFloating(type)) return type.fromString(Double.toString(r.doubleValue()));
+            if (type.kind() == CqlType.Kind.DECIMAL) return type.fromString(r.toPlainString());
+            return integral(type, r.toBigInteger());
+        });
+    }
+
+    private static CqlType widest(CqlType a, CqlType b) {
+        List<CqlType.Kind> order = List.of(CqlType.Kind.TINYINT, CqlType.Kind.SMALLINT, CqlType.Kind.INT, CqlType.Kind.BIGINT,
+                CqlType.Kind.COUNTER, CqlType.Kind.VARINT, CqlType.Kind.FLOAT, CqlType.Kind.DOUBLE, CqlType.Kind.DECIMAL);
+        CqlType wider = order.indexOf(a.kind()) >= order.indexOf(b.kind()) ? a : b;
+        return wider.kind() == CqlType.Kind.COUNTER ? CqlTypes.BIGINT : wider;
+    }
+}

@@ -1,0 +1,183 @@
+package ballot.cql.statement;
+
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Statement;
+import ballot.cql.protocol.message.SchemaChange;
+import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.schema.UserTypes;
+import ballot.cql.type.CqlType;
+import ballot.cql.type.CqlTypes;
+import ballot.cql.type.ListType;
+import ballot.cql.type.MapType;
+import ballot.cql.type.SetType;
+import ballot.cql.type.TupleType;
+import ballot.cql.type.UserType;
+import ballot.cql.type.UserTypeResolver;
+import ballot.cql.type.VectorType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * CREATE, ALTER and DROP TYPE. A type change is propagated by rebuilding the keyspace: every type and every column type
+ * is re-resolved from its CQL spelling, so tables and other types see the new definition.
+ */
+final class TypeStatements {
+    private TypeStatements() {}
+
+    /** Resolves type names within {@code ks}; user types are only usable in the keyspace that defines them. */
+    static UserTypeResolver resolver(KeyspaceMetadata ks) {
+        return new UserTypeResolver() {
+            public UserType resolve(String keyspace, String name) {
+                if (keyspace != null && !keyspace.equals(ks.name())) {
+                    throw new InvalidRequestException("Statement on keyspace " + ks.name() + " cannot refer to a user type in keyspace "
+                            + keyspace + "; user types can only be used in the keyspace they are defined in");
+                }
+                return (UserType) ks.type(name);
+            }
+
+            public String currentKeyspace() {
+                return ks.name();
+            }
+        };
+    }
+
+    static SchemaStatement create(Statement.CreateType s, String keyspace) {
+        SchemaStatement.checkUserKeyspace(keyspace);
+        String name = s.name().name();
+        SchemaStatement.checkName(name, "Type", SchemaStatement.TABLE_NAME_MAX);
+        Set<String> seen = new HashSet<>();
+        for (String field : s.fieldNames()) {
+            if (!seen.add(field)) throw new InvalidRequestException("Duplicate field name " + field + " in type " + name);
+        }
+        if (CqlTypes.nativeType(name) != null) throw new InvalidRequestException("Type name " + name + " is reserved");
+        return new SchemaStatement() {
+            Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
+                KeyspaceMetadata ks = keyspace(current, keyspace);
+                if (ks.type(name) != null) {
+                    if (s.ifNotExists()) return current;
+                    throw new InvalidRequestException("A user type with name '" + name + "' already exists");
+                }
+                Map<String, UserTypes.Definition> definitions = definitions(ks);
+                definitions.put(name, new UserTypes.Definition(s.fieldNames(), s.fieldTypes()));
+                return with(current, UserTypes.rebuild(ks, definitions));
+            }
+
+            SchemaChange change() {
+                return SchemaChange.type(SchemaChange.Change.CREATED, keyspace, name);
+            }
+        };
+    }
+
+    static SchemaStatement alter(Statement.AlterType s, String keyspace) {
+        SchemaStatement.checkUserKeyspace(keyspace);
+        String name = s.name().name();
+        return new SchemaStatement() {
+            Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
+                KeyspaceMetadata ks = keyspace(current, keyspace);
+                UserType type = (UserType) ks.type(name);
+                if (type == null) {
+                    if (s.ifExists()) return current;
+                    throw new InvalidRequestException("Type " + keyspace + "." + name + " doesn't exist");
+                }
+                UserTypes.Definition old = UserTypes.Definition.of(type);
+                List<String> names = new ArrayList<>(old.fieldNames());
+                List<String> types = new ArrayList<>(old.fieldTypes());
+                if (s.action() instanceof Statement.AddField add) {
+                    if (names.contains(add.name())) {
+                        if (add.ifNotExists()) return current;
+                        throw new InvalidRequestException("Cannot add new field " + add.name() + " to type " + keyspace + "." + name
+                                + ": a field with name " + add.name() + " already exists");
+                    }
+                    names.add(add.name());
+                    types.add(add.type());
+                } else {
+                    Statement.RenameFields rename = (Statement.RenameFields) s.action();
+                    for (int i = 0; i < rename.from().size(); i++) {
+                        int index = names.indexOf(rename.from().get(i));
+                        if (index < 0) {
+                            if (rename.ifExists()) continue;
+                            throw new InvalidRequestException("Unknown field " + rename.from().get(i) + " in user type " + keyspace + "." + name);
+                        }
+                        if (names.contains(rename.to().get(i))) {
+                            throw new InvalidRequestException("Duplicate field name " + rename.to().get(i) + " in type " + name);
+                        }
+                        names.set(index, rename.to().get(i));
+                    }
+                }
+                if (names.equals(old.fieldNames()) && types.equals(old.fieldTypes())) return current;
+                Map<String, UserTypes.Definition> definitions = definitions(ks);
+                definitions.put(name, new UserTypes.Definition(names, types));
+                return with(current, UserTypes.rebuild(ks, definitions));
+            }
+
+            SchemaChange change() {
+                return SchemaChange.type(SchemaChange.Change.UPDATED, keyspace, name);
+            }
+        };
+    }
+
+    static SchemaStatement drop(Statement.DropType s, String keyspace) {
+        SchemaStatement.checkUserKeyspace(keyspace);
+        String name = s.name().name();
+        return new SchemaStatement() {
+            Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
+                KeyspaceMetadata ks = current.get(keyspace);
+                if (ks == null || ks.type(name) == null) {
+                    if (s.ifExists()) return current;
+                    if (ks == null) throw new InvalidRequestException("Keyspace '" + keyspace + "' doesn't exist");
+                    throw new InvalidRequestException("Type '" + keyspace + "." + name + "' doesn't exist");
+                }
+                for (CqlType other : ks.types().values()) {
+                    UserType u = (UserType) other;
+                    if (!u.name().equals(name) && references(u, name)) {
+                        throw new InvalidRequestException("Cannot drop user type " + keyspace + "." + name + " as it is still used by user type " + u.name());
+                    }
+                }
+                for (TableMetadata t : ks.tables().values()) {
+                    for (ColumnMetadata c : t.columns()) {
+                        if (references(c.type(), name)) {
+                            throw new InvalidRequestException("Cannot drop user type " + keyspace + "." + name + " as it is still used by table "
+                                    + keyspace + "." + t.name());
+                        }
+                    }
+                }
+                Map<String, CqlType> types = new TreeMap<>(ks.types());
+                types.remove(name);
+                return with(current, ks.withTypes(types, ks.tables()));
+            }
+
+            SchemaChange change() {
+                return SchemaChange.type(SchemaChange.Change.DROPPED, keyspace, name);
+            }
+        };
+    }
+
+    /** True if {@code type} is or contains the user type {@code name}. */
+    static boolean references(CqlType type, String name) {
+        if (type instanceof UserType u) {
+            if (u.name().equals(name)) return true;
+            for (CqlType f : u.fieldTypes()) if (references(f, name)) return true;
+            return false;
+        }
+        if (type instanceof ListType l) return references(l.elements(), name);
+        if (type instanceof SetType s) return references(s.elements(), name);
+        if (type instanceof MapType m) return references(m.keys(), name) || references(m.values(), name);
+        if (type instanceof TupleType t) {
+            for (CqlType f : t.fieldTypes()) if (references(f, name)) return true;
+            return false;
+        }
+        if (type instanceof VectorType v) return references(v.elements(), name);
+        return false;
+    }
+
+    private static Map<String, UserTypes.Definition> definitions(KeyspaceMetadata ks) {
+        return UserTypes.definitions(ks);
+    }
+}

@@ -1,0 +1,72 @@
+package ballot.node;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Starts a node: {@code ballot-server [--config FILE] [--data DIR] [--address IP] [--port N]}. With no arguments, one
+ * node on 127.0.0.1:9042 with data in ./data. Stops cleanly on SIGTERM / Ctrl-C.
+ */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        NodeConfig config;
+        try {
+            config = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("ballot: " + e.getMessage());
+            System.err.println("usage: ballot-server [--config FILE] [--data DIR] [--address IP] [--port N]");
+            System.exit(2);
+            return;
+        }
+        BallotNode node;
+        try {
+            node = BallotNode.start(config);
+        } catch (RuntimeException e) {
+            System.err.println("ballot: the node could not start: " + e.getMessage());
+            e.printStackTrace();
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "shutdown"));
+        stopped.await();
+    }
+
+    static NodeConfig parse(String[] args) {
+        NodeConfig config = new NodeConfig();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config")) config = NodeConfig.load(Path.of(value(args, ++i, "--config")));
+        }
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--config" -> i++;
+                case "--data" -> config.dataDirectory = value(args, ++i, "--data");
+                case "--address" -> {
+                    config.nativeTransportAddress = value(args, ++i, "--address");
+                    config.listenAddress = config.nativeTransportAddress;
+                }
+                case "--port" -> {
+                    String port = value(args, ++i, "--port");
+                    try {
+                        config.nativeTransportPort = Integer.parseInt(port);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--port must be a number, was '" + port + "'");
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
+            }
+        }
+        config.validate();
+        return config;
+    }
+
+    private static String value(String[] args, int i, String flag) {
+        if (i >= args.length) throw new IllegalArgumentException(flag + " needs a value");
+        return args[i];
+    }
+}

@@ -1,0 +1,57 @@
+package ballot.node;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Node settings, read from a YAML file whose keys follow cassandra.yaml where a setting exists there. Every setting
+ * has a default, so a node runs with no file at all: one node on 127.0.0.1, CQL on port 9042, data in ./data.
+ */
+@JsonIgnoreProperties(ignoreUnknown = false)
+public final class NodeConfig {
+    @JsonProperty("cluster_name") public String clusterName = "Test Cluster";
+    @JsonProperty("listen_address") public String listenAddress = "127.0.0.1";
+    @JsonProperty("storage_port") public int storagePort = 7000;
+    @JsonProperty("native_transport_address") public String nativeTransportAddress = "127.0.0.1";
+    @JsonProperty("native_transport_port") public int nativeTransportPort = 9042;
+    @JsonProperty("native_transport_max_frame_size_in_mb") public int frameSizeMb = 16;
+    @JsonProperty("data_file_directory") public String dataDirectory = "data";
+    @JsonProperty("commitlog_sync") public String commitlogSync = "periodic";
+    @JsonProperty("commitlog_sync_period_in_ms") public long commitlogSyncPeriodMillis = 10_000;
+    @JsonProperty("num_tokens") public int numTokens = 16;
+    @JsonProperty("datacenter") public String dataCenter = "datacenter1";
+    @JsonProperty("rack") public String rack = "rack1";
+    @JsonProperty("prepared_statements_cache_entries") public long preparedStatementsCacheEntries = 10_000;
+    @JsonProperty("block_cache_size_in_mb") public long blockCacheMb = 128;
+    @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
+
+    /** Reads {@code file}; unknown keys are an error that names the key. */
+    public static NodeConfig load(Path file) {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        try {
+            NodeConfig config = yaml.readValue(Files.readAllBytes(file), NodeConfig.class);
+            config.validate();
+            return config;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read configuration " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Checks values that have a fixed set of choices or a range; the message names the setting. */
+    public void validate() {
+        if (!commitlogSync.equals("periodic") && !commitlogSync.equals("batch")) {
+            throw new IllegalArgumentException("commitlog_sync must be 'periodic' or 'batch', was '" + commitlogSync + "'");
+        }
+        if (commitlogSyncPeriodMillis < 1) throw new IllegalArgumentException("commitlog_sync_period_in_ms must be positive, was " + commitlogSyncPeriodMillis);
+        if (numTokens < 1 || numTokens > 1024) throw new IllegalArgumentException("num_tokens must be in [1, 1024], was " + numTokens);
+        if (frameSizeMb < 1 || frameSizeMb > 256) throw new IllegalArgumentException("native_transport_max_frame_size_in_mb must be in [1, 256], was " + frameSizeMb);
+        if (nativeTransportPort < 0 || nativeTransportPort > 65535) throw new IllegalArgumentException("native_transport_port must be in [0, 65535], was " + nativeTransportPort);
+        if (requestThreads < 1) throw new IllegalArgumentException("request_threads must be positive, was " + requestThreads);
+    }
+}

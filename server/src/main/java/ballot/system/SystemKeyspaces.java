@@ -1,0 +1,322 @@
+package ballot.system;
+
+import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.DroppedColumn;
+import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.Schema;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.schema.TableParams;
+import ballot.cql.schema.UserTypes;
+import ballot.cql.statement.SchemaDefinitions;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The keyspaces the node defines itself, in Cassandra 5.0's shape, so that drivers and cqlsh find what they read at
+ * connect: system (local, peers, peers_v2), system_schema (the schema as tables), system_virtual_schema, and the
+ * distributed system keyspaces (listed, without tables). Their tables are {@link VirtualTable}s generated from the
+ * node's state and the current schema.
+ */
+public final class SystemKeyspaces {
+    /** Keyspaces that exist only as virtual keyspaces: not in system_schema, only in system_virtual_schema. */
+    public static final Set<String> VIRTUAL = Set.of("system_views", "system_virtual_schema");
+    private static final String LOCAL_STRATEGY = "org.apache.cassandra.locator.LocalStrategy";
+    private static final String SIMPLE_STRATEGY = "org.apache.cassandra.locator.SimpleStrategy";
+
+    private final LocalNode node;
+    private final Supplier<Schema> schema;
+    private final Map<UUID, VirtualTable> tables = new LinkedHashMap<>();
+    private final Map<String, KeyspaceMetadata> keyspaces = new TreeMap<>();
+
+    public SystemKeyspaces(LocalNode node, Supplier<Schema> schema) {
+        this.node = node;
+        this.schema = schema;
+        defineSystem();
+        defineSchema();
+        defineVirtualSchema();
+        keyspaces.put("system_auth", new KeyspaceMetadata("system_auth", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "1"), true, Map.of(), Map.of()));
+        keyspaces.put("system_distributed", new KeyspaceMetadata("system_distributed", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "3"), true, Map.of(), Map.of()));
+        keyspaces.put("system_traces", new KeyspaceMetadata("system_traces", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "2"), true, Map.of(), Map.of()));
+        keyspaces.put("system_views", new KeyspaceMetadata("system_views", Map.of(), true, Map.of(), Map.of()));
+    }
+
+    /** The system keyspaces, to merge into every schema snapshot. */
+    public Map<String, KeyspaceMetadata> keyspaces() {
+        return keyspaces;
+    }
+
+    /** The generated table with this id, or null if the table is stored. */
+    public VirtualTable table(UUID id) {
+        return tables.get(id);
+    }
+
+    // ---------------------------------------------------------------- system
+
+    private void defineSystem() {
+        Map<String, TableMetadata> system = new TreeMap<>();
+        add(system, "system", "local", "information about the local node", """
+                CREATE TABLE local (key text PRIMARY KEY, bootstrapped text, broadcast_address inet, broadcast_port int,
+                  cluster_name text, cql_version text, data_center text, gossip_generation int, host_id uuid,
+                  listen_address inet, listen_port int, native_protocol_version text, partitioner text, rack text,
+                  release_version text, rpc_address inet, rpc_port int, schema_version uuid, tokens set<text>,
+                  truncated_at map<uuid, blob>)""", this::localRows);
+        add(system, "system", "peers", "information about known peers in the cluster", """
+                CREATE TABLE peers (peer inet PRIMARY KEY, data_center text, host_id uuid, preferred_ip inet, rack text,
+                  release_version text, rpc_address inet, schema_version uuid, tokens set<text>)""", List::of);
+        add(system, "system", "peers_v2", "information about known peers in the cluster", """
+                CREATE TABLE peers_v2 (peer inet, peer_port int, data_center text, host_id uuid, preferred_ip inet,
+                  preferred_port int, rack text, release_version text, native_address inet, native_port int,
+                  schema_version uuid, tokens set<text>, PRIMARY KEY ((peer), peer_port))""", List::of);
+        keyspaces.put("system", new KeyspaceMetadata("system", Map.of("class", LOCAL_STRATEGY), true, system, Map.of()));
+    }
+
+    private List<Map<String, Object>> localRows() {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("key", "local");
+        row.put("bootstrapped", "COMPLETED");
+        row.put("broadcast_address", node.address());
+        row.put("broadcast_port", node.storagePort());
+        row.put("cluster_name", node.clusterName());
+        row.put("cql_version", LocalNode.CQL_VERSION);
+        row.put("data_center", node.dataCenter());
+        row.put("gossip_generation", node.generation());
+        row.put("host_id", node.hostId());
+        row.put("listen_address", node.address());
+        row.put("listen_port", node.storagePort());
+        row.put("native_protocol_version", "5");
+        row.put("partitioner", LocalNode.PARTITIONER);
+        row.put("rack", node.rack());
+        row.put("release_version", LocalNode.RELEASE_VERSION);
+        row.put("rpc_address", node.nativeAddress());
+        row.put("rpc_port", node.nativePort());
+        row.put("schema_version", schema.get().version());
+        Set<String> tokens = new LinkedHashSet<>();
+        for (long t : node.tokens()) tokens.add(Long.toString(t));
+        row.put("tokens", tokens);
+        return List.of(row);
+    }
+
+    // ---------------------------------------------------------------- system_schema
+
+    private void defineSchema() {
+        Map<String, TableMetadata> t = new TreeMap<>();
+        add(t, "system_schema", "keyspaces", "keyspace definitions", """
+                CREATE TABLE keyspaces (keyspace_name text PRIMARY KEY, durable_writes boolean, replication frozen<map<text, text>>)""",
+                this::keyspaceRows);
+        add(t, "system_schema", "tables", "table definitions", """
+                CREATE TABLE tables (keyspace_name text, table_name text, additional_write_policy text, allow_auto_snapshot boolean,
+                  bloom_filter_fp_chance double, caching frozen<map<text, text>>, cdc boolean, comment text,
+                  compaction frozen<map<text, text>>, compression frozen<map<text, text>>, crc_check_chance double,
+                  dclocal_read_repair_chance double, default_time_to_live int, extensions frozen<map<text, blob>>,
+                  flags frozen<set<text>>, gc_grace_seconds int, id uuid, incremental_backups boolean, max_index_interval int,
+                  memtable text, memtable_flush_period_in_ms int, min_index_interval int, read_repair text,
+                  read_repair_chance double, speculative_retry text, PRIMARY KEY ((keyspace_name), table_name))""",
+                this::tableRows);
+        add(t, "system_schema", "columns", "column definitions", """
+                CREATE TABLE columns (keyspace_name text, table_name text, column_name text, clustering_order text,
+                  column_name_bytes blob, kind text, position int, type text,
+                  PRIMARY KEY ((keyspace_name), table_name, column_name))""", () -> columnRows(false));
+        add(t, "system_schema", "column_masks", "column dynamic data masks", """
+                CREATE TABLE column_masks (keyspace_name text, table_name text, column_name text,
+                  function_argument_nulls frozen<list<boolean>>, function_argument_types frozen<list<text>>,
+                  function_argument_values frozen<list<text>>, function_keyspace text, function_name text,
+                  PRIMARY KEY ((keyspace_name), table_name, column_name))""", List::of);
+        add(t, "system_schema", "dropped_columns", "dropped column registry", """
+                CREATE TABLE dropped_columns (keyspace_name text, table_name text, column_name text, dropped_time timestamp,
+                  kind text, type text, PRIMARY KEY ((keyspace_name), table_name, column_name))""", this::droppedRows);
+        add(t, "system_schema", "triggers", "trigger definitions", """
+                CREATE TABLE triggers (keyspace_name text, table_name text, trigger_name text, options frozen<map<text, text>>,
+                  PRIMARY KEY ((keyspace_name), table_name, trigger_name))""", List::of);
+        add(t, "system_schema", "views", "view definitions", """
+                CREATE TABLE views (keyspace_name text, view_name text, additional_write_policy text, allow_auto_snapshot boolean,
+                  base_table_id uuid, base_table_name text, bloom_filter_fp_chance double, caching frozen<map<text, text>>,
+                  cdc boolean, comment text, compaction frozen<map<text, text>>, compression frozen<map<text, text>>,
+                  crc_check_chance double, dclocal_read_repair_chance double, default_time_to_live int,
+                  extensions frozen<map<text, blob>>, gc_grace_seconds int, id uuid, include_all_columns boolean,
+                  incremental_backups boolean, max_index_interval int, memtable text, memtable_flush_period_in_ms int,
+                  min_index_interval int, read_repair text, read_repair_chance double, speculative_retry text,
+                  where_clause text, PRIMARY KEY ((keyspace_name), view_name))""", List::of);
+        add(t, "system_schema", "types", "user defined type definitions", """
+                CREATE TABLE types (keyspace_name text, type_name text, field_names frozen<list<text>>,
+                  field_types frozen<list<text>>, PRIMARY KEY ((keyspace_name), type_name))""", this::typeRows);
+        add(t, "system_schema", "functions", "user defined function definitions", """
+                CREATE TABLE functions (keyspace_name text, function_name text, argument_types frozen<list<text>>,
+                  argument_names frozen<list<text>>, body text, called_on_null_input boolean, language text, return_type text,
+                  PRIMARY KEY ((keyspace_name), function_name, argument_types))""", List::of);
+        add(t, "system_schema", "aggregates", "user defined aggregate definitions", """
+                CREATE TABLE aggregates (keyspace_name text, aggregate_name text, argument_types frozen<list<text>>,
+                  final_func text, initcond text, return_type text, state_func text, state_type text,
+                  PRIMARY KEY ((keyspace_name), aggregate_name, argument_types))""", List::of);
+        add(t, "system_schema", "indexes", "secondary index definitions", """
+                CREATE TABLE indexes (keyspace_name text, table_name text, index_name text, kind text,
+                  options frozen<map<text, text>>, PRIMARY KEY ((keyspace_name), table_name, index_name))""", List::of);
+        keyspaces.put("system_schema", new KeyspaceMetadata("system_schema", Map.of("class", LOCAL_STRATEGY), true, t, Map.of()));
+    }
+
+    /** Keyspaces that system_schema describes: everything but the virtual keyspaces. */
+    private List<KeyspaceMetadata> described() {
+        List<KeyspaceMetadata> out = new ArrayList<>();
+        for (KeyspaceMetadata ks : schema.get().keyspaces().values()) if (!VIRTUAL.contains(ks.name())) out.add(ks);
+        return out;
+    }
+
+    private List<Map<String, Object>> keyspaceRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("keyspace_name", ks.name());
+            row.put("durable_writes", ks.durableWrites());
+            row.put("replication", new TreeMap<>(ks.replication()));
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> tableRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            for (TableMetadata table : ks.tables().values()) {
+                TableParams p = table.params();
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("keyspace_name", ks.name());
+                row.put("table_name", table.name());
+                row.put("additional_write_policy", p.get("additional_write_policy"));
+                row.put("allow_auto_snapshot", Boolean.TRUE.equals(p.get("allow_auto_snapshot")) ? null : Boolean.FALSE);
+                row.put("bloom_filter_fp_chance", p.get("bloom_filter_fp_chance"));
+                row.put("caching", new TreeMap<>((Map<String, String>) p.get("caching")));
+                row.put("cdc", Boolean.TRUE.equals(p.get("cdc")) ? Boolean.TRUE : null);
+                row.put("comment", p.comment());
+                row.put("compaction", new TreeMap<>((Map<String, String>) p.get("compaction")));
+                row.put("compression", new TreeMap<>((Map<String, String>) p.get("compression")));
+                row.put("crc_check_chance", p.get("crc_check_chance"));
+                row.put("dclocal_read_repair_chance", 0.0);
+                row.put("default_time_to_live", p.defaultTimeToLive());
+                Map<String, byte[]> extensions = new TreeMap<>();
+                ((Map<String, String>) p.get("extensions")).forEach((k, v) -> extensions.put(k, v.getBytes(StandardCharsets.UTF_8)));
+                row.put("extensions", extensions);
+                Set<String> flags = new LinkedHashSet<>();
+                flags.add("compound");
+                if (table.isCounter()) flags.add("counter");
+                row.put("flags", flags);
+                row.put("gc_grace_seconds", p.gcGraceSeconds());
+                row.put("id", table.id());
+                row.put("incremental_backups", Boolean.TRUE.equals(p.get("incremental_backups")) ? null : Boolean.FALSE);
+                row.put("max_index_interval", p.get("max_index_interval"));
+                row.put("memtable", "default".equals(p.get("memtable")) ? null : p.get("memtable"));
+                row.put("memtable_flush_period_in_ms", p.get("memtable_flush_period_in_ms"));
+                row.put("min_index_interval", p.get("min_index_interval"));
+                row.put("read_repair", p.get("read_repair"));
+                row.put("read_repair_chance", 0.0);
+                row.put("speculative_retry", p.get("speculative_retry"));
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private List<Map<String, Object>> columnRows(boolean virtual) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : schema.get().keyspaces().values()) {
+            if (VIRTUAL.contains(ks.name()) != virtual) continue;
+            for (TableMetadata table : ks.tables().values()) {
+                for (ColumnMetadata c : table.columns()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("keyspace_name", ks.name());
+                    row.put("table_name", table.name());
+                    row.put("column_name", c.name());
+                    row.put("clustering_order", c.clusteringOrder());
+                    row.put("column_name_bytes", c.name().getBytes(StandardCharsets.UTF_8));
+                    row.put("kind", c.kind().schemaName());
+                    row.put("position", c.position());
+                    row.put("type", c.type().cqlName());
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    private List<Map<String, Object>> droppedRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            for (TableMetadata table : ks.tables().values()) {
+                for (DroppedColumn d : table.dropped().values()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("keyspace_name", ks.name());
+                    row.put("table_name", table.name());
+                    row.put("column_name", d.name());
+                    row.put("dropped_time", d.droppedTime() / 1000);
+                    row.put("kind", d.kind());
+                    row.put("type", d.type());
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    private List<Map<String, Object>> typeRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            for (Map.Entry<String, UserTypes.Definition> e : UserTypes.definitions(ks).entrySet()) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("keyspace_name", ks.name());
+                row.put("type_name", e.getKey());
+                row.put("field_names", e.getValue().fieldNames());
+                row.put("field_types", e.getValue().fieldTypes());
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    // ---------------------------------------------------------------- system_virtual_schema
+
+    private void defineVirtualSchema() {
+        Map<String, TableMetadata> t = new TreeMap<>();
+        add(t, "system_virtual_schema", "keyspaces", "virtual keyspace definitions",
+                "CREATE TABLE keyspaces (keyspace_name text PRIMARY KEY)", () -> {
+                    List<Map<String, Object>> rows = new ArrayList<>();
+                    for (String ks : new java.util.TreeSet<>(VIRTUAL)) rows.add(Map.of("keyspace_name", ks));
+                    return rows;
+                });
+        add(t, "system_virtual_schema", "tables", "virtual table definitions",
+                "CREATE TABLE tables (keyspace_name text, table_name text, comment text, PRIMARY KEY (keyspace_name, table_name))", () -> {
+                    List<Map<String, Object>> rows = new ArrayList<>();
+                    for (KeyspaceMetadata ks : schema.get().keyspaces().values()) {
+                        if (!VIRTUAL.contains(ks.name())) continue;
+                        for (TableMetadata table : ks.tables().values()) {
+                            rows.add(Map.of("keyspace_name", ks.name(), "table_name", table.name(), "comment", table.params().comment()));
+                        }
+                    }
+                    return rows;
+                });
+        add(t, "system_virtual_schema", "columns", "virtual column definitions", """
+                CREATE TABLE columns (keyspace_name text, table_name text, column_name text, clustering_order text,
+                  column_name_bytes blob, kind text, position int, type text,
+                  PRIMARY KEY (keyspace_name, table_name, column_name))""", () -> columnRows(true));
+        keyspaces.put("system_virtual_schema", new KeyspaceMetadata("system_virtual_schema", Map.of(), true, t, Map.of()));
+    }
+
+    private void add(Map<String, TableMetadata> into, String keyspace, String name, String comment, String cql,
+            Supplier<List<Map<String, Object>>> rows) {
+        UUID id = UUID.nameUUIDFromBytes((keyspace + name).getBytes(StandardCharsets.UTF_8));
+        TableMetadata table = SchemaDefinitions.table(keyspace, cql, id);
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("comment", comment);
+        params.put("gc_grace_seconds", keyspace.equals("system") ? "0" : "604800");
+        params.put("memtable_flush_period_in_ms", "3600000");
+        table = table.withParams(TableParams.DEFAULT.with(params));
+        into.put(name, table);
+        tables.put(id, new VirtualTable(table, rows));
+    }
+}
