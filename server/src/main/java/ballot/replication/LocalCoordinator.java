@@ -12,6 +12,8 @@ import ballot.cql.error.UnavailableException;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.CasRequest;
+import ballot.cql.spi.CasResult;
 import ballot.cql.spi.DataCoordinator;
 import ballot.storage.Mutation;
 import ballot.storage.StorageEngine;
@@ -38,6 +40,7 @@ public final class LocalCoordinator implements DataCoordinator {
     private final Supplier<Schema> schema;
     private final WriteId writeIds;
     private final LongSupplier nowMicros;
+    private final Object[] partitionLocks = new Object[1024];
 
     public LocalCoordinator(StorageEngine storage, SystemKeyspaces system, Supplier<Schema> schema, WriteId writeIds, LongSupplier nowMicros) {
         this.storage = storage;
@@ -45,6 +48,7 @@ public final class LocalCoordinator implements DataCoordinator {
         this.schema = schema;
         this.writeIds = writeIds;
         this.nowMicros = nowMicros;
+        for (int i = 0; i < partitionLocks.length; i++) partitionLocks[i] = new Object();
     }
 
     @Override
@@ -75,6 +79,25 @@ public final class LocalCoordinator implements DataCoordinator {
         if (virtual != null) return CompletableFuture.completedFuture(virtual.scan(range, spec, partitionLimit));
         checkAvailable(table, consistency);
         return CompletableFuture.completedFuture(storage.scan(table, range, spec, partitionLimit));
+    }
+
+    /**
+     * Single replica: compare-and-set runs under the partition's lock, so it is linearizable with every other one on
+     * the partition; the update is synced to disk before the client hears it applied.
+     */
+    @Override
+    public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
+        TableMetadata table = request.table();
+        checkAvailable(table, serial);
+        Object lock = partitionLocks[Math.floorMod(request.key().hashCode(), partitionLocks.length)];
+        synchronized (lock) {
+            PartitionData current = storage.read(table, request.key(), request.read());
+            long timestamp = nowMicros.getAsLong();
+            PartitionUpdate update = request.apply(current, timestamp);
+            if (update == null) return CompletableFuture.completedFuture(new CasResult(false, current));
+            if (!update.isEmpty()) storage.applyDurably(List.of(new Mutation(update, writeIds.next(timestamp))));
+            return CompletableFuture.completedFuture(new CasResult(true, current));
+        }
     }
 
     @Override

@@ -200,14 +200,23 @@ public final class StorageEngine implements AutoCloseable {
 
     // ---------------------------------------------------------------- writes
 
-    /** Applies the mutations atomically, in one WAL record. */
+    /** Applies the mutations atomically, in one WAL record, synced per the commit log setting. */
     public void apply(Collection<Mutation> mutations) {
+        write(mutations, writeOptions);
+    }
+
+    /** Applies the mutations atomically and returns only once they are on disk (fsync), whatever the sync setting. */
+    public void applyDurably(Collection<Mutation> mutations) {
+        write(mutations, syncWriteOptions);
+    }
+
+    private void write(Collection<Mutation> mutations, WriteOptions options) {
         try (WriteBatch batch = new WriteBatch()) {
             for (Mutation mutation : mutations) {
                 PartitionUpdate update = mutation.update();
                 store(update.tableId()).addTo(batch, update, mutation.writeId());
             }
-            db.write(writeOptions, batch);
+            db.write(options, batch);
         } catch (RocksDBException e) {
             throw new IllegalStateException("write failed: " + e.getMessage(), e);
         }

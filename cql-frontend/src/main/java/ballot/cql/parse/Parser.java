@@ -72,7 +72,7 @@ public final class Parser {
         if (t.isWord("grant") || t.isWord("revoke") || t.isWord("list")) {
             throw new InvalidRequestException(t.text().toUpperCase(Locale.ROOT) + " statements are not supported: Ballot has no roles or permissions yet");
         }
-        throw unexpected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN BATCH, USE, CREATE, ALTER, DROP, TRUNCATE, DESCRIBE)");
+        throw syntax(t, "no viable alternative at input " + t.describe());
     }
 
     private Statement select() {

@@ -30,6 +30,13 @@ public interface DataCoordinator {
     CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
             ConsistencyLevel consistency);
 
+    /**
+     * Runs a compare-and-set linearizably with every other one on the partition: reads what {@code request} needs at
+     * {@code serial}, evaluates it, and if it applies, commits the update at {@code commit} before completing. Fails
+     * with WriteTimeout(CAS) when the outcome is unknown.
+     */
+    CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit);
+
     /** Removes all data of the table on every replica. */
     CompletableFuture<Void> truncate(TableMetadata table);
 }

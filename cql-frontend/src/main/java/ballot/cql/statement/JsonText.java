@@ -8,8 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /** Parses JSON text for INSERT JSON and fromJson() into the plain values {@code CqlType.fromJson} takes. */
 final class JsonText {
     private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private JsonText() {}
 

@@ -124,8 +124,7 @@ final class ModificationStatement implements BatchableStatement {
     private static Value attribute(ballot.cql.parse.Term term, TableMetadata table, String name, Markers markers,
             UserTypeResolver types, boolean isTtl) {
         if (term == null) return null;
-        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), name.substring(1, name.length() - 1),
-                isTtl ? CqlTypes.INT : CqlTypes.BIGINT);
+        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), name, isTtl ? CqlTypes.INT : CqlTypes.BIGINT);
         return Terms.prepare(term, receiver, markers, types);
     }
 
@@ -192,6 +191,15 @@ final class ModificationStatement implements BatchableStatement {
 
     TableMetadata table() {
         return table;
+    }
+
+    Restrictions where() {
+        return where;
+    }
+
+    /** Adds this statement's updates of one partition at {@code timestamp}, given its current rows (compare-and-set). */
+    void addForCas(QueryContext context, UpdatesBuilder.PartitionBuilder partition, long timestamp, Map<Clustering, RowView> existing) {
+        addTo(partition, context.bindings(), new UpdateParams(timestamp, ttl(context), context.nowInSec()), existing);
     }
 
     @Override

@@ -43,13 +43,16 @@ public final class Preparer {
             TableMetadata table = table(schema, s.table(), keyspace);
             return SelectStatement.prepare(table, s, markers, TypeStatements.resolver(schema.keyspace(table.keyspace())));
         }
-        if (statement instanceof Statement.Modification m) return modification(schema, m, markers, keyspace);
+        if (statement instanceof Statement.Modification m) return singleModification(schema, m, markers, keyspace);
         if (statement instanceof Statement.Batch b) {
             List<BatchableStatement> statements = new ArrayList<>();
-            for (Statement.Modification m : b.statements()) statements.add(modification(schema, m, markers, keyspace));
+            for (Statement.Modification m : b.statements()) {
+                if (m.isConditional()) throw new InvalidRequestException("Conditional BATCH statements are not supported by this node yet");
+                statements.add(modification(schema, m, markers, keyspace));
+            }
             if (b.attributes().ttl() != null) throw new InvalidRequestException("Global TTL on the BATCH statement is not supported.");
             Value timestamp = b.attributes().timestamp() == null ? null : Terms.prepare(b.attributes().timestamp(),
-                    new ColumnSpec("", "", "timestamp", ballot.cql.type.CqlTypes.BIGINT), markers, UserTypeResolver.NONE);
+                    new ColumnSpec("", "", "[timestamp]", ballot.cql.type.CqlTypes.BIGINT), markers, UserTypeResolver.NONE);
             return new BatchStatement(b.type(), statements, markers, timestamp);
         }
         if (statement instanceof Statement.Use u) return use(schema, u.keyspace());
@@ -73,12 +76,16 @@ public final class Preparer {
         throw new IllegalStateException("unknown statement " + statement);
     }
 
+    private CqlStatement singleModification(Schema schema, Statement.Modification m, Markers markers, String keyspace) {
+        if (!m.isConditional()) return modification(schema, m, markers, keyspace);
+        if (m instanceof Statement.InsertJson) throw new InvalidRequestException("INSERT JSON ... IF NOT EXISTS is not supported yet");
+        ModificationStatement base = (ModificationStatement) modification(schema, m, markers, keyspace);
+        return ConditionalStatement.prepare(base, m, markers, TypeStatements.resolver(schema.keyspace(base.table().keyspace())));
+    }
+
     private BatchableStatement modification(Schema schema, Statement.Modification m, Markers markers, String keyspace) {
         TableMetadata table = table(schema, m.table(), keyspace);
         checkWritable(table.keyspace());
-        if (m.isConditional()) {
-            throw new InvalidRequestException("Conditional updates (IF ...) are not supported by this node yet");
-        }
         UserTypeResolver types = TypeStatements.resolver(schema.keyspace(table.keyspace()));
         if (m instanceof Statement.Insert i) return ModificationStatement.insert(table, i, markers, types);
         if (m instanceof Statement.InsertJson j) return InsertJsonStatement.prepare(table, j, markers, types);

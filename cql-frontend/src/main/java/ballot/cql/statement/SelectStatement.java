@@ -222,6 +222,8 @@ final class SelectStatement implements CqlStatement {
         int pageSize = options.pageSize() > 0 && !aggregateAll ? options.pageSize() : Integer.MAX_VALUE;
 
         List<PartitionKey> keys = where.hasPartitionKey() ? where.partitionKeys(b) : null;
+        if (selection.isAggregate() && keys == null) context.warn("Aggregation query used without partition key");
+        else if (selection.isAggregate() && keys.size() > 1) context.warn("Aggregation query used on multiple partition keys (IN restriction)");
         boolean sortAcrossPartitions = hasOrderBy && keys != null && keys.size() > 1;
         if (sortAcrossPartitions && options.pageSize() > 0 && pageSize != Integer.MAX_VALUE && !aggregateAll) {
             throw new InvalidRequestException("Cannot page queries with both ORDER BY and a IN restriction on the partition key; "

@@ -40,10 +40,13 @@ final class Terms {
         if (term instanceof Term.BindMarker m) {
             markers.bind(m.index(), m.name(), receiver);
             int index = m.index();
+            // Client-sent sets and maps may be unsorted: equal values must have equal bytes (keys, comparisons).
+            boolean canonicalize = isComplex(type);
             return b -> {
                 ByteBuffer value = b.get(index);
-                if (value != null && value != QueryOptions.UNSET) type.validate(value);
-                return value;
+                if (value == null || value == QueryOptions.UNSET) return value;
+                type.validate(value);
+                return canonicalize ? type.canonical(value) : value;
             };
         }
         if (term instanceof Term.ListLiteral l) return listLiteral(l, receiver, markers, types);
@@ -75,7 +78,7 @@ final class Terms {
                 if (value == null) throw new InvalidRequestException("Invalid null value for IN restriction on " + receiver.name());
                 if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for IN restriction on " + receiver.name());
                 listType.validate(value);
-                return listType.unpack(value);
+                return listType.unpack(listType.canonical(value));
             };
         }
         List<Value> values = new ArrayList<>();
@@ -89,6 +92,13 @@ final class Terms {
                 out.add(value);
             }
             return out;
+        };
+    }
+
+    private static boolean isComplex(CqlType type) {
+        return switch (type.kind()) {
+            case LIST, SET, MAP, TUPLE, UDT, VECTOR -> true;
+            default -> false;
         };
     }
 
