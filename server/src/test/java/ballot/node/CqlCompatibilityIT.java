@@ -1,0 +1,261 @@
+package ballot.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultProtocolVersion;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.data.CqlDuration;
+import com.datastax.oss.driver.api.core.data.TupleValue;
+import com.datastax.oss.driver.api.core.data.UdtValue;
+import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
+import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import com.datastax.oss.driver.api.core.metadata.token.Token;
+import com.datastax.oss.driver.api.core.servererrors.AlreadyExistsException;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.type.DataTypes;
+import com.datastax.oss.driver.api.core.type.UserDefinedType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The DataStax Java driver 4.x against a real node over a real socket: what applications do with Cassandra. */
+class CqlCompatibilityIT {
+    private static TestNode node;
+    private static CqlSession session;
+
+    @BeforeAll
+    static void start() {
+        node = TestNode.start("compat");
+        session = node.session();
+        session.execute("CREATE KEYSPACE it WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (session != null) session.close();
+        if (node != null) node.close();
+    }
+
+    @Test
+    void negotiatesProtocolV5AndReportsTheNodeLikeCassandra() {
+        assertThat(session.getContext().getProtocolVersion()).isEqualTo(DefaultProtocolVersion.V5);
+        assertThat(session.getMetadata().getNodes()).hasSize(1);
+        var metadata = session.getMetadata().getNodes().values().iterator().next();
+        assertThat(metadata.getCassandraVersion().toString()).isEqualTo("5.0.0");
+        assertThat(metadata.getDatacenter()).isEqualTo("datacenter1");
+        assertThat(metadata.getHostId()).isNotNull();
+        Row local = session.execute("SELECT cluster_name, partitioner, tokens FROM system.local").one();
+        assertThat(local.getString("partitioner")).isEqualTo("org.apache.cassandra.dht.Murmur3Partitioner");
+        assertThat(local.getSet("tokens", String.class)).isNotEmpty();
+    }
+
+    @Test
+    void driverSchemaMetadataShowsCreatedTablesTypesAndClusteringOrder() {
+        session.execute("CREATE TYPE it.address (street text, zip int)");
+        session.execute("CREATE TABLE it.people (id uuid, at timestamp, name text, home frozen<address>, tags set<text>, "
+                + "PRIMARY KEY (id, at)) WITH CLUSTERING ORDER BY (at DESC) AND comment = 'folks'");
+        assertThat(session.checkSchemaAgreement()).isTrue();
+        KeyspaceMetadata ks = session.getMetadata().getKeyspace("it").orElseThrow();
+        TableMetadata people = ks.getTable("people").orElseThrow();
+        assertThat(people.getPartitionKey()).extracting(c -> c.getName().asInternal()).containsExactly("id");
+        assertThat(people.getClusteringColumns().values()).containsExactly(ClusteringOrder.DESC);
+        assertThat(people.getColumn("tags").orElseThrow().getType()).isEqualTo(DataTypes.setOf(DataTypes.TEXT));
+        assertThat(people.getOptions().get(CqlIdentifier.fromCql("comment"))).isEqualTo("folks");
+        UserDefinedType address = ks.getUserDefinedType("address").orElseThrow();
+        assertThat(address.getFieldNames()).extracting(CqlIdentifier::asInternal).containsExactly("street", "zip");
+    }
+
+    @Test
+    void roundTripsEveryNativeTypeThroughAPreparedStatement() {
+        session.execute("CREATE TABLE it.natives (k int PRIMARY KEY, a ascii, b bigint, bl blob, bo boolean, d date, de decimal, "
+                + "do double, du duration, f float, i inet, sm smallint, t text, ti time, ts timestamp, tu timeuuid, ty tinyint, "
+                + "u uuid, vi varint)");
+        PreparedStatement insert = session.prepare("INSERT INTO it.natives (k, a, b, bl, bo, d, de, do, du, f, i, sm, t, ti, ts, tu, ty, u, vi) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        UUID timeuuid = UUID.fromString("50554d6e-29bb-11e5-b345-feff819cdc9f");
+        UUID uuid = UUID.randomUUID();
+        InetAddress inet = InetAddress.getLoopbackAddress();
+        session.execute(insert.bind(1, "ascii", Long.MIN_VALUE, ByteBuffer.wrap(new byte[] {1, 2, 3}), true, LocalDate.of(1969, 7, 20),
+                new BigDecimal("-12.3400"), Double.MAX_VALUE, CqlDuration.from("1mo2d3h4m"), 1.5f, inet, (short) -7, "tëxt",
+                LocalTime.of(23, 59, 59, 999_999_999), Instant.parse("2024-02-29T12:00:00.123Z"), timeuuid, (byte) 127, uuid,
+                new BigInteger("123456789012345678901234567890")));
+        Row row = session.execute(session.prepare("SELECT * FROM it.natives WHERE k = ?").bind(1)).one();
+        assertThat(row.getString("a")).isEqualTo("ascii");
+        assertThat(row.getLong("b")).isEqualTo(Long.MIN_VALUE);
+        assertThat(row.getByteBuffer("bl")).isEqualTo(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        assertThat(row.getBoolean("bo")).isTrue();
+        assertThat(row.getLocalDate("d")).isEqualTo(LocalDate.of(1969, 7, 20));
+        assertThat(row.getBigDecimal("de")).isEqualTo(new BigDecimal("-12.3400"));
+        assertThat(row.getDouble("do")).isEqualTo(Double.MAX_VALUE);
+        assertThat(row.getCqlDuration("du")).isEqualTo(CqlDuration.from("1mo2d3h4m"));
+        assertThat(row.getFloat("f")).isEqualTo(1.5f);
+        assertThat(row.getInetAddress("i")).isEqualTo(inet);
+        assertThat(row.getShort("sm")).isEqualTo((short) -7);
+        assertThat(row.getString("t")).isEqualTo("tëxt");
+        assertThat(row.getLocalTime("ti")).isEqualTo(LocalTime.of(23, 59, 59, 999_999_999));
+        assertThat(row.getInstant("ts")).isEqualTo(Instant.parse("2024-02-29T12:00:00.123Z"));
+        assertThat(row.getUuid("tu")).isEqualTo(timeuuid);
+        assertThat(row.getByte("ty")).isEqualTo((byte) 127);
+        assertThat(row.getUuid("u")).isEqualTo(uuid);
+        assertThat(row.getBigInteger("vi")).isEqualTo(new BigInteger("123456789012345678901234567890"));
+    }
+
+    @Test
+    void collectionTupleAndUdtOperationsBehaveLikeCassandra() {
+        session.execute("CREATE TYPE IF NOT EXISTS it.point (x int, y int)");
+        session.execute("CREATE TABLE it.coll (k int PRIMARY KEY, l list<int>, s set<text>, m map<text, int>, "
+                + "t tuple<int, text>, p point)");
+        session.execute("INSERT INTO it.coll (k, l, s, m, t, p) VALUES (1, [2, 3], {'b', 'a'}, {'x': 1}, (7, 'seven'), {x: 1, y: 2})");
+        session.execute("UPDATE it.coll SET l = [1] + l, l = l + [4], s = s + {'c'}, s = s - {'a'}, m['y'] = 2, p.y = 9 WHERE k = 1");
+        session.execute("UPDATE it.coll SET l[0] = 10 WHERE k = 1");
+        session.execute("DELETE m['x'] FROM it.coll WHERE k = 1");
+        Row row = session.execute("SELECT * FROM it.coll WHERE k = 1").one();
+        assertThat(row.getList("l", Integer.class)).containsExactly(10, 2, 3, 4);
+        assertThat(row.getSet("s", String.class)).containsExactly("b", "c");
+        assertThat(row.getMap("m", String.class, Integer.class)).containsExactly(Map.entry("y", 2));
+        TupleValue tuple = row.getTupleValue("t");
+        assertThat(tuple.getInt(0)).isEqualTo(7);
+        assertThat(tuple.getString(1)).isEqualTo("seven");
+        UdtValue point = row.getUdtValue("p");
+        assertThat(point.getInt("x")).isEqualTo(1);
+        assertThat(point.getInt("y")).isEqualTo(9);
+        session.execute("UPDATE it.coll SET s = {} , l = l - [2, 3] WHERE k = 1");
+        Row after = session.execute("SELECT s, l FROM it.coll WHERE k = 1").one();
+        assertThat(after.isNull("s")).as("an emptied collection reads as null").isTrue();
+        assertThat(after.getList("l", Integer.class)).containsExactly(10, 4);
+    }
+
+    @Test
+    void pagesAcrossPartitionsReturningEveryRowExactlyOnce() {
+        session.execute("CREATE TABLE it.paged (p int, c int, v text, PRIMARY KEY (p, c))");
+        PreparedStatement insert = session.prepare("INSERT INTO it.paged (p, c, v) VALUES (?, ?, ?)");
+        for (int p = 0; p < 7; p++) {
+            for (int c = 0; c < 41; c++) session.execute(insert.bind(p, c, "v" + c));
+        }
+        ResultSet all = session.execute(SimpleStatement.newInstance("SELECT p, c FROM it.paged").setPageSize(13));
+        Set<String> seen = new HashSet<>();
+        int count = 0;
+        for (Row row : all) {
+            seen.add(row.getInt("p") + ":" + row.getInt("c"));
+            count++;
+        }
+        assertThat(count).isEqualTo(7 * 41);
+        assertThat(seen).hasSize(7 * 41);
+        ResultSet one = session.execute(SimpleStatement.newInstance("SELECT c FROM it.paged WHERE p = 3 ORDER BY c DESC").setPageSize(10));
+        List<Integer> descending = one.all().stream().map(r -> r.getInt("c")).toList();
+        assertThat(descending).hasSize(41).isSortedAccordingTo((a, b) -> b - a);
+        Row limited = session.execute("SELECT count(*) FROM it.paged WHERE p IN (1, 2) AND c < 10").one();
+        assertThat(limited.getLong(0)).isEqualTo(20);
+        assertThat(session.execute("SELECT p, c FROM it.paged PER PARTITION LIMIT 2 LIMIT 5").all()).hasSize(5);
+    }
+
+    @Test
+    void batchesAndCountersApplyAllTheirStatements() {
+        session.execute("CREATE TABLE it.accounts (id int PRIMARY KEY, owner text)");
+        session.execute("CREATE TABLE it.hits (page text PRIMARY KEY, n counter)");
+        PreparedStatement insert = session.prepare("INSERT INTO it.accounts (id, owner) VALUES (?, ?)");
+        BatchStatement logged = BatchStatement.newInstance(BatchType.LOGGED, insert.bind(1, "ann"), insert.bind(2, "bob"),
+                SimpleStatement.newInstance("UPDATE it.accounts SET owner = 'cy' WHERE id = 3"));
+        session.execute(logged);
+        assertThat(session.execute("SELECT * FROM it.accounts").all()).hasSize(3);
+        PreparedStatement increment = session.prepare("UPDATE it.hits SET n = n + ? WHERE page = ?");
+        session.execute(BatchStatement.newInstance(BatchType.COUNTER, increment.bind(5L, "home"), increment.bind(-2L, "home")));
+        session.execute("UPDATE it.hits SET n = n + 1 WHERE page = 'home'");
+        assertThat(session.execute("SELECT n FROM it.hits WHERE page = 'home'").one().getLong("n")).isEqualTo(4);
+    }
+
+    @Test
+    void conditionalStatementsReportWhetherTheyApplied() {
+        session.execute("CREATE TABLE it.lwt (k int PRIMARY KEY, v int)");
+        assertThat(session.execute("INSERT INTO it.lwt (k, v) VALUES (1, 1) IF NOT EXISTS").wasApplied()).isTrue();
+        ResultSet again = session.execute("INSERT INTO it.lwt (k, v) VALUES (1, 2) IF NOT EXISTS");
+        assertThat(again.wasApplied()).isFalse();
+        assertThat(again.one().getInt("v")).isEqualTo(1);
+        assertThat(session.execute("UPDATE it.lwt SET v = 5 WHERE k = 1 IF v = 1").wasApplied()).isTrue();
+        ResultSet failed = session.execute("UPDATE it.lwt SET v = 6 WHERE k = 1 IF v = 1");
+        assertThat(failed.wasApplied()).isFalse();
+        assertThat(failed.one().getInt("v")).isEqualTo(5);
+        assertThat(session.execute("DELETE FROM it.lwt WHERE k = 1 IF EXISTS").wasApplied()).isTrue();
+        assertThat(session.execute("SELECT * FROM it.lwt WHERE k = 1").one()).isNull();
+    }
+
+    @Test
+    void tokenOfAKeyMatchesTheDriversTokenMap() {
+        session.execute("CREATE TABLE it.tokens (k text PRIMARY KEY)");
+        session.execute("INSERT INTO it.tokens (k) VALUES ('ballot')");
+        long serverToken = session.execute("SELECT token(k) FROM it.tokens WHERE k = 'ballot'").one().getLong(0);
+        Token driverToken = session.getMetadata().getTokenMap().orElseThrow()
+                .newToken(java.nio.charset.StandardCharsets.UTF_8.encode("ballot"));
+        assertThat(driverToken.toString()).contains(Long.toString(serverToken));
+        PreparedStatement prepared = session.prepare("SELECT * FROM it.tokens WHERE k = ?");
+        assertThat(prepared.getPartitionKeyIndices()).as("PREPARED tells drivers which marker is the key").containsExactly(0);
+        BoundStatement bound = prepared.bind("ballot");
+        assertThat(session.getMetadata().getTokenMap().orElseThrow().newToken(bound.getRoutingKey())).isEqualTo(driverToken);
+    }
+
+    @Test
+    void errorsReachTheDriverWithCassandrasCodesAndMessages() {
+        assertThatThrownBy(() -> session.execute("SELEC * FROM it.x"))
+                .isInstanceOf(SyntaxError.class)
+                .hasMessageContaining("line 1:0 no viable alternative at input 'SELEC'");
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.no_such_table"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessage("table no_such_table does not exist");
+        assertThatThrownBy(() -> session.execute("CREATE KEYSPACE it WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"))
+                .isInstanceOf(AlreadyExistsException.class);
+        session.execute("CREATE KEYSPACE it3 WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
+        session.execute("CREATE TABLE it3.t (k int PRIMARY KEY)");
+        // The driver's default retry policy tries the next node on UNAVAILABLE, so the error arrives wrapped.
+        assertThatThrownBy(() -> session.execute(SimpleStatement.newInstance("SELECT * FROM it3.t").setConsistencyLevel(ConsistencyLevel.QUORUM)))
+                .isInstanceOf(AllNodesFailedException.class)
+                .satisfies(e -> {
+                    Throwable cause = ((AllNodesFailedException) e).getAllErrors().values().iterator().next().get(0);
+                    assertThat(cause).isInstanceOf(UnavailableException.class);
+                    UnavailableException u = (UnavailableException) cause;
+                    assertThat(u.getRequired()).isEqualTo(2);
+                    assertThat(u.getAlive()).isEqualTo(1);
+                });
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT * FROM it3.t").setConsistencyLevel(ConsistencyLevel.ONE)).all()).isEmpty();
+        session.execute("CREATE TABLE it.typed (k int PRIMARY KEY)");
+        PreparedStatement insert = session.prepare("INSERT INTO it.typed (k) VALUES (?)");
+        assertThatThrownBy(() -> session.execute(insert.bind().setBytesUnsafe(0, ByteBuffer.allocate(8))))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("Expected 4 or 0 byte int (8)");
+    }
+
+    @Test
+    void dataAndSchemaSurviveARestart() {
+        session.execute("CREATE TABLE it.durable (k int PRIMARY KEY, v text)");
+        session.execute("INSERT INTO it.durable (k, v) VALUES (42, 'kept')");
+        node.restart();
+        session.close();
+        session = node.session();
+        assertThat(session.execute("SELECT v FROM it.durable WHERE k = 42").one().getString("v")).isEqualTo("kept");
+    }
+}

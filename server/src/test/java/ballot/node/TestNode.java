@@ -1,0 +1,75 @@
+package ballot.node;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** A real node in this JVM on an ephemeral port over a temporary data directory, and driver sessions to it. */
+final class TestNode implements AutoCloseable {
+    private final Path directory;
+    private BallotNode node;
+
+    private TestNode(Path directory) {
+        this.directory = directory;
+        start();
+    }
+
+    static TestNode start(String name) {
+        try {
+            return new TestNode(Files.createTempDirectory("ballot-" + name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void start() {
+        NodeConfig config = new NodeConfig();
+        config.dataDirectory = directory.resolve("data").toString();
+        config.nativeTransportPort = 0;
+        config.requestThreads = 8;
+        node = BallotNode.start(config);
+    }
+
+    /** Stops the node cleanly and starts it again on the same data (a new port). */
+    void restart() {
+        node.close();
+        start();
+    }
+
+    InetSocketAddress address() {
+        return node.address();
+    }
+
+    CqlSession session() {
+        return session(null);
+    }
+
+    CqlSession session(String keyspace) {
+        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+                .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(10))
+                .build();
+        var builder = CqlSession.builder().addContactPoint(address()).withLocalDatacenter("datacenter1").withConfigLoader(config);
+        if (keyspace != null) builder.withKeyspace(keyspace);
+        return builder.build();
+    }
+
+    @Override
+    public void close() {
+        node.close();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
