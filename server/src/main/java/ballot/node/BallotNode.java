@@ -1,6 +1,7 @@
 package ballot.node;
 
-import ballot.cql.error.InvalidRequestException;
+import ballot.cql.describe.DescribeStatements;
+import ballot.cql.describe.TokenRing;
 import ballot.cql.execute.QueryProcessor;
 import ballot.cql.protocol.message.SchemaChangeEvent;
 import ballot.cql.statement.Preparer;
@@ -45,7 +46,7 @@ public final class BallotNode implements AutoCloseable {
         config.validate();
         Path dataDirectory = Path.of(config.dataDirectory).toAbsolutePath();
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
-                config.commitlogSyncPeriodMillis, config.blockCacheMb << 20));
+                config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds));
         try {
             identity = identity(config);
             LocalSchema schema = new LocalSchema(storage);
@@ -55,9 +56,7 @@ public final class BallotNode implements AutoCloseable {
             LocalCoordinator coordinator = new LocalCoordinator(storage, system, schema::schema, new WriteId(identity.generation()), clock::nextMicros);
             QueryEnvironment environment = new QueryEnvironment(coordinator, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter));
-            Preparer preparer = new Preparer(environment, (describe, keyspace) -> {
-                throw new InvalidRequestException("DESCRIBE is not supported by this node yet");
-            });
+            Preparer preparer = new Preparer(environment, new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
             requests = requestExecutor(config.requestThreads);
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries);
             server = new CqlServer(CqlServerOptions.builder()

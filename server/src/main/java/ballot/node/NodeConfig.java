@@ -29,6 +29,7 @@ public final class NodeConfig {
     @JsonProperty("rack") public String rack = "rack1";
     @JsonProperty("prepared_statements_cache_entries") public long preparedStatementsCacheEntries = 10_000;
     @JsonProperty("block_cache_size_in_mb") public long blockCacheMb = 128;
+    @JsonProperty("sweep_period_in_s") public long sweepPeriodSeconds = 3600;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
 
     /** Reads {@code file}; unknown keys are an error that names the key. */

@@ -65,6 +65,10 @@ public final class StorageEngine implements AutoCloseable {
     private final Map<UUID, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
     private final ScheduledExecutorService walSyncer;
+    private final SweepQueue sweepQueue = new SweepQueue();
+    /** Sweeps of one partition are serialised: stripe = hash of the partition prefix. */
+    private final Object[] sweepLocks = new Object[256];
+    private final ScheduledExecutorService sweeper;
 
     private StorageEngine(StorageOptions options) throws RocksDBException {
         try {
@@ -125,6 +129,16 @@ public final class StorageEngine implements AutoCloseable {
         } else {
             walSyncer = null;
         }
+        for (int i = 0; i < sweepLocks.length; i++) sweepLocks[i] = new Object();
+        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sweeper");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(this::sweepRequested, 1, 1, TimeUnit.SECONDS);
+        if (options.sweepPeriodSeconds() > 0) {
+            sweeper.scheduleWithFixedDelay(this::sweepAll, options.sweepPeriodSeconds(), options.sweepPeriodSeconds(), TimeUnit.SECONDS);
+        }
         log.info("storage opened directory={} tables={} commitlog_sync={}", path, families.size(),
                 options.syncEveryWrite() ? "batch" : "periodic(" + options.syncPeriodMillis() + "ms)");
     }
@@ -148,7 +162,7 @@ public final class StorageEngine implements AutoCloseable {
                 throw new IllegalStateException("cannot create storage for table " + table + ": " + e.getMessage(), e);
             }
         });
-        tables.put(table.id(), new TableStore(table, family));
+        tables.put(table.id(), new TableStore(table, family, sweepQueue));
     }
 
     /** Drops the table's data. */
@@ -264,6 +278,69 @@ public final class StorageEngine implements AutoCloseable {
         return result;
     }
 
+    // ---------------------------------------------------------------- sweeping
+
+    /**
+     * Sweeps every partition of the table (docs/storage.md, "Sweeping"): merges fragments and drops what gc_grace
+     * allows. Returns how many keys were read.
+     */
+    public long sweep(UUID tableId, int nowInSec) {
+        TableStore store = store(tableId);
+        long keys = 0;
+        List<byte[]> prefixes = new ArrayList<>();
+        try (ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
+                RocksIterator it = db.newIterator(store.family(), readOptions)) {
+            for (it.seekToFirst(); it.isValid(); ) {
+                byte[] prefix = java.util.Arrays.copyOf(it.key(), StorageKeys.partitionPrefixLength(it.key()));
+                prefixes.add(prefix);
+                if (prefixes.size() >= 256) {
+                    for (byte[] p : prefixes) keys += sweepPartition(store, p, nowInSec);
+                    prefixes.clear();
+                }
+                it.seek(StorageKeys.section(prefix, StorageKeys.END));
+            }
+        }
+        for (byte[] p : prefixes) keys += sweepPartition(store, p, nowInSec);
+        return keys;
+    }
+
+    private int sweepPartition(TableStore store, byte[] prefix, int nowInSec) {
+        synchronized (sweepLocks[Math.floorMod(java.util.Arrays.hashCode(prefix), sweepLocks.length)]) {
+            try (ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
+                    RocksIterator it = db.newIterator(store.family(), readOptions);
+                    WriteBatch batch = new WriteBatch()) {
+                PartitionSweep.Result result = new PartitionSweep(store, prefix, nowInSec).sweep(it, batch);
+                if (batch.count() > 0) db.write(writeOptions, batch);
+                return result.keysRead();
+            } catch (RocksDBException e) {
+                throw new IllegalStateException("sweep of table " + store.metadata() + " failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void sweepRequested() {
+        try {
+            int now = (int) (System.currentTimeMillis() / 1000);
+            for (SweepQueue.Request r = sweepQueue.poll(); r != null; r = sweepQueue.poll()) {
+                TableStore store = tables.get(r.table());
+                if (store != null) sweepPartition(store, r.prefix(), now);
+            }
+        } catch (RuntimeException e) {
+            log.error("sweep of fragmented partitions failed; reads stay correct but slower until the next sweep", e);
+        }
+    }
+
+    private void sweepAll() {
+        for (TableStore store : List.copyOf(tables.values())) {
+            try {
+                long keys = sweep(store.metadata().id(), (int) (System.currentTimeMillis() / 1000));
+                log.debug("swept table={} keys={}", store.metadata(), keys);
+            } catch (RuntimeException e) {
+                log.error("sweep of table {} failed; tombstones stay until the next sweep", store.metadata(), e);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- node-local metadata
 
     public byte[] getMeta(String key) {
@@ -313,6 +390,12 @@ public final class StorageEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        sweeper.shutdownNow();
+        try {
+            sweeper.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         if (walSyncer != null) walSyncer.shutdownNow();
         syncWal();
         for (ColumnFamilyHandle family : families.values()) family.close();

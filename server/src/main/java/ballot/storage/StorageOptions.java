@@ -4,10 +4,12 @@ import java.nio.file.Path;
 
 /**
  * Storage settings. {@code syncEveryWrite} is Cassandra's {@code commitlog_sync: batch}; otherwise the WAL is synced
- * every {@code syncPeriodMillis} ({@code commitlog_sync: periodic}).
+ * every {@code syncPeriodMillis} ({@code commitlog_sync: periodic}). Every table is swept every
+ * {@code sweepPeriodSeconds} (0: only partitions that reads find fragmented are swept).
  */
-public record StorageOptions(Path directory, boolean syncEveryWrite, long syncPeriodMillis, long blockCacheBytes) {
+public record StorageOptions(Path directory, boolean syncEveryWrite, long syncPeriodMillis, long blockCacheBytes,
+        long sweepPeriodSeconds) {
     public static StorageOptions defaults(Path directory) {
-        return new StorageOptions(directory, false, 10_000, 128L << 20);
+        return new StorageOptions(directory, false, 10_000, 128L << 20, 3600);
     }
 }

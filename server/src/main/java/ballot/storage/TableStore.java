@@ -22,9 +22,12 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 
 /** One table's column family with the codecs its definition implies. Immutable; replaced when the table is altered. */
-record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringCodec clustering) {
-    TableStore(TableMetadata metadata, ColumnFamilyHandle family) {
-        this(metadata, family, new ClusteringCodec(metadata));
+record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringCodec clustering, SweepQueue sweeps) {
+    /** A read that meets a row with this many fragments asks for its partition to be swept. */
+    static final int FRAGMENTS_BEFORE_SWEEP = 8;
+
+    TableStore(TableMetadata metadata, ColumnFamilyHandle family, SweepQueue sweeps) {
+        this(metadata, family, new ClusteringCodec(metadata), sweeps);
     }
 
     /** A range tombstone as stored: bounds as encoded clustering prefixes (empty = unbounded). */
@@ -121,6 +124,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
                 byte[] clusteringBytes = Arrays.copyOfRange(k, prefix.length + 1, k.length - WriteId.BYTES);
                 if (current != null && !Arrays.equals(current, clusteringBytes)) {
                     live += emit(fragments, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
+                    if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix);
                     fragments.clear();
                     if (live >= rowLimit) break;
                 }
@@ -133,6 +137,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
             }
             if (!fragments.isEmpty() && live < rowLimit) {
                 live += emit(fragments, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
+                if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix);
             }
         }
         List<RangeTombstone> tombstones = new ArrayList<>(rangeTombstones.size());
@@ -167,6 +172,11 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
         if (end.isUnbounded()) return StorageKeys.section(prefix, StorageKeys.END);
         byte[] key = StorageKeys.concat(prefix, StorageKeys.ROW, clustering.encode(end.prefix()), new byte[0]);
         return end.inclusive() ? StorageKeys.prefixEnd(key) : key;
+    }
+
+    /** True if the range tombstone stored as {@code storedValue} covers the row with encoded clustering {@code clustering}. */
+    boolean covers(byte[] storedValue, byte[] clustering) {
+        return readRangeTombstone(new ByteReader(storedValue)).covers(clustering);
     }
 
     private static StoredRangeTombstone readRangeTombstone(ByteReader value) {

@@ -1,0 +1,214 @@
+package ballot.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ballot.cql.data.Cell;
+import ballot.cql.data.Clustering;
+import ballot.cql.data.ClusteringBound;
+import ballot.cql.data.DeletionTime;
+import ballot.cql.data.LivenessInfo;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.RangeTombstone;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.Row;
+import ballot.cql.data.Slice;
+import ballot.cql.data.TokenRange;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.schema.TableParams;
+import ballot.cql.statement.SchemaDefinitions;
+import ballot.cql.type.CqlTypes;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The storage engine on a real RocksDB in a temporary directory: Cassandra's merge, deletion and TTL semantics. */
+class StorageEngineTest {
+    private static final int NOW = 1_700_000_000;
+
+    @TempDir
+    Path directory;
+    private StorageEngine storage;
+    private TableMetadata table;
+    private int column;
+    private WriteId ids;
+
+    @BeforeEach
+    void open() {
+        storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
+        table = SchemaDefinitions.table("ks", "CREATE TABLE t (k int, c int, v text, n bigint, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC)",
+                UUID.randomUUID()).withParams(TableParams.DEFAULT.with(Map.of("gc_grace_seconds", "100")));
+        // n holds counter cells: storage merges by the cell's counter flag, not by the column type
+        column = table.column("v").id();
+        storage.ensureTable(table);
+        ids = new WriteId(1);
+    }
+
+    @AfterEach
+    void close() {
+        storage.close();
+    }
+
+    @Test
+    void higherTimestampWinsWhateverTheArrivalOrder() {
+        write(row(1, 1, Cell.live(column, null, text("new"), 10)));
+        write(row(1, 1, Cell.live(column, null, text("old"), 5)));
+        assertThat(values(1)).containsExactly("1=new");
+    }
+
+    @Test
+    void onEqualTimestampsATombstoneBeatsALiveCellAndTheGreaterValueBeatsTheSmaller() {
+        write(row(1, 1, Cell.live(column, null, text("a"), 7)));
+        write(row(1, 1, Cell.live(column, null, text("b"), 7)));
+        assertThat(values(1)).containsExactly("1=b");
+        write(row(1, 2, Cell.live(column, null, text("x"), 7)));
+        write(row(1, 2, Cell.tombstone(column, null, 7, NOW)));
+        assertThat(values(1)).containsExactly("1=b");
+    }
+
+    @Test
+    void rowDeletionShadowsOlderDataOnly() {
+        write(row(1, 1, Cell.live(column, null, text("before"), 10)));
+        write(update(1, List.of(), List.of(Row.deletion(clustering(1), new DeletionTime(10, NOW)))));
+        assertThat(values(1)).isEmpty();
+        write(row(1, 1, Cell.live(column, null, text("after"), 11)));
+        assertThat(values(1)).containsExactly("1=after");
+    }
+
+    @Test
+    void rangeTombstoneDeletesOnlyItsSliceAndPartitionDeletionEverything() {
+        for (int c = 1; c <= 5; c++) write(row(1, c, Cell.live(column, null, text("v" + c), 10)));
+        Slice middle = new Slice(new ClusteringBound(new ByteBuffer[] {integer(4)}, true), new ClusteringBound(new ByteBuffer[] {integer(2)}, false));
+        write(new PartitionUpdate(table.id(), key(1), DeletionTime.LIVE, List.of(new RangeTombstone(middle, new DeletionTime(20, NOW))), null, List.of()));
+        assertThat(values(1)).containsExactly("5=v5", "2=v2", "1=v1");
+        write(new PartitionUpdate(table.id(), key(1), new DeletionTime(30, NOW), List.of(), null, List.of()));
+        assertThat(values(1)).isEmpty();
+    }
+
+    @Test
+    void expiredCellsAreNotLive() {
+        write(row(1, 1, Cell.expiring(column, null, text("brief"), 10, 60, NOW)));
+        assertThat(read(1, ReadSpec.all(NOW + 59)).rows().get(0).hasLiveData(NOW + 59)).isTrue();
+        assertThat(read(1, ReadSpec.all(NOW + 60)).rows().get(0).hasLiveData(NOW + 60)).isFalse();
+    }
+
+    @Test
+    void rowsComeInClusteringOrderAndSlicesAndReversedReadsFollowIt() {
+        for (int c : new int[] {3, 1, 5, 2, 4}) write(row(1, c, Cell.live(column, null, text("v" + c), 10)));
+        assertThat(values(1)).containsExactly("5=v5", "4=v4", "3=v3", "2=v2", "1=v1");
+        Slice from4to2 = new Slice(new ClusteringBound(new ByteBuffer[] {integer(4)}, true), new ClusteringBound(new ByteBuffer[] {integer(2)}, true));
+        assertThat(values(read(1, new ReadSpec(List.of(from4to2), false, 10, 10, NOW)))).containsExactly("4=v4", "3=v3", "2=v2");
+        assertThat(values(read(1, new ReadSpec(List.of(from4to2), true, 2, 10, NOW)))).containsExactly("2=v2", "3=v3");
+    }
+
+    @Test
+    void counterDeltasAreSummedAndAReplayedWriteCountsOnce() {
+        int n = table.column("n").id();
+        byte[] id = ids.next(10);
+        Mutation increment = new Mutation(row(1, 1, Cell.counterDelta(n, 5, 10)), id);
+        storage.apply(List.of(increment));
+        storage.apply(List.of(increment));
+        write(row(1, 1, Cell.counterDelta(n, -2, 11)));
+        Row row = read(1, ReadSpec.all(NOW)).rows().get(0);
+        assertThat(row.cells()).hasSize(1);
+        assertThat(row.cells().get(0).counterValue()).isEqualTo(3);
+    }
+
+    @Test
+    void sweepMergesFragmentsAndKeepsTheSameAnswers() {
+        int n = table.column("n").id();
+        for (int i = 0; i < 20; i++) {
+            write(row(1, 1, Cell.live(column, null, text("v" + i), 10 + i)));
+            write(row(1, 1, Cell.counterDelta(n, 1, 10 + i)));
+        }
+        assertThat(storage.sweep(table.id(), NOW)).isEqualTo(40);
+        assertThat(storage.sweep(table.id(), NOW)).as("one fragment left").isEqualTo(1);
+        Row row = read(1, ReadSpec.all(NOW)).rows().get(0);
+        assertThat(CqlTypes.TEXT.compose(row.cells().get(0).value())).isEqualTo("v19");
+        assertThat(row.cells().get(1).counterValue()).isEqualTo(20);
+    }
+
+    @Test
+    void sweepDropsDeletionsAndWhatTheyShadowOnceGcGraceHasPassed() {
+        write(row(1, 1, Cell.live(column, null, text("gone"), 10)));
+        write(new PartitionUpdate(table.id(), key(1), new DeletionTime(20, NOW), List.of(), null, List.of()));
+        storage.sweep(table.id(), NOW + 50);
+        assertThat(storage.sweep(table.id(), NOW + 50)).as("deletion kept within gc_grace").isEqualTo(1);
+        storage.sweep(table.id(), NOW + 101);
+        assertThat(storage.sweep(table.id(), NOW + 101)).as("nothing left after gc_grace").isZero();
+    }
+
+    @Test
+    void scanReturnsPartitionsInTokenOrderAndResumesAfterAKey() {
+        for (int k = 0; k < 20; k++) write(row(k, 1, Cell.live(column, null, text("v"), 10)));
+        List<PartitionData> all = storage.scan(table, TokenRange.ALL, ReadSpec.all(NOW), 100);
+        assertThat(all).hasSize(20);
+        for (int i = 1; i < all.size(); i++) assertThat(all.get(i).key().token()).isGreaterThan(all.get(i - 1).key().token());
+        List<PartitionData> rest = storage.scan(table, TokenRange.ALL.resumeAfter(all.get(9).key()), ReadSpec.all(NOW), 100);
+        assertThat(rest).hasSize(10);
+        assertThat(rest.get(0).key()).isEqualTo(all.get(10).key());
+    }
+
+    @Test
+    void dataSurvivesReopening() {
+        write(row(7, 1, Cell.live(column, null, text("kept"), 10)));
+        storage.close();
+        storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
+        storage.ensureTable(table);
+        assertThat(values(7)).containsExactly("1=kept");
+    }
+
+    private void write(PartitionUpdate update) {
+        storage.apply(List.of(new Mutation(update, ids.next(1))));
+    }
+
+    private PartitionUpdate row(int k, int c, Cell cell) {
+        return update(k, List.of(), List.of(new Row(clustering(c), LivenessInfo.EMPTY, DeletionTime.LIVE, List.of(cell), List.of())));
+    }
+
+    private PartitionUpdate update(int k, List<RangeTombstone> rangeTombstones, List<Row> rows) {
+        return new PartitionUpdate(table.id(), key(k), DeletionTime.LIVE, rangeTombstones, null, rows);
+    }
+
+    private PartitionData read(int k, ReadSpec spec) {
+        return storage.read(table, key(k), spec);
+    }
+
+    private List<String> values(int k) {
+        return values(read(k, ReadSpec.all(NOW)));
+    }
+
+    private List<String> values(PartitionData data) {
+        List<String> out = new ArrayList<>();
+        for (Row row : data.rows()) {
+            if (!row.hasLiveData(NOW)) continue;
+            int c = row.clustering().get(0).getInt(0);
+            for (Cell cell : row.cells()) if (cell.column() == column && cell.isLive(NOW)) out.add(c + "=" + CqlTypes.TEXT.compose(cell.value()));
+        }
+        return out;
+    }
+
+    private static PartitionKey key(int k) {
+        return PartitionKey.of(integer(k));
+    }
+
+    private static Clustering clustering(int c) {
+        return Clustering.of(integer(c));
+    }
+
+    private static ByteBuffer integer(int v) {
+        return ByteBuffer.allocate(4).putInt(0, v);
+    }
+
+    private static ByteBuffer text(String s) {
+        return CqlTypes.TEXT.decompose(s);
+    }
+}
