@@ -1,6 +1,7 @@
 package ballot.cql.schema;
 
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -9,9 +10,27 @@ import java.util.UUID;
  * An immutable snapshot of all keyspaces. {@code version} identifies the content (equal content, equal version on every
  * node), as system.local.schema_version reports it for drivers' schema agreement.
  */
-public record Schema(Map<String, KeyspaceMetadata> keyspaces, UUID version) {
-    public Schema {
-        keyspaces = Collections.unmodifiableMap(new TreeMap<>(keyspaces));
+public final class Schema {
+    private final Map<String, KeyspaceMetadata> keyspaces;
+    private final UUID version;
+    private final Map<UUID, TableMetadata> tablesById;
+
+    public Schema(Map<String, KeyspaceMetadata> keyspaces, UUID version) {
+        this.keyspaces = Collections.unmodifiableMap(new TreeMap<>(keyspaces));
+        this.version = version;
+        Map<UUID, TableMetadata> byId = new HashMap<>();
+        for (KeyspaceMetadata ks : this.keyspaces.values()) {
+            for (TableMetadata t : ks.tables().values()) byId.put(t.id(), t);
+        }
+        this.tablesById = Map.copyOf(byId);
+    }
+
+    public Map<String, KeyspaceMetadata> keyspaces() {
+        return keyspaces;
+    }
+
+    public UUID version() {
+        return version;
     }
 
     public KeyspaceMetadata keyspace(String name) {
@@ -24,10 +43,8 @@ public record Schema(Map<String, KeyspaceMetadata> keyspaces, UUID version) {
         return ks == null ? null : ks.table(table);
     }
 
+    /** The table with this id, or null if it was dropped. */
     public TableMetadata table(UUID id) {
-        for (KeyspaceMetadata ks : keyspaces.values()) {
-            for (TableMetadata t : ks.tables().values()) if (t.id().equals(id)) return t;
-        }
-        return null;
+        return tablesById.get(id);
     }
 }
