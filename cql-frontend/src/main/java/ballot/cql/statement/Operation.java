@@ -81,15 +81,13 @@ abstract class Operation {
         if (assignment instanceof Assignment.Add a) {
             if (type.kind() == CqlType.Kind.COUNTER) return new CounterDelta(c, Terms.prepare(a.value(), spec, markers, types), false);
             requireNonFrozenCollection(c, "+");
-            if (type instanceof MapType) return new AddMapEntries(c, Terms.prepare(a.value(), spec, markers, types));
-            if (type instanceof SetType) return new AddSetElements(c, Terms.prepare(a.value(), spec, markers, types));
-            return new AppendList(c, Terms.prepare(a.value(), spec, markers, types), false);
+            return new AddElements(c, Terms.prepare(a.value(), spec, markers, types), false);
         }
         if (assignment instanceof Assignment.Prepend p) {
             if (!(type instanceof ListType) || !type.isMultiCell()) {
                 throw new InvalidRequestException("Invalid operation (" + c.name() + " = ? + " + c.name() + ") for non list column " + c.name());
             }
-            return new AppendList(c, Terms.prepare(p.value(), spec, markers, types), true);
+            return new AddElements(c, Terms.prepare(p.value(), spec, markers, types), true);
         }
         if (assignment instanceof Assignment.Subtract s) {
             if (type.kind() == CqlType.Kind.COUNTER) return new CounterDelta(c, Terms.prepare(s.value(), spec, markers, types), true);
@@ -218,11 +216,12 @@ abstract class Operation {
         }
     }
 
-    private static final class AppendList extends Operation {
+    /** Adds elements to a collection: appends (or prepends) to a list, adds to a set or a map. */
+    private static final class AddElements extends Operation {
         private final Value value;
         private final boolean prepend;
 
-        AppendList(ColumnMetadata c, Value value, boolean prepend) {
+        AddElements(ColumnMetadata c, Value value, boolean prepend) {
             super(c);
             this.value = value;
             this.prepend = prepend;
@@ -233,38 +232,6 @@ abstract class Operation {
             ByteBuffer v = value.bind(b);
             if (v == null || unset(v)) return;
             addElements(column, row, v, params, prepend);
-        }
-    }
-
-    private static final class AddSetElements extends Operation {
-        private final Value value;
-
-        AddSetElements(ColumnMetadata c, Value value) {
-            super(c);
-            this.value = value;
-        }
-
-        @Override
-        void apply(UpdatesBuilder.RowBuilder row, Bindings b, UpdateParams params, RowView existing) {
-            ByteBuffer v = value.bind(b);
-            if (v == null || unset(v)) return;
-            addElements(column, row, v, params, false);
-        }
-    }
-
-    private static final class AddMapEntries extends Operation {
-        private final Value value;
-
-        AddMapEntries(ColumnMetadata c, Value value) {
-            super(c);
-            this.value = value;
-        }
-
-        @Override
-        void apply(UpdatesBuilder.RowBuilder row, Bindings b, UpdateParams params, RowView existing) {
-            ByteBuffer v = value.bind(b);
-            if (v == null || unset(v)) return;
-            addElements(column, row, v, params, false);
         }
     }
 
