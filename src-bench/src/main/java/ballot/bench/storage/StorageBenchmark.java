@@ -1,0 +1,167 @@
+package ballot.bench.storage;
+
+import ballot.cql.data.Cell;
+import ballot.cql.data.Clustering;
+import ballot.cql.data.DeletionTime;
+import ballot.cql.data.LivenessInfo;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.Row;
+import ballot.cql.data.Slice;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.statement.SchemaDefinitions;
+import ballot.storage.Mutation;
+import ballot.storage.StorageEngine;
+import ballot.storage.StorageOptions;
+import ballot.storage.WriteId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The {@link StorageEngine} on a real RocksDB in a temporary directory, with the node's default options
+ * ({@link StorageOptions#defaults}: periodic WAL sync, 128 MiB block cache), on a table
+ * {@code kv (k bigint, c int, v text, PRIMARY KEY (k, c))} preloaded with {@code rows} rows whose {@code v} is
+ * {@code valueBytes} bytes long:
+ *
+ * <ul>
+ *   <li>{@code write}: {@link StorageEngine#apply} of one single-row {@link PartitionUpdate} (an INSERT of a whole row:
+ *       row liveness and one cell) on a uniformly random existing key, with a fresh {@link WriteId}: the blind write
+ *       path (encode the fragment, one RocksDB WriteBatch, WAL append without fsync).
+ *   <li>{@code read}: {@link StorageEngine#read} of one row by full primary key (partition key and clustering), on a
+ *       uniformly random existing key: prefix iterator, fragment merge, row decode.
+ * </ul>
+ *
+ * Keys, slices and updates are built in {@code @Setup}; each benchmark runs in its own forks, so reads see only the
+ * preloaded data (memtable and whatever RocksDB flushed while loading). There is no baseline; report microseconds per
+ * operation and how they change with {@code rows} and {@code valueBytes}.
+ *
+ * <p>Run: {@code java -jar src-bench/target/benchmarks.jar StorageBenchmark}; a short run:
+ * {@code ... StorageBenchmark -f 1 -wi 3 -i 3 -w 1s -r 1s -p rows=10000}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(2)
+@State(Scope.Benchmark)
+public class StorageBenchmark {
+    private static final int NOW = 1_700_000_000;
+    private static final long TIMESTAMP = NOW * 1_000_000L;
+    private static final int INPUTS = 1 << 16;
+    private static final int LOAD_BATCH = 1_000;
+
+    @Param({"10000", "200000"})
+    int rows;
+
+    @Param({"16", "1024"})
+    int valueBytes;
+
+    private Path directory;
+    private StorageEngine storage;
+    private TableMetadata table;
+    private int column;
+    private WriteId ids;
+    private PartitionKey[] keys;
+    private ReadSpec[] reads;
+    private PartitionUpdate[] updates;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void load() throws IOException {
+        directory = Files.createTempDirectory("ballot-storage-bench");
+        storage = StorageEngine.open(StorageOptions.defaults(directory));
+        table = SchemaDefinitions.table("bench", "CREATE TABLE kv (k bigint, c int, v text, PRIMARY KEY (k, c))", UUID.randomUUID());
+        column = table.column("v").id();
+        storage.ensureTable(table);
+        ids = new WriteId(1);
+        Random random = new Random(42);
+
+        List<Mutation> batch = new ArrayList<>(LOAD_BATCH);
+        for (int k = 0; k < rows; k++) {
+            batch.add(new Mutation(insert(k, random), ids.next(TIMESTAMP)));
+            if (batch.size() == LOAD_BATCH || k == rows - 1) {
+                storage.apply(batch);
+                batch.clear();
+            }
+        }
+
+        keys = new PartitionKey[INPUTS];
+        reads = new ReadSpec[INPUTS];
+        updates = new PartitionUpdate[INPUTS];
+        for (int i = 0; i < INPUTS; i++) {
+            int k = random.nextInt(rows);
+            keys[i] = key(k);
+            reads[i] = new ReadSpec(List.of(Slice.of(clusteringValue(k))), false, 1, 1, NOW);
+            updates[i] = insert(random.nextInt(rows), random);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void close() throws IOException {
+        storage.close();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+
+    @Benchmark
+    public void write() {
+        PartitionUpdate update = updates[next++ & (INPUTS - 1)];
+        storage.apply(List.of(new Mutation(update, ids.next(TIMESTAMP))));
+    }
+
+    @Benchmark
+    public PartitionData read() {
+        int i = next++ & (INPUTS - 1);
+        return storage.read(table, keys[i], reads[i]);
+    }
+
+    private PartitionUpdate insert(int k, Random random) {
+        byte[] value = new byte[valueBytes];
+        for (int i = 0; i < value.length; i++) value[i] = (byte) ('a' + random.nextInt(26));
+        Cell cell = Cell.live(column, null, ByteBuffer.wrap(value), TIMESTAMP);
+        Row row = new Row(Clustering.of(clusteringValue(k)), new LivenessInfo(TIMESTAMP, 0, Integer.MAX_VALUE),
+                DeletionTime.LIVE, List.of(cell), List.of());
+        return new PartitionUpdate(table.id(), key(k), DeletionTime.LIVE, List.of(), null, List.of(row));
+    }
+
+    private static PartitionKey key(int k) {
+        return PartitionKey.of(ByteBuffer.allocate(8).putLong(0, k));
+    }
+
+    /** The clustering of key {@code k}'s only row. */
+    private static ByteBuffer clusteringValue(int k) {
+        return ByteBuffer.allocate(4).putInt(0, k % 7);
+    }
+}
