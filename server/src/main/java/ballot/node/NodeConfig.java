@@ -18,6 +18,13 @@ public final class NodeConfig {
     @JsonProperty("cluster_name") public String clusterName = "Test Cluster";
     @JsonProperty("listen_address") public String listenAddress = "127.0.0.1";
     @JsonProperty("storage_port") public int storagePort = 7000;
+    /** Internode addresses (host or host:port) of nodes to contact when joining; empty: a cluster of one. */
+    @JsonProperty("seeds") public java.util.List<String> seeds = new java.util.ArrayList<>();
+    @JsonProperty("phi_convict_threshold") public double phiConvictThreshold = 8.0;
+    @JsonProperty("write_request_timeout_in_ms") public long writeTimeoutMillis = 2000;
+    @JsonProperty("read_request_timeout_in_ms") public long readTimeoutMillis = 5000;
+    @JsonProperty("range_request_timeout_in_ms") public long rangeTimeoutMillis = 10000;
+    @JsonProperty("cas_contention_timeout_in_ms") public long casContentionTimeoutMillis = 1000;
     @JsonProperty("native_transport_address") public String nativeTransportAddress = "127.0.0.1";
     @JsonProperty("native_transport_port") public int nativeTransportPort = 9042;
     @JsonProperty("native_transport_max_frame_size_in_mb") public int frameSizeMb = 16;
@@ -53,6 +60,10 @@ public final class NodeConfig {
         if (numTokens < 1 || numTokens > 1024) throw new IllegalArgumentException("num_tokens must be in [1, 1024], was " + numTokens);
         if (frameSizeMb < 1 || frameSizeMb > 256) throw new IllegalArgumentException("native_transport_max_frame_size_in_mb must be in [1, 256], was " + frameSizeMb);
         if (nativeTransportPort < 0 || nativeTransportPort > 65535) throw new IllegalArgumentException("native_transport_port must be in [0, 65535], was " + nativeTransportPort);
+        if (phiConvictThreshold < 1) throw new IllegalArgumentException("phi_convict_threshold must be at least 1, was " + phiConvictThreshold);
+        if (writeTimeoutMillis < 1 || readTimeoutMillis < 1 || rangeTimeoutMillis < 1 || casContentionTimeoutMillis < 1) {
+            throw new IllegalArgumentException("request timeouts must be positive");
+        }
         if (requestThreads < 1) throw new IllegalArgumentException("request_threads must be positive, was " + requestThreads);
     }
 }

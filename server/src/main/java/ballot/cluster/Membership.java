@@ -1,0 +1,23 @@
+package ballot.cluster;
+
+import java.util.Collection;
+import java.util.UUID;
+
+/**
+ * The cluster as this node sees it: every member (this node included, nodes that LEFT excluded) and which are alive
+ * according to the failure detector. Listeners hear of joins, departures, liveness and state changes.
+ */
+public interface Membership {
+    NodeInfo self();
+
+    Collection<NodeInfo> members();
+
+    NodeInfo member(UUID hostId);
+
+    boolean isAlive(UUID hostId);
+
+    void listen(MembershipListener listener);
+
+    /** Spreads this node's new schema version to the cluster. */
+    void schemaVersionChanged(UUID version);
+}
