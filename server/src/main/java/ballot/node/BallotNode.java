@@ -53,7 +53,8 @@ public final class BallotNode implements AutoCloseable {
             SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema);
             schema.load(system.keyspaces());
             ServerClock clock = new ServerClock(System::currentTimeMillis);
-            LocalCoordinator coordinator = new LocalCoordinator(storage, system, schema::schema, new WriteId(identity.generation()), clock::nextMicros);
+            LocalCoordinator coordinator = new LocalCoordinator(storage, system, schema::schema, new WriteId(identity.generation()), clock::nextMicros,
+                    identity.hostId());
             QueryEnvironment environment = new QueryEnvironment(coordinator, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter));
             Preparer preparer = new Preparer(environment, new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));

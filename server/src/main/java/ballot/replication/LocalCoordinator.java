@@ -41,8 +41,11 @@ public final class LocalCoordinator implements DataCoordinator {
     private final WriteId writeIds;
     private final LongSupplier nowMicros;
     private final Object[] partitionLocks = new Object[1024];
+    private final java.util.UUID hostId;
 
-    public LocalCoordinator(StorageEngine storage, SystemKeyspaces system, Supplier<Schema> schema, WriteId writeIds, LongSupplier nowMicros) {
+    public LocalCoordinator(StorageEngine storage, SystemKeyspaces system, Supplier<Schema> schema, WriteId writeIds,
+            LongSupplier nowMicros, java.util.UUID hostId) {
+        this.hostId = hostId;
         this.storage = storage;
         this.system = system;
         this.schema = schema;
@@ -54,14 +57,28 @@ public final class LocalCoordinator implements DataCoordinator {
     @Override
     public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
         List<Mutation> mutations = new ArrayList<>(updates.size());
+        List<PartitionUpdate> counters = new ArrayList<>();
         for (PartitionUpdate update : updates) {
             TableMetadata table = schema.get().table(update.tableId());
             if (table == null) throw new InvalidRequestException("table " + update.tableId() + " was dropped");
             checkAvailable(table, consistency);
-            mutations.add(new Mutation(update, writeIds.next(nowMicros.getAsLong())));
+            if (CounterUpdates.hasIncrements(update)) counters.add(update);
+            else mutations.add(new Mutation(update, writeIds.next(nowMicros.getAsLong())));
         }
         if (!mutations.isEmpty()) storage.apply(mutations);
+        for (PartitionUpdate update : counters) applyIncrements(update);
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** Reads this node's counter shards and writes them incremented, under the partition's lock. */
+    private void applyIncrements(PartitionUpdate update) {
+        TableMetadata table = schema.get().table(update.tableId());
+        synchronized (partitionLocks[Math.floorMod(update.key().hashCode(), partitionLocks.length)]) {
+            ReadSpec spec = new ReadSpec(CounterUpdates.slices(update), false, Integer.MAX_VALUE, Integer.MAX_VALUE, 0);
+            PartitionData current = storage.read(table, update.key(), spec);
+            PartitionUpdate applied = CounterUpdates.apply(update, current, hostId);
+            storage.apply(List.of(new Mutation(applied, writeIds.next(nowMicros.getAsLong()))));
+        }
     }
 
     @Override

@@ -17,7 +17,7 @@ import java.util.List;
  * cell = column(vint) cellFlags(1) ts(8) [ttl(vint)] [ldt(4)] [path(sized)] [value(sized)]
  * </pre>
  */
-final class FragmentCodec {
+public final class FragmentCodec {
     private static final int HAS_LIVENESS = 1;
     private static final int HAS_DELETION = 2;
     private static final int HAS_COMPLEX_DELETIONS = 4;
@@ -29,7 +29,7 @@ final class FragmentCodec {
 
     private FragmentCodec() {}
 
-    static byte[] encode(Row row) {
+    public static byte[] encode(Row row) {
         ByteWriter out = new ByteWriter(32 + row.cells().size() * 24);
         int flags = (row.liveness().isEmpty() ? 0 : HAS_LIVENESS) | (row.deletion().isLive() ? 0 : HAS_DELETION)
                 | (row.complexDeletions().isEmpty() ? 0 : HAS_COMPLEX_DELETIONS);
@@ -59,7 +59,7 @@ final class FragmentCodec {
         return out.toByteArray();
     }
 
-    static Row decode(Clustering clustering, byte[] bytes) {
+    public static Row decode(Clustering clustering, byte[] bytes) {
         ByteReader in = new ByteReader(bytes);
         int flags = in.readByte();
         LivenessInfo liveness = LivenessInfo.EMPTY;

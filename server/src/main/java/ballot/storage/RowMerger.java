@@ -2,6 +2,7 @@ package ballot.storage;
 
 import ballot.cql.data.Cell;
 import ballot.cql.data.ComplexDeletion;
+import ballot.cql.data.CounterContext;
 import ballot.cql.data.DeletionTime;
 import ballot.cql.data.LivenessInfo;
 import ballot.cql.data.Row;
@@ -16,7 +17,7 @@ import java.util.TreeMap;
 /**
  * Merges the fragments of one row into the row they describe, with Cassandra's reconciliation (docs/storage.md,
  * "Fragments and reads"). The result keeps tombstones that still shadow something elsewhere (other replicas, later
- * hints) and drops only what is shadowed here. Counter deltas are summed.
+ * hints) and drops only what is shadowed here. Counter contexts are merged shard by shard (CounterContext).
  */
 final class RowMerger {
     private RowMerger() {}
@@ -43,13 +44,13 @@ final class RowMerger {
         if (shadow.deletes(liveness.timestamp())) liveness = LivenessInfo.EMPTY;
 
         Map<CellKey, Cell> winners = new HashMap<>();
-        Map<Integer, long[]> counters = new TreeMap<>(); // column -> {sum, maxTimestamp}
+        Map<Integer, Cell> counters = new TreeMap<>();
         for (Row fragment : fragments) {
             for (Cell cell : fragment.cells()) {
-                if (cell.counter()) {
-                    long[] acc = counters.computeIfAbsent(cell.column(), c -> new long[] {0, Long.MIN_VALUE});
-                    acc[0] += cell.counterValue();
-                    acc[1] = Math.max(acc[1], cell.timestamp());
+                if (cell.counter() && !cell.isTombstone()) {
+                    if (cell.isCounterDelta()) throw new IllegalStateException("unapplied counter increment in storage, column " + cell.column());
+                    counters.merge(cell.column(), cell, (a, b) -> Cell.counter(a.column(),
+                            CounterContext.merge(a.value(), b.value()), Math.max(a.timestamp(), b.timestamp())));
                     continue;
                 }
                 CellKey key = new CellKey(cell.column(), cell.path());
@@ -57,7 +58,12 @@ final class RowMerger {
                 if (current == null || cell.supersedes(current)) winners.put(key, cell);
             }
         }
-        if (!counters.isEmpty()) sumCountersNewerThanTheirTombstones(fragments, counters, winners, shadow);
+        // A counter deleted after its last increment stays deleted; increments after the deletion bring it back.
+        for (Cell counter : counters.values()) {
+            CellKey key = new CellKey(counter.column(), null);
+            Cell tombstone = winners.get(key);
+            if (tombstone == null || counter.timestamp() > tombstone.timestamp()) winners.put(key, counter);
+        }
 
         List<Cell> cells = new ArrayList<>(winners.size());
         for (Cell cell : winners.values()) {
@@ -72,32 +78,6 @@ final class RowMerger {
             if (!shadow.deletes(d.markedAt())) keptComplex.add(new ComplexDeletion(column, d));
         });
         return new Row(first.clustering(), liveness, deletion, cells, keptComplex);
-    }
-
-    /**
-     * Counter deltas newer than the column's newest tombstone (and than the row's shadow) are summed into one cell;
-     * a counter deleted after its last increment stays deleted.
-     */
-    private static void sumCountersNewerThanTheirTombstones(List<Row> fragments, Map<Integer, long[]> counters,
-            Map<CellKey, Cell> winners, DeletionTime shadow) {
-        for (Map.Entry<Integer, long[]> e : counters.entrySet()) {
-            int column = e.getKey();
-            CellKey key = new CellKey(column, null);
-            Cell tombstone = winners.get(key);
-            long deletedAt = tombstone == null ? Long.MIN_VALUE : tombstone.timestamp();
-            long sum = 0;
-            long maxTs = Long.MIN_VALUE;
-            boolean any = false;
-            for (Row fragment : fragments) {
-                for (Cell cell : fragment.cells()) {
-                    if (cell.column() != column || !cell.counter() || cell.timestamp() <= deletedAt || shadow.deletes(cell.timestamp())) continue;
-                    sum += cell.counterValue();
-                    maxTs = Math.max(maxTs, cell.timestamp());
-                    any = true;
-                }
-            }
-            if (any) winners.put(key, Cell.counterDelta(column, sum, maxTs));
-        }
     }
 
     /** Simple cells only, one per column in column order: already what a merge would produce. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ballot.cql.data.Cell;
 import ballot.cql.data.Clustering;
 import ballot.cql.data.ClusteringBound;
+import ballot.cql.data.CounterContext;
 import ballot.cql.data.DeletionTime;
 import ballot.cql.data.LivenessInfo;
 import ballot.cql.data.PartitionData;
@@ -110,24 +111,27 @@ class StorageEngineTest {
     }
 
     @Test
-    void counterDeltasAreSummedAndAReplayedWriteCountsOnce() {
+    void counterShardsMergeByClockSoReplaysAndOldVersionsCountOnce() {
         int n = table.column("n").id();
-        byte[] id = ids.next(10);
-        Mutation increment = new Mutation(row(1, 1, Cell.counterDelta(n, 5, 10)), id);
-        storage.apply(List.of(increment));
-        storage.apply(List.of(increment));
-        write(row(1, 1, Cell.counterDelta(n, -2, 11)));
+        UUID a = UUID.randomUUID();
+        UUID b = UUID.randomUUID();
+        Mutation first = new Mutation(row(1, 1, Cell.counter(n, CounterContext.shard(a, 1, 5), 10)), ids.next(10));
+        storage.apply(List.of(first));
+        storage.apply(List.of(first));
+        write(row(1, 1, Cell.counter(n, CounterContext.shard(a, 2, 3), 11)));
+        write(row(1, 1, Cell.counter(n, CounterContext.shard(b, 1, 10), 12)));
         Row row = read(1, ReadSpec.all(NOW)).rows().get(0);
         assertThat(row.cells()).hasSize(1);
-        assertThat(row.cells().get(0).counterValue()).isEqualTo(3);
+        assertThat(row.cells().get(0).counterValue()).isEqualTo(13);
     }
 
     @Test
     void sweepMergesFragmentsAndKeepsTheSameAnswers() {
         int n = table.column("n").id();
+        UUID host = UUID.randomUUID();
         for (int i = 0; i < 20; i++) {
             write(row(1, 1, Cell.live(column, null, text("v" + i), 10 + i)));
-            write(row(1, 1, Cell.counterDelta(n, 1, 10 + i)));
+            write(row(1, 1, Cell.counter(n, CounterContext.shard(host, i + 1, i + 1), 10 + i)));
         }
         assertThat(storage.sweep(table.id(), NOW)).isEqualTo(40);
         assertThat(storage.sweep(table.id(), NOW)).as("one fragment left").isEqualTo(1);

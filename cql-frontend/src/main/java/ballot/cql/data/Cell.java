@@ -23,9 +23,20 @@ public record Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp
         return new Cell(column, path, null, timestamp, 0, nowInSec, false);
     }
 
+    /** An increment as a statement asks for it; the coordinator turns it into a {@link CounterContext} before storing. */
     public static Cell counterDelta(int column, long delta, long timestamp) {
         ByteBuffer value = ByteBuffer.allocate(8).putLong(0, delta);
         return new Cell(column, null, value, timestamp, 0, NO_DELETION_TIME, true);
+    }
+
+    /** A stored counter: its {@link CounterContext}. */
+    public static Cell counter(int column, ByteBuffer context, long timestamp) {
+        return new Cell(column, null, context, timestamp, 0, NO_DELETION_TIME, true);
+    }
+
+    /** True for an increment not yet applied to a counter (8-byte delta), false for a stored context. */
+    public boolean isCounterDelta() {
+        return counter && value != null && value.remaining() == 8;
     }
 
     public boolean isTombstone() {
@@ -50,8 +61,9 @@ public record Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp
         return path != null;
     }
 
+    /** The delta of an increment, or the total of a stored counter. */
     public long counterValue() {
-        return value.getLong(value.position());
+        return isCounterDelta() ? value.getLong(value.position()) : CounterContext.total(value);
     }
 
     /**

@@ -83,7 +83,10 @@ final class RowView {
 
     private ByteBuffer simple(ColumnMetadata c, Row source) {
         for (Cell cell : source.cells()) {
-            if (cell.column() == c.id() && cell.path() == null) return cell.isLive(nowInSec) ? cell.value().duplicate() : null;
+            if (cell.column() == c.id() && cell.path() == null) {
+                if (!cell.isLive(nowInSec)) return null;
+                return cell.counter() ? ByteBuffer.allocate(8).putLong(0, cell.counterValue()) : cell.value().duplicate();
+            }
             if (cell.column() > c.id()) break;
         }
         return null;
