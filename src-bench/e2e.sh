@@ -1,0 +1,354 @@
+#!/usr/bin/env bash
+# End-to-end comparison of Ballot and Apache Cassandra 5.0 on one machine, with one client.
+#
+#   src-bench/e2e.sh [options]
+#
+# In one run: builds the server and benchmark jars, then for each target in turn starts a fresh single node
+# (1 GiB heap, G1, data under the run directory), runs the load client ballot.bench.e2e.DriverLoad against it
+# (prepared INSERT phase, then prepared SELECT phase; DataStax Java driver 4, CL ONE, RF 1, fixed requests in
+# flight, warm-up then a timed measurement), stops the node by its PID, and at the end prints a comparison table
+# with ratios. Method and results: docs/performance.md.
+#
+# Targets (--targets, comma-separated, run in the order given):
+#   ballot            Ballot, commitlog_sync periodic (its default, and Cassandra's stock setting)
+#   ballot-batch      Ballot, commitlog_sync batch (fsync before every acknowledgement)
+#   cassandra         Cassandra 5.0 via src-bench/cassandra/cassandra.sh, commitlog_sync periodic (10 s)
+#   cassandra-batch   the same with commitlog_sync batch
+#
+# Options:
+#   --targets LIST       default ballot,cassandra,ballot-batch,cassandra-batch
+#   --warmup S           unrecorded seconds per phase (default 20)
+#   --duration S         recorded seconds per phase (default 30)
+#   --keys N             key space (default 100000)
+#   --concurrency N      requests in flight (default 64)
+#   --connections N      driver connections (default 1)
+#   --value-bytes N      payload text bytes (default 100)
+#   --heap SIZE          node heap, -Xms = -Xmx (default 1G)
+#   --ballot-port P      Ballot's CQL port (default 19500); Cassandra's is fixed by cassandra.sh: 127.0.0.1:9042
+#   --out DIR            run directory for logs, data and results (default src-bench/target/e2e/<timestamp>)
+#   --keep-data          keep each node's data directory after its run (default: deleted, logs kept)
+#   --no-build           use the jars already built
+#   --max-minutes M      give up (stopping every node started) after M minutes in all (default 40)
+#
+# Needs Java 17, Maven, python3 (readiness probe and the table), and Linux /proc (node CPU time). Writes only
+# under the run directory (and, on first use, src-bench/cassandra/work/lib through cassandra.sh fetch).
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+SERVER_JAR="$ROOT/server/target/ballot-server-all.jar"
+BENCH_JAR="$SCRIPT_DIR/target/benchmarks.jar"
+CASSANDRA_SH="$SCRIPT_DIR/cassandra/cassandra.sh"
+SHARED_CASSANDRA_WORK="$SCRIPT_DIR/cassandra/work"
+CASSANDRA_CQL_PORT=9042
+
+targets="ballot,cassandra,ballot-batch,cassandra-batch"
+warmup=20
+duration=30
+keys=100000
+concurrency=64
+connections=1
+value_bytes=100
+heap=1G
+ballot_port=19500
+out=""
+keep_data=0
+build=1
+max_minutes=40
+
+log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+die() { printf '[e2e] ERROR: %s\n' "$*" >&2; exit 1; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2; }
+
+while (($#)); do
+    case "$1" in
+        --targets) targets="${2:?}"; shift 2 ;;
+        --warmup) warmup="${2:?}"; shift 2 ;;
+        --duration) duration="${2:?}"; shift 2 ;;
+        --keys) keys="${2:?}"; shift 2 ;;
+        --concurrency) concurrency="${2:?}"; shift 2 ;;
+        --connections) connections="${2:?}"; shift 2 ;;
+        --value-bytes) value_bytes="${2:?}"; shift 2 ;;
+        --heap) heap="${2:?}"; shift 2 ;;
+        --ballot-port) ballot_port="${2:?}"; shift 2 ;;
+        --out) out="${2:?}"; shift 2 ;;
+        --keep-data) keep_data=1; shift ;;
+        --no-build) build=0; shift ;;
+        --max-minutes) max_minutes="${2:?}"; shift 2 ;;
+        -h|--help) usage ;;
+        *) die "unknown option '$1' (see the header of $0)" ;;
+    esac
+done
+for n in warmup duration keys concurrency connections value_bytes ballot_port max_minutes; do
+    [[ "${!n}" =~ ^[0-9]+$ ]] || die "--${n//_/-} must be a whole number (got '${!n}')"
+done
+IFS=',' read -r -a target_list <<<"$targets"
+for t in "${target_list[@]}"; do
+    case "$t" in ballot|ballot-batch|cassandra|cassandra-batch) ;; *) die "unknown target '$t' in --targets" ;; esac
+done
+command -v java >/dev/null || die "java not found"
+command -v python3 >/dev/null || die "python3 not found"
+((build == 0)) || command -v mvn >/dev/null || die "mvn not found"
+[[ -r /proc/self/stat ]] || die "needs Linux /proc to read the node's CPU time"
+
+out="${out:-$SCRIPT_DIR/target/e2e/$(date +%Y%m%d-%H%M%S)}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+results="$out/results.txt"
+: >"$results"
+deadline=$(( $(date +%s) + max_minutes * 60 ))
+
+# ---------------------------------------------------------------- cleanup
+
+ballot_pid=""
+cassandra_work=""
+
+stop_ballot() {
+    [[ -n "$ballot_pid" ]] || return 0
+    if kill -0 "$ballot_pid" 2>/dev/null; then
+        log "stopping Ballot (pid $ballot_pid)"
+        kill -TERM "$ballot_pid" 2>/dev/null || true
+        local waited=0
+        while kill -0 "$ballot_pid" 2>/dev/null && ((waited < 60)); do sleep 0.5; waited=$((waited + 1)); done
+        if kill -0 "$ballot_pid" 2>/dev/null; then
+            log "Ballot did not exit within 30 s of SIGTERM; SIGKILL pid $ballot_pid"
+            kill -KILL "$ballot_pid" 2>/dev/null || true
+        fi
+        wait "$ballot_pid" 2>/dev/null || true
+    fi
+    ballot_pid=""
+}
+
+stop_cassandra() {
+    [[ -n "$cassandra_work" ]] || return 0
+    CASSANDRA_WORK_DIR="$cassandra_work" "$CASSANDRA_SH" stop || true
+    cassandra_work=""
+}
+
+cleanup() {
+    stop_ballot
+    stop_cassandra
+}
+trap cleanup EXIT
+trap 'log "interrupted"; exit 130' INT TERM
+
+# ---------------------------------------------------------------- checks
+
+# True if something already listens on 127.0.0.1:$1 (a bind attempt, so wildcard listeners count too).
+port_busy() {
+    python3 - "$1" <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(0)
+finally:
+    s.close()
+sys.exit(1)
+EOF
+}
+
+# True once 127.0.0.1:$1 answers a v4 OPTIONS frame with SUPPORTED (opcode 0x06).
+cql_ready() {
+    python3 - "$1" <<'EOF' 2>/dev/null
+import socket, sys
+try:
+    with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2) as s:
+        s.settimeout(2)
+        s.sendall(bytes.fromhex("040000000500000000"))
+        header = b""
+        while len(header) < 9:
+            chunk = s.recv(9 - len(header))
+            if not chunk:
+                break
+            header += chunk
+    sys.exit(0 if len(header) == 9 and header[4] == 0x06 else 1)
+except OSError:
+    sys.exit(1)
+EOF
+}
+
+check_deadline() {
+    (( $(date +%s) < deadline )) || die "--max-minutes $max_minutes exceeded; stopping"
+}
+
+uses_cassandra=0
+for t in "${target_list[@]}"; do [[ "$t" == cassandra* ]] && uses_cassandra=1; done
+for t in "${target_list[@]}"; do
+    if [[ "$t" == ballot* ]] && port_busy "$ballot_port"; then
+        die "port $ballot_port is in use; pick another with --ballot-port"
+    fi
+done
+if ((uses_cassandra)); then
+    for p in "$CASSANDRA_CQL_PORT" 7000 7199; do
+        port_busy "$p" && die "port $p on 127.0.0.1 is in use (cassandra.sh needs 9042, 7000 and 7199); stop that node or drop the cassandra targets"
+    done
+fi
+
+# ---------------------------------------------------------------- build
+
+if ((build)); then
+    log "building server and benchmark jars (mvn package -DskipTests -pl server,src-bench -am)"
+    if ! (cd "$ROOT" && mvn -B -q package -DskipTests -pl server,src-bench -am) >"$out/build.log" 2>&1; then
+        tail -n 40 "$out/build.log" >&2
+        die "build failed (full log: $out/build.log)"
+    fi
+fi
+[[ -f "$SERVER_JAR" ]] || die "missing $SERVER_JAR (run without --no-build)"
+[[ -f "$BENCH_JAR" ]] || die "missing $BENCH_JAR (run without --no-build)"
+
+if ((uses_cassandra)); then
+    if [[ ! -f "$SHARED_CASSANDRA_WORK/VERSION" || ! -d "$SHARED_CASSANDRA_WORK/lib" || ! -f "$SHARED_CASSANDRA_WORK/hotspot_compiler" ]]; then
+        log "fetching Cassandra 5.0 from Maven Central (cassandra.sh fetch)"
+        "$CASSANDRA_SH" fetch
+    fi
+fi
+
+# ---------------------------------------------------------------- environment
+
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "commit: $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo unknown)$(cd "$ROOT" && git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+    echo "cpu: $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+    echo "memory: $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+    echo "kernel: $(uname -r)"
+    echo "java: $(java -version 2>&1 | head -n 1)"
+    echo "cassandra: $(cat "$SHARED_CASSANDRA_WORK/VERSION" 2>/dev/null || echo 'not fetched')"
+    echo "settings: heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s"
+    echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$out/environment.txt"
+sed 's/^/[e2e] /' "$out/environment.txt"
+
+client_timeout=$(( 2 * (warmup + duration) + 300 ))
+
+run_client() {
+    local target="$1" port="$2" pid="$3"
+    check_deadline
+    log "$target: client for $client_timeout s at most (log: $out/$target/client.log)"
+    local status=0
+    timeout "$client_timeout" java -Xms512m -Xmx1g -Dballot.log.level=WARN -cp "$BENCH_JAR" ballot.bench.e2e.DriverLoad \
+        --target "$target" --port "$port" --keys "$keys" --concurrency "$concurrency" --connections "$connections" \
+        --warmup "$warmup" --duration "$duration" --value-bytes "$value_bytes" --server-pid "$pid" \
+        --report-every 5 2>&1 | tee "$out/$target/client.log" || status=$?
+    grep '^RESULT ' "$out/$target/client.log" >>"$results" || true
+    ((status == 0)) || log "$target: client exited with status $status (results above, if any, are kept)"
+}
+
+# ---------------------------------------------------------------- targets
+
+run_ballot() {
+    local target="$1" dir="$out/$1"
+    mkdir -p "$dir"
+    local config=()
+    if [[ "$target" == ballot-batch ]]; then
+        printf 'commitlog_sync: batch\n' >"$dir/ballot.yaml"
+        config=(--config "$dir/ballot.yaml")
+    fi
+    log "$target: starting Ballot on 127.0.0.1:$ballot_port (heap $heap, data $dir/data)"
+    java "-Xms$heap" "-Xmx$heap" -XX:+UseG1GC -jar "$SERVER_JAR" "${config[@]}" --data "$dir/data" --port "$ballot_port" \
+        >"$dir/node.log" 2>&1 </dev/null &
+    ballot_pid=$!
+    local waited=0
+    until cql_ready "$ballot_port"; do
+        kill -0 "$ballot_pid" 2>/dev/null || { tail -n 30 "$dir/node.log" >&2; die "$target: Ballot exited during start-up"; }
+        ((waited < 120)) || { tail -n 30 "$dir/node.log" >&2; die "$target: Ballot did not answer CQL within 60 s"; }
+        sleep 0.5
+        waited=$((waited + 1))
+    done
+    log "$target: Ballot (pid $ballot_pid) serves CQL"
+    run_client "$target" "$ballot_port" "$ballot_pid"
+    grep -E 'WARN|ERROR' "$dir/node.log" | tail -n 5 | sed "s/^/[e2e] $target node: /" || true
+    stop_ballot
+    ((keep_data)) || rm -rf "$dir/data"
+}
+
+run_cassandra() {
+    local target="$1" dir="$out/$1" mode=periodic
+    [[ "$target" == cassandra-batch ]] && mode=batch
+    mkdir -p "$dir/work/lib"
+    # A private work directory (own configs, data, PID file), sharing the fetched jars. cassandra.sh lists lib/
+    # with find, which does not enter a symlinked directory, so the jars are linked one by one.
+    local jar
+    for jar in "$SHARED_CASSANDRA_WORK"/lib/*.jar; do ln -sfn "$jar" "$dir/work/lib/"; done
+    ln -sfn "$SHARED_CASSANDRA_WORK/VERSION" "$dir/work/VERSION"
+    ln -sfn "$SHARED_CASSANDRA_WORK/hotspot_compiler" "$dir/work/hotspot_compiler"
+    cassandra_work="$dir/work"
+    log "$target: starting Cassandra $(cat "$SHARED_CASSANDRA_WORK/VERSION") (commitlog_sync $mode, heap $heap)"
+    CASSANDRA_WORK_DIR="$cassandra_work" "$CASSANDRA_SH" start --commitlog "$mode" --heap "$heap" --clean --timeout 180
+    local pid
+    pid="$(cat "$cassandra_work/nodes/node1/pid")"
+    run_client "$target" "$CASSANDRA_CQL_PORT" "$pid"
+    stop_cassandra
+    ((keep_data)) || rm -rf "$dir/work/nodes/node1/data" "$dir/work/nodes/node1/commitlog"
+}
+
+started=$(date +%s)
+for t in "${target_list[@]}"; do
+    check_deadline
+    case "$t" in
+        ballot*) run_ballot "$t" ;;
+        cassandra*) run_cassandra "$t" ;;
+    esac
+done
+log "all targets done in $(( $(date +%s) - started )) s"
+
+# ---------------------------------------------------------------- comparison
+
+python3 - "$results" "$out/summary.md" "$out/environment.txt" <<'EOF'
+import sys
+
+results_path, summary_path, env_path = sys.argv[1:4]
+rows = []
+for line in open(results_path):
+    fields = dict(kv.split("=", 1) for kv in line.split()[1:])
+    rows.append(fields)
+if not rows:
+    print("[e2e] no results")
+    sys.exit(1)
+
+def num(r, k):
+    return float(r[k])
+
+out = []
+out.append("| phase | target | ops/s | p50 ms | p99 ms | p99.9 ms | max ms | node CPU µs/op | errors |")
+out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+phases = []
+for r in rows:
+    if r["phase"] not in phases:
+        phases.append(r["phase"])
+by = {(r["target"], r["phase"]): r for r in rows}
+for phase in phases:
+    for r in rows:
+        if r["phase"] != phase:
+            continue
+        cpu_us = num(r, "server_cpu_s") * 1e6 / max(1, int(r["ops"]))
+        out.append(f"| {phase} | {r['target']} | {num(r, 'ops_per_s'):,.0f} | {num(r, 'p50_ms'):.2f} | {num(r, 'p99_ms'):.2f} "
+                   f"| {num(r, 'p999_ms'):.2f} | {num(r, 'max_ms'):.1f} | {cpu_us:.0f} | {r['errors']} |")
+
+out.append("")
+out.append("| phase | Ballot vs | throughput ratio | p99 ratio (Ballot / other) | CPU per op ratio | ≥ 1.5x throughput and lower p99 |")
+out.append("|---|---|---:|---:|---:|---|")
+for ballot in ("ballot", "ballot-batch"):
+    for other in ("cassandra", "cassandra-batch"):
+        if ballot == "ballot-batch" and other == "cassandra":
+            continue
+        for phase in phases:
+            b, c = by.get((ballot, phase)), by.get((other, phase))
+            if not b or not c:
+                continue
+            tput = num(b, "ops_per_s") / num(c, "ops_per_s")
+            p99 = num(b, "p99_ms") / num(c, "p99_ms")
+            cpu = (num(b, "server_cpu_s") / max(1, int(b["ops"]))) / (num(c, "server_cpu_s") / max(1, int(c["ops"])))
+            met = "yes" if tput >= 1.5 and p99 < 1.0 else "no"
+            out.append(f"| {phase} | {ballot} vs {other} | {tput:.2f}x | {p99:.2f} | {cpu:.2f} | {met} |")
+
+text = "\n".join(out)
+with open(summary_path, "w") as f:
+    f.write("Environment:\n\n```\n" + open(env_path).read() + "```\n\n" + text + "\n")
+print()
+print(text)
+print()
+print(f"[e2e] written to {summary_path}")
+EOF
+log "run directory: $out"

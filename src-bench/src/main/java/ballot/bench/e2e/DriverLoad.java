@@ -1,0 +1,349 @@
+package ballot.bench.e2e;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * The end-to-end load client: prepared single-partition INSERTs, then prepared single-partition SELECTs, through the
+ * DataStax Java driver 4, against any node that speaks CQL (Ballot or Apache Cassandra), with the same settings for
+ * both. {@code src-bench/e2e.sh} runs it against each; docs/performance.md holds the method and the results.
+ *
+ * <p>Workload: keyspace {@code bench} (SimpleStrategy, RF 1), table
+ * {@code kv (k int PRIMARY KEY, name text, n int, payload text)}, consistency ONE, {@code --keys} keys. INSERT writes
+ * keys 0, 1, 2, ... (wrapping), so the first {@code --keys} inserts cover every key; SELECT reads uniformly random
+ * keys, and any key the INSERT phase did not reach is written first, unmeasured. {@code name} is about 10 bytes,
+ * {@code payload} {@code --value-bytes} bytes of text.
+ *
+ * <p>Load: a closed loop holding exactly {@code --concurrency} requests in flight (a new request goes out when one
+ * completes) on {@code --connections} connections. Each phase runs {@code --warmup} seconds unrecorded, then
+ * {@code --duration} seconds recorded. Latency is from {@code executeAsync} to completion, in an HdrHistogram;
+ * throughput is completions inside the recorded window divided by its length. With {@code --server-pid}, the node's
+ * CPU time over the recorded window is read from /proc, so that throughput per CPU-second can be compared too.
+ *
+ * <p>Output: a progress line every {@code --report-every} seconds, a summary per phase, and one machine-readable
+ * {@code RESULT key=value ...} line per phase for scripts.
+ *
+ * <pre>
+ * java -cp src-bench/target/benchmarks.jar ballot.bench.e2e.DriverLoad --port 19500 [--host 127.0.0.1]
+ *     [--dc datacenter1] [--target ballot] [--phases insert,select] [--keys 100000] [--concurrency 64]
+ *     [--connections 1] [--warmup 20] [--duration 30] [--value-bytes 100] [--report-every 5] [--server-pid PID]
+ *     [--protocol V5]
+ * </pre>
+ */
+public final class DriverLoad {
+    private static final String KEYSPACE = "bench";
+    private static final String TABLE = KEYSPACE + ".kv";
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    private static final int PAYLOADS = 256;
+
+    enum Phase { INSERT, SELECT }
+
+    record Options(String host, int port, String dataCenter, String target, List<Phase> phases, int keys,
+                   int concurrency, int connections, Duration warmup, Duration duration, int valueBytes,
+                   Duration reportEvery, long serverPid, String protocol) {}
+
+    /** What one recorded phase measured. */
+    record PhaseResult(Phase phase, double seconds, long ops, Histogram latencyNanos, long errors,
+                       Map<String, Long> errorKinds, long missing, double serverCpuSeconds, double clientCpuSeconds) {
+        double opsPerSecond() {
+            return ops / seconds;
+        }
+    }
+
+    private final Options options;
+    private final CqlSession session;
+    private final SplittableRandom random = new SplittableRandom(42);
+    private final String[] payloads = new String[PAYLOADS];
+    private PreparedStatement insert;
+    private PreparedStatement select;
+    /** Next key the INSERT phase writes; keys below it (up to --keys) exist. */
+    private long insertsIssued;
+
+    private DriverLoad(Options options, CqlSession session) {
+        this.options = options;
+        this.session = session;
+        for (int i = 0; i < PAYLOADS; i++) {
+            StringBuilder s = new StringBuilder(options.valueBytes());
+            for (int j = 0; j < options.valueBytes(); j++) s.append((char) ('a' + random.nextInt(26)));
+            payloads[i] = s.toString();
+        }
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Options options;
+        try {
+            options = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("DriverLoad: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        List<PhaseResult> results = new ArrayList<>();
+        try (CqlSession session = connect(options)) {
+            DriverLoad load = new DriverLoad(options, session);
+            System.out.printf(Locale.ROOT, "[%s] connected to %s:%d, protocol %s, %d keys, %d in flight on %d connection(s)%n",
+                    options.target(), options.host(), options.port(), session.getContext().getProtocolVersion(),
+                    options.keys(), options.concurrency(), options.connections());
+            load.createSchema();
+            for (Phase phase : options.phases()) results.add(load.run(phase));
+        }
+        System.out.println();
+        for (PhaseResult r : results) printSummary(options, r);
+        for (PhaseResult r : results) printResultLine(options, r);
+        boolean failed = results.stream().anyMatch(r -> r.errors() > 0 || r.ops() == 0);
+        System.exit(failed ? 1 : 0);
+    }
+
+    // ---------------------------------------------------------------- setup
+
+    private static CqlSession connect(Options o) {
+        ProgrammaticDriverConfigLoaderBuilder config = DriverConfigLoader.programmaticBuilder()
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, REQUEST_TIMEOUT)
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "ONE")
+                .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, o.connections())
+                .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, Math.max(1024, o.concurrency()))
+                .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(30))
+                .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30));
+        if (o.protocol() != null) config.withString(DefaultDriverOption.PROTOCOL_VERSION, o.protocol());
+        return CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(o.host(), o.port()))
+                .withLocalDatacenter(o.dataCenter())
+                .withConfigLoader(config.build())
+                .build();
+    }
+
+    private void createSchema() {
+        Duration ddlTimeout = Duration.ofSeconds(60);
+        session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + KEYSPACE
+                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(ddlTimeout));
+        session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS " + TABLE
+                + " (k int PRIMARY KEY, name text, n int, payload text)").setTimeout(ddlTimeout));
+        insert = session.prepare("INSERT INTO " + TABLE + " (k, name, n, payload) VALUES (?, ?, ?, ?)");
+        select = session.prepare("SELECT k, name, n, payload FROM " + TABLE + " WHERE k = ?");
+    }
+
+    // ---------------------------------------------------------------- phases
+
+    private PhaseResult run(Phase phase) throws InterruptedException {
+        if (phase == Phase.SELECT && insertsIssued < options.keys()) fillMissingKeys();
+        drive(phase, "warm-up", options.warmup());
+        return drive(phase, "measure", options.duration());
+    }
+
+    /** Writes the keys the INSERT phase did not reach, so that every SELECT finds its row. Not measured. */
+    private void fillMissingKeys() throws InterruptedException {
+        long from = insertsIssued;
+        System.out.printf(Locale.ROOT, "[%s] writing keys %d..%d before SELECT (unmeasured)%n", options.target(), from, options.keys() - 1);
+        Semaphore permits = new Semaphore(options.concurrency());
+        LongAdder errors = new LongAdder();
+        while (insertsIssued < options.keys()) {
+            permits.acquire();
+            session.executeAsync(nextInsert()).whenComplete((rs, error) -> {
+                if (error != null) errors.increment();
+                permits.release();
+            });
+        }
+        awaitInFlight(permits);
+        if (errors.sum() > 0) throw new IllegalStateException(errors.sum() + " INSERTs failed while writing the missing keys");
+    }
+
+    private BoundStatement nextInsert() {
+        int k = (int) (insertsIssued++ % options.keys());
+        return insert.bind(k, "user-" + k, k * 31, payloads[k % PAYLOADS]);
+    }
+
+    private BoundStatement nextSelect() {
+        return select.bind(random.nextInt(options.keys()));
+    }
+
+    /**
+     * Runs {@code phase} for {@code length} with a fixed number of requests in flight, printing progress; the result
+     * covers completions inside the window only (requests still in flight at the end are waited for, not counted).
+     */
+    private PhaseResult drive(Phase phase, String stage, Duration length) throws InterruptedException {
+        Semaphore permits = new Semaphore(options.concurrency());
+        Recorder recorder = new Recorder(3);
+        LongAdder errors = new LongAdder();
+        LongAdder missing = new LongAdder();
+        Map<String, LongAdder> errorKinds = new ConcurrentHashMap<>();
+        Histogram total = new Histogram(3);
+        long cpuServerStart = serverCpuTicks();
+        long cpuClientStart = clientCpuNanos();
+        long start = System.nanoTime();
+        long end = start + length.toNanos();
+        long reportEvery = options.reportEvery().toNanos();
+        long nextReport = start + reportEvery;
+        long lastReport = start;
+        String label = "[" + options.target() + " " + phase.name().toLowerCase(Locale.ROOT) + " " + stage + "]";
+
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= nextReport || now >= end) {
+                Histogram interval = recorder.getIntervalHistogram();
+                total.add(interval);
+                double seconds = (now - lastReport) / 1e9;
+                System.out.printf(Locale.ROOT, "%s %5.1fs  %9.0f ops/s  p50 %7.3f ms  p99 %7.3f ms  max %8.3f ms  errors %d%n",
+                        label, (now - start) / 1e9, interval.getTotalCount() / seconds, millis(interval.getValueAtPercentile(50)),
+                        millis(interval.getValueAtPercentile(99)), millis(interval.getMaxValue()), errors.sum());
+                lastReport = now;
+                nextReport = now + reportEvery;
+                if (now >= end) break;
+            }
+            long waitNanos = Math.min(nextReport, end) - now;
+            if (!permits.tryAcquire(waitNanos, TimeUnit.NANOSECONDS)) continue;
+            BoundStatement statement = phase == Phase.INSERT ? nextInsert() : nextSelect();
+            long sent = System.nanoTime();
+            CompletionStage<AsyncResultSet> response = session.executeAsync(statement);
+            response.whenComplete((rs, error) -> {
+                long latency = System.nanoTime() - sent;
+                if (error == null) {
+                    recorder.recordValue(latency);
+                    if (phase == Phase.SELECT && rs.one() == null) missing.increment();
+                } else {
+                    errors.increment();
+                    errorKinds.computeIfAbsent(error.getClass().getSimpleName(), e -> new LongAdder()).increment();
+                }
+                permits.release();
+            });
+        }
+        long stopped = System.nanoTime();
+        double serverCpu = (serverCpuTicks() - cpuServerStart) / (double) clockTicksPerSecond();
+        double clientCpu = (clientCpuNanos() - cpuClientStart) / 1e9;
+        long errorCount = errors.sum();
+        long missingCount = missing.sum();
+        Map<String, Long> kinds = new LinkedHashMap<>();
+        errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
+        awaitInFlight(permits);
+        return new PhaseResult(phase, (stopped - start) / 1e9, total.getTotalCount(), total, errorCount, kinds,
+                missingCount, options.serverPid() > 0 ? serverCpu : Double.NaN, clientCpu);
+    }
+
+    private void awaitInFlight(Semaphore permits) throws InterruptedException {
+        long waitNanos = REQUEST_TIMEOUT.plusSeconds(5).toNanos();
+        if (!permits.tryAcquire(options.concurrency(), waitNanos, TimeUnit.NANOSECONDS))
+            throw new IllegalStateException((options.concurrency() - permits.availablePermits())
+                    + " requests still in flight " + waitNanos / 1_000_000_000L + " s after the phase ended");
+    }
+
+    // ---------------------------------------------------------------- CPU accounting
+
+    /** utime + stime of the server process in clock ticks, or 0 without --server-pid (Linux /proc only). */
+    private long serverCpuTicks() {
+        if (options.serverPid() <= 0) return 0;
+        try {
+            String stat = Files.readString(Path.of("/proc/" + options.serverPid() + "/stat"));
+            // The command name (field 2) is in parentheses and may hold spaces; count fields after its closing one.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("cannot read the CPU time of --server-pid " + options.serverPid() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static long clockTicksPerSecond() {
+        return Long.getLong("ballot.bench.clockTicks", 100);
+    }
+
+    private static long clientCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    // ---------------------------------------------------------------- output
+
+    private static double millis(long nanos) {
+        return nanos / 1e6;
+    }
+
+    private static void printSummary(Options o, PhaseResult r) {
+        Histogram h = r.latencyNanos();
+        System.out.printf(Locale.ROOT, "%s %s: %d ops in %.1f s = %.0f ops/s; latency ms p50 %.3f p99 %.3f p99.9 %.3f max %.3f; "
+                        + "errors %d%s%s; server CPU %.1f s (%.1f us/op), client CPU %.1f s%n",
+                o.target(), r.phase().name(), r.ops(), r.seconds(), r.opsPerSecond(), millis(h.getValueAtPercentile(50)),
+                millis(h.getValueAtPercentile(99)), millis(h.getValueAtPercentile(99.9)), millis(h.getMaxValue()), r.errors(),
+                r.errorKinds().isEmpty() ? "" : " " + r.errorKinds(), r.phase() == Phase.SELECT ? "; rows not found " + r.missing() : "",
+                r.serverCpuSeconds(), r.serverCpuSeconds() * 1e6 / Math.max(1, r.ops()), r.clientCpuSeconds());
+    }
+
+    private static void printResultLine(Options o, PhaseResult r) {
+        Histogram h = r.latencyNanos();
+        System.out.printf(Locale.ROOT, "RESULT target=%s phase=%s seconds=%.2f ops=%d ops_per_s=%.1f p50_ms=%.3f p99_ms=%.3f "
+                        + "p999_ms=%.3f max_ms=%.3f errors=%d missing=%d server_cpu_s=%.2f client_cpu_s=%.2f concurrency=%d keys=%d%n",
+                o.target(), r.phase().name().toLowerCase(Locale.ROOT), r.seconds(), r.ops(), r.opsPerSecond(),
+                millis(h.getValueAtPercentile(50)), millis(h.getValueAtPercentile(99)), millis(h.getValueAtPercentile(99.9)),
+                millis(h.getMaxValue()), r.errors(), r.missing(), r.serverCpuSeconds(), r.clientCpuSeconds(), o.concurrency(), o.keys());
+    }
+
+    // ---------------------------------------------------------------- arguments
+
+    static Options parse(String[] args) {
+        Map<String, String> values = new LinkedHashMap<>(Map.of(
+                "--host", "127.0.0.1", "--dc", "datacenter1", "--target", "node", "--phases", "insert,select",
+                "--keys", "100000", "--concurrency", "64", "--connections", "1", "--warmup", "20", "--duration", "30",
+                "--value-bytes", "100"));
+        values.put("--report-every", "5");
+        values.put("--server-pid", "0");
+        for (int i = 0; i < args.length; i += 2) {
+            String name = args[i];
+            if (!values.containsKey(name) && !name.equals("--port") && !name.equals("--protocol"))
+                throw new IllegalArgumentException("unknown option '" + name + "'");
+            if (i + 1 >= args.length) throw new IllegalArgumentException(name + " needs a value");
+            values.put(name, args[i + 1]);
+        }
+        if (!values.containsKey("--port")) throw new IllegalArgumentException("--port is required");
+        List<Phase> phases = new ArrayList<>();
+        for (String p : values.get("--phases").split(",")) {
+            try {
+                phases.add(Phase.valueOf(p.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--phases takes insert and/or select, not '" + p + "'");
+            }
+        }
+        return new Options(values.get("--host"), positive(values, "--port"), values.get("--dc"), values.get("--target"),
+                List.copyOf(phases), positive(values, "--keys"), positive(values, "--concurrency"),
+                positive(values, "--connections"), Duration.ofSeconds(atLeast(values, "--warmup", 0)),
+                Duration.ofSeconds(positive(values, "--duration")), atLeast(values, "--value-bytes", 0),
+                Duration.ofSeconds(positive(values, "--report-every")), atLeast(values, "--server-pid", 0),
+                values.get("--protocol"));
+    }
+
+    private static int positive(Map<String, String> values, String name) {
+        return atLeast(values, name, 1);
+    }
+
+    private static int atLeast(Map<String, String> values, String name, int min) {
+        String value = values.get(name);
+        try {
+            int n = Integer.parseInt(value);
+            if (n < min) throw new IllegalArgumentException(name + " must be at least " + min + ", was " + n);
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, was '" + value + "'");
+        }
+    }
+}
