@@ -49,10 +49,10 @@ public final class BallotNode implements AutoCloseable {
                 config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds));
         try {
             identity = identity(config);
-            LocalSchema schema = new LocalSchema(storage);
+            ServerClock clock = new ServerClock(System::currentTimeMillis);
+            LocalSchema schema = new LocalSchema(storage, clock::nextMicros);
             SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema);
             schema.load(system.keyspaces());
-            ServerClock clock = new ServerClock(System::currentTimeMillis);
             LocalCoordinator coordinator = new LocalCoordinator(storage, system, schema::schema, new WriteId(identity.generation()), clock::nextMicros,
                     identity.hostId());
             QueryEnvironment environment = new QueryEnvironment(coordinator, schema, clock::nextMicros, System::currentTimeMillis,

@@ -7,9 +7,11 @@ import ballot.cql.schema.SchemaJson;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.SchemaStore;
 import ballot.storage.StorageEngine;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,37 +20,51 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The node's schema: system keyspaces (defined by the node) and user keyspaces (persisted as JSON in local metadata,
- * one entry per keyspace). Changes are serialised, persisted before they become visible, and reflected in storage
- * (column families created or dropped). The version is a digest of the user keyspaces' canonical JSON, so nodes with
- * the same schema report the same version.
+ * one entry per keyspace, with the time of its last change). Changes are serialised, persisted before they become
+ * visible, and reflected in storage (column families created or dropped). Between nodes, keyspace definitions merge
+ * by last change wins, drops included ({@link #merge}); the version is a digest of the user keyspaces' canonical
+ * JSON, so nodes with the same schema report the same version.
  */
 public final class LocalSchema implements SchemaStore {
     private static final Logger log = LoggerFactory.getLogger(LocalSchema.class);
-    private static final String PREFIX = "schema/keyspace/";
+    private static final String KEYSPACE = "schema/keyspace/";
+    private static final String CHANGED = "schema/changed/";
+    private static final String DROPPED = "schema/dropped/";
+
+    /** One keyspace as nodes exchange it: its definition (null once dropped) and when it last changed (micros). */
+    public record Entry(String name, long changedAt, byte[] definition) {}
 
     private final StorageEngine storage;
+    private final LongSupplier nowMicros;
     private final List<Consumer<SchemaChange>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Schema>> versionListeners = new CopyOnWriteArrayList<>();
+    private final Map<String, Long> changedAt = new TreeMap<>();
+    private final Map<String, Long> droppedAt = new TreeMap<>();
     private volatile Map<String, KeyspaceMetadata> system = Map.of();
     private volatile Schema schema;
 
-    public LocalSchema(StorageEngine storage) {
+    public LocalSchema(StorageEngine storage, LongSupplier nowMicros) {
         this.storage = storage;
+        this.nowMicros = nowMicros;
     }
 
     /** Loads the persisted user keyspaces and attaches storage to their tables; {@code systemKeyspaces} are merged in. */
-    public void load(Map<String, KeyspaceMetadata> systemKeyspaces) {
+    public synchronized void load(Map<String, KeyspaceMetadata> systemKeyspaces) {
         this.system = Map.copyOf(systemKeyspaces);
         Map<String, KeyspaceMetadata> user = new TreeMap<>();
-        storage.forEachMeta(PREFIX, (key, value) -> {
+        storage.forEachMeta(KEYSPACE, (key, value) -> {
             KeyspaceMetadata ks = SchemaJson.decode(value);
             user.put(ks.name(), ks);
         });
+        storage.forEachMeta(CHANGED, (key, value) -> changedAt.put(key.substring(CHANGED.length()), ByteBuffer.wrap(value).getLong()));
+        storage.forEachMeta(DROPPED, (key, value) -> droppedAt.put(key.substring(DROPPED.length()), ByteBuffer.wrap(value).getLong()));
         Set<UUID> tables = new HashSet<>();
         for (KeyspaceMetadata ks : user.values()) {
             for (TableMetadata t : ks.tables().values()) {
@@ -66,22 +82,88 @@ public final class LocalSchema implements SchemaStore {
         listeners.add(listener);
     }
 
+    /** Registers a listener for every new schema (after it is durable and visible), for spreading it to other nodes. */
+    public void onNewVersion(Consumer<Schema> listener) {
+        versionListeners.add(listener);
+    }
+
     @Override
     public Schema schema() {
         return schema;
     }
 
     @Override
-    public synchronized Schema update(UnaryOperator<Map<String, KeyspaceMetadata>> change) {
-        Map<String, KeyspaceMetadata> current = schema.keyspaces();
-        Map<String, KeyspaceMetadata> next = change.apply(current);
-        if (next == current || next.equals(current)) return schema;
-        for (String name : system.keySet()) {
-            if (next.get(name) != system.get(name)) throw new IllegalStateException("a schema change touched system keyspace " + name);
+    public Schema update(UnaryOperator<Map<String, KeyspaceMetadata>> change) {
+        Schema next;
+        synchronized (this) {
+            Map<String, KeyspaceMetadata> current = schema.keyspaces();
+            Map<String, KeyspaceMetadata> proposed = change.apply(current);
+            if (proposed == current || proposed.equals(current)) return schema;
+            for (String name : system.keySet()) {
+                if (proposed.get(name) != system.get(name)) throw new IllegalStateException("a schema change touched system keyspace " + name);
+            }
+            long now = nowMicros.getAsLong();
+            Map<String, KeyspaceMetadata> before = user(current);
+            Map<String, KeyspaceMetadata> after = user(proposed);
+            Map<String, Long> stamps = new TreeMap<>();
+            for (String name : union(before.keySet(), after.keySet())) {
+                if (!java.util.Objects.equals(before.get(name), after.get(name))) stamps.put(name, now);
+            }
+            next = install(before, after, stamps);
         }
-        Map<String, KeyspaceMetadata> before = user(current);
-        Map<String, KeyspaceMetadata> after = user(next);
-        persist(before, after);
+        announce(next);
+        return next;
+    }
+
+    /** Every user keyspace and every drop this node knows of, for another node to {@link #merge}. */
+    public synchronized List<Entry> entries() {
+        List<Entry> out = new ArrayList<>();
+        for (KeyspaceMetadata ks : user(schema.keyspaces()).values()) {
+            out.add(new Entry(ks.name(), changedAt.getOrDefault(ks.name(), 0L), SchemaJson.encode(ks)));
+        }
+        droppedAt.forEach((name, at) -> out.add(new Entry(name, at, null)));
+        return out;
+    }
+
+    /** Adopts every entry that changed later than what this node has (ties go to the larger definition). */
+    public Schema merge(List<Entry> entries) {
+        Schema next;
+        synchronized (this) {
+            Map<String, KeyspaceMetadata> before = user(schema.keyspaces());
+            Map<String, KeyspaceMetadata> after = new TreeMap<>(before);
+            Map<String, Long> stamps = new TreeMap<>();
+            for (Entry e : entries) {
+                if (system.containsKey(e.name())) continue;
+                long mine = Math.max(changedAt.getOrDefault(e.name(), Long.MIN_VALUE), droppedAt.getOrDefault(e.name(), Long.MIN_VALUE));
+                boolean newer = e.changedAt() > mine || e.changedAt() == mine && wins(e, before.get(e.name()));
+                if (!newer) continue;
+                if (e.definition() == null) {
+                    if (after.remove(e.name()) != null || !droppedAt.containsKey(e.name())) stamps.put(e.name(), e.changedAt());
+                } else {
+                    KeyspaceMetadata ks = SchemaJson.decode(e.definition());
+                    if (!ks.equals(before.get(e.name())) || !changedAt.containsKey(e.name())) {
+                        after.put(e.name(), ks);
+                        stamps.put(e.name(), e.changedAt());
+                    }
+                }
+            }
+            if (stamps.isEmpty()) return schema;
+            next = install(before, after, stamps);
+        }
+        announce(next);
+        return next;
+    }
+
+    /** On an exact tie of change times the larger canonical definition wins, so every node picks the same one. */
+    private static boolean wins(Entry remote, KeyspaceMetadata local) {
+        if (local == null) return remote.definition() != null;
+        if (remote.definition() == null) return false;
+        return java.util.Arrays.compare(remote.definition(), SchemaJson.encode(local)) > 0;
+    }
+
+    /** Persists {@code after}, brings storage in line with it and makes it the schema; returns the new schema. */
+    private Schema install(Map<String, KeyspaceMetadata> before, Map<String, KeyspaceMetadata> after, Map<String, Long> stamps) {
+        persist(before, after, stamps);
         schema = snapshot(after);
         List<SchemaChange> events = SchemaEvents.between(before, after);
         for (SchemaChange event : events) {
@@ -91,20 +173,42 @@ public final class LocalSchema implements SchemaStore {
         return schema;
     }
 
+    private void announce(Schema next) {
+        for (Consumer<Schema> listener : versionListeners) {
+            try {
+                listener.accept(next);
+            } catch (RuntimeException e) {
+                log.warn("spreading schema version {} failed: {}", next.version(), e.toString());
+            }
+        }
+    }
+
     /** Makes {@code after} durable and brings storage in line with it (new tables first, dropped tables last). */
-    private void persist(Map<String, KeyspaceMetadata> before, Map<String, KeyspaceMetadata> after) {
+    private void persist(Map<String, KeyspaceMetadata> before, Map<String, KeyspaceMetadata> after, Map<String, Long> stamps) {
         for (KeyspaceMetadata ks : after.values()) {
-            if (ks.equals(before.get(ks.name()))) continue;
+            if (!stamps.containsKey(ks.name())) continue;
             for (TableMetadata t : ks.tables().values()) storage.ensureTable(t);
-            storage.putMeta(PREFIX + ks.name(), SchemaJson.encode(ks));
+            storage.putMeta(KEYSPACE + ks.name(), SchemaJson.encode(ks));
+            storage.putMeta(CHANGED + ks.name(), longBytes(stamps.get(ks.name())));
+            changedAt.put(ks.name(), stamps.get(ks.name()));
+            if (droppedAt.remove(ks.name()) != null) storage.deleteMeta(DROPPED + ks.name());
         }
         for (KeyspaceMetadata old : before.values()) {
             KeyspaceMetadata now = after.get(old.name());
-            if (now == null) storage.deleteMeta(PREFIX + old.name());
+            if (now == null) {
+                storage.deleteMeta(KEYSPACE + old.name());
+                storage.deleteMeta(CHANGED + old.name());
+                changedAt.remove(old.name());
+            }
             for (TableMetadata t : old.tables().values()) {
                 TableMetadata still = now == null ? null : now.table(t.name());
                 if (still == null || !still.id().equals(t.id())) storage.dropTable(t.id());
             }
+        }
+        for (Map.Entry<String, Long> e : stamps.entrySet()) {
+            if (after.containsKey(e.getKey())) continue;
+            storage.putMeta(DROPPED + e.getKey(), longBytes(e.getValue()));
+            droppedAt.put(e.getKey(), e.getValue());
         }
     }
 
@@ -118,6 +222,16 @@ public final class LocalSchema implements SchemaStore {
         Map<String, KeyspaceMetadata> all = new TreeMap<>(system);
         all.putAll(user);
         return new Schema(all, version(user));
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> out = new java.util.TreeSet<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    private static byte[] longBytes(long v) {
+        return ByteBuffer.allocate(8).putLong(0, v).array();
     }
 
     private static UUID version(Map<String, KeyspaceMetadata> user) {

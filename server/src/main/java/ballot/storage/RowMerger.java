@@ -19,14 +19,14 @@ import java.util.TreeMap;
  * "Fragments and reads"). The result keeps tombstones that still shadow something elsewhere (other replicas, later
  * hints) and drops only what is shadowed here. Counter contexts are merged shard by shard (CounterContext).
  */
-final class RowMerger {
+public final class RowMerger {
     private RowMerger() {}
 
     /**
      * @param covering the strongest deletion over this row from outside it (partition deletion, range tombstones),
      *                 or {@link DeletionTime#LIVE}
      */
-    static Row merge(List<Row> fragments, DeletionTime covering) {
+    public static Row merge(List<Row> fragments, DeletionTime covering) {
         Row first = fragments.get(0);
         if (fragments.size() == 1 && covering.isLive() && first.deletion().isLive() && first.complexDeletions().isEmpty()
                 && isCanonical(first)) {

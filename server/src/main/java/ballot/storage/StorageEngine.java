@@ -360,6 +360,15 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
+    /** Writes local metadata through the WAL without waiting for an fsync (best-effort data such as hints). */
+    public void putMetaUnsynced(String key, byte[] value) {
+        try {
+            db.put(metaFamily, writeOptions, key.getBytes(StandardCharsets.UTF_8), value);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot write local metadata " + key + ": " + e.getMessage(), e);
+        }
+    }
+
     public void deleteMeta(String key) {
         try {
             db.delete(metaFamily, syncWriteOptions, key.getBytes(StandardCharsets.UTF_8));

@@ -1,0 +1,79 @@
+package ballot.replication;
+
+import ballot.cluster.NodeInfo;
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
+import ballot.cql.error.WriteTimeoutException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Counts a write's replica acknowledgements against its consistency level (per data center for LOCAL_* and
+ * EACH_QUORUM) and completes once the level is met, or fails once too many replicas failed for it to be met.
+ */
+final class AckTracker {
+    private final ConsistencyLevel cl;
+    private final String localDc;
+    private final int blockFor;
+    private final int sent;
+    private final WriteType writeType;
+    private final Map<String, Integer> neededPerDc = new HashMap<>();
+    private final Map<String, Integer> ackedPerDc = new HashMap<>();
+    private final CompletableFuture<Void> result = new CompletableFuture<>();
+    private int acks;
+    private int responses;
+
+    AckTracker(ConsistencyLevel cl, List<NodeInfo> replicas, String localDc, int sent, WriteType writeType) {
+        this.cl = cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl;
+        this.localDc = localDc;
+        this.blockFor = Consistency.blockFor(this.cl, replicas, localDc);
+        this.sent = sent;
+        this.writeType = writeType;
+        if (this.cl == ConsistencyLevel.EACH_QUORUM) {
+            Consistency.perDc(replicas).forEach((dc, rf) -> neededPerDc.put(dc, rf / 2 + 1));
+        }
+    }
+
+    synchronized void ack(NodeInfo replica) {
+        responses++;
+        if (cl == ConsistencyLevel.EACH_QUORUM) {
+            ackedPerDc.merge(replica.dataCenter(), 1, Integer::sum);
+            acks++;
+        } else if (Consistency.counts(cl, replica, localDc)) {
+            acks++;
+        }
+        check();
+    }
+
+    synchronized void fail(NodeInfo replica) {
+        responses++;
+        check();
+    }
+
+    private void check() {
+        if (result.isDone()) return;
+        if (met()) {
+            result.complete(null);
+        } else if (responses >= sent) {
+            result.completeExceptionally(timeout());
+        }
+    }
+
+    private boolean met() {
+        if (cl != ConsistencyLevel.EACH_QUORUM) return acks >= blockFor;
+        for (Map.Entry<String, Integer> e : neededPerDc.entrySet()) {
+            if (ackedPerDc.getOrDefault(e.getKey(), 0) < e.getValue()) return false;
+        }
+        return true;
+    }
+
+    CompletableFuture<Void> result() {
+        return result;
+    }
+
+    synchronized WriteTimeoutException timeout() {
+        return new WriteTimeoutException(cl, acks, blockFor, writeType, 0);
+    }
+}

@@ -1,0 +1,85 @@
+package ballot.replication;
+
+import ballot.storage.Mutation;
+import ballot.storage.StorageEngine;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hints: writes a replica missed (it was down or did not answer), kept on the coordinator in local metadata and
+ * replayed when the replica is back. Bounded per replica; beyond the bound a replica gets no more hints and must be
+ * repaired by reads (read repair) instead, as in Cassandra.
+ */
+final class HintStore {
+    private static final Logger log = LoggerFactory.getLogger(HintStore.class);
+    private static final String PREFIX = "hints/";
+
+    /** A stored hint and the key to delete once delivered. */
+    record Hint(String key, Mutation mutation) {}
+
+    private final StorageEngine storage;
+    private final int hintsPerReplicaMax;
+    private final Map<UUID, AtomicInteger> counts = new ConcurrentHashMap<>();
+    private final AtomicInteger sequence = new AtomicInteger();
+
+    HintStore(StorageEngine storage, int hintsPerReplicaMax) {
+        this.storage = storage;
+        this.hintsPerReplicaMax = hintsPerReplicaMax;
+        storage.forEachMeta(PREFIX, (key, value) -> counts.computeIfAbsent(target(key), t -> new AtomicInteger()).incrementAndGet());
+    }
+
+    /** Stores a hint for {@code target}; false if the replica already has the most hints allowed. */
+    boolean store(UUID target, Mutation mutation, long nowMillis) {
+        AtomicInteger count = counts.computeIfAbsent(target, t -> new AtomicInteger());
+        if (count.get() >= hintsPerReplicaMax) {
+            log.warn("hints for replica {} reached the limit of {}; it will catch up through read repair", target, hintsPerReplicaMax);
+            return false;
+        }
+        ByteBuf buf = Unpooled.buffer();
+        try {
+            WireFormat.writeMutation(buf, mutation);
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.readBytes(bytes);
+            String key = PREFIX + target + "/" + String.format("%016x", nowMillis) + "/" + String.format("%08x", sequence.getAndIncrement())
+                    + HexFormat.of().formatHex(mutation.writeId());
+            storage.putMetaUnsynced(key, bytes);
+            count.incrementAndGet();
+            return true;
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** Up to {@code limit} hints for {@code target}, oldest first. */
+    List<Hint> pending(UUID target, int limit) {
+        List<Hint> out = new ArrayList<>();
+        storage.forEachMeta(PREFIX + target + "/", (key, value) -> {
+            if (out.size() < limit) out.add(new Hint(key, WireFormat.readMutation(Unpooled.wrappedBuffer(value))));
+        });
+        return out;
+    }
+
+    void delivered(UUID target, Hint hint) {
+        storage.deleteMeta(hint.key());
+        AtomicInteger count = counts.get(target);
+        if (count != null) count.decrementAndGet();
+    }
+
+    int count(UUID target) {
+        AtomicInteger count = counts.get(target);
+        return count == null ? 0 : count.get();
+    }
+
+    private static UUID target(String key) {
+        return UUID.fromString(key.substring(PREFIX.length(), PREFIX.length() + 36));
+    }
+}

@@ -1,0 +1,39 @@
+package ballot.replication;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.data.PartitionData;
+import ballot.cql.schema.Schema;
+import ballot.cql.schema.TableMetadata;
+import ballot.net.Messaging;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/** Answers the replication verbs on this node: the replica side of reads, writes, scans, truncates and counters. */
+final class ReplicaHandlers {
+    private ReplicaHandlers() {}
+
+    static void register(Messaging messaging, LocalReplica local, ReplicatedCoordinator coordinator, Supplier<Schema> schema) {
+        messaging.handle(ReplicationVerbs.MUTATION, (mutations, from) -> {
+            local.apply(mutations);
+            return CompletableFuture.completedFuture(null);
+        });
+        messaging.handle(ReplicationVerbs.READ, (command, from) -> CompletableFuture.completedFuture(read(local, command)));
+        messaging.handle(ReplicationVerbs.SCAN, (command, from) -> CompletableFuture.completedFuture(
+                local.scan(command.table(), command.range(), command.spec(), command.partitionLimit())));
+        messaging.handle(ReplicationVerbs.TRUNCATE, (table, from) -> {
+            local.truncate(table);
+            return CompletableFuture.completedFuture(null);
+        });
+        messaging.handle(ReplicationVerbs.COUNTER_LEADER, (command, from) -> {
+            TableMetadata table = schema.get().table(command.update().tableId());
+            if (table == null) throw new IllegalStateException("unknown table id " + command.update().tableId());
+            return coordinator.leadCounter(table, command.update(), ConsistencyLevel.fromCode(command.consistencyCode()));
+        });
+    }
+
+    static ReplicationVerbs.ReadResponse read(LocalReplica local, ReplicationVerbs.ReadCommand command) {
+        PartitionData data = local.read(command.table(), command.key(), command.spec());
+        return command.digestOnly() ? new ReplicationVerbs.ReadResponse(null, LocalReplica.digest(data))
+                : new ReplicationVerbs.ReadResponse(data, null);
+    }
+}

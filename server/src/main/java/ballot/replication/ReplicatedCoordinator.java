@@ -1,0 +1,418 @@
+package ballot.replication;
+
+import ballot.cluster.Membership;
+import ballot.cluster.NodeInfo;
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.TokenRange;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.error.ReadTimeoutException;
+import ballot.cql.error.TruncateException;
+import ballot.cql.error.UnavailableException;
+import ballot.cql.error.WriteTimeoutException;
+import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.Schema;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.CasRequest;
+import ballot.cql.spi.CasResult;
+import ballot.cql.spi.DataCoordinator;
+import ballot.net.Messaging;
+import ballot.net.MessagingException;
+import ballot.storage.Mutation;
+import ballot.system.SystemKeyspaces;
+import ballot.system.VirtualTable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator of plain reads and writes in a cluster (docs/cluster.md): a write goes to every live replica of its
+ * partition and completes when the consistency level is met, with hints kept for replicas that miss it; a read asks
+ * enough replicas for the level (one for data, the others for digests), and on a mismatch reads the data from all of
+ * them, reconciles it and repairs the stale replicas before answering. Levels that cannot be met with the live
+ * replicas fail with UNAVAILABLE before anything is sent.
+ */
+public final class ReplicatedCoordinator implements DataCoordinator {
+    private static final Logger log = LoggerFactory.getLogger(ReplicatedCoordinator.class);
+
+    /** Timeouts of the request kinds, as cassandra.yaml names them. */
+    public record Timeouts(Duration write, Duration read, Duration range) {}
+
+    /** Runs conditional statements; the Paxos coordinator in a cluster, a partition lock on a lone replica. */
+    public interface CasEngine {
+        CompletableFuture<CasResult> cas(CasRequest request, List<NodeInfo> replicas, ConsistencyLevel serial, ConsistencyLevel commit);
+    }
+
+    private final Membership membership;
+    private final Messaging messaging;
+    private final LocalReplica local;
+    private final SystemKeyspaces system;
+    private final Supplier<Schema> schema;
+    private final HintStore hints;
+    private final Timeouts timeouts;
+    private final LongSupplier nowMillis;
+    private volatile CasEngine cas;
+    private volatile TokenRing ring;
+
+    ReplicatedCoordinator(Membership membership, Messaging messaging, LocalReplica local, SystemKeyspaces system,
+            Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis) {
+        this.membership = membership;
+        this.messaging = messaging;
+        this.local = local;
+        this.system = system;
+        this.schema = schema;
+        this.hints = hints;
+        this.timeouts = timeouts;
+        this.nowMillis = nowMillis;
+        refreshRing();
+    }
+
+    void casEngine(CasEngine engine) {
+        this.cas = engine;
+    }
+
+    /** Rebuilds the token ring from membership; called when members join, leave or change tokens. */
+    void refreshRing() {
+        ring = TokenRing.of(membership.members());
+    }
+
+    TokenRing ring() {
+        return ring;
+    }
+
+    private String localDc() {
+        return membership.self().dataCenter();
+    }
+
+    // ---------------------------------------------------------------- replicas
+
+    /** The replicas of {@code token} for the table's keyspace, primary first. */
+    List<NodeInfo> replicas(TableMetadata table, long token) {
+        KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
+        if (ks == null || ReplicationStrategy.isLocal(ks.replication()) || ring.isEmpty()) return List.of(membership.self());
+        List<NodeInfo> replicas = ReplicationStrategy.replicas(ring, ks.replication(), token);
+        return replicas.isEmpty() ? List.of(membership.self()) : replicas;
+    }
+
+    private List<NodeInfo> alive(List<NodeInfo> replicas) {
+        List<NodeInfo> alive = new ArrayList<>(replicas.size());
+        for (NodeInfo n : replicas) if (isSelf(n) || membership.isAlive(n.hostId())) alive.add(n);
+        return alive;
+    }
+
+    private boolean isSelf(NodeInfo n) {
+        return n.hostId().equals(membership.self().hostId());
+    }
+
+    /** Replicas ordered for reading: this node, then its data center, then the rest, in ring order otherwise. */
+    private List<NodeInfo> readOrder(List<NodeInfo> replicas) {
+        List<NodeInfo> out = new ArrayList<>(replicas.size());
+        for (NodeInfo n : replicas) if (isSelf(n)) out.add(n);
+        for (NodeInfo n : replicas) if (!isSelf(n) && n.dataCenter().equals(localDc())) out.add(n);
+        for (NodeInfo n : replicas) if (!isSelf(n) && !n.dataCenter().equals(localDc())) out.add(n);
+        return out;
+    }
+
+    private void checkAvailable(ConsistencyLevel cl, List<NodeInfo> replicas, List<NodeInfo> alive) {
+        if (!Consistency.isSatisfiable(cl, replicas, alive, localDc())) {
+            throw new UnavailableException(cl, Consistency.blockFor(cl, replicas, localDc()), Consistency.countable(cl, alive, localDc()));
+        }
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
+        List<CompletableFuture<Void>> writes = new ArrayList<>(updates.size());
+        for (PartitionUpdate update : updates) {
+            TableMetadata table = table(update.tableId());
+            if (CounterUpdates.hasIncrements(update)) writes.add(writeCounter(table, update, consistency));
+            else writes.add(replicate(table, local.mutation(update), consistency, writeType, null));
+        }
+        return CompletableFuture.allOf(writes.toArray(new CompletableFuture[0]));
+    }
+
+    /**
+     * Sends {@code mutation} to the replicas of its partition and completes when {@code cl} is met; {@code alreadyApplied}
+     * is a replica that has it already (a counter leader) and counts as one acknowledgement.
+     */
+    CompletableFuture<Void> replicate(TableMetadata table, Mutation mutation, ConsistencyLevel cl, WriteType writeType, NodeInfo alreadyApplied) {
+        List<NodeInfo> replicas = replicas(table, mutation.update().key().token());
+        List<NodeInfo> alive = alive(replicas);
+        long now = nowMillis.getAsLong();
+        if (cl == ConsistencyLevel.ANY && alive.isEmpty()) {
+            for (NodeInfo n : replicas) hints.store(n.hostId(), mutation, now);
+            return CompletableFuture.completedFuture(null);
+        }
+        checkAvailable(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl, replicas, alive);
+        AckTracker tracker = new AckTracker(cl, replicas, localDc(), alive.size(), writeType);
+        for (NodeInfo n : replicas) {
+            if (!alive.contains(n)) hints.store(n.hostId(), mutation, now);
+        }
+        for (NodeInfo n : alive) {
+            if (alreadyApplied != null && n.hostId().equals(alreadyApplied.hostId())) {
+                tracker.ack(n);
+            } else if (isSelf(n)) {
+                try {
+                    local.apply(List.of(mutation));
+                    tracker.ack(n);
+                } catch (RuntimeException e) {
+                    log.error("local write failed table={}", table, e);
+                    tracker.fail(n);
+                }
+            } else {
+                messaging.request(n.internode(), ReplicationVerbs.MUTATION, List.of(mutation), timeouts.write())
+                        .whenComplete((ok, error) -> {
+                            if (error == null) {
+                                tracker.ack(n);
+                            } else {
+                                hints.store(n.hostId(), mutation, nowMillis.getAsLong());
+                                tracker.fail(n);
+                            }
+                        });
+            }
+        }
+        return tracker.result().orTimeout(timeouts.write().toMillis() + 100, java.util.concurrent.TimeUnit.MILLISECONDS)
+                .handle((ok, error) -> {
+                    if (error == null) return null;
+                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                    if (cause instanceof java.util.concurrent.TimeoutException) throw tracker.timeout();
+                    if (cause instanceof RuntimeException r) throw r;
+                    throw new CompletionException(cause);
+                });
+    }
+
+    /** Counter increments go to one replica (the leader), which turns them into its shards and replicates those. */
+    private CompletableFuture<Void> writeCounter(TableMetadata table, PartitionUpdate update, ConsistencyLevel cl) {
+        List<NodeInfo> replicas = replicas(table, update.key().token());
+        List<NodeInfo> alive = readOrder(alive(replicas));
+        checkAvailable(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl, replicas, alive);
+        NodeInfo leader = alive.get(0);
+        if (isSelf(leader)) return leadCounter(table, update, cl);
+        return messaging.request(leader.internode(), ReplicationVerbs.COUNTER_LEADER,
+                        new ReplicationVerbs.CounterCommand(update, cl.code()), timeouts.write())
+                .exceptionally(e -> {
+                    throw new WriteTimeoutException(cl, 0, Consistency.blockFor(cl, replicas, localDc()), WriteType.COUNTER, 0);
+                });
+    }
+
+    CompletableFuture<Void> leadCounter(TableMetadata table, PartitionUpdate update, ConsistencyLevel cl) {
+        Mutation shards = local.applyIncrements(update);
+        return replicate(table, shards, cl, WriteType.COUNTER, membership.self());
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl) {
+        VirtualTable virtual = system.table(table.id());
+        if (virtual != null) return CompletableFuture.completedFuture(virtual.read(key, spec));
+        List<NodeInfo> replicas = replicas(table, key.token());
+        List<NodeInfo> alive = readOrder(alive(replicas));
+        checkAvailable(cl, replicas, alive);
+        List<NodeInfo> targets = targets(cl, replicas, alive);
+        int blockFor = Consistency.blockFor(cl, replicas, localDc());
+        if (targets.size() == 1) {
+            return readFrom(targets.get(0), new ReplicationVerbs.ReadCommand(table.id(), key, spec, false))
+                    .thenApply(ReplicationVerbs.ReadResponse::data)
+                    .exceptionally(e -> {
+                        throw new ReadTimeoutException(cl, 0, blockFor, false);
+                    });
+        }
+        List<CompletableFuture<ReplicationVerbs.ReadResponse>> answers = new ArrayList<>();
+        for (int i = 0; i < targets.size(); i++) {
+            answers.add(readFrom(targets.get(i), new ReplicationVerbs.ReadCommand(table.id(), key, spec, i > 0)));
+        }
+        return allSettled(answers).thenCompose(settled -> {
+            int received = 0;
+            for (CompletableFuture<ReplicationVerbs.ReadResponse> f : answers) if (!f.isCompletedExceptionally()) received++;
+            if (received < targets.size()) {
+                throw new ReadTimeoutException(cl, received, blockFor, !answers.get(0).isCompletedExceptionally());
+            }
+            PartitionData data = answers.get(0).join().data();
+            byte[] digest = LocalReplica.digest(data);
+            boolean match = true;
+            for (int i = 1; i < answers.size(); i++) match &= Arrays.equals(digest, answers.get(i).join().digest());
+            if (match) return CompletableFuture.completedFuture(data);
+            return resolveMismatch(table, key, spec, cl, targets, blockFor);
+        });
+    }
+
+    /** Digests disagreed: read the data from every target, reconcile, repair the stale ones, then answer. */
+    private CompletableFuture<PartitionData> resolveMismatch(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
+            List<NodeInfo> targets, int blockFor) {
+        List<CompletableFuture<ReplicationVerbs.ReadResponse>> answers = new ArrayList<>();
+        for (NodeInfo n : targets) answers.add(readFrom(n, new ReplicationVerbs.ReadCommand(table.id(), key, spec, false)));
+        return allSettled(answers).thenCompose(settled -> {
+            List<PartitionData> versions = new ArrayList<>();
+            for (CompletableFuture<ReplicationVerbs.ReadResponse> f : answers) {
+                if (f.isCompletedExceptionally()) throw new ReadTimeoutException(cl, versions.size(), blockFor, true);
+                versions.add(f.join().data());
+            }
+            PartitionData merged = Reconciler.merge(table, versions, spec);
+            return repair(table, merged, targets, versions).thenApply(v -> merged);
+        });
+    }
+
+    /** Blocking read repair: the reconciled partition is written to every replica whose answer differed from it. */
+    private CompletableFuture<Void> repair(TableMetadata table, PartitionData merged, List<NodeInfo> targets, List<PartitionData> versions) {
+        byte[] digest = LocalReplica.digest(merged);
+        Mutation repair = local.mutation(new PartitionUpdate(table.id(), merged.key(), merged.partitionDeletion(),
+                merged.rangeTombstones(), merged.staticRow(), merged.rows()));
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (int i = 0; i < targets.size(); i++) {
+            if (Arrays.equals(digest, LocalReplica.digest(versions.get(i)))) continue;
+            NodeInfo n = targets.get(i);
+            if (isSelf(n)) {
+                local.apply(List.of(repair));
+            } else {
+                writes.add(messaging.request(n.internode(), ReplicationVerbs.MUTATION, List.of(repair), timeouts.write())
+                        .exceptionally(e -> {
+                            log.debug("read repair of {} on {} failed: {}", table, n.internode(), e.toString());
+                            return null;
+                        }));
+            }
+        }
+        return CompletableFuture.allOf(writes.toArray(new CompletableFuture[0]));
+    }
+
+    private CompletableFuture<ReplicationVerbs.ReadResponse> readFrom(NodeInfo node, ReplicationVerbs.ReadCommand command) {
+        if (isSelf(node)) {
+            try {
+                return CompletableFuture.completedFuture(ReplicaHandlers.read(local, command));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return messaging.request(node.internode(), ReplicationVerbs.READ, command, timeouts.read());
+    }
+
+    /** The replicas to ask: as many as the level needs, from the right data centers, closest first. */
+    private List<NodeInfo> targets(ConsistencyLevel cl, List<NodeInfo> replicas, List<NodeInfo> aliveInReadOrder) {
+        int blockFor = Consistency.blockFor(cl, replicas, localDc());
+        List<NodeInfo> targets = new ArrayList<>();
+        if (cl == ConsistencyLevel.EACH_QUORUM) {
+            Map<String, Integer> needed = Consistency.perDc(replicas);
+            needed.replaceAll((dc, rf) -> rf / 2 + 1);
+            for (NodeInfo n : aliveInReadOrder) {
+                int left = needed.getOrDefault(n.dataCenter(), 0);
+                if (left > 0) {
+                    targets.add(n);
+                    needed.put(n.dataCenter(), left - 1);
+                }
+            }
+            return targets;
+        }
+        for (NodeInfo n : aliveInReadOrder) {
+            if (targets.size() >= blockFor) break;
+            if (Consistency.counts(cl, n, localDc())) targets.add(n);
+        }
+        return targets;
+    }
+
+    // ---------------------------------------------------------------- scans
+
+    @Override
+    public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
+            ConsistencyLevel cl) {
+        VirtualTable virtual = system.table(table.id());
+        if (virtual != null) return CompletableFuture.completedFuture(virtual.scan(range, spec, partitionLimit));
+        KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
+        TokenRing current = ring;
+        if (ks == null || ReplicationStrategy.isLocal(ks.replication()) || current.isEmpty()) {
+            return CompletableFuture.completedFuture(local.scan(table.id(), range, spec, partitionLimit));
+        }
+        List<PartitionData> out = new ArrayList<>();
+        int rowsLeft = spec.rowLimit();
+        long start = range.start();
+        PartitionKey after = range.startAfter();
+        while (!range.isEmpty() && start <= range.end() && out.size() < partitionLimit && rowsLeft > 0) {
+            int index = current.firstIndex(start);
+            long owner = current.token(index);
+            long end = owner >= start ? Math.min(owner, range.end()) : range.end();
+            TokenRange part = new TokenRange(start, after != null && after.token() >= start && after.token() <= end ? after : null, end);
+            List<NodeInfo> replicas = ReplicationStrategy.replicas(current, ks.replication(), owner);
+            List<NodeInfo> alive = readOrder(alive(replicas));
+            checkAvailable(cl, replicas, alive);
+            List<NodeInfo> targets = targets(cl, replicas, alive);
+            ReadSpec partSpec = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
+            ReplicationVerbs.ScanCommand command = new ReplicationVerbs.ScanCommand(table.id(), part, partSpec, partitionLimit - out.size());
+            List<List<PartitionData>> answers = new ArrayList<>();
+            for (NodeInfo n : targets) {
+                try {
+                    answers.add(isSelf(n) ? local.scan(table.id(), part, partSpec, command.partitionLimit())
+                            : messaging.request(n.internode(), ReplicationVerbs.SCAN, command, timeouts.range()).join());
+                } catch (CompletionException | MessagingException e) {
+                    throw new ReadTimeoutException(cl, answers.size(), Consistency.blockFor(cl, replicas, localDc()), !answers.isEmpty());
+                }
+            }
+            for (PartitionData p : Reconciler.mergeScans(table, answers, partSpec)) {
+                if (out.size() >= partitionLimit || rowsLeft <= 0) break;
+                if (!p.hasLiveData(spec.nowInSec())) continue;
+                out.add(p);
+                rowsLeft -= p.liveRowCount(spec.nowInSec());
+            }
+            if (end >= range.end() || end == Long.MAX_VALUE) break;
+            start = end + 1;
+            after = null;
+        }
+        return CompletableFuture.completedFuture(out);
+    }
+
+    // ---------------------------------------------------------------- conditional statements and truncate
+
+    @Override
+    public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
+        List<NodeInfo> replicas = replicas(request.table(), request.key().token());
+        List<NodeInfo> alive = alive(replicas);
+        checkAvailable(serial, replicas, alive);
+        CasEngine engine = cas;
+        if (engine == null) throw new InvalidRequestException("Conditional statements are not available on this node");
+        return engine.cas(request, replicas, serial, commit);
+    }
+
+    @Override
+    public CompletableFuture<Void> truncate(TableMetadata table) {
+        Collection<NodeInfo> members = ring.isEmpty() ? List.of(membership.self()) : ring.nodes();
+        List<CompletableFuture<Void>> truncations = new ArrayList<>();
+        for (NodeInfo n : members) {
+            if (!isSelf(n) && !membership.isAlive(n.hostId())) {
+                throw new TruncateException("Cannot achieve consistency level ALL: node " + n.internode().getAddress().getHostAddress()
+                        + " is down; TRUNCATE needs every node");
+            }
+        }
+        for (NodeInfo n : members) {
+            if (isSelf(n)) local.truncate(table.id());
+            else truncations.add(messaging.request(n.internode(), ReplicationVerbs.TRUNCATE, table.id(), timeouts.range()));
+        }
+        return CompletableFuture.allOf(truncations.toArray(new CompletableFuture[0])).exceptionally(e -> {
+            throw new TruncateException("TRUNCATE did not complete on every node: " + e.getMessage());
+        });
+    }
+
+    private TableMetadata table(UUID id) {
+        TableMetadata table = schema.get().table(id);
+        if (table == null) throw new InvalidRequestException("table " + id + " was dropped");
+        return table;
+    }
+
+    private static <T> CompletableFuture<Void> allSettled(List<CompletableFuture<T>> futures) {
+        CompletableFuture<?>[] handled = new CompletableFuture[futures.size()];
+        for (int i = 0; i < handled.length; i++) handled[i] = futures.get(i).handle((v, e) -> null);
+        return CompletableFuture.allOf(handled);
+    }
+}

@@ -1,0 +1,127 @@
+package ballot.replication;
+
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.TokenRange;
+import ballot.net.Codec;
+import ballot.net.Codecs;
+import ballot.net.Verb;
+import ballot.storage.Mutation;
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** The internode requests of the read and write paths. Ids 100–199 belong to replication. */
+final class ReplicationVerbs {
+    /** Read one partition; {@code digestOnly} asks for the MD5 of the answer instead of the data. */
+    record ReadCommand(UUID table, PartitionKey key, ReadSpec spec, boolean digestOnly) {}
+
+    /** Data, or a digest of it. */
+    record ReadResponse(PartitionData data, byte[] digest) {}
+
+    record ScanCommand(UUID table, TokenRange range, ReadSpec spec, int partitionLimit) {}
+
+    /** Counter increments for the leader replica to turn into its shards and replicate at {@code consistency}. */
+    record CounterCommand(PartitionUpdate update, int consistencyCode) {}
+
+    private ReplicationVerbs() {}
+
+    static final Codec<List<Mutation>> MUTATIONS = new Codec<>() {
+        public void encode(List<Mutation> value, ByteBuf out) {
+            out.writeInt(value.size());
+            for (Mutation m : value) WireFormat.writeMutation(out, m);
+        }
+
+        public List<Mutation> decode(ByteBuf in) {
+            int n = WireFormat.readCount(in);
+            List<Mutation> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) out.add(WireFormat.readMutation(in));
+            return out;
+        }
+    };
+
+    static final Codec<ReadCommand> READ_COMMAND = new Codec<>() {
+        public void encode(ReadCommand value, ByteBuf out) {
+            WireFormat.writeUuid(out, value.table());
+            WireFormat.writeKey(out, value.key());
+            WireFormat.writeReadSpec(out, value.spec());
+            out.writeBoolean(value.digestOnly());
+        }
+
+        public ReadCommand decode(ByteBuf in) {
+            return new ReadCommand(WireFormat.readUuid(in), WireFormat.readKey(in), WireFormat.readReadSpec(in), in.readBoolean());
+        }
+    };
+
+    static final Codec<ReadResponse> READ_RESPONSE = new Codec<>() {
+        public void encode(ReadResponse value, ByteBuf out) {
+            out.writeBoolean(value.data() != null);
+            if (value.data() != null) WireFormat.writePartition(out, value.data());
+            else out.writeInt(value.digest().length).writeBytes(value.digest());
+        }
+
+        public ReadResponse decode(ByteBuf in) {
+            if (in.readBoolean()) return new ReadResponse(WireFormat.readPartition(in), null);
+            byte[] digest = new byte[WireFormat.readCount(in)];
+            in.readBytes(digest);
+            return new ReadResponse(null, digest);
+        }
+    };
+
+    static final Codec<ScanCommand> SCAN_COMMAND = new Codec<>() {
+        public void encode(ScanCommand value, ByteBuf out) {
+            WireFormat.writeUuid(out, value.table());
+            WireFormat.writeRange(out, value.range());
+            WireFormat.writeReadSpec(out, value.spec());
+            out.writeInt(value.partitionLimit());
+        }
+
+        public ScanCommand decode(ByteBuf in) {
+            return new ScanCommand(WireFormat.readUuid(in), WireFormat.readRange(in), WireFormat.readReadSpec(in), in.readInt());
+        }
+    };
+
+    static final Codec<List<PartitionData>> PARTITIONS = new Codec<>() {
+        public void encode(List<PartitionData> value, ByteBuf out) {
+            out.writeInt(value.size());
+            for (PartitionData p : value) WireFormat.writePartition(out, p);
+        }
+
+        public List<PartitionData> decode(ByteBuf in) {
+            int n = WireFormat.readCount(in);
+            List<PartitionData> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) out.add(WireFormat.readPartition(in));
+            return out;
+        }
+    };
+
+    static final Codec<UUID> TABLE_ID = new Codec<>() {
+        public void encode(UUID value, ByteBuf out) {
+            WireFormat.writeUuid(out, value);
+        }
+
+        public UUID decode(ByteBuf in) {
+            return WireFormat.readUuid(in);
+        }
+    };
+
+    static final Codec<CounterCommand> COUNTER_COMMAND = new Codec<>() {
+        public void encode(CounterCommand value, ByteBuf out) {
+            WireFormat.writeUpdate(out, value.update());
+            out.writeShort(value.consistencyCode());
+        }
+
+        public CounterCommand decode(ByteBuf in) {
+            return new CounterCommand(WireFormat.readUpdate(in), in.readShort());
+        }
+    };
+
+    static final Verb<List<Mutation>, Void> MUTATION = new Verb<>(100, "MUTATION", MUTATIONS, Codecs.EMPTY);
+    static final Verb<ReadCommand, ReadResponse> READ = new Verb<>(101, "READ", READ_COMMAND, READ_RESPONSE);
+    static final Verb<ScanCommand, List<PartitionData>> SCAN = new Verb<>(102, "SCAN", SCAN_COMMAND, PARTITIONS);
+    static final Verb<UUID, Void> TRUNCATE = new Verb<>(103, "TRUNCATE", TABLE_ID, Codecs.EMPTY);
+    static final Verb<CounterCommand, Void> COUNTER_LEADER = new Verb<>(104, "COUNTER_LEADER", COUNTER_COMMAND, Codecs.EMPTY);
+}
