@@ -31,8 +31,26 @@ public final class SystemKeyspaces {
     private static final String LOCAL_STRATEGY = "org.apache.cassandra.locator.LocalStrategy";
     private static final String SIMPLE_STRATEGY = "org.apache.cassandra.locator.SimpleStrategy";
 
+    /** The other nodes of the cluster and their liveness, as membership knows them. */
+    public interface Peers {
+        Peers NONE = new Peers() {
+            public java.util.Collection<ballot.cluster.NodeInfo> others() {
+                return List.of();
+            }
+
+            public boolean isAlive(UUID hostId) {
+                return false;
+            }
+        };
+
+        java.util.Collection<ballot.cluster.NodeInfo> others();
+
+        boolean isAlive(UUID hostId);
+    }
+
     private final LocalNode node;
     private final Supplier<Schema> schema;
+    private volatile Peers peers = Peers.NONE;
     private final Map<UUID, VirtualTable> tables = new LinkedHashMap<>();
     private final Map<String, KeyspaceMetadata> keyspaces = new TreeMap<>();
 
@@ -45,7 +63,12 @@ public final class SystemKeyspaces {
         keyspaces.put("system_auth", new KeyspaceMetadata("system_auth", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "1"), true, Map.of(), Map.of()));
         keyspaces.put("system_distributed", new KeyspaceMetadata("system_distributed", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "3"), true, Map.of(), Map.of()));
         keyspaces.put("system_traces", new KeyspaceMetadata("system_traces", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "2"), true, Map.of(), Map.of()));
-        keyspaces.put("system_views", new KeyspaceMetadata("system_views", Map.of(), true, Map.of(), Map.of()));
+        defineViews();
+    }
+
+    /** Starts reporting the other nodes of the cluster in system.peers, peers_v2 and system_views.nodes. */
+    public void peers(Peers source) {
+        this.peers = source;
     }
 
     /** The system keyspaces, to merge into every schema snapshot. */
@@ -70,11 +93,11 @@ public final class SystemKeyspaces {
                   truncated_at map<uuid, blob>)""", this::localRows);
         add(system, "system", "peers", "information about known peers in the cluster", """
                 CREATE TABLE peers (peer inet PRIMARY KEY, data_center text, host_id uuid, preferred_ip inet, rack text,
-                  release_version text, rpc_address inet, schema_version uuid, tokens set<text>)""", List::of);
+                  release_version text, rpc_address inet, schema_version uuid, tokens set<text>)""", () -> peerRows(false));
         add(system, "system", "peers_v2", "information about known peers in the cluster", """
                 CREATE TABLE peers_v2 (peer inet, peer_port int, data_center text, host_id uuid, preferred_ip inet,
                   preferred_port int, rack text, release_version text, native_address inet, native_port int,
-                  schema_version uuid, tokens set<text>, PRIMARY KEY ((peer), peer_port))""", List::of);
+                  schema_version uuid, tokens set<text>, PRIMARY KEY ((peer), peer_port))""", () -> peerRows(true));
         keyspaces.put("system", new KeyspaceMetadata("system", Map.of("class", LOCAL_STRATEGY), true, system, Map.of()));
     }
 
@@ -102,6 +125,75 @@ public final class SystemKeyspaces {
         for (long t : node.tokens()) tokens.add(Long.toString(t));
         row.put("tokens", tokens);
         return List.of(row);
+    }
+
+    private List<Map<String, Object>> peerRows(boolean v2) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (ballot.cluster.NodeInfo n : peers.others()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("peer", n.internode().getAddress());
+            if (v2) row.put("peer_port", n.internode().getPort());
+            row.put("data_center", n.dataCenter());
+            row.put("host_id", n.hostId());
+            row.put("rack", n.rack());
+            row.put("release_version", n.releaseVersion());
+            if (v2) {
+                row.put("native_address", n.nativeAddress());
+                row.put("native_port", n.nativePort());
+            } else {
+                row.put("rpc_address", n.nativeAddress());
+            }
+            row.put("schema_version", n.schemaVersion());
+            Set<String> tokens = new LinkedHashSet<>();
+            for (long t : n.tokens()) tokens.add(Long.toString(t));
+            row.put("tokens", tokens);
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    // ---------------------------------------------------------------- system_views
+
+    private void defineViews() {
+        Map<String, TableMetadata> t = new TreeMap<>();
+        add(t, "system_views", "nodes", "every node of the cluster with its state, as nodetool status shows it", """
+                CREATE TABLE nodes (host_id uuid PRIMARY KEY, address inet, native_address inet, native_port int,
+                  data_center text, rack text, status text, state text, tokens int, schema_version uuid, release_version text)""",
+                this::nodeRows);
+        keyspaces.put("system_views", new KeyspaceMetadata("system_views", Map.of(), true, t, Map.of()));
+    }
+
+    private List<Map<String, Object>> nodeRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        Map<String, Object> self = new LinkedHashMap<>();
+        self.put("host_id", node.hostId());
+        self.put("address", node.address());
+        self.put("native_address", node.nativeAddress());
+        self.put("native_port", node.nativePort());
+        self.put("data_center", node.dataCenter());
+        self.put("rack", node.rack());
+        self.put("status", "UP");
+        self.put("state", "NORMAL");
+        self.put("tokens", node.tokens().size());
+        self.put("schema_version", schema.get().version());
+        self.put("release_version", LocalNode.RELEASE_VERSION);
+        rows.add(self);
+        for (ballot.cluster.NodeInfo n : peers.others()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("host_id", n.hostId());
+            row.put("address", n.internode().getAddress());
+            row.put("native_address", n.nativeAddress());
+            row.put("native_port", n.nativePort());
+            row.put("data_center", n.dataCenter());
+            row.put("rack", n.rack());
+            row.put("status", peers.isAlive(n.hostId()) ? "UP" : "DOWN");
+            row.put("state", n.status().name());
+            row.put("tokens", n.tokens().size());
+            row.put("schema_version", n.schemaVersion());
+            row.put("release_version", n.releaseVersion());
+            rows.add(row);
+        }
+        return rows;
     }
 
     // ---------------------------------------------------------------- system_schema
