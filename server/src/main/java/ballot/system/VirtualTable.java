@@ -79,6 +79,9 @@ public final class VirtualTable {
                 if (c.isPrimaryKey() || values.get(c.name()) == null) continue;
                 addCells(cells, c, c.type().decompose(values.get(c.name())));
             }
+            // Rows hold their cells in column-id order (then path order), which readers rely on.
+            cells.sort((a, b) -> a.column() != b.column() ? Integer.compare(a.column(), b.column())
+                    : a.path() == null || b.path() == null ? 0 : Cell.unsignedCompare(a.path(), b.path()));
             Row row = Row.of(Clustering.of(clustering), new LivenessInfo(0, 0, Integer.MAX_VALUE), cells);
             byKey.computeIfAbsent(PartitionKey.of(PartitionKey.compose(components)), k -> new ArrayList<>()).add(row);
         }

@@ -1,0 +1,141 @@
+package ballot.tools.admin;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The admin CLI, like nodetool: {@code status} and {@code ring} of a Ballot cluster, read over CQL from any node
+ * (system.local, system.peers and Ballot's system_views.nodes).
+ */
+@Command(name = "ballot-admin", mixinStandardHelpOptions = true, subcommands = {AdminCli.Status.class, AdminCli.Ring.class},
+        description = "Inspect a Ballot cluster.")
+public final class AdminCli {
+    @Option(names = {"-h", "--host"}, defaultValue = "127.0.0.1", description = "a node to ask (default ${DEFAULT-VALUE})", scope = CommandLine.ScopeType.INHERIT)
+    String host;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "9042", description = "its CQL port (default ${DEFAULT-VALUE})", scope = CommandLine.ScopeType.INHERIT)
+    int port;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new AdminCli()).execute(args));
+    }
+
+    CqlSession connect() {
+        return CqlSession.builder().addContactPoint(new InetSocketAddress(host, port)).withLocalDatacenter(localDc()).build();
+    }
+
+    private String localDc() {
+        try (CqlSession probe = CqlSession.builder().addContactPoint(new InetSocketAddress(host, port)).withLocalDatacenter("datacenter1").build()) {
+            return probe.execute("SELECT data_center FROM system.local").one().getString(0);
+        } catch (RuntimeException e) {
+            return "datacenter1";
+        }
+    }
+
+    /** One node as the CLI shows it. */
+    record Node(UUID hostId, InetAddress address, String dataCenter, String rack, String status, String state, List<Long> tokens) {}
+
+    static List<Node> nodes(CqlSession session) {
+        Map<UUID, List<Long>> tokens = new TreeMap<>();
+        Row local = session.execute("SELECT host_id, tokens FROM system.local").one();
+        tokens.put(local.getUuid(0), parse(local.getSet(1, String.class)));
+        for (Row peer : session.execute("SELECT host_id, tokens FROM system.peers")) tokens.put(peer.getUuid(0), parse(peer.getSet(1, String.class)));
+        List<Node> nodes = new ArrayList<>();
+        for (Row r : session.execute("SELECT host_id, address, data_center, rack, status, state FROM system_views.nodes")) {
+            UUID id = r.getUuid("host_id");
+            nodes.add(new Node(id, r.getInetAddress("address"), r.getString("data_center"), r.getString("rack"),
+                    r.getString("status"), r.getString("state"), tokens.getOrDefault(id, List.of())));
+        }
+        nodes.sort(Comparator.comparing((Node n) -> n.dataCenter()).thenComparing(n -> n.address().getHostAddress()));
+        return nodes;
+    }
+
+    private static List<Long> parse(Set<String> tokens) {
+        List<Long> out = new ArrayList<>();
+        if (tokens != null) for (String t : tokens) out.add(Long.parseLong(t));
+        out.sort(Long::compare);
+        return out;
+    }
+
+    /** Each node's share of the ring as primary owner: the sum of the token ranges ending at its tokens. */
+    static Map<UUID, Double> ownership(List<Node> nodes) {
+        TreeMap<Long, UUID> ring = new TreeMap<>();
+        for (Node n : nodes) for (long t : n.tokens()) ring.put(t, n.hostId());
+        Map<UUID, BigInteger> owned = new TreeMap<>();
+        BigInteger full = BigInteger.TWO.pow(64);
+        Long previous = ring.isEmpty() ? null : ring.lastKey();
+        for (Map.Entry<Long, UUID> e : ring.entrySet()) {
+            BigInteger size = BigInteger.valueOf(e.getKey()).subtract(BigInteger.valueOf(previous));
+            if (size.signum() <= 0) size = size.add(full);
+            owned.merge(e.getValue(), size, BigInteger::add);
+            previous = e.getKey();
+        }
+        Map<UUID, Double> out = new TreeMap<>();
+        owned.forEach((id, size) -> out.put(id, new java.math.BigDecimal(size).divide(new java.math.BigDecimal(full), 6, java.math.RoundingMode.HALF_UP).doubleValue()));
+        return out;
+    }
+
+    @Command(name = "status", description = "Nodes by data center, with their state and ring ownership (like nodetool status).")
+    static final class Status implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        AdminCli parent;
+
+        @Override
+        public Integer call() {
+            try (CqlSession session = parent.connect()) {
+                List<Node> nodes = nodes(session);
+                Map<UUID, Double> owns = ownership(nodes);
+                String dc = null;
+                for (Node n : nodes) {
+                    if (!n.dataCenter().equals(dc)) {
+                        dc = n.dataCenter();
+                        System.out.println("Datacenter: " + dc);
+                        System.out.println("=".repeat(12 + dc.length()));
+                        System.out.println("Status=Up/Down");
+                        System.out.println("|/ State=Normal/Leaving/Joining/Moving");
+                        System.out.printf("%-3s %-16s %-7s %-7s %-37s %s%n", "--", "Address", "Tokens", "Owns", "Host ID", "Rack");
+                    }
+                    String code = (n.status().equals("UP") ? "U" : "D") + n.state().charAt(0);
+                    System.out.printf("%-3s %-16s %-7d %-7s %-37s %s%n", code, n.address().getHostAddress(), n.tokens().size(),
+                            String.format("%.1f%%", 100 * owns.getOrDefault(n.hostId(), 0.0)), n.hostId(), n.rack());
+                }
+                return 0;
+            }
+        }
+    }
+
+    @Command(name = "ring", description = "Every token of the ring with its node (like nodetool ring).")
+    static final class Ring implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        AdminCli parent;
+
+        @Override
+        public Integer call() {
+            try (CqlSession session = parent.connect()) {
+                TreeMap<Long, Node> ring = new TreeMap<>();
+                for (Node n : nodes(session)) for (long t : n.tokens()) ring.put(t, n);
+                System.out.printf("%-16s %-12s %-6s %-8s %s%n", "Address", "Rack", "Status", "State", "Token");
+                for (Map.Entry<Long, Node> e : ring.entrySet()) {
+                    Node n = e.getValue();
+                    System.out.printf("%-16s %-12s %-6s %-8s %d%n", n.address().getHostAddress(), n.rack(),
+                            n.status().equals("UP") ? "Up" : "Down", n.state().substring(0, 1) + n.state().substring(1).toLowerCase(), e.getKey());
+                }
+                return 0;
+            }
+        }
+    }
+}
