@@ -70,9 +70,14 @@ class CqlCompatibilityIT {
         assertThat(metadata.getCassandraVersion().toString()).isEqualTo("5.0.0");
         assertThat(metadata.getDatacenter()).isEqualTo("datacenter1");
         assertThat(metadata.getHostId()).isNotNull();
-        Row local = session.execute("SELECT cluster_name, partitioner, tokens FROM system.local").one();
+        Row local = session.execute("SELECT * FROM system.local").one();
         assertThat(local.getString("partitioner")).isEqualTo("org.apache.cassandra.dht.Murmur3Partitioner");
         assertThat(local.getSet("tokens", String.class)).isNotEmpty();
+        for (String column : List.of("key", "bootstrapped", "broadcast_address", "cluster_name", "cql_version", "data_center",
+                "host_id", "listen_address", "native_protocol_version", "partitioner", "rack", "release_version", "rpc_address",
+                "rpc_port", "schema_version", "tokens")) {
+            assertThat(local.isNull(column)).as("system.local.%s", column).isFalse();
+        }
     }
 
     @Test
