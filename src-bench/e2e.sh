@@ -17,7 +17,7 @@
 #
 # Options:
 #   --targets LIST       default ballot,cassandra,ballot-batch,cassandra-batch
-#   --warmup S           unrecorded seconds per phase (default 20)
+#   --warmup S           unrecorded seconds per phase (default 30)
 #   --duration S         recorded seconds per phase (default 30)
 #   --keys N             key space (default 100000)
 #   --concurrency N      requests in flight (default 64)
@@ -43,7 +43,7 @@ SHARED_CASSANDRA_WORK="$SCRIPT_DIR/cassandra/work"
 CASSANDRA_CQL_PORT=9042
 
 targets="ballot,cassandra,ballot-batch,cassandra-batch"
-warmup=20
+warmup=30
 duration=30
 keys=100000
 concurrency=64
@@ -128,6 +128,7 @@ stop_cassandra() {
 cleanup() {
     stop_ballot
     stop_cassandra
+    rm -f "$out/ballot-server-all.jar" "$out/benchmarks.jar"
 }
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT TERM
@@ -197,6 +198,11 @@ if ((build)); then
 fi
 [[ -f "$SERVER_JAR" ]] || die "missing $SERVER_JAR (run without --no-build)"
 [[ -f "$BENCH_JAR" ]] || die "missing $BENCH_JAR (run without --no-build)"
+# Run from copies: a rebuild in the source tree during the run must not swap classes under a running JVM.
+cp "$SERVER_JAR" "$out/ballot-server-all.jar"
+cp "$BENCH_JAR" "$out/benchmarks.jar"
+SERVER_JAR="$out/ballot-server-all.jar"
+BENCH_JAR="$out/benchmarks.jar"
 
 if ((uses_cassandra)); then
     if [[ ! -f "$SHARED_CASSANDRA_WORK/VERSION" || ! -d "$SHARED_CASSANDRA_WORK/lib" || ! -f "$SHARED_CASSANDRA_WORK/hotspot_compiler" ]]; then
@@ -232,7 +238,10 @@ run_client() {
         --warmup "$warmup" --duration "$duration" --value-bytes "$value_bytes" --server-pid "$pid" \
         --report-every 5 2>&1 | tee "$out/$target/client.log" || status=$?
     grep '^RESULT ' "$out/$target/client.log" >>"$results" || true
-    ((status == 0)) || log "$target: client exited with status $status (results above, if any, are kept)"
+    if ((status != 0)); then
+        log "$target: client exited with status $status (results above, if any, are kept)"
+        failures=$((failures + 1))
+    fi
 }
 
 # ---------------------------------------------------------------- targets
@@ -284,6 +293,7 @@ run_cassandra() {
 }
 
 started=$(date +%s)
+failures=0
 for t in "${target_list[@]}"; do
     check_deadline
     case "$t" in
@@ -352,3 +362,4 @@ print()
 print(f"[e2e] written to {summary_path}")
 EOF
 log "run directory: $out"
+((failures == 0)) || die "$failures client run(s) failed; see the client.log files in $out"
