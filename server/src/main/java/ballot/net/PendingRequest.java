@@ -1,0 +1,31 @@
+package ballot.net;
+
+import io.netty.channel.Channel;
+import io.netty.util.Timeout;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+
+/** A request waiting for its reply. Whoever removes it from {@link NettyMessaging}'s table completes it: reply, failure or timeout, exactly once. */
+final class PendingRequest<R> {
+    final long id;
+    final Verb<?, R> verb;
+    final InetSocketAddress peer;
+    final CompletableFuture<R> future;
+    final long timeoutMillis;
+    volatile Timeout timeout;
+    /** The connection the request was written to, so that losing it fails the request at once. */
+    volatile Channel channel;
+
+    PendingRequest(long id, Verb<?, R> verb, InetSocketAddress peer, CompletableFuture<R> future, long timeoutMillis) {
+        this.id = id;
+        this.verb = verb;
+        this.peer = peer;
+        this.future = future;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    void cancelTimeout() {
+        Timeout t = timeout;
+        if (t != null) t.cancel();
+    }
+}
