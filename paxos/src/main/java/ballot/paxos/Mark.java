@@ -1,0 +1,58 @@
+package ballot.paxos;
+
+/**
+ * Notable protocol events (docs/paxos.md §10): counted as metrics in production and as coverage marks in the
+ * simulation, where a test asserts that each rare path actually ran.
+ */
+public enum Mark {
+    /** A round started with a prepare (cold path). */
+    PREPARE,
+    /** A round used a promise held from the previous round: one round trip (§4.8). */
+    FAST_PATH,
+    /** A fast round whose conditions all failed proposed nothing but an empty decree to validate its reads. */
+    FAST_PATH_EMPTY_VALIDATION,
+    /** A held promise could not be used because the batch read something the cache does not hold. */
+    FAST_PATH_QUERY_MISS,
+    /** A fast proposal was rejected because a plain write changed a replica's data since it was read (§5.7). */
+    FAST_PATH_STALE,
+    /** A fast proposal was rejected because another coordinator prepared a later ballot. */
+    FAST_PATH_SUPERSEDED,
+    /** A promise arriving after the quorum was merged into the cached state. */
+    LATE_PROMISE_MERGED,
+    /** Promises showed an accepted, uncommitted proposal that had to be finished first. */
+    PREPARE_FOUND_INCOMPLETE,
+    /** Some promising replica had not applied the latest decree; the proposal carries it as predecessor. */
+    PREPARE_FOUND_STALE_COMMIT,
+    /** An incomplete checked proposal was proven unchoosable and skipped instead of finished (§5.7). */
+    PREPARE_SKIPPED_DEAD_PROPOSAL,
+    /** Conditions all failed on fresh reads: answered after one round trip, nothing proposed. */
+    READ_ONLY_ROUND,
+    /** More than one request was decided in one round. */
+    BATCHED,
+    /** A prepare or proposal lost to a later ballot; the coordinator backs off. */
+    CONTENTION,
+    /** A rejected proposal provably reached no acceptor (or is provably unchoosable); its requests run again. */
+    RETRY_WITHOUT_SIDE_EFFECTS,
+    /** A proposal may have been accepted but was not decided: its fate is looked up in the next prepare. */
+    PROPOSAL_IN_DOUBT,
+    /** An in-doubt proposal was found and finished (or found committed): its requests are applied. */
+    IN_DOUBT_RESOLVED_APPLIED,
+    /** An in-doubt proposal was proven never to take effect: its requests run again. */
+    IN_DOUBT_RESOLVED_NOT_APPLIED,
+    /** An in-doubt proposal's fate could not be determined: its requests are answered UNKNOWN. */
+    IN_DOUBT_UNRESOLVED,
+    /** A decree's commit travelled on the next proposal instead of its own message. */
+    COMMIT_PIGGYBACKED,
+    /** Every replica applied a decree; its entries were pruned from the Paxos registers. */
+    PRUNE,
+    /** A message was sent again because a reply had not arrived. */
+    RETRANSMIT,
+    /** A request was answered UNAVAILABLE before anything was sent. */
+    UNAVAILABLE,
+    /** A request timed out before any proposal carrying it was sent. */
+    TIMED_OUT,
+    /** A request timed out after a proposal carrying it may have been accepted. */
+    UNKNOWN,
+    /** A decided request's commit did not reach its commit level in time. */
+    COMMIT_TIMEOUT
+}

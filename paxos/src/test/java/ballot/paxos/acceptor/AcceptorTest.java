@@ -1,0 +1,236 @@
+package ballot.paxos.acceptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ballot.paxos.Ballot;
+import ballot.paxos.Bytes;
+import ballot.paxos.Decree;
+import ballot.paxos.NodeId;
+import ballot.paxos.PaxosKey;
+import ballot.paxos.Proposal;
+import ballot.paxos.message.Accepted;
+import ballot.paxos.message.Commit;
+import ballot.paxos.message.Committed;
+import ballot.paxos.message.Prepare;
+import ballot.paxos.message.Promise;
+import ballot.paxos.message.Propose;
+import ballot.paxos.message.Prune;
+import ballot.paxos.message.Rejected;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The acceptor's transitions, rule by rule (docs/paxos.md §4.2, §4.5-§4.7, §5.6, §5.7). */
+class AcceptorTest {
+    private static final PaxosKey KEY = PaxosKey.of("k");
+    private static final NodeId SELF = NodeId.of(1);
+    private static final Bytes X = Bytes.utf8("x"), Y = Bytes.utf8("y");
+
+    private static Ballot ballot(long micros) {
+        return new Ballot(micros, 0, 7, 0);
+    }
+
+    private static Prepare prepare(long micros) {
+        return new Prepare(KEY, ballot(micros), List.of(Bytes.utf8("q")));
+    }
+
+    private static Proposal proposal(long micros, Decree predecessor, Bytes... entries) {
+        return new Proposal(ballot(micros), ballot(micros), List.of(entries), predecessor, null);
+    }
+
+    private static Propose propose(Proposal p) {
+        return new Propose(KEY, p, null, null);
+    }
+
+    private static AcceptorState promisedAt(long micros) {
+        return Acceptor.onPrepare(AcceptorState.EMPTY, prepare(micros)).next();
+    }
+
+    /** §4.2.4: a later ballot is promised, persisted before the reply, which reports the registers. */
+    @Test
+    void promisesLaterBallotAndPersistsFirst() {
+        Step step = Acceptor.onPrepare(AcceptorState.EMPTY, prepare(100));
+        assertThat(step.persist()).isTrue();
+        assertThat(step.next().promised()).isEqualTo(ballot(100));
+        assertThat(step.reply()).isInstanceOfSatisfying(Promise.class, p -> {
+            assertThat(p.ballot()).isEqualTo(ballot(100));
+            assertThat(p.accepted()).isNull();
+            assertThat(p.committed()).isEqualTo(Decree.NONE);
+            assertThat(p.read()).as("the shell attaches the read after persisting").isNull();
+        });
+    }
+
+    /** §4.2.1: an earlier ballot is refused with the promise to beat. */
+    @Test
+    void rejectsPrepareWithEarlierBallot() {
+        Step step = Acceptor.onPrepare(promisedAt(200), prepare(100));
+        assertThat(step.persist()).isFalse();
+        assertThat(step.reply()).isInstanceOfSatisfying(Rejected.class, r -> {
+            assertThat(r.reason()).isEqualTo(Rejected.Reason.SUPERSEDED);
+            assertThat(r.promised()).isEqualTo(ballot(200));
+        });
+    }
+
+    /** §4.2.2, §4.11: a retransmitted prepare is promised again without a write. */
+    @Test
+    void repromisesSameBallotWithoutPersisting() {
+        Step step = Acceptor.onPrepare(promisedAt(100), prepare(100));
+        assertThat(step.persist()).isFalse();
+        assertThat(step.reply()).isInstanceOf(Promise.class);
+    }
+
+    /** §4.2.3, §5.6: a ballot whose micros do not follow the last decree's timestamps is refused. */
+    @Test
+    void rejectsPrepareWhoseMicrosOverlapTheLastDecree() {
+        AcceptorState accepted = Acceptor.onPropose(SELF, promisedAt(100), propose(proposal(100, Decree.NONE, X, Y)), 0).next();
+        assertThat(accepted.spanEndMicros()).isEqualTo(101);
+        Ballot sameMicrosLaterNode = new Ballot(101, 0, 9, 0);
+        Step step = Acceptor.onPrepare(accepted, new Prepare(KEY, sameMicrosLaterNode, List.of()));
+        assertThat(step.reply()).isInstanceOfSatisfying(Rejected.class, r -> assertThat(r.minMicros()).isEqualTo(102));
+    }
+
+    /** §4.5.5: accepting applies the predecessor and records the proposal in one persisted step. */
+    @Test
+    void acceptsAndAppliesPredecessorInOneStep() {
+        Decree previous = new Decree(ballot(50), ballot(50), List.of(X));
+        Step step = Acceptor.onPropose(SELF, promisedAt(100), propose(proposal(100, previous, Y)), 0);
+        assertThat(step.persist()).isTrue();
+        assertThat(step.apply()).containsExactly(previous);
+        assertThat(step.next().accepted().ballot()).isEqualTo(ballot(100));
+        assertThat(step.next().committed()).isEqualTo(previous);
+        assertThat(step.next().recent().containsOrigin(ballot(50))).isTrue();
+        assertThat(step.reply()).isEqualTo(new Accepted(KEY, ballot(100), ballot(50), false));
+    }
+
+    /** §4.5.3: a proposal before the promise is refused and changes nothing. */
+    @Test
+    void rejectsProposalBeforePromise() {
+        Step step = Acceptor.onPropose(SELF, promisedAt(200), propose(proposal(100, Decree.NONE, X)), 0);
+        assertThat(step.persist()).isFalse();
+        assertThat(step.reply()).isInstanceOf(Rejected.class);
+    }
+
+    /** §4.8: the next round's promise is given in the same write as the accept. */
+    @Test
+    void promisesNextBallotWithTheAccept() {
+        Propose withNext = new Propose(KEY, proposal(100, Decree.NONE, X), ballot(150), null);
+        Step step = Acceptor.onPropose(SELF, promisedAt(100), withNext, 0);
+        assertThat(step.next().promised()).isEqualTo(ballot(150));
+        assertThat(((Accepted) step.reply()).promisedNext()).isTrue();
+        Step tooEarly = Acceptor.onPrepare(step.next(), prepare(120));
+        assertThat(tooEarly.reply()).isInstanceOf(Rejected.class);
+    }
+
+    /** §4.8: a next ballot overlapping the proposal's timestamps is not promised. */
+    @Test
+    void doesNotPromiseNextBallotInsideTheProposalsTimestamps() {
+        Propose withNext = new Propose(KEY, proposal(100, Decree.NONE, X, Y), new Ballot(101, 0, 1, 0), null);
+        Step step = Acceptor.onPropose(SELF, promisedAt(100), withNext, 0);
+        assertThat(((Accepted) step.reply()).promisedNext()).isFalse();
+        assertThat(step.next().promised()).isEqualTo(ballot(100));
+    }
+
+    /** §5.7.1: a checked proposal is refused where the plain-write version changed since the cached read. */
+    @Test
+    void rejectsCheckedProposalWhenPlainVersionChanged() {
+        Proposal checked = new Proposal(ballot(100), ballot(100), List.of(X), Decree.NONE, Map.of(SELF, 3L));
+        assertThat(Acceptor.onPropose(SELF, promisedAt(100), propose(checked), 3).reply()).isInstanceOf(Accepted.class);
+        assertThat(Acceptor.onPropose(SELF, promisedAt(100), propose(checked), 4).reply())
+                .isInstanceOfSatisfying(Rejected.class, r -> {
+                    assertThat(r.reason()).isEqualTo(Rejected.Reason.STALE);
+                    assertThat(r.plainVersion()).isEqualTo(4);
+                });
+    }
+
+    /** §5.7.1: a replica whose version is not in the cache refuses a checked proposal. */
+    @Test
+    void rejectsCheckedProposalForReplicaOutsideTheCache() {
+        Proposal checked = new Proposal(ballot(100), ballot(100), List.of(X), Decree.NONE, Map.of(NodeId.of(2), 0L));
+        assertThat(Acceptor.onPropose(SELF, promisedAt(100), propose(checked), 0).reply())
+                .isInstanceOfSatisfying(Rejected.class, r -> assertThat(r.reason()).isEqualTo(Rejected.Reason.STALE));
+    }
+
+    /** §5.7.2: a replica holding the origin accepts its re-proposal even though its version moved on since. */
+    @Test
+    void acceptsReproposalOfHeldOriginDespiteVersionChange() {
+        Proposal checked = new Proposal(ballot(100), ballot(100), List.of(X), Decree.NONE, Map.of(SELF, 3L));
+        AcceptorState holding = Acceptor.onPropose(SELF, promisedAt(100), propose(checked), 3).next();
+        AcceptorState promisedLater = Acceptor.onPrepare(holding, prepare(200)).next();
+        Proposal replay = checked.reproposedWith(ballot(200), Decree.NONE);
+        assertThat(Acceptor.onPropose(SELF, promisedLater, propose(replay), 9).reply()).isInstanceOf(Accepted.class);
+    }
+
+    /** §4.11: a retransmitted proposal is acknowledged again without a write, even after it was committed. */
+    @Test
+    void acknowledgesDuplicateProposalWithoutPersisting() {
+        Proposal p = proposal(100, Decree.NONE, X);
+        AcceptorState accepted = Acceptor.onPropose(SELF, promisedAt(100), propose(p), 0).next();
+        Step again = Acceptor.onPropose(SELF, accepted, propose(p), 0);
+        assertThat(again.persist()).isFalse();
+        assertThat(again.reply()).isInstanceOf(Accepted.class);
+        AcceptorState committed = Acceptor.onCommit(accepted, new Commit(KEY, p.toDecree())).next();
+        Step afterCommit = Acceptor.onPropose(SELF, committed, propose(p), 0);
+        assertThat(afterCommit.persist()).isFalse();
+        assertThat(afterCommit.reply()).isInstanceOf(Accepted.class);
+    }
+
+    /** §4.6: a commit is applied unconditionally, advances the registers and clears the accepted proposal. */
+    @Test
+    void commitAppliesAndClearsTheAcceptedProposal() {
+        Proposal p = proposal(100, Decree.NONE, X);
+        AcceptorState accepted = Acceptor.onPropose(SELF, promisedAt(100), propose(p), 0).next();
+        Step step = Acceptor.onCommit(accepted, new Commit(KEY, p.toDecree()));
+        assertThat(step.persist()).isTrue();
+        assertThat(step.apply()).containsExactly(p.toDecree());
+        assertThat(step.next().accepted()).isNull();
+        assertThat(step.next().committed()).isEqualTo(p.toDecree());
+        assertThat(step.reply()).isEqualTo(new Committed(KEY, ballot(100)));
+        Step duplicate = Acceptor.onCommit(step.next(), new Commit(KEY, p.toDecree()));
+        assertThat(duplicate.persist()).isFalse();
+    }
+
+    /** §4.6: an older decree is still applied (last write wins), without moving the registers back. */
+    @Test
+    void commitOfAnOlderDecreeIsAppliedWithoutMovingRegisters() {
+        Decree newer = new Decree(ballot(200), ballot(200), List.of(Y));
+        AcceptorState state = Acceptor.onCommit(AcceptorState.EMPTY, new Commit(KEY, newer)).next();
+        Decree older = new Decree(ballot(100), ballot(100), List.of(X));
+        Step step = Acceptor.onCommit(state, new Commit(KEY, older));
+        assertThat(step.apply()).containsExactly(older);
+        assertThat(step.next().committed()).isEqualTo(newer);
+        assertThat(step.next().promised()).isEqualTo(ballot(200));
+    }
+
+    /** §4.7: pruning drops the entries of applied decrees and keeps their ballots. */
+    @Test
+    void pruneDropsEntriesOfAppliedDecrees() {
+        Decree d = new Decree(ballot(100), ballot(100), List.of(X));
+        AcceptorState applied = Acceptor.onCommit(promisedAt(90), new Commit(KEY, d)).next();
+        AcceptorState accepted = Acceptor.onPropose(SELF, Acceptor.onPrepare(applied, prepare(150)).next(),
+                propose(proposal(150, d, Y)), 0).next();
+        Step step = Acceptor.onPrune(accepted, new Prune(KEY, ballot(100)));
+        assertThat(step.persist()).isTrue();
+        assertThat(step.reply()).isNull();
+        assertThat(step.next().committed().isPruned()).isTrue();
+        assertThat(step.next().committed().ballot()).isEqualTo(ballot(100));
+        assertThat(step.next().accepted().predecessor().isPruned()).isTrue();
+        assertThat(Acceptor.onPrune(step.next(), new Prune(KEY, ballot(100))).persist()).isFalse();
+    }
+
+    /** §4.7: a pruned predecessor is applied everywhere; one this replica never applied is a bug, not data loss. */
+    @Test
+    void prunedPredecessorNeverAppliedHereFailsLoudly() {
+        Decree pruned = new Decree(ballot(50), ballot(50), null);
+        assertThatThrownBy(() -> Acceptor.onPropose(SELF, promisedAt(100), propose(proposal(100, pruned, X)), 0))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("pruned predecessor");
+    }
+
+    /** §2: the registers' invariant is checked where they are built. */
+    @Test
+    void registersRejectAcceptedAfterPromise() {
+        Proposal p = proposal(100, Decree.NONE, X);
+        assertThatThrownBy(() -> new AcceptorState(ballot(50), p, Decree.NONE, 100, ballot.paxos.RecentDecrees.NONE))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("after promise");
+    }
+}
