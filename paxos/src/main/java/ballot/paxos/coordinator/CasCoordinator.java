@@ -1,0 +1,213 @@
+package ballot.paxos.coordinator;
+
+import ballot.paxos.BallotGenerator;
+import ballot.paxos.Electorate;
+import ballot.paxos.NodeId;
+import ballot.paxos.PaxosKey;
+import ballot.paxos.message.Reply;
+import ballot.paxos.spi.Clock;
+import ballot.paxos.spi.Observer;
+import ballot.paxos.spi.RandomSource;
+import ballot.paxos.spi.ReadModel;
+import ballot.paxos.spi.Transport;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The compare-and-set coordinator of one node (docs/paxos.md §4): leaderless per-partition Paxos with prepare+read,
+ * a promise held across rounds for one-round-trip steady state, hot-partition batching, contention back-off, and
+ * outcomes that never call a possibly-applied update "failed".
+ *
+ * <p>It is a pure state machine: inputs are {@link #submit}, {@link #receive} (replies from replicas) and
+ * {@link #tick} (call every few milliseconds); outputs are messages through the {@link Transport} and answers through
+ * each request's callback, invoked synchronously from those calls. Not thread-safe: the server confines each
+ * instance to one thread and routes every partition to the same instance (e.g. N instances keyed by partition hash).
+ */
+public final class CasCoordinator {
+    private final Context ctx;
+    private final long sessionIdleNanos;
+    private final Map<PaxosKey, PartitionSession> sessions = new HashMap<>();
+
+    private CasCoordinator(Context ctx, long sessionIdleNanos) {
+        this.ctx = ctx;
+        this.sessionIdleNanos = sessionIdleNanos;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Runs {@code request} on {@code key}'s replicas. {@code callback} receives exactly one {@link CasResult}, at the
+     * latest at the first {@link #tick} after {@code deadlineNanos} (on this coordinator's {@link Clock#nanoTime()}).
+     */
+    public void submit(PaxosKey key, Electorate electorate, CasRequest request, CommitLevel commitLevel,
+            long deadlineNanos, Consumer<CasResult> callback) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(commitLevel, "commitLevel");
+        Objects.requireNonNull(callback, "callback");
+        sessions.computeIfAbsent(key, k -> new PartitionSession(ctx, k, electorate))
+                .submit(new Pending(request, commitLevel, deadlineNanos, callback), electorate);
+    }
+
+    /** A reply from a replica; replies for finished rounds and unknown partitions are ignored. */
+    public void receive(NodeId from, Reply reply) {
+        PartitionSession session = sessions.get(reply.key());
+        if (session != null) session.receive(from, reply);
+    }
+
+    /** Deadlines, retransmission, back-off and eviction of idle partitions. */
+    public void tick() {
+        long now = ctx.clock.nanoTime();
+        for (Iterator<PartitionSession> it = sessions.values().iterator(); it.hasNext(); ) {
+            PartitionSession session = it.next();
+            session.tick();
+            if (session.idle() && now - session.lastActiveNanos >= sessionIdleNanos) it.remove();
+        }
+    }
+
+    /** Partitions with state on this coordinator (a gauge for the server). */
+    public int sessions() {
+        return sessions.size();
+    }
+
+    /** Settings are validated in {@link #build()}; errors name the setting and the value. */
+    public static final class Builder {
+        private NodeId self;
+        private int incarnation;
+        private Transport transport;
+        private Clock clock;
+        private RandomSource random;
+        private ReadModel readModel;
+        private Observer observer = Observer.NONE;
+        private int batchSizeMax = 32;
+        private Duration retransmit = Duration.ofMillis(100);
+        private Duration backoffBase = Duration.ofMillis(1);
+        private Duration backoffMax = Duration.ofMillis(100);
+        private Duration recoveryGrace = Duration.ofMillis(20);
+        private Duration commitRetry = Duration.ofSeconds(2);
+        private Duration sessionIdle = Duration.ofSeconds(10);
+        private boolean fastPath = true;
+
+        private Builder() {}
+
+        /** This node, and its restart counter (persisted by the server, different on every start). */
+        public Builder self(NodeId self, int incarnation) {
+            this.self = self;
+            this.incarnation = incarnation;
+            return this;
+        }
+
+        public Builder transport(Transport transport) {
+            this.transport = transport;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public Builder random(RandomSource random) {
+            this.random = random;
+            return this;
+        }
+
+        public Builder readModel(ReadModel readModel) {
+            this.readModel = readModel;
+            return this;
+        }
+
+        public Builder observer(Observer observer) {
+            this.observer = observer;
+            return this;
+        }
+
+        /** Most requests of one partition decided by one round (§8). */
+        public Builder batchSizeMax(int batchSizeMax) {
+            this.batchSizeMax = batchSizeMax;
+            return this;
+        }
+
+        /** How long to wait for a reply before sending a request again. */
+        public Builder retransmit(Duration retransmit) {
+            this.retransmit = retransmit;
+            return this;
+        }
+
+        /** Contention back-off: the first ceiling and the largest one (§4.9). */
+        public Builder backoff(Duration base, Duration max) {
+            this.backoffBase = base;
+            this.backoffMax = max;
+            return this;
+        }
+
+        /**
+         * How long a prepare waits for replicas beyond the quorum when they may settle something the quorum cannot:
+         * the fate of an in-doubt proposal (§4.10), or whether a checked incomplete proposal is unchoosable (§5.7).
+         */
+        public Builder recoveryGrace(Duration recoveryGrace) {
+            this.recoveryGrace = recoveryGrace;
+            return this;
+        }
+
+        /** How long a decided decree's commit is resent to replicas that have not applied it. */
+        public Builder commitRetry(Duration commitRetry) {
+            this.commitRetry = commitRetry;
+            return this;
+        }
+
+        /** An idle partition's state (and held promise) is dropped after this long. */
+        public Builder sessionIdle(Duration sessionIdle) {
+            this.sessionIdle = sessionIdle;
+            return this;
+        }
+
+        /** Whether rounds may use a promise held from the previous round (§4.8); on by default. */
+        public Builder fastPath(boolean fastPath) {
+            this.fastPath = fastPath;
+            return this;
+        }
+
+        public CasCoordinator build() {
+            require(self, "self");
+            require(transport, "transport");
+            require(clock, "clock");
+            require(random, "random");
+            require(readModel, "readModel");
+            require(observer, "observer");
+            if (incarnation < 0) throw new IllegalArgumentException("incarnation is " + incarnation + "; must be >= 0");
+            if (batchSizeMax < 1) throw new IllegalArgumentException("batchSizeMax is " + batchSizeMax + "; must be >= 1");
+            positive(retransmit, "retransmit");
+            positive(backoffBase, "backoff base");
+            positive(backoffMax, "backoff max");
+            if (backoffMax.compareTo(backoffBase) < 0)
+                throw new IllegalArgumentException("backoff max is " + backoffMax + "; must be >= backoff base " + backoffBase);
+            notNegative(recoveryGrace, "recoveryGrace");
+            notNegative(commitRetry, "commitRetry");
+            notNegative(sessionIdle, "sessionIdle");
+            Context ctx = new Context(self, transport, clock, new BallotGenerator(clock, self, incarnation), readModel,
+                    observer, new Backoff(random, backoffBase.toNanos(), backoffMax.toNanos()), batchSizeMax,
+                    retransmit.toNanos(), recoveryGrace.toNanos(), commitRetry.toNanos(), fastPath);
+            return new CasCoordinator(ctx, sessionIdle.toNanos());
+        }
+
+        private static void require(Object value, String setting) {
+            if (value == null) throw new IllegalArgumentException(setting + " is not set");
+        }
+
+        private static void positive(Duration value, String setting) {
+            if (value == null || value.isZero() || value.isNegative())
+                throw new IllegalArgumentException(setting + " is " + value + "; must be positive");
+        }
+
+        private static void notNegative(Duration value, String setting) {
+            if (value == null || value.isNegative())
+                throw new IllegalArgumentException(setting + " is " + value + "; must not be negative");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package ballot.paxos.coordinator;
+
+import ballot.paxos.Decree;
+import ballot.paxos.Electorate;
+import ballot.paxos.NodeId;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A decided decree on its way to the replicas' base tables (docs/paxos.md §4.6): which replicas applied it (a
+ * Committed reply, or an Accepted reply to a proposal that carried it as predecessor), and which requests wait for
+ * their commit level. Once every replica applied it, it can be pruned (§4.7).
+ */
+final class CommitRound {
+    record Waiter(Pending pending, int acksRequired, ballot.paxos.Bytes seen) {}
+
+    final Decree decree;
+    final Electorate electorate;
+    final Set<NodeId> applied = new LinkedHashSet<>();
+    final List<Waiter> waiters = new ArrayList<>();
+    long nextSendNanos;
+    final long giveUpNanos;
+
+    CommitRound(Decree decree, Electorate electorate, long nextSendNanos, long giveUpNanos) {
+        this.decree = decree;
+        this.electorate = electorate;
+        this.nextSendNanos = nextSendNanos;
+        this.giveUpNanos = giveUpNanos;
+    }
+
+    Set<NodeId> unapplied() {
+        Set<NodeId> nodes = new LinkedHashSet<>(electorate.replicas());
+        nodes.removeAll(applied);
+        return nodes;
+    }
+
+    boolean appliedEverywhere() {
+        return applied.size() == electorate.size();
+    }
+}

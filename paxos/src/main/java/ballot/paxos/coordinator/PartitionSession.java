@@ -1,0 +1,625 @@
+package ballot.paxos.coordinator;
+
+import ballot.paxos.Ballot;
+import ballot.paxos.Bytes;
+import ballot.paxos.Decree;
+import ballot.paxos.Electorate;
+import ballot.paxos.Mark;
+import ballot.paxos.NodeId;
+import ballot.paxos.PaxosKey;
+import ballot.paxos.Proposal;
+import ballot.paxos.coordinator.CasResult.Outcome;
+import ballot.paxos.message.Accepted;
+import ballot.paxos.message.Commit;
+import ballot.paxos.message.Committed;
+import ballot.paxos.message.Prepare;
+import ballot.paxos.message.Promise;
+import ballot.paxos.message.Propose;
+import ballot.paxos.message.Prune;
+import ballot.paxos.message.Rejected;
+import ballot.paxos.message.Reply;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The coordinator's state machine for one partition (docs/paxos.md §4): a queue of requests, at most one round in
+ * flight (which carries a batch of queued requests, §8), the promise held for the next round (§4.8), decided decrees
+ * waiting for their commit level (§4.6), and a proposal whose fate is in doubt (§4.10). Driven only by
+ * {@link #submit}, {@link #receive} and {@link #tick}; time comes from the injected clock.
+ */
+final class PartitionSession {
+    private enum Phase { PREPARE, REPLAY, PROPOSE }
+
+    /** One round: a prepare (unless fast), perhaps a replay of an incomplete proposal, then our proposal. */
+    private static final class Round {
+        Phase phase;
+        final List<Pending> batch;
+        final boolean fast;
+        PrepareRound prepare;
+        Map<Bytes, Bytes> states;
+        ProposeRound propose;
+        Evaluation evaluation;
+        long nextRetransmitNanos;
+        long graceUntilNanos;
+        /** Deciding anything in this round proves the in-doubt proposal never takes effect. */
+        boolean decidingResolvesInDoubt;
+
+        Round(Phase phase, List<Pending> batch, boolean fast) {
+            this.phase = phase;
+            this.batch = batch;
+            this.fast = fast;
+        }
+    }
+
+    /** Our proposal that may have been accepted but was not decided; its requests wait for the next prepare. */
+    private record InDoubt(Proposal proposal, List<Pending> requests, Map<Pending, Bytes> seen) {}
+
+    private final Context ctx;
+    final PaxosKey key;
+    private Electorate electorate;
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final List<CommitRound> commits = new ArrayList<>();
+    private Round round;
+    private Held held;
+    private InDoubt inDoubt;
+    private boolean backingOff;
+    private long backoffUntilNanos;
+    private int contentionAttempts;
+    private Ballot witnessed = Ballot.ZERO;
+    private long minMicros;
+    private Ballot pendingPrune;
+    long lastActiveNanos;
+
+    PartitionSession(Context ctx, PaxosKey key, Electorate electorate) {
+        this.ctx = ctx;
+        this.key = key;
+        this.electorate = electorate;
+        this.lastActiveNanos = ctx.clock.nanoTime();
+    }
+
+    boolean idle() {
+        return round == null && queue.isEmpty() && commits.isEmpty() && inDoubt == null && !backingOff && pendingPrune == null;
+    }
+
+    // ---------------------------------------------------------------- inputs
+
+    void submit(Pending pending, Electorate electorate) {
+        lastActiveNanos = ctx.clock.nanoTime();
+        if (!electorate.equals(this.electorate)) {
+            this.electorate = electorate; // the ring changed: a held promise's quorum may no longer be one
+            held = null;
+        }
+        int needed = Math.max(electorate.quorum(), pending.commitLevel.acksRequired(electorate));
+        int alive = 0;
+        for (NodeId n : electorate.replicas()) if (n.equals(ctx.self) || ctx.transport.isAlive(n)) alive++;
+        if (needed > electorate.size() || alive < needed) {
+            ctx.mark(Mark.UNAVAILABLE);
+            pending.answer(Outcome.UNAVAILABLE, null);
+            return;
+        }
+        queue.add(pending);
+        startIfIdle();
+    }
+
+    void receive(NodeId from, Reply reply) {
+        lastActiveNanos = ctx.clock.nanoTime();
+        if (reply instanceof Promise promise) onPromise(from, promise);
+        else if (reply instanceof Rejected rejected) onRejected(from, rejected);
+        else if (reply instanceof Accepted accepted) onAccepted(from, accepted);
+        else if (reply instanceof Committed committed) acknowledgeCommit(committed.ballot(), from);
+    }
+
+    void tick() {
+        long now = ctx.clock.nanoTime();
+        expireDeadlines(now);
+        Round r = round;
+        if (r != null && r.batch.isEmpty() && inDoubt == null) abandonRound();
+        r = round;
+        if (r != null && r.phase == Phase.PREPARE && r.graceUntilNanos != 0 && now >= r.graceUntilNanos) onPrepared();
+        r = round;
+        if (r != null && now >= r.nextRetransmitNanos) retransmit(r, now);
+        for (Iterator<CommitRound> it = commits.iterator(); it.hasNext(); ) {
+            CommitRound cr = it.next();
+            if (now < cr.nextSendNanos) continue;
+            if (now >= cr.giveUpNanos && cr.waiters.isEmpty()) {
+                it.remove(); // some replica stays behind; §5.3 does not need it, and it is simply not pruned
+                continue;
+            }
+            for (NodeId n : cr.unapplied()) ctx.transport.send(n, new Commit(key, cr.decree));
+            cr.nextSendNanos = now + ctx.retransmitNanos;
+        }
+        if (backingOff && now >= backoffUntilNanos) backingOff = false;
+        startIfIdle();
+    }
+
+    // ---------------------------------------------------------------- starting rounds
+
+    private void startIfIdle() {
+        if (round != null || backingOff) return;
+        long now = ctx.clock.nanoTime();
+        List<Pending> batch = new ArrayList<>();
+        while (!queue.isEmpty() && batch.size() < ctx.batchSizeMax) {
+            Pending p = queue.poll();
+            if (p.expired(now)) timedOut(p);
+            else batch.add(p);
+        }
+        if (batch.isEmpty() && inDoubt == null) {
+            flushPrune();
+            return;
+        }
+        if (inDoubt == null && fastPathUsable(batch)) startFast(batch);
+        else startPrepare(batch);
+    }
+
+    private boolean fastPathUsable(List<Pending> batch) {
+        if (!ctx.fastPathEnabled || held == null) return false;
+        if (!held.electorate.equals(electorate)) {
+            held = null;
+            return false;
+        }
+        if (!held.covers(batch)) {
+            ctx.mark(Mark.FAST_PATH_QUERY_MISS);
+            return false;
+        }
+        int alive = 0;
+        for (NodeId n : held.versions.keySet())
+            if (electorate.contains(n) && (n.equals(ctx.self) || ctx.transport.isAlive(n))) alive++;
+        return alive >= electorate.quorum();
+    }
+
+    /** §4.8: evaluate on the held state and propose with the held ballot; the acceptors check versions (§5.7). */
+    private void startFast(List<Pending> batch) {
+        Held h = held;
+        Round r = new Round(Phase.PROPOSE, batch, true);
+        r.evaluation = Evaluation.run(ctx.model, batch, h.cache, h.ballot);
+        Proposal proposal = new Proposal(h.ballot, h.ballot, r.evaluation.entries, h.predecessor, h.versions);
+        Set<NodeId> recipients = new LinkedHashSet<>();
+        for (NodeId n : electorate.replicas()) if (h.versions.containsKey(n)) recipients.add(n);
+        ctx.mark(Mark.FAST_PATH);
+        if (proposal.isEmpty()) ctx.mark(Mark.FAST_PATH_EMPTY_VALIDATION);
+        round = r;
+        startPropose(r, proposal, recipients);
+    }
+
+    /** §4.2: a fresh ballot, promise + read from every replica. */
+    private void startPrepare(List<Pending> batch) {
+        held = null; // a new epoch: the prepare supersedes our own held promise anyway
+        Ballot ballot = ctx.ballots.next(Math.max(minMicros, witnessed.micros() + 1));
+        Set<Bytes> queries = new LinkedHashSet<>();
+        for (Pending p : batch) queries.add(p.request.query());
+        if (inDoubt != null) // they may be found never applied and rejoin this round (§4.10)
+            for (Pending p : inDoubt.requests()) queries.add(p.request.query());
+        Round r = new Round(Phase.PREPARE, batch, false);
+        r.prepare = new PrepareRound(ballot, new ArrayList<>(queries), electorate);
+        r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
+        round = r;
+        ctx.mark(Mark.PREPARE);
+        Prepare prepare = new Prepare(key, ballot, r.prepare.queries);
+        for (NodeId n : electorate.replicas()) ctx.transport.send(n, prepare);
+    }
+
+    private void startPropose(Round r, Proposal proposal, Set<NodeId> recipients) {
+        Ballot next = ctx.ballots.next(proposal.spanEndMicros() + 1);
+        r.propose = new ProposeRound(proposal, next, recipients, electorate);
+        r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
+        Ballot prune = pendingPrune;
+        pendingPrune = null;
+        Propose propose = new Propose(key, proposal, next, prune);
+        for (NodeId n : recipients) ctx.transport.send(n, propose);
+        if (prune != null)
+            for (NodeId n : electorate.replicas()) if (!recipients.contains(n)) ctx.transport.send(n, new Prune(key, prune));
+    }
+
+    // ---------------------------------------------------------------- phase 1
+
+    private void onPromise(NodeId from, Promise promise) {
+        Round r = round;
+        if (r != null && r.prepare != null && r.prepare.ballot.equals(promise.ballot())) {
+            // After the analysis, late promises are kept and joined when the held promise forms (§4.8).
+            if (r.prepare.add(from, promise) && r.phase == Phase.PREPARE) onPrepareProgress();
+            return;
+        }
+        if (held != null && held.mergeLate(ctx.model, from, promise)) ctx.mark(Mark.LATE_PROMISE_MERGED);
+    }
+
+    private void onPrepareProgress() {
+        Round r = round;
+        PrepareRound pr = r.prepare;
+        if (pr.promised()) {
+            if (!pr.allReplied() && wantsMorePromises(pr)) {
+                // Wait a little for the replicas outside the quorum: they may settle what the quorum cannot.
+                if (r.graceUntilNanos == 0) r.graceUntilNanos = ctx.clock.nanoTime() + ctx.recoveryGraceNanos;
+                if (ctx.clock.nanoTime() < r.graceUntilNanos) return;
+            }
+            onPrepared();
+        } else if (pr.blocked()) {
+            countRoundTrip(r, pr.rejections.keySet());
+            contended(r.batch);
+        }
+    }
+
+    /**
+     * More promises can prove our own in-doubt proposal's fate (§4.10), or prove a checked incomplete proposal
+     * unchoosable instead of replaying it, which the same quorum might refuse again and again (§5.7).
+     */
+    private boolean wantsMorePromises(PrepareRound pr) {
+        if (inDoubt != null) return true;
+        PromiseAnalysis analysis = PromiseAnalysis.of(electorate, pr.promises, null);
+        return analysis.replay() != null && analysis.replay().isChecked();
+    }
+
+    /** §4.3: decide what the promises require, then finish an incomplete proposal or evaluate the batch. */
+    private void onPrepared() {
+        Round r = round;
+        PrepareRound pr = r.prepare;
+        countRoundTrip(r, pr.promises.keySet());
+        PromiseAnalysis analysis = PromiseAnalysis.of(electorate, pr.promises, inDoubt == null ? null : inDoubt.proposal());
+        if (analysis.someStale()) ctx.mark(Mark.PREPARE_FOUND_STALE_COMMIT);
+        if (!analysis.dead().isEmpty()) ctx.mark(Mark.PREPARE_SKIPPED_DEAD_PROPOSAL);
+        r.states = mergeReads(pr);
+
+        if (inDoubt != null) {
+            InDoubt d = inDoubt;
+            switch (analysis.inDoubtFate()) {
+                case APPLIED -> {
+                    ctx.mark(Mark.IN_DOUBT_RESOLVED_APPLIED);
+                    inDoubt = null;
+                    Decree decree = analysis.inDoubtDecree();
+                    CommitRound cr = decree.isPruned() || decree.isEmpty() ? null : newCommitRound(decree);
+                    for (Pending p : d.requests()) addWaiter(cr, p, d.seen().get(p));
+                    sendCommit(cr, false);
+                }
+                case NOT_APPLIED -> {
+                    ctx.mark(Mark.IN_DOUBT_RESOLVED_NOT_APPLIED);
+                    inDoubt = null;
+                    r.batch.addAll(0, d.requests());
+                }
+                case UNKNOWN -> {
+                    ctx.mark(Mark.IN_DOUBT_UNRESOLVED);
+                    inDoubt = null;
+                    for (Pending p : d.requests()) unknown(p);
+                }
+                case NOT_APPLIED_ONCE_DECIDED -> r.decidingResolvesInDoubt = true;
+                case REPLAYING, NONE -> { }
+            }
+        }
+        if (analysis.replay() != null) {
+            ctx.mark(Mark.PREPARE_FOUND_INCOMPLETE);
+            Proposal incomplete = analysis.replay();
+            Decree predecessor = incomplete.predecessor();
+            if (analysis.latest().ballot().isAfter(predecessor.ballot())) predecessor = analysis.latest();
+            r.phase = Phase.REPLAY;
+            startPropose(r, incomplete.reproposedWith(pr.ballot, predecessor), new LinkedHashSet<>(electorate.replicas()));
+            return;
+        }
+        Decree predecessor = analysis.latest();
+        if (r.decidingResolvesInDoubt) {
+            // Decide an empty decree first; our in-doubt requests then run again in this round (§4.10).
+            r.phase = Phase.REPLAY;
+            startPropose(r, new Proposal(pr.ballot, pr.ballot, List.of(), predecessor, null),
+                    new LinkedHashSet<>(electorate.replicas()));
+            return;
+        }
+        if (r.batch.isEmpty()) { // a recovery-only round: keep the promise for the next requests
+            held = Held.fromPrepare(ctx.model, pr.ballot, pr, r.states, predecessor);
+            round = null;
+            startIfIdle();
+            return;
+        }
+        r.evaluation = Evaluation.run(ctx.model, r.batch, r.states, pr.ballot);
+        if (r.evaluation.entries.isEmpty()) {
+            // §5.5: nothing to propose, and the reads are linearizable as they are; no empty proposal needed.
+            ctx.mark(Mark.READ_ONLY_ROUND);
+            if (r.batch.size() > 1) ctx.mark(Mark.BATCHED);
+            for (Pending p : r.batch) p.answer(Outcome.NOT_APPLIED, r.evaluation.seen.get(p));
+            held = Held.fromPrepare(ctx.model, pr.ballot, pr, r.states, predecessor);
+            round = null;
+            contentionAttempts = 0;
+            startIfIdle();
+            return;
+        }
+        r.phase = Phase.PROPOSE;
+        startPropose(r, new Proposal(pr.ballot, pr.ballot, r.evaluation.entries, predecessor, null),
+                new LinkedHashSet<>(electorate.replicas()));
+    }
+
+    private Map<Bytes, Bytes> mergeReads(PrepareRound pr) {
+        Map<Bytes, Bytes> states = new LinkedHashMap<>();
+        for (int i = 0; i < pr.queries.size(); i++) {
+            List<Bytes> results = new ArrayList<>(pr.promises.size());
+            for (Promise p : pr.promises.values()) results.add(p.read().results().get(i));
+            states.put(pr.queries.get(i), ctx.model.merge(pr.queries.get(i), results));
+        }
+        return states;
+    }
+
+    // ---------------------------------------------------------------- phase 2
+
+    private void onRejected(NodeId from, Rejected rejected) {
+        witnessed = Ballot.max(witnessed, rejected.promised());
+        minMicros = Math.max(minMicros, rejected.minMicros());
+        Round r = round;
+        if (r == null) return;
+        if (rejected.phase() == Rejected.Phase.PREPARE) {
+            if (r.prepare != null && r.phase == Phase.PREPARE && r.prepare.add(from, rejected)) onPrepareProgress();
+        } else if (r.propose != null && r.propose.add(from, rejected) && r.propose.blocked()) {
+            onProposeBlocked();
+        }
+    }
+
+    private void onAccepted(NodeId from, Accepted accepted) {
+        acknowledgeCommit(accepted.appliedPredecessor(), from);
+        Round r = round;
+        if (r != null && r.propose != null && r.propose.add(from, accepted) && r.propose.decided()) onDecided();
+    }
+
+    /** §4.5-§4.6: a quorum accepted. Answer what can be answered, hold the next promise, send the commit. */
+    private void onDecided() {
+        Round r = round;
+        ProposeRound pr = r.propose;
+        Proposal proposal = pr.proposal;
+        countRoundTrip(r, pr.accepts.keySet());
+        Decree decree = proposal.toDecree();
+        CommitRound cr = proposal.isEmpty() ? null : newCommitRound(decree);
+        boolean holdNext = ctx.fastPathEnabled && pr.promisedNextByQuorum();
+        round = null;
+        contentionAttempts = 0;
+
+        if (r.phase == Phase.REPLAY) {
+            if (inDoubt != null && inDoubt.proposal().origin().equals(proposal.origin())) {
+                ctx.mark(Mark.IN_DOUBT_RESOLVED_APPLIED);
+                InDoubt d = inDoubt;
+                inDoubt = null;
+                for (Pending p : d.requests()) addWaiter(cr, p, d.seen().get(p));
+            } else if (inDoubt != null && r.decidingResolvesInDoubt) {
+                ctx.mark(Mark.IN_DOUBT_RESOLVED_NOT_APPLIED);
+                r.batch.addAll(0, inDoubt.requests());
+                inDoubt = null;
+            }
+            Map<Bytes, Bytes> states = Evaluation.applyEntries(ctx.model, r.states, proposal.entries(), proposal.ballot());
+            held = holdNext ? Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, states, decree) : null;
+            boolean continueFast = held != null && !r.batch.isEmpty() && inDoubt == null && held.covers(r.batch);
+            sendCommit(cr, continueFast);
+            if (continueFast) startFast(r.batch);
+            else {
+                requeueFront(r.batch);
+                startIfIdle();
+            }
+            return;
+        }
+
+        Evaluation e = r.evaluation;
+        if (r.batch.size() > 1) ctx.mark(Mark.BATCHED);
+        for (Pending p : r.batch) {
+            p.fastPath = r.fast;
+            if (e.entryIndex.containsKey(p)) addWaiter(cr, p, e.seen.get(p));
+            else p.answer(Outcome.NOT_APPLIED, e.seen.get(p));
+        }
+        if (!holdNext) held = null;
+        else if (r.fast) held = held.next(ctx.model, pr.promiseNext, e.finalStates, decree, pr.rejectedFor(Rejected.Reason.STALE));
+        else held = Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, e.finalStates, decree);
+        sendCommit(cr, held != null && !queue.isEmpty());
+        startIfIdle();
+    }
+
+    /** A quorum of acceptances became impossible: retry, or keep the proposal in doubt (§4.9, §4.10). */
+    private void onProposeBlocked() {
+        Round r = round;
+        ProposeRound pr = r.propose;
+        Proposal proposal = pr.proposal;
+        Set<NodeId> stale = pr.rejectedFor(Rejected.Reason.STALE);
+        boolean contended = !pr.rejectedFor(Rejected.Reason.SUPERSEDED).isEmpty();
+        countRoundTrip(r, pr.rejections.keySet());
+        if (r.fast) ctx.mark(stale.isEmpty() ? Mark.FAST_PATH_SUPERSEDED : Mark.FAST_PATH_STALE);
+        held = null;
+        round = null;
+        if (r.phase == Phase.REPLAY) {
+            retry(r.batch, contended);
+            return;
+        }
+        boolean reachedNoAcceptor = pr.accepts.isEmpty() && pr.silent().isEmpty();
+        if (reachedNoAcceptor || proposal.isEmpty() || provablyUnchoosable(proposal, stale)) {
+            ctx.mark(Mark.RETRY_WITHOUT_SIDE_EFFECTS);
+            retry(r.batch, contended);
+            return;
+        }
+        ctx.mark(Mark.PROPOSAL_IN_DOUBT);
+        if (inDoubt != null) throw new IllegalStateException("two proposals in doubt on " + key + ": " + inDoubt + " and " + proposal);
+        List<Pending> proposed = new ArrayList<>();
+        List<Pending> rest = new ArrayList<>();
+        for (Pending p : r.batch) (r.evaluation.entryIndex.containsKey(p) ? proposed : rest).add(p);
+        inDoubt = new InDoubt(proposal, proposed, r.evaluation.seen);
+        for (Pending p : proposed) if (contended) p.contentions++;
+        retry(rest, contended);
+    }
+
+    /** Our own checked proposal: enough replicas refused it as stale, or can never accept it (§5.7). */
+    private boolean provablyUnchoosable(Proposal proposal, Set<NodeId> stale) {
+        if (!proposal.isChecked()) return false;
+        int excluded = stale.size();
+        for (NodeId n : electorate.replicas()) if (!proposal.expectedVersions().containsKey(n)) excluded++;
+        return excluded >= electorate.blocking();
+    }
+
+    private void contended(List<Pending> batch) {
+        held = null;
+        round = null;
+        retry(batch, true);
+    }
+
+    private void retry(List<Pending> batch, boolean contended) {
+        requeueFront(batch);
+        if (contended) {
+            ctx.mark(Mark.CONTENTION);
+            for (Pending p : batch) p.contentions++;
+            backingOff = true;
+            backoffUntilNanos = ctx.clock.nanoTime() + ctx.backoff.delayNanos(contentionAttempts++);
+        } else {
+            startIfIdle();
+        }
+    }
+
+    private void requeueFront(List<Pending> batch) {
+        for (int i = batch.size() - 1; i >= 0; i--) queue.addFirst(batch.get(i));
+    }
+
+    private void abandonRound() {
+        round = null;
+        held = null;
+    }
+
+    // ---------------------------------------------------------------- commit and prune
+
+    private CommitRound newCommitRound(Decree decree) {
+        long now = ctx.clock.nanoTime();
+        CommitRound cr = new CommitRound(decree, electorate, now + ctx.retransmitNanos, now + ctx.commitRetryNanos);
+        commits.add(cr);
+        return cr;
+    }
+
+    private void addWaiter(CommitRound cr, Pending p, Bytes seen) {
+        int required = p.commitLevel.acksRequired(electorate);
+        if (cr == null || required == 0) {
+            p.answer(Outcome.APPLIED, seen); // ANY (or nothing to apply): decided is enough
+            return;
+        }
+        cr.waiters.add(new CommitRound.Waiter(p, required, seen));
+    }
+
+    /**
+     * §4.6: the local replica always gets the commit at once; the others get it now unless the next fast round
+     * will carry it as predecessor and no waiter needs their acknowledgement.
+     */
+    private void sendCommit(CommitRound cr, boolean piggyback) {
+        if (cr == null) return;
+        Commit commit = new Commit(key, cr.decree);
+        boolean selfReplica = electorate.contains(ctx.self);
+        if (selfReplica) ctx.transport.send(ctx.self, commit);
+        boolean remoteNeeded = false;
+        for (CommitRound.Waiter w : cr.waiters) if (w.acksRequired() > (selfReplica ? 1 : 0)) remoteNeeded = true;
+        boolean deferred = piggyback && !remoteNeeded && held != null;
+        if (deferred) ctx.mark(Mark.COMMIT_PIGGYBACKED);
+        for (NodeId n : electorate.replicas()) {
+            if (n.equals(ctx.self)) continue;
+            if (deferred && held.versions.containsKey(n)) continue; // will travel on the next proposal
+            ctx.transport.send(n, commit);
+        }
+        cr.nextSendNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
+    }
+
+    private void acknowledgeCommit(Ballot ballot, NodeId from) {
+        if (ballot == null || ballot.isZero()) return;
+        for (Iterator<CommitRound> it = commits.iterator(); it.hasNext(); ) {
+            CommitRound cr = it.next();
+            if (!cr.decree.ballot().equals(ballot)) continue;
+            if (!cr.electorate.contains(from) || !cr.applied.add(from)) return;
+            answerSatisfiedWaiters(cr);
+            if (cr.appliedEverywhere()) {
+                it.remove();
+                ctx.mark(Mark.PRUNE);
+                if (pendingPrune == null || ballot.isAfter(pendingPrune)) pendingPrune = ballot;
+                if (round == null && queue.isEmpty()) flushPrune();
+            }
+            return;
+        }
+    }
+
+    private void answerSatisfiedWaiters(CommitRound cr) {
+        for (Iterator<CommitRound.Waiter> it = cr.waiters.iterator(); it.hasNext(); ) {
+            CommitRound.Waiter w = it.next();
+            if (w.pending().answered()) {
+                it.remove();
+            } else if (cr.applied.size() >= w.acksRequired()) {
+                if (w.acksRequired() > (cr.applied.contains(ctx.self) ? 1 : 0)) w.pending().roundTrips++;
+                w.pending().answer(Outcome.APPLIED, w.seen());
+                it.remove();
+            }
+        }
+    }
+
+    private void flushPrune() {
+        if (pendingPrune == null) return;
+        Prune prune = new Prune(key, pendingPrune);
+        pendingPrune = null;
+        for (NodeId n : electorate.replicas()) ctx.transport.send(n, prune);
+    }
+
+    // ---------------------------------------------------------------- time
+
+    private void expireDeadlines(long now) {
+        for (Iterator<Pending> it = queue.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
+            if (p.expired(now)) {
+                it.remove();
+                timedOut(p);
+            }
+        }
+        Round r = round;
+        if (r != null) {
+            for (Iterator<Pending> it = r.batch.iterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (!p.expired(now)) continue;
+                it.remove();
+                boolean proposed = r.phase == Phase.PROPOSE && r.propose != null && r.evaluation != null
+                        && r.evaluation.entryIndex.containsKey(p);
+                if (proposed) unknown(p);
+                else timedOut(p);
+            }
+        }
+        if (inDoubt != null) {
+            inDoubt.requests().removeIf(p -> {
+                if (!p.expired(now)) return false;
+                unknown(p);
+                return true;
+            });
+            if (inDoubt.requests().isEmpty()) inDoubt = null;
+        }
+        for (CommitRound cr : commits) {
+            cr.waiters.removeIf(w -> {
+                if (w.pending().answered()) return true;
+                if (!w.pending().expired(now)) return false;
+                ctx.mark(Mark.COMMIT_TIMEOUT);
+                w.pending().answer(Outcome.COMMIT_TIMEOUT, w.seen());
+                return true;
+            });
+        }
+    }
+
+    private void retransmit(Round r, long now) {
+        ctx.mark(Mark.RETRANSMIT);
+        r.nextRetransmitNanos = now + ctx.retransmitNanos;
+        if (r.phase == Phase.PREPARE) {
+            Prepare prepare = new Prepare(key, r.prepare.ballot, r.prepare.queries);
+            for (NodeId n : electorate.replicas()) if (!r.prepare.replied(n)) ctx.transport.send(n, prepare);
+        } else {
+            ProposeRound pr = r.propose;
+            Propose propose = new Propose(key, pr.proposal, pr.promiseNext, null);
+            for (NodeId n : pr.silent()) ctx.transport.send(n, propose);
+        }
+    }
+
+    private void timedOut(Pending p) {
+        ctx.mark(Mark.TIMED_OUT);
+        p.answer(Outcome.TIMED_OUT, null);
+    }
+
+    private void unknown(Pending p) {
+        ctx.mark(Mark.UNKNOWN);
+        p.answer(Outcome.UNKNOWN, null);
+    }
+
+    private void countRoundTrip(Round r, Collection<NodeId> repliers) {
+        boolean remote = false;
+        for (NodeId n : repliers) if (!n.equals(ctx.self)) remote = true;
+        if (!remote) return;
+        for (Pending p : r.batch) p.roundTrips++;
+        if (inDoubt != null) for (Pending p : inDoubt.requests()) p.roundTrips++;
+    }
+}

@@ -1,0 +1,61 @@
+package ballot.paxos.coordinator;
+
+import ballot.paxos.Ballot;
+import ballot.paxos.Bytes;
+import ballot.paxos.Electorate;
+import ballot.paxos.NodeId;
+import ballot.paxos.message.Promise;
+import ballot.paxos.message.Rejected;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Phase 1 of one ballot with the read (docs/paxos.md §4.2): collects promises and refusals until a quorum promised
+ * or a quorum became impossible. Keeps collecting after that: late promises enrich the cached state (§4.8).
+ */
+final class PrepareRound {
+    final Ballot ballot;
+    final List<Bytes> queries;
+    final Electorate electorate;
+    final Map<NodeId, Promise> promises = new LinkedHashMap<>();
+    final Map<NodeId, Rejected> rejections = new LinkedHashMap<>();
+
+    PrepareRound(Ballot ballot, List<Bytes> queries, Electorate electorate) {
+        this.ballot = ballot;
+        this.queries = List.copyOf(queries);
+        this.electorate = electorate;
+    }
+
+    /** Records a reply; false if it is not for this round or is a duplicate. */
+    boolean add(NodeId from, Promise promise) {
+        if (!promise.ballot().equals(ballot) || !electorate.contains(from) || replied(from)) return false;
+        if (promise.read() == null || promise.read().results().size() != queries.size())
+            throw new IllegalStateException("promise from " + from + " does not answer the " + queries.size() + " queries: " + promise);
+        promises.put(from, promise);
+        return true;
+    }
+
+    boolean add(NodeId from, Rejected rejected) {
+        if (!rejected.ballot().equals(ballot) || rejected.phase() != Rejected.Phase.PREPARE || !electorate.contains(from)
+                || replied(from)) return false;
+        rejections.put(from, rejected);
+        return true;
+    }
+
+    boolean replied(NodeId node) {
+        return promises.containsKey(node) || rejections.containsKey(node);
+    }
+
+    boolean promised() {
+        return promises.size() >= electorate.quorum();
+    }
+
+    boolean blocked() {
+        return rejections.size() >= electorate.blocking();
+    }
+
+    boolean allReplied() {
+        return promises.size() + rejections.size() == electorate.size();
+    }
+}
