@@ -28,7 +28,8 @@
 #   --out DIR            run directory for logs, data and results (default src-bench/target/e2e/<timestamp>)
 #   --keep-data          keep each node's data directory after its run (default: deleted, logs kept)
 #   --no-build           use the jars already built
-#   --max-minutes M      give up (stopping every node started) after M minutes in all (default 40)
+#   --rounds N           run the whole target list N times, interleaved, and report medians (default 1)
+#   --max-minutes M      give up (stopping every node started) after M minutes in all (default 40 per round)
 #
 # Needs Java 17, Maven, python3 (readiness probe and the table), and Linux /proc (node CPU time). Writes only
 # under the run directory (and, on first use, src-bench/cassandra/work/lib through cassandra.sh fetch).
@@ -54,7 +55,8 @@ ballot_port=19500
 out=""
 keep_data=0
 build=1
-max_minutes=40
+max_minutes=""
+rounds=1
 
 log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf '[e2e] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -75,10 +77,13 @@ while (($#)); do
         --keep-data) keep_data=1; shift ;;
         --no-build) build=0; shift ;;
         --max-minutes) max_minutes="${2:?}"; shift 2 ;;
+        --rounds) rounds="${2:?}"; shift 2 ;;
         -h|--help) usage ;;
         *) die "unknown option '$1' (see the header of $0)" ;;
     esac
 done
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive whole number (got '$rounds')"
+max_minutes="${max_minutes:-$((40 * rounds))}"
 for n in warmup duration keys concurrency connections value_bytes ballot_port max_minutes; do
     [[ "${!n}" =~ ^[0-9]+$ ]] || die "--${n//_/-} must be a whole number (got '${!n}')"
 done
@@ -221,7 +226,7 @@ fi
     echo "kernel: $(uname -r)"
     echo "java: $(java -version 2>&1 | head -n 1)"
     echo "cassandra: $(cat "$SHARED_CASSANDRA_WORK/VERSION" 2>/dev/null || echo 'not fetched')"
-    echo "settings: heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s"
+    echo "settings: heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s rounds=$rounds targets=$targets"
     echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/environment.txt"
 sed 's/^/[e2e] /' "$out/environment.txt"
@@ -229,15 +234,15 @@ sed 's/^/[e2e] /' "$out/environment.txt"
 client_timeout=$(( 2 * (warmup + duration) + 300 ))
 
 run_client() {
-    local target="$1" port="$2" pid="$3"
+    local target="$1" port="$2" pid="$3" dir="$4"
     check_deadline
-    log "$target: client for $client_timeout s at most (log: $out/$target/client.log)"
+    log "$target: client for $client_timeout s at most (log: $dir/client.log)"
     local status=0
     timeout "$client_timeout" java -Xms512m -Xmx1g -Dballot.log.level=WARN -cp "$BENCH_JAR" ballot.bench.e2e.DriverLoad \
         --target "$target" --port "$port" --keys "$keys" --concurrency "$concurrency" --connections "$connections" \
         --warmup "$warmup" --duration "$duration" --value-bytes "$value_bytes" --server-pid "$pid" \
-        --report-every 5 2>&1 | tee "$out/$target/client.log" || status=$?
-    grep '^RESULT ' "$out/$target/client.log" >>"$results" || true
+        --report-every 5 2>&1 | tee "$dir/client.log" || status=$?
+    grep '^RESULT ' "$dir/client.log" | sed "s/\$/ round=$round/" >>"$results" || true
     if ((status != 0)); then
         log "$target: client exited with status $status (results above, if any, are kept)"
         failures=$((failures + 1))
@@ -247,7 +252,7 @@ run_client() {
 # ---------------------------------------------------------------- targets
 
 run_ballot() {
-    local target="$1" dir="$out/$1"
+    local target="$1" dir="$round_dir/$1"
     mkdir -p "$dir"
     local config=()
     if [[ "$target" == ballot-batch ]]; then
@@ -266,14 +271,14 @@ run_ballot() {
         waited=$((waited + 1))
     done
     log "$target: Ballot (pid $ballot_pid) serves CQL"
-    run_client "$target" "$ballot_port" "$ballot_pid"
+    run_client "$target" "$ballot_port" "$ballot_pid" "$dir"
     grep -E 'WARN|ERROR' "$dir/node.log" | tail -n 5 | sed "s/^/[e2e] $target node: /" || true
     stop_ballot
     ((keep_data)) || rm -rf "$dir/data"
 }
 
 run_cassandra() {
-    local target="$1" dir="$out/$1" mode=periodic
+    local target="$1" dir="$round_dir/$1" mode=periodic
     [[ "$target" == cassandra-batch ]] && mode=batch
     mkdir -p "$dir/work/lib"
     # A private work directory (own configs, data, PID file), sharing the fetched jars. cassandra.sh lists lib/
@@ -287,54 +292,73 @@ run_cassandra() {
     CASSANDRA_WORK_DIR="$cassandra_work" "$CASSANDRA_SH" start --commitlog "$mode" --heap "$heap" --clean --timeout 180
     local pid
     pid="$(cat "$cassandra_work/nodes/node1/pid")"
-    run_client "$target" "$CASSANDRA_CQL_PORT" "$pid"
+    run_client "$target" "$CASSANDRA_CQL_PORT" "$pid" "$dir"
     stop_cassandra
     ((keep_data)) || rm -rf "$dir/work/nodes/node1/data" "$dir/work/nodes/node1/commitlog"
 }
 
 started=$(date +%s)
 failures=0
-for t in "${target_list[@]}"; do
-    check_deadline
-    case "$t" in
-        ballot*) run_ballot "$t" ;;
-        cassandra*) run_cassandra "$t" ;;
-    esac
+for round in $(seq 1 "$rounds"); do
+    round_dir="$out/round$round"
+    ((rounds == 1)) || log "round $round of $rounds"
+    for t in "${target_list[@]}"; do
+        check_deadline
+        case "$t" in
+            ballot*) run_ballot "$t" ;;
+            cassandra*) run_cassandra "$t" ;;
+        esac
+    done
 done
 log "all targets done in $(( $(date +%s) - started )) s"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/environment.txt"
 
 # ---------------------------------------------------------------- comparison
 
 python3 - "$results" "$out/summary.md" "$out/environment.txt" <<'EOF'
-import sys
+import statistics, sys
 
 results_path, summary_path, env_path = sys.argv[1:4]
-rows = []
+runs = {}          # (target, phase) -> [fields of each round]
+order = []
 for line in open(results_path):
     fields = dict(kv.split("=", 1) for kv in line.split()[1:])
-    rows.append(fields)
-if not rows:
+    key = (fields["target"], fields["phase"])
+    if key not in runs:
+        runs[key] = []
+        order.append(key)
+    runs[key].append(fields)
+if not runs:
     print("[e2e] no results")
     sys.exit(1)
 
-def num(r, k):
-    return float(r[k])
+def med(key, field):
+    return statistics.median(float(r[field]) for r in runs[key])
 
+def cpu_us(key):
+    return statistics.median(float(r["server_cpu_s"]) * 1e6 / max(1, int(r["ops"])) for r in runs[key])
+
+rounds = max(len(v) for v in runs.values())
 out = []
+if rounds > 1:
+    out.append(f"Medians over {rounds} rounds; ops/s also shows the lowest and highest round.")
+    out.append("")
 out.append("| phase | target | ops/s | p50 ms | p99 ms | p99.9 ms | max ms | node CPU µs/op | errors |")
 out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 phases = []
-for r in rows:
-    if r["phase"] not in phases:
-        phases.append(r["phase"])
-by = {(r["target"], r["phase"]): r for r in rows}
+for _, phase in order:
+    if phase not in phases:
+        phases.append(phase)
 for phase in phases:
-    for r in rows:
-        if r["phase"] != phase:
+    for key in order:
+        if key[1] != phase:
             continue
-        cpu_us = num(r, "server_cpu_s") * 1e6 / max(1, int(r["ops"]))
-        out.append(f"| {phase} | {r['target']} | {num(r, 'ops_per_s'):,.0f} | {num(r, 'p50_ms'):.2f} | {num(r, 'p99_ms'):.2f} "
-                   f"| {num(r, 'p999_ms'):.2f} | {num(r, 'max_ms'):.1f} | {cpu_us:.0f} | {r['errors']} |")
+        tputs = [float(r["ops_per_s"]) for r in runs[key]]
+        spread = f" ({min(tputs):,.0f}–{max(tputs):,.0f})" if len(tputs) > 1 else ""
+        errors = sum(int(r["errors"]) for r in runs[key])
+        worst = max(float(r["max_ms"]) for r in runs[key])
+        out.append(f"| {phase} | {key[0]} | {med(key, 'ops_per_s'):,.0f}{spread} | {med(key, 'p50_ms'):.2f} | {med(key, 'p99_ms'):.2f} "
+                   f"| {med(key, 'p999_ms'):.2f} | {worst:.1f} | {cpu_us(key):.0f} | {errors} |")
 
 out.append("")
 out.append("| phase | Ballot vs | throughput ratio | p99 ratio (Ballot / other) | CPU per op ratio | ≥ 1.5x throughput and lower p99 |")
@@ -344,12 +368,12 @@ for ballot in ("ballot", "ballot-batch"):
         if ballot == "ballot-batch" and other == "cassandra":
             continue
         for phase in phases:
-            b, c = by.get((ballot, phase)), by.get((other, phase))
-            if not b or not c:
+            b, c = (ballot, phase), (other, phase)
+            if b not in runs or c not in runs:
                 continue
-            tput = num(b, "ops_per_s") / num(c, "ops_per_s")
-            p99 = num(b, "p99_ms") / num(c, "p99_ms")
-            cpu = (num(b, "server_cpu_s") / max(1, int(b["ops"]))) / (num(c, "server_cpu_s") / max(1, int(c["ops"])))
+            tput = med(b, "ops_per_s") / med(c, "ops_per_s")
+            p99 = med(b, "p99_ms") / med(c, "p99_ms")
+            cpu = cpu_us(b) / cpu_us(c)
             met = "yes" if tput >= 1.5 and p99 < 1.0 else "no"
             out.append(f"| {phase} | {ballot} vs {other} | {tput:.2f}x | {p99:.2f} | {cpu:.2f} | {met} |")
 
