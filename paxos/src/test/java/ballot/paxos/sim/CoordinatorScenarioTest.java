@@ -1,0 +1,262 @@
+package ballot.paxos.sim;
+
+import static ballot.paxos.sim.ManualCluster.N1;
+import static ballot.paxos.sim.ManualCluster.N2;
+import static ballot.paxos.sim.ManualCluster.N3;
+import static ballot.paxos.sim.ManualCluster.N4;
+import static ballot.paxos.sim.ManualCluster.from;
+import static ballot.paxos.sim.ManualCluster.is;
+import static ballot.paxos.sim.ManualCluster.p;
+import static ballot.paxos.sim.ManualCluster.repliesTo;
+import static ballot.paxos.sim.ManualCluster.requestsFrom;
+import static ballot.paxos.sim.ManualCluster.to;
+import static ballot.paxos.sim.ManualCluster.v;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ballot.paxos.Mark;
+import ballot.paxos.coordinator.CasResult;
+import ballot.paxos.coordinator.CasResult.Outcome;
+import ballot.paxos.coordinator.CommitLevel;
+import ballot.paxos.message.Accepted;
+import ballot.paxos.message.Prepare;
+import ballot.paxos.message.Promise;
+import ballot.paxos.message.Propose;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Scripted scenarios against real coordinators and replicas with a hand-driven network (docs/paxos.md §10,
+ * layer 2). Each test names the behaviour and the section of docs/paxos.md that requires it.
+ */
+class CoordinatorScenarioTest {
+
+    /** §7: cold = prepare + accept (+ commit); steady state = accept (+ commit) by riding the held promise. */
+    @ParameterizedTest(name = "{0} from node {1}: first {2} round trips, then {3}")
+    @CsvSource({"ANY, 1, 2, 1", "ONE, 1, 2, 1", "QUORUM, 1, 3, 2", "ALL, 1, 3, 2", "ANY, 4, 2, 1", "ONE, 4, 3, 2",
+            "QUORUM, 4, 3, 2"})
+    void roundTripsPerCommitLevel(CommitLevel level, int coordinator, int cold, int steady) {
+        ManualCluster c = new ManualCluster();
+        var node = ballot.paxos.NodeId.of(coordinator);
+        List<CasResult> first = c.submit(node, c.cas(null, 1L), level);
+        c.deliverAll();
+        List<CasResult> second = c.submit(node, c.cas(1L, 2L), level);
+        c.deliverAll();
+        List<CasResult> third = c.submit(node, c.cas(2L, 3L), level);
+        c.deliverAll();
+        assertThat(first).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.APPLIED);
+            assertThat(r.roundTrips()).isEqualTo(cold);
+            assertThat(r.fastPath()).isFalse();
+        });
+        for (List<CasResult> later : List.of(second, third))
+            assertThat(later).singleElement().satisfies(r -> {
+                assertThat(r.outcome()).isEqualTo(Outcome.APPLIED);
+                assertThat(r.roundTrips()).isEqualTo(steady);
+                assertThat(r.fastPath()).isTrue();
+            });
+        assertThat(v(third.get(0))).isEqualTo(2L);
+        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(3L);
+    }
+
+    /** §4.3: an accepted, uncommitted proposal found in the promises is finished before anything else. */
+    @Test
+    void finishesIncompleteProposalFirst() {
+        ManualCluster c = new ManualCluster();
+        c.submit(N1, c.set(10), CommitLevel.ANY);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));
+        c.deliver(is(Propose.class).and(to(N3)));
+        c.inFlight.clear();
+        c.restartCoordinator(N1, 1); // the first coordinator dies with its proposal accepted only by n3
+
+        List<CasResult> r = c.submit(N2, c.cas(null, 20L), CommitLevel.ANY);
+        c.drop(is(Prepare.class).and(to(N1)));
+        c.deliverAll();
+        assertThat(c.marks).containsKey(Mark.PREPARE_FOUND_INCOMPLETE);
+        assertThat(r).singleElement().satisfies(x -> {
+            assertThat(x.outcome()).isEqualTo(Outcome.NOT_APPLIED);
+            assertThat(v(x)).isEqualTo(10L); // it saw the finished write, not the state before it
+        });
+        assertThat(c.storedV(N2)).isEqualTo(10L);
+        assertThat(c.storedV(N3)).isEqualTo(10L);
+    }
+
+    /** §4.8, §5.7: a plain write since the cached read makes replicas refuse the fast proposal; the retry reads it. */
+    @Test
+    void plainWriteInvalidatesFastPath() {
+        ManualCluster c = new ManualCluster();
+        c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        c.deliverAll();
+        c.plainWrite(7, N2, N3); // a QUORUM plain write completes before the next request arrives
+        List<CasResult> r = c.submit(N1, c.cas(1L, 2L), CommitLevel.ANY);
+        c.deliverAll();
+        assertThat(c.marks).containsKeys(Mark.FAST_PATH_STALE, Mark.RETRY_WITHOUT_SIDE_EFFECTS);
+        assertThat(r).singleElement().satisfies(x -> {
+            assertThat(x.outcome()).isEqualTo(Outcome.APPLIED);
+            assertThat(p(x)).isEqualTo(7L);
+            assertThat(x.roundTrips()).isEqualTo(3); // refused fast attempt, prepare, accept
+        });
+    }
+
+    /**
+     * §5.7: a fast proposal evaluated on stale data that one replica accepted must never be finished by anyone: with
+     * every promise in hand, the next coordinator proves it unchoosable and skips it.
+     */
+    @Test
+    void staleFastProposalIsNeverFinished() {
+        ManualCluster c = new ManualCluster();
+        c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        c.deliverAll();
+        c.plainWrite(7, N2, N3);
+        c.submit(N1, c.cas(1L, 2L), CommitLevel.ANY);
+        c.deliver(is(Propose.class).and(to(N1))); // only n1 (not hit by the plain write) accepts
+        c.inFlight.clear();
+        c.restartCoordinator(N1, 1);
+
+        List<CasResult> read = c.submit(N4, c.read(), CommitLevel.ANY);
+        c.deliverAll();
+        c.advance(Duration.ofMillis(20));
+        c.deliverAll();
+        assertThat(c.marks).containsKey(Mark.PREPARE_SKIPPED_DEAD_PROPOSAL).doesNotContainKey(Mark.PREPARE_FOUND_INCOMPLETE);
+        assertThat(read).singleElement().satisfies(x -> {
+            assertThat(x.outcome()).isEqualTo(Outcome.NOT_APPLIED);
+            assertThat(v(x)).isEqualTo(1L);
+            assertThat(p(x)).isEqualTo(7L);
+        });
+        List<CasResult> write = c.submit(N2, c.cas(1L, 3L), CommitLevel.QUORUM);
+        c.deliverAll();
+        assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(3L);
+    }
+
+    /** §4.10: fewer live replicas than a quorum when the request arrives: UNAVAILABLE, nothing sent. */
+    @Test
+    void unavailableWhenNoQuorumIsAlive() {
+        ManualCluster c = new ManualCluster();
+        c.down.add(N2);
+        c.down.add(N3);
+        List<CasResult> r = c.submit(N1, c.set(1), CommitLevel.ANY);
+        assertThat(r).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.UNAVAILABLE);
+        assertThat(c.inFlight).isEmpty();
+        c.down.remove(N3);
+        List<CasResult> all = c.submit(N1, c.set(1), CommitLevel.ALL); // the commit level needs all three
+        assertThat(all).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.UNAVAILABLE);
+    }
+
+    /** §4.10: a timeout after the proposal may have been accepted is UNKNOWN, never a failure. */
+    @Test
+    void timeoutAfterPossibleAcceptIsUnknown() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> r = c.submit(N1, c.set(5), CommitLevel.ANY);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));
+        c.deliver(is(Propose.class).and(to(N2)));
+        c.drop(e -> true); // n2's acceptance is lost; nothing else arrives
+        c.advance(Duration.ofMillis(1100));
+        assertThat(r).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.UNKNOWN);
+        assertThat(c.marks).containsKey(Mark.RETRANSMIT);
+    }
+
+    /** §4.10: a timeout before any proposal carrying the request was sent: TIMED_OUT, which means no effect. */
+    @Test
+    void timeoutBeforeProposingHasNoEffect() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> r = c.submit(N1, c.set(5), CommitLevel.ANY);
+        c.drop(e -> true);
+        c.advance(Duration.ofMillis(500));
+        c.drop(e -> true);
+        c.advance(Duration.ofMillis(600));
+        assertThat(r).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.TIMED_OUT);
+    }
+
+    /** §8: requests queued behind a round run as one round, each evaluated on its predecessors' result. */
+    @Test
+    void batchEvaluatesConditionsInOrder() {
+        ManualCluster c = new ManualCluster();
+        c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        List<CasResult> a = c.submit(N1, c.cas(1L, 2L), CommitLevel.ANY);
+        List<CasResult> b = c.submit(N1, c.cas(1L, 3L), CommitLevel.ANY);
+        List<CasResult> d = c.submit(N1, c.cas(2L, 4L), CommitLevel.QUORUM);
+        c.deliverAll();
+        assertThat(c.marks).containsKey(Mark.BATCHED);
+        assertThat(a.get(0).outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(v(a.get(0))).isEqualTo(1L);
+        assertThat(b.get(0).outcome()).isEqualTo(Outcome.NOT_APPLIED);
+        assertThat(v(b.get(0))).isEqualTo(2L); // saw the batch's earlier update, not yet committed anywhere
+        assertThat(d.get(0).outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(v(d.get(0))).isEqualTo(2L);
+        assertThat(a.get(0).roundTrips()).isEqualTo(1);
+        assertThat(d.get(0).roundTrips()).isEqualTo(2);
+        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(4L);
+    }
+
+    /** §4.9: two coordinators collide; the loser backs off and retries on the winner's result. */
+    @Test
+    void contentionBacksOffAndRetries() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> one = c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        List<CasResult> two = c.submit(N2, c.cas(null, 2L), CommitLevel.ANY);
+        c.deliverAll();
+        c.advance(Duration.ofMillis(20));
+        c.deliverAll();
+        assertThat(c.marks).containsKey(Mark.CONTENTION);
+        assertThat(two).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(one).singleElement().satisfies(x -> {
+            assertThat(x.outcome()).isEqualTo(Outcome.NOT_APPLIED);
+            assertThat(v(x)).isEqualTo(2L);
+            assertThat(x.contentions()).isPositive();
+        });
+    }
+
+    /** §4.10: our proposal lost to a later ballot after one replica accepted it; the next prepare finds and finishes it. */
+    @Test
+    void inDoubtProposalFoundAndFinishedIsApplied() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> write = c.submit(N1, c.set(5), CommitLevel.QUORUM);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));
+        c.deliver(is(Propose.class).and(to(N1)).or(is(Accepted.class)));
+        List<CasResult> read = c.submit(N2, c.read(), CommitLevel.ANY);
+        c.drop(is(Prepare.class).and(from(N2)).and(to(N1)));
+        c.deliver(requestsFrom(N2).or(repliesTo(N2)));
+        c.deliverAll(); // n2 and n3 now refuse n1's proposal
+        assertThat(c.marks).containsKey(Mark.PROPOSAL_IN_DOUBT);
+        assertThat(read).singleElement().satisfies(x -> assertThat(v(x)).isNull());
+        assertThat(write).isEmpty();
+        c.advance(Duration.ofMillis(20));
+        c.deliverAll();
+        assertThat(c.marks).containsKey(Mark.IN_DOUBT_RESOLVED_APPLIED);
+        assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(5L);
+    }
+
+    /**
+     * §4.10: our proposal lost to a later ballot with no trace of it anywhere: it is not decided, and once the next
+     * round decides a later ballot it never can be, so the request runs again instead of being answered UNKNOWN.
+     */
+    @Test
+    void inDoubtProposalNobodyHoldsRunsAgain() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> write = c.submit(N1, c.cas(null, 5L), CommitLevel.ANY);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));       // n1's proposal is now in flight
+        List<CasResult> other = c.submit(N2, c.cas(null, 6L), CommitLevel.ANY);
+        c.drop(is(Prepare.class).and(from(N2)).and(to(N1)));
+        c.deliver(from(N2).and(is(Prepare.class)).or(to(N2).and(is(Promise.class))));
+        c.deliver(from(N2).and(is(Propose.class)).and(to(N2)));  // n2 accepts n2's proposal; nothing else of it arrives
+        c.drop(from(N2).or(to(N2).and(is(Accepted.class))));
+        c.restartCoordinator(N2, 1);
+        c.drop(is(Propose.class).and(to(N1)));                    // n1 never sees n1's proposal
+        c.deliverAll();                                           // n2 and n3 refuse it: in doubt
+        assertThat(c.marks).containsKey(Mark.PROPOSAL_IN_DOUBT);
+        assertThat(other).isEmpty();
+        c.advance(Duration.ofMillis(20));
+        c.deliverAll();
+        c.advance(Duration.ofMillis(20));
+        c.deliverAll();
+        assertThat(c.marks).containsKeys(Mark.IN_DOUBT_RESOLVED_NOT_APPLIED, Mark.PREPARE_FOUND_INCOMPLETE);
+        assertThat(write).singleElement().satisfies(x -> {
+            assertThat(x.outcome()).isEqualTo(Outcome.NOT_APPLIED);
+            assertThat(v(x)).isEqualTo(6L); // n2's proposal was finished first; ours ran again after it
+        });
+    }
+}

@@ -1,0 +1,491 @@
+package ballot.paxos.sim;
+
+import ballot.paxos.Bytes;
+import ballot.paxos.Decree;
+import ballot.paxos.Electorate;
+import ballot.paxos.Mark;
+import ballot.paxos.NodeId;
+import ballot.paxos.PaxosKey;
+import ballot.paxos.acceptor.Replica;
+import ballot.paxos.coordinator.CasCoordinator;
+import ballot.paxos.coordinator.CasResult;
+import ballot.paxos.coordinator.CommitLevel;
+import ballot.paxos.message.Message;
+import ballot.paxos.message.Reply;
+import ballot.paxos.message.Request;
+import ballot.paxos.sim.LinearizabilityChecker.Kind;
+import ballot.paxos.sim.LinearizabilityChecker.Op;
+import ballot.paxos.spi.Transport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * A deterministic simulated cluster (docs/paxos.md §10): nodes with a {@link Replica} and a {@link CasCoordinator}
+ * over {@link SimStore}s, a network that drops, duplicates, delays (so reorders) and partitions, clocks with drift and
+ * jumps, crashes that keep only what was persisted (including a crash between persist and reply), concurrent clients,
+ * and plain writes. All randomness comes from the seed, so one seed replays one run exactly.
+ */
+final class SimCluster {
+    private static final long MS = 1_000_000L;
+    private static final long TICK_NANOS = 2 * MS;
+    private static final long SIM_TIME_MAX = 600_000 * MS;
+
+    record Event(long at, long seq, Runnable action) {}
+
+    /** A plain (non-Paxos) write of cell p = k at timestamp k, sent by a node to every replica. */
+    record PlainWrite(PaxosKey key, long id, long k) {}
+
+    record PlainAck(long id) {}
+
+    record Stats(int ops, Map<CasResult.Outcome, Integer> outcomes, long appliedRoundTrips, int applied, int fastPath,
+            long events) {
+        double roundTripsPerApplied() {
+            return applied == 0 ? 0 : (double) appliedRoundTrips / applied;
+        }
+    }
+
+    record RunResult(long seed, SimOptions options, List<String> violations, Map<Mark, Integer> marks, Stats stats,
+            int historyOps) {
+        @Override
+        public String toString() {
+            return "SIM seed=" + seed + " " + options + " -> ops=" + stats.ops() + " " + stats.outcomes()
+                    + String.format(" rt/applied=%.2f fast=%d", stats.roundTripsPerApplied(), stats.fastPath())
+                    + " events=" + stats.events() + " violations=" + violations.size();
+        }
+    }
+
+    private record PlainRecord(long k, long invokeNanos, long completeNanos) {}
+
+    private record Observation(PaxosKey key, long invokeNanos, Bytes query, Bytes row) {}
+
+    final long seed;
+    final SimOptions options;
+    private final SplittableRandom random;
+    private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
+            : Long.compare(a.seq, b.seq));
+    private long eventSeq;
+    private long eventsRun;
+    private long now;
+    private final List<Node> nodes = new ArrayList<>();
+    private final Electorate electorate;
+    private final List<PaxosKey> keys = new ArrayList<>();
+    private final Set<Long> cutLinks = new HashSet<>();
+    private final Map<Mark, Integer> marks = new EnumMap<>(Mark.class);
+    private final Map<PaxosKey, List<Op>> history = new HashMap<>();
+    private final Map<PaxosKey, Map<Long, Op>> writers = new HashMap<>();
+    private final List<Observation> observations = new ArrayList<>();
+    private final Map<PaxosKey, List<PlainRecord>> plainLog = new HashMap<>();
+    private final Map<Long, PlainInFlight> plainInFlight = new HashMap<>();
+    private final Map<CasResult.Outcome, Integer> outcomes = new EnumMap<>(CasResult.Outcome.class);
+    private final List<Client> clients = new ArrayList<>();
+    private long valueCounter;
+    private long plainCounter;
+    private long appliedRoundTrips;
+    private int appliedCount;
+    private int fastPathCount;
+    private int opsIssued;
+
+    private SimCluster(long seed, SimOptions options) {
+        this.seed = seed;
+        this.options = options;
+        this.random = new SplittableRandom(seed);
+        List<NodeId> ids = new ArrayList<>();
+        for (int i = 0; i < options.nodes(); i++) ids.add(NodeId.of(i + 1));
+        this.electorate = new Electorate(ids);
+        for (NodeId id : ids) nodes.add(new Node(id, random.split()));
+        for (int k = 0; k < options.keys(); k++) {
+            PaxosKey key = PaxosKey.of("k" + k);
+            keys.add(key);
+            history.put(key, new ArrayList<>());
+            writers.put(key, new HashMap<>());
+            plainLog.put(key, new ArrayList<>());
+        }
+    }
+
+    static RunResult run(long seed, SimOptions options) {
+        return new SimCluster(seed, options).run();
+    }
+
+    private RunResult run() {
+        for (Node n : nodes) n.start();
+        for (int c = 0; c < options.clients(); c++) {
+            Client client = new Client(c, nodes.get(c % nodes.size()), options.opsPerClient());
+            clients.add(client);
+            schedule(random.nextLong(5 * MS), () -> next(client));
+        }
+        if (options.crashes()) schedule(100 * MS + random.nextLong(300 * MS), this::crashSomeNode);
+        if (options.partitions()) schedule(100 * MS + random.nextLong(400 * MS), this::partitionSomeNode);
+        if (options.clockJumps()) schedule(random.nextLong(300 * MS), this::jumpSomeClock);
+        if (options.plainWrites()) schedule(random.nextLong(30 * MS), this::plainWrite);
+
+        while (!events.isEmpty() && !allClientsDone()) {
+            Event e = events.poll();
+            if (e.at > SIM_TIME_MAX) throw new IllegalStateException("simulation did not finish; seed " + seed);
+            now = e.at;
+            eventsRun++;
+            e.action.run();
+        }
+        List<String> violations = check();
+        if (Boolean.getBoolean("ballot.sim.debug")) {
+            plainLog.forEach((k, l) -> System.out.println("plain " + k + " " + l.size() + " last " + (l.isEmpty() ? null : l.get(l.size() - 1))));
+            for (Observation o : observations) System.out.println("obs " + o.invokeNanos() + " p=" + SimRow.value(o.row(), 'p') + " need " + completedBefore(o.key(), o.invokeNanos()));
+        }
+        Stats stats = new Stats(opsIssued, outcomes, appliedRoundTrips, appliedCount, fastPathCount, eventsRun);
+        int ops = history.values().stream().mapToInt(List::size).sum();
+        return new RunResult(seed, options, violations, marks, stats, ops);
+    }
+
+    private void schedule(long delay, Runnable action) {
+        events.add(new Event(now + delay, eventSeq++, action));
+    }
+
+    private boolean allClientsDone() {
+        for (Client c : clients) if (!c.done) return false;
+        return true;
+    }
+
+    private Node node(NodeId id) {
+        return nodes.get(id.id() - 1);
+    }
+
+    // ------------------------------------------------------------------ nodes
+
+    private final class Node {
+        final NodeId id;
+        final SplittableRandom nodeRandom;
+        final SimClock clock;
+        final SimStore store = new SimStore(options.bug());
+        final Transport transport = new Transport() {
+            @Override
+            public void send(NodeId to, Message message) {
+                if (up) network(id, to, message);
+            }
+
+            @Override
+            public boolean isAlive(NodeId node) {
+                return node(node).up;
+            }
+        };
+        boolean up = true;
+        int incarnation;
+        CasCoordinator coordinator;
+        Replica replica;
+
+        Node(NodeId id, SplittableRandom nodeRandom) {
+            this.id = id;
+            this.nodeRandom = nodeRandom;
+            this.clock = new SimClock(() -> now, (nodeRandom.nextDouble() - 0.5) * 400,
+                    (nodeRandom.nextLong(100_000) - 50_000));
+        }
+
+        void start() {
+            SplittableRandom coordinatorRandom = nodeRandom.split();
+            coordinator = CasCoordinator.builder()
+                    .self(id, incarnation)
+                    .transport(transport)
+                    .clock(clock)
+                    .random(coordinatorRandom::nextLong)
+                    .readModel(SimRow.MODEL)
+                    .observer(mark -> marks.merge(mark, 1, Integer::sum))
+                    .batchSizeMax(options.batchSizeMax())
+                    .retransmit(Duration.ofMillis(30))
+                    .backoff(Duration.ofMillis(1), Duration.ofMillis(40))
+                    .recoveryGrace(Duration.ofMillis(15))
+                    .commitRetry(Duration.ofMillis(500))
+                    .sessionIdle(Duration.ofMillis(800))
+                    .fastPath(options.fastPath())
+                    .build();
+            replica = new Replica(id, store, transport);
+            int inc = incarnation;
+            schedule(nodeRandom.nextLong(TICK_NANOS) + 1, () -> tick(inc));
+        }
+
+        void tick(int inc) {
+            if (!up || incarnation != inc) return;
+            coordinator.tick();
+            schedule(TICK_NANOS, () -> tick(inc));
+        }
+
+        void deliver(NodeId from, Object message) {
+            if (!up) return;
+            if (message instanceof Request request) {
+                if (options.crashAfterPersist() > 0 && random.nextDouble() < options.crashAfterPersist())
+                    store.afterPersist = () -> crash(this, 20 * MS + random.nextLong(200 * MS));
+                replica.receive(from, request);
+                store.afterPersist = null;
+            } else if (message instanceof Reply reply) {
+                coordinator.receive(from, reply);
+            } else if (message instanceof PlainWrite w) {
+                Map<Character, SimRow.Cell> cells = new TreeMap<>();
+                cells.put('p', new SimRow.Cell(w.k(), false, 0));
+                store.plainWrite(w.key(), cells, w.k());
+                network(id, from, new PlainAck(w.id()));
+            } else if (message instanceof PlainAck ack) {
+                plainAcked(ack.id(), from);
+            }
+        }
+    }
+
+    private void network(NodeId from, NodeId to, Object message) {
+        Node target = node(to);
+        if (from.equals(to)) { // local: no network, never lost
+            schedule(20_000, () -> target.deliver(from, message));
+            return;
+        }
+        if (cutLinks.contains(link(from, to)) || random.nextDouble() < options.loss()) return;
+        int copies = random.nextDouble() < options.duplicate() ? 2 : 1;
+        for (int i = 0; i < copies; i++)
+            schedule(200_000 + random.nextLong(options.delayMaxNanos()), () -> target.deliver(from, message));
+    }
+
+    private static long link(NodeId a, NodeId b) {
+        return ((long) a.id() << 32) | b.id();
+    }
+
+    // ------------------------------------------------------------------ faults
+
+    private int nodesDown() {
+        int down = 0;
+        for (Node n : nodes) if (!n.up) down++;
+        return down;
+    }
+
+    private void crash(Node n, long downNanos) {
+        if (!n.up) return;
+        n.up = false;
+        n.coordinator = null; // volatile state is lost; its clients will see no answer
+        schedule(downNanos, () -> {
+            n.up = true;
+            n.incarnation++;
+            n.start();
+        });
+    }
+
+    private void crashSomeNode() {
+        if (allClientsDone()) return;
+        Node n = nodes.get(random.nextInt(nodes.size()));
+        if (n.up && nodesDown() < (nodes.size() - 1) / 2) crash(n, 50 * MS + random.nextLong(250 * MS));
+        schedule(150 * MS + random.nextLong(450 * MS), this::crashSomeNode);
+    }
+
+    private void partitionSomeNode() {
+        if (allClientsDone()) return;
+        NodeId isolated = nodes.get(random.nextInt(nodes.size())).id;
+        List<Long> cut = new ArrayList<>();
+        for (Node other : nodes) {
+            if (other.id.equals(isolated)) continue;
+            cut.add(link(isolated, other.id));
+            cut.add(link(other.id, isolated));
+        }
+        cutLinks.addAll(cut);
+        schedule(50 * MS + random.nextLong(250 * MS), () -> cut.forEach(cutLinks::remove));
+        schedule(300 * MS + random.nextLong(500 * MS), this::partitionSomeNode);
+    }
+
+    private void jumpSomeClock() {
+        if (allClientsDone()) return;
+        nodes.get(random.nextInt(nodes.size())).clock.jump(random.nextLong(400_000) - 200_000);
+        schedule(100 * MS + random.nextLong(400 * MS), this::jumpSomeClock);
+    }
+
+    // ------------------------------------------------------------------ plain writes
+
+    private final class PlainInFlight {
+        final PaxosKey key;
+        final long k;
+        final long invokeNanos;
+        final Set<NodeId> acks = new HashSet<>();
+
+        PlainInFlight(PaxosKey key, long k, long invokeNanos) {
+            this.key = key;
+            this.k = k;
+            this.invokeNanos = invokeNanos;
+        }
+    }
+
+    private void plainWrite() {
+        if (allClientsDone()) return;
+        PaxosKey key = keys.get(random.nextInt(keys.size()));
+        Node sender = nodes.get(random.nextInt(nodes.size()));
+        if (sender.up) {
+            long id = ++plainCounter;
+            long k = id; // timestamps and values grow together: the latest completed write is the largest k
+            plainInFlight.put(id, new PlainInFlight(key, k, now));
+            for (NodeId replica : electorate.replicas()) network(sender.id, replica, new PlainWrite(key, id, k));
+        }
+        schedule(10 * MS + random.nextLong(60 * MS), this::plainWrite);
+    }
+
+    private void plainAcked(long id, NodeId at) {
+        PlainInFlight w = plainInFlight.get(id);
+        if (w == null) return;
+        w.acks.add(at);
+        if (w.acks.size() >= electorate.quorum()) { // the QUORUM write completes for its client
+            plainInFlight.remove(id);
+            plainLog.get(w.key).add(new PlainRecord(w.k, w.invokeNanos, now));
+        }
+    }
+
+    // ------------------------------------------------------------------ clients
+
+    private final class Client {
+        final int id;
+        final Node home;
+        int remaining;
+        boolean done;
+        long inFlight;
+        final Map<PaxosKey, Long> lastSeen = new HashMap<>();
+
+        Client(int id, Node home, int ops) {
+            this.id = id;
+            this.home = home;
+            this.remaining = ops;
+        }
+    }
+
+    private long tokens;
+
+    private void next(Client c) {
+        if (c.remaining <= 0) {
+            c.done = true;
+            return;
+        }
+        c.remaining--;
+        PaxosKey key = keys.get(random.nextDouble() < 0.6 ? 0 : random.nextInt(keys.size()));
+        Node node = random.nextDouble() < options.homeAffinity() ? c.home : nodes.get(random.nextInt(nodes.size()));
+        if (!node.up) { // connection refused: nothing was sent
+            schedule(MS, () -> next(c));
+            return;
+        }
+        Kind kind;
+        Long expected = c.lastSeen.get(key);
+        Long write = ++valueCounter;
+        Bytes query = SimRow.ALL;
+        double roll = random.nextDouble();
+        if (roll < options.readShare()) {
+            kind = Kind.READ;
+            write = null;
+            if (random.nextBoolean()) query = SimRow.REGISTER;
+        } else if (roll < options.readShare() + 0.08) {
+            kind = Kind.SET;
+        } else if (roll < options.readShare() + 0.16) {
+            kind = Kind.CAS;
+            write = null; // delete if equal
+        } else if (roll < options.readShare() + 0.24) {
+            kind = Kind.CAS;
+            expected = null; // insert if absent
+        } else {
+            kind = Kind.CAS;
+        }
+        if (kind == Kind.CAS && expected == null && write == null) write = valueCounter; // no "delete if absent"
+        CommitLevel level = options.commitLevels()[random.nextInt(options.commitLevels().length)];
+        SimRequest request = new SimRequest(kind, kind == Kind.CAS ? expected : null, write, query);
+        long token = ++tokens;
+        long invoke = now;
+        c.inFlight = token;
+        opsIssued++;
+        schedule(options.opTimeoutNanos() + 300 * MS, () -> {
+            if (c.inFlight != token) return; // the coordinator crashed: the outcome is unknown
+            c.inFlight = 0;
+            record(c, key, request, invoke, null);
+            schedule(random.nextLong(5 * MS), () -> next(c));
+        });
+        node.coordinator.submit(key, electorate, request, level, node.clock.nanoTime() + options.opTimeoutNanos(), result -> {
+            if (c.inFlight != token) return;
+            c.inFlight = 0;
+            record(c, key, request, invoke, result);
+            schedule(random.nextLong(5 * MS), () -> next(c));
+        });
+    }
+
+    private void record(Client c, PaxosKey key, SimRequest request, long invoke, CasResult result) {
+        List<Op> ops = history.get(key);
+        int id = ops.size();
+        CasResult.Outcome outcome = result == null ? CasResult.Outcome.UNKNOWN : result.outcome();
+        outcomes.merge(outcome, 1, Integer::sum);
+        Op op;
+        switch (outcome) {
+            case APPLIED, COMMIT_TIMEOUT, NOT_APPLIED -> {
+                Long observed = SimRow.value(result.current(), 'v');
+                boolean applied = outcome.applied();
+                op = new Op(id, c.id, invoke, now, request.kind(), request.expected(), request.write(), observed, applied);
+                c.lastSeen.put(key, applied ? request.write() : observed);
+                observations.add(new Observation(key, invoke, request.query(), result.current()));
+                if (applied) {
+                    appliedCount++;
+                    appliedRoundTrips += result.roundTrips();
+                }
+                if (result.fastPath()) fastPathCount++;
+            }
+            case UNKNOWN -> op = new Op(id, c.id, invoke, Op.UNKNOWN, request.kind(), request.expected(), request.write(), null, false);
+            default -> { return; } // TIMED_OUT, UNAVAILABLE: claimed to have no effect; the checker verifies it
+        }
+        ops.add(op);
+        if (request.write() != null && request.kind() != Kind.READ) writers.get(key).put(request.write(), op);
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    private List<String> check() {
+        List<String> violations = new ArrayList<>();
+        for (PaxosKey key : keys) {
+            LinearizabilityChecker.Result r = LinearizabilityChecker.check(history.get(key), null, 20_000_000);
+            if (!r.linearizable()) violations.add("not linearizable on " + key + ": " + r.detail());
+        }
+        checkPlainWritesVisible(violations);
+        checkAgreement(violations);
+        return violations;
+    }
+
+    private long completedBefore(PaxosKey key, long nanos) {
+        long k = 0;
+        for (PlainRecord p : plainLog.get(key)) if (p.completeNanos() < nanos) k = Math.max(k, p.k());
+        return k;
+    }
+
+    /** §5.7: every state a request saw, and every update it made, includes the plain writes completed before it began. */
+    private void checkPlainWritesVisible(List<String> violations) {
+        for (Observation o : observations) {
+            if (SimRow.reads(o.query(), 'p')) {
+                Long p = SimRow.value(o.row(), 'p');
+                long need = completedBefore(o.key(), o.invokeNanos());
+                if ((p == null ? 0 : p) < need)
+                    violations.add("stale read on " + o.key() + ": saw p=" + p + " but plain write " + need
+                            + " completed before the request began at " + o.invokeNanos());
+            }
+            Long v = SimRow.value(o.row(), 'v');
+            Long q = SimRow.value(o.row(), 'q');
+            Op writer = v == null ? null : writers.get(o.key()).get(v);
+            if (writer != null && q != null) {
+                long need = completedBefore(o.key(), writer.invokeNanos());
+                if (q < need)
+                    violations.add("stale evaluation on " + o.key() + ": the update writing v=" + v + " (" + writer
+                            + ") saw p=" + q + " but plain write " + need + " completed before it began");
+            }
+        }
+    }
+
+    /** Paxos agreement: every replica applied the same entries for the same ballot. */
+    private void checkAgreement(List<String> violations) {
+        Map<String, Decree> seen = new HashMap<>();
+        for (Node n : nodes) {
+            for (SimStore.Applied a : n.store.applied()) {
+                String id = a.key() + "@" + a.decree().ballot();
+                Decree before = seen.putIfAbsent(id, a.decree());
+                if (before != null && (!Objects.equals(before.entries(), a.decree().entries())
+                        || !before.origin().equals(a.decree().origin())))
+                    violations.add("disagreement on " + id + ": " + before + " vs " + a.decree() + " at " + n.id);
+            }
+        }
+    }
+}
