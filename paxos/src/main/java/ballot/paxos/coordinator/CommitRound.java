@@ -22,6 +22,8 @@ final class CommitRound {
     final List<Waiter> waiters = new ArrayList<>();
     long nextSendNanos;
     final long giveUpNanos;
+    /** The commit was left to ride on the next fast proposal; send it if that round does not happen. */
+    boolean deferred;
 
     CommitRound(Decree decree, Electorate electorate, long nextSendNanos, long giveUpNanos) {
         this.decree = decree;

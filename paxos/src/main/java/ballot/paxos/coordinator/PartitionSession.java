@@ -184,6 +184,8 @@ final class PartitionSession {
         for (NodeId n : electorate.replicas()) if (h.versions.containsKey(n)) recipients.add(n);
         ctx.mark(Mark.FAST_PATH);
         if (proposal.isEmpty()) ctx.mark(Mark.FAST_PATH_EMPTY_VALIDATION);
+        for (CommitRound cr : commits) // the predecessor travels with this proposal; the timer covers the rest
+            if (cr.deferred && cr.decree.ballot().equals(h.predecessor.ballot())) cr.deferred = false;
         round = r;
         startPropose(r, proposal, recipients);
     }
@@ -191,6 +193,7 @@ final class PartitionSession {
     /** §4.2: a fresh ballot, promise + read from every replica. */
     private void startPrepare(List<Pending> batch) {
         held = null; // a new epoch: the prepare supersedes our own held promise anyway
+        sendDeferredCommits();
         Ballot ballot = ctx.ballots.next(Math.max(minMicros, witnessed.micros() + 1));
         Set<Bytes> queries = new LinkedHashSet<>();
         for (Pending p : batch) queries.add(p.request.query());
@@ -420,6 +423,7 @@ final class PartitionSession {
         if (r.fast) ctx.mark(stale.isEmpty() ? Mark.FAST_PATH_SUPERSEDED : Mark.FAST_PATH_STALE);
         held = null;
         round = null;
+        sendCommitNow(proposal.predecessor().ballot()); // the refusers did not apply the predecessor it carried
         if (r.phase == Phase.REPLAY) {
             retry(r.batch, contended);
             return;
@@ -473,6 +477,7 @@ final class PartitionSession {
     private void abandonRound() {
         round = null;
         held = null;
+        sendDeferredCommits();
     }
 
     // ---------------------------------------------------------------- commit and prune
@@ -505,6 +510,7 @@ final class PartitionSession {
         boolean remoteNeeded = false;
         for (CommitRound.Waiter w : cr.waiters) if (w.acksRequired() > (selfReplica ? 1 : 0)) remoteNeeded = true;
         boolean deferred = piggyback && !remoteNeeded && held != null;
+        cr.deferred = deferred;
         if (deferred) ctx.mark(Mark.COMMIT_PIGGYBACKED);
         for (NodeId n : electorate.replicas()) {
             if (n.equals(ctx.self)) continue;
@@ -512,6 +518,26 @@ final class PartitionSession {
             ctx.transport.send(n, commit);
         }
         cr.nextSendNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
+    }
+
+    private void sendCommitNow(Ballot ballot) {
+        for (CommitRound cr : commits) {
+            if (!cr.decree.ballot().equals(ballot)) continue;
+            cr.deferred = false;
+            for (NodeId n : cr.unapplied()) ctx.transport.send(n, new Commit(key, cr.decree));
+            cr.nextSendNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
+        }
+    }
+
+    /** The next round is not the fast one a deferred commit was waiting for: send it now. */
+    private void sendDeferredCommits() {
+        for (CommitRound cr : commits) {
+            if (!cr.deferred) continue;
+            cr.deferred = false;
+            for (NodeId n : cr.unapplied()) // our own replica had it at the decision
+                if (!n.equals(ctx.self)) ctx.transport.send(n, new Commit(key, cr.decree));
+            cr.nextSendNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
+        }
     }
 
     private void acknowledgeCommit(Ballot ballot, NodeId from) {

@@ -259,4 +259,18 @@ class CoordinatorScenarioTest {
             assertThat(v(x)).isEqualTo(6L); // n2's proposal was finished first; ours ran again after it
         });
     }
+
+    /** §4.6: a commit left to ride on the next fast proposal is sent at once when the next round has to prepare. */
+    @Test
+    void deferredCommitIsSentWhenTheNextRoundIsNotFast() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> first = c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));
+        c.submit(N1, new SimRequest(LinearizabilityChecker.Kind.READ, null, null, SimRow.REGISTER), CommitLevel.ANY);
+        c.deliver(is(Propose.class).or(is(Accepted.class)));
+        assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(c.marks).containsKeys(Mark.COMMIT_PIGGYBACKED, Mark.FAST_PATH_QUERY_MISS);
+        assertThat(c.inFlight).filteredOn(is(ballot.paxos.message.Commit.class)::test)
+                .extracting(ManualCluster.Envelope::to).containsExactlyInAnyOrder(N1, N2, N3);
+    }
 }
