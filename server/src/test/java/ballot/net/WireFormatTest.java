@@ -90,7 +90,8 @@ class WireFormatTest {
         ByteBuf second = channel.readInbound();
         assertThat(ByteBufUtil.hexDump(first)).isEqualTo("010203");
         assertThat(ByteBufUtil.hexDump(second)).isEqualTo("09");
-        assertThat((Object) channel.readInbound()).isNull();
+        Object third = channel.readInbound();
+        assertThat(third).isNull();
         first.release();
         second.release();
         assertThat(channel.finishAndReleaseAll()).isFalse();
