@@ -20,4 +20,12 @@ public interface Membership {
 
     /** Spreads this node's new schema version to the cluster. */
     void schemaVersionChanged(UUID version);
+
+    /** Spreads this node's data size in bytes (Cassandra's LOAD; nodetool status shows it). */
+    default void loadChanged(long bytes) {}
+
+    /** The data size a member last reported, or -1 if unknown. */
+    default long load(UUID hostId) {
+        return -1;
+    }
 }
