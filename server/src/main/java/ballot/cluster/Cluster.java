@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,10 +44,19 @@ public final class Cluster implements AutoCloseable {
      * @throws IllegalStateException when the listen address cannot be bound
      */
     public static Cluster start(ClusterOptions options, StorageEngine storage, UUID localSchemaVersion) {
+        return start(options, storage, localSchemaVersion, messaging -> {});
+    }
+
+    /**
+     * As {@link #start(ClusterOptions, StorageEngine, UUID)}, calling {@code registerVerbs} once messaging listens and
+     * before this node joins, so that no peer's request finds a verb missing.
+     */
+    public static Cluster start(ClusterOptions options, StorageEngine storage, UUID localSchemaVersion, Consumer<Messaging> registerVerbs) {
         NettyMessaging messaging = NettyMessaging.start(MessagingOptions.builder(options.clusterName(), options.hostId(), options.listenAddress()).build());
         ExecutorScheduler scheduler = new ExecutorScheduler("gossip");
         Gossiper gossiper = null;
         try {
+            registerVerbs.accept(messaging);
             gossiper = new Gossiper(options, localSchemaVersion, messaging, scheduler, new MetaPeerStore(storage), new SplittableRandom());
             messaging.peerValidator(gossiper::refusal);
             gossiper.start().get(options.joinTimeout().toMillis() + options.gossipInterval().toMillis() * 5, TimeUnit.MILLISECONDS);

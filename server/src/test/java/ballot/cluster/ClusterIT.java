@@ -3,7 +3,11 @@ package ballot.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ballot.net.Codec;
+import ballot.net.Codecs;
+import ballot.net.Verb;
 import ballot.storage.StorageEngine;
+import io.netty.buffer.ByteBuf;
 import ballot.storage.StorageOptions;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -26,6 +30,19 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@link Cluster} on real sockets (127.0.0.1, .2, .3, ephemeral ports) and real storage, gossiping every 100 ms. */
 class ClusterIT {
     private static final Duration INTERVAL = Duration.ofMillis(100);
+
+    /** A verb of the node's own, registered before joining: answers with the host id. */
+    private static final Verb<Void, String> HOST_ID = new Verb<>(16, "TEST_HOST_ID", Codecs.EMPTY, new Codec<>() {
+        @Override
+        public void encode(String value, ByteBuf out) {
+            Codecs.writeString(out, value);
+        }
+
+        @Override
+        public String decode(ByteBuf in) {
+            return Codecs.readString(in);
+        }
+    });
 
     @TempDir
     Path directory;
@@ -53,7 +70,8 @@ class ClusterIT {
             generation++;
             ClusterOptions options = ClusterOptions.builder(clusterName, hostId, generation, tokens, new InetSocketAddress(ClusterIT.address(ip), port))
                     .seeds(seeds).gossipInterval(INTERVAL).joinTimeout(Duration.ofSeconds(2)).build();
-            cluster = Cluster.start(options, storage, new UUID(0, 7));
+            cluster = Cluster.start(options, storage, new UUID(0, 7), messaging -> messaging.handle(HOST_ID, (request, from) ->
+                    CompletableFuture.completedFuture(hostId.toString())));
             resources.add(cluster);
             port = cluster.messaging().localAddress().getPort();
             return cluster;
@@ -97,6 +115,8 @@ class ClusterIT {
             assertThat(info.tokens()).isEqualTo(third.tokens);
             assertThat(info.status()).isEqualTo(NodeStatus.NORMAL);
         }
+        assertThat(nodes.get(0).cluster.messaging().request(third.address(), HOST_ID, null, Duration.ofSeconds(5)))
+                .as("a verb registered at start is served").succeedsWithin(Duration.ofSeconds(5)).isEqualTo(third.hostId.toString());
         UUID schema = UUID.randomUUID();
         third.membership().schemaVersionChanged(schema);
         awaitTrue("schema version spreads", () -> nodes.stream().allMatch(n -> schema.equals(n.membership().member(third.hostId).schemaVersion())));
