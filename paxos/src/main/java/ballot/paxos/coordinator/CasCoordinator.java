@@ -44,6 +44,8 @@ public final class CasCoordinator {
     /**
      * Runs {@code request} on {@code key}'s replicas. {@code callback} receives exactly one {@link CasResult}, at the
      * latest at the first {@link #tick} after {@code deadlineNanos} (on this coordinator's {@link Clock#nanoTime()}).
+     * The callback runs inside the state machine's transition: it must not throw or call back into this coordinator
+     * (complete a future and return).
      */
     public void submit(PaxosKey key, Electorate electorate, CasRequest request, CommitLevel commitLevel,
             long deadlineNanos, Consumer<CasResult> callback) {
