@@ -23,6 +23,7 @@
 #   --concurrency N      requests in flight (default 64)
 #   --connections N      driver connections (default 1)
 #   --value-bytes N      payload text bytes (default 100)
+#   --phases LIST        insert,select (default); "select" alone reads keys written once each (no overwrites)
 #   --heap SIZE          node heap, -Xms = -Xmx (default 1G)
 #   --ballot-port P      Ballot's CQL port (default 19500); Cassandra's is fixed by cassandra.sh: 127.0.0.1:9042
 #   --out DIR            run directory for logs, data and results (default src-bench/target/e2e/<timestamp>)
@@ -57,6 +58,7 @@ keep_data=0
 build=1
 max_minutes=""
 rounds=1
+phases="insert,select"
 
 log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf '[e2e] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -78,6 +80,7 @@ while (($#)); do
         --no-build) build=0; shift ;;
         --max-minutes) max_minutes="${2:?}"; shift 2 ;;
         --rounds) rounds="${2:?}"; shift 2 ;;
+        --phases) phases="${2:?}"; shift 2 ;;
         -h|--help) usage ;;
         *) die "unknown option '$1' (see the header of $0)" ;;
     esac
@@ -226,7 +229,7 @@ fi
     echo "kernel: $(uname -r)"
     echo "java: $(java -version 2>&1 | head -n 1)"
     echo "cassandra: $(cat "$SHARED_CASSANDRA_WORK/VERSION" 2>/dev/null || echo 'not fetched')"
-    echo "settings: heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s rounds=$rounds targets=$targets"
+    echo "settings: heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s rounds=$rounds phases=$phases targets=$targets"
     echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/environment.txt"
 sed 's/^/[e2e] /' "$out/environment.txt"
@@ -240,7 +243,7 @@ run_client() {
     local status=0
     timeout "$client_timeout" java -Xms512m -Xmx1g -Dballot.log.level=WARN -cp "$BENCH_JAR" ballot.bench.e2e.DriverLoad \
         --target "$target" --port "$port" --keys "$keys" --concurrency "$concurrency" --connections "$connections" \
-        --warmup "$warmup" --duration "$duration" --value-bytes "$value_bytes" --server-pid "$pid" \
+        --warmup "$warmup" --duration "$duration" --value-bytes "$value_bytes" --server-pid "$pid" --phases "$phases" \
         --report-every 5 2>&1 | tee "$dir/client.log" || status=$?
     grep '^RESULT ' "$dir/client.log" | sed "s/\$/ round=$round/" >>"$results" || true
     if ((status != 0)); then
