@@ -1,27 +1,42 @@
 package ballot.node;
 
+import ballot.cluster.Cluster;
+import ballot.cluster.ClusterOptions;
+import ballot.cluster.Membership;
+import ballot.cluster.MembershipListener;
+import ballot.cluster.NodeInfo;
 import ballot.cql.describe.DescribeStatements;
 import ballot.cql.describe.TokenRing;
 import ballot.cql.execute.QueryProcessor;
 import ballot.cql.protocol.message.SchemaChangeEvent;
+import ballot.cql.protocol.message.StatusChange;
+import ballot.cql.protocol.message.TopologyChange;
+import ballot.cql.spi.DataCoordinator;
 import ballot.cql.statement.Preparer;
 import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
-import ballot.replication.LocalCoordinator;
+import ballot.replication.ReplicatedCoordinator;
+import ballot.replication.Replication;
 import ballot.schema.LocalSchema;
+import ballot.schema.SchemaSync;
 import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import ballot.system.LocalNode;
 import ballot.system.SystemKeyspaces;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -32,15 +47,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A Ballot node: the composition root. Opens storage, loads the schema, and serves CQL until stopped. */
+/**
+ * A Ballot node: the composition root. Opens storage, loads the schema, joins the cluster (a cluster of one without
+ * seeds), and serves CQL until stopped.
+ */
 public final class BallotNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BallotNode.class);
 
     private final StorageEngine storage;
-    private final ExecutorService requests;
-    private final CqlServer server;
+    private ExecutorService requests;
+    private CqlServer server;
+    private Cluster cluster;
+    private Replication replication;
     private final LocalNode identity;
-    private final InetSocketAddress address;
+    private InetSocketAddress address;
 
     private BallotNode(NodeConfig config) {
         config.validate();
@@ -48,33 +68,59 @@ public final class BallotNode implements AutoCloseable {
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
                 config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds));
         try {
-            identity = identity(config);
+            int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
+            int storagePort = config.storagePort == 0 ? freePort(config.listenAddress) : config.storagePort;
+            identity = identity(config, nativePort, storagePort);
             ServerClock clock = new ServerClock(System::currentTimeMillis);
             LocalSchema schema = new LocalSchema(storage, clock::nextMicros);
             SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema);
             schema.load(system.keyspaces());
-            LocalCoordinator coordinator = new LocalCoordinator(storage, system, schema::schema, new WriteId(identity.generation()), clock::nextMicros,
-                    identity.hostId());
+
+            replication = new Replication(storage, schema::schema, system, new WriteId(identity.generation()), clock::nextMicros,
+                    identity.hostId(), new ReplicatedCoordinator.Timeouts(Duration.ofMillis(config.writeTimeoutMillis),
+                            Duration.ofMillis(config.readTimeoutMillis), Duration.ofMillis(config.rangeTimeoutMillis)));
+            cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
+                replication.verbs().accept(messaging);
+                SchemaSync.handle(messaging, schema);
+            });
+            Membership membership = cluster.membership();
+            DataCoordinator coordinator = replication.start(membership, cluster.messaging());
+            system.peers(new SystemKeyspaces.Peers() {
+                public Collection<NodeInfo> others() {
+                    List<NodeInfo> others = new ArrayList<>();
+                    for (NodeInfo n : membership.members()) if (!n.hostId().equals(identity.hostId())) others.add(n);
+                    return others;
+                }
+
+                public boolean isAlive(UUID hostId) {
+                    return membership.isAlive(hostId);
+                }
+            });
+            new SchemaSync(schema, cluster.messaging(), membership, Duration.ofSeconds(10)).start();
+
             QueryEnvironment environment = new QueryEnvironment(coordinator, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter));
-            Preparer preparer = new Preparer(environment, new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
+            Preparer preparer = new Preparer(environment,
+                    new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
             requests = requestExecutor(config.requestThreads);
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries);
             server = new CqlServer(CqlServerOptions.builder()
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
-                    .port(config.nativeTransportPort)
+                    .port(nativePort)
                     .frameBytesMax(config.frameSizeMb << 20)
                     .cqlVersion(LocalNode.CQL_VERSION)
                     .build(), processor);
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));
+            membership.listen(clientEvents());
             address = server.start();
         } catch (RuntimeException | UnknownHostException e) {
-            storage.close();
-            if (e instanceof UnknownHostException u) throw new IllegalArgumentException("unknown native_transport_address: " + u.getMessage(), u);
+            closeQuietly();
+            if (e instanceof UnknownHostException u) throw new IllegalArgumentException("unknown address in configuration: " + u.getMessage(), u);
             throw (RuntimeException) e;
         }
-        log.info("Ballot node started cluster={} host_id={} cql={}:{} data={}", config.clusterName, identity.hostId(),
-                address.getAddress().getHostAddress(), address.getPort(), dataDirectory);
+        log.info("Ballot node started cluster={} host_id={} cql={}:{} internode={}:{} data={}", config.clusterName, identity.hostId(),
+                address.getAddress().getHostAddress(), address.getPort(), identity.address().getHostAddress(), identity.storagePort(),
+                dataDirectory);
     }
 
     public static BallotNode start(NodeConfig config) {
@@ -89,15 +135,54 @@ public final class BallotNode implements AutoCloseable {
         return identity;
     }
 
+    /** TOPOLOGY_CHANGE and STATUS_CHANGE events for clients that registered for them, with the nodes' CQL addresses. */
+    private MembershipListener clientEvents() {
+        return new MembershipListener() {
+            public void joined(NodeInfo node) {
+                server.events().publish(new TopologyChange(TopologyChange.Change.NEW_NODE, cql(node)));
+            }
+
+            public void left(NodeInfo node) {
+                server.events().publish(new TopologyChange(TopologyChange.Change.REMOVED_NODE, cql(node)));
+            }
+
+            public void up(NodeInfo node) {
+                server.events().publish(new StatusChange(StatusChange.Status.UP, cql(node)));
+            }
+
+            public void down(NodeInfo node) {
+                server.events().publish(new StatusChange(StatusChange.Status.DOWN, cql(node)));
+            }
+        };
+    }
+
+    private static InetSocketAddress cql(NodeInfo node) {
+        return new InetSocketAddress(node.nativeAddress(), node.nativePort());
+    }
+
+    private ClusterOptions clusterOptions(NodeConfig config) throws UnknownHostException {
+        InetSocketAddress listen = new InetSocketAddress(identity.address(), identity.storagePort());
+        List<InetSocketAddress> seeds = ClusterOptions.parseSeeds(config.seeds, identity.storagePort());
+        if (seeds.isEmpty()) seeds = List.of(listen);
+        return ClusterOptions.builder(config.clusterName, identity.hostId(), identity.generation(), identity.tokens(), listen)
+                .seeds(seeds)
+                .phiConvictThreshold(config.phiConvictThreshold)
+                .dataCenter(config.dataCenter)
+                .rack(config.rack)
+                .nativeAddress(identity.nativeAddress(), identity.nativePort())
+                .releaseVersion(LocalNode.RELEASE_VERSION)
+                .build();
+    }
+
     /** Host id and tokens are made once and kept; the generation grows at every start. */
-    private LocalNode identity(NodeConfig config) throws UnknownHostException {
+    private LocalNode identity(NodeConfig config, int nativePort, int storagePort) throws UnknownHostException {
         byte[] hostIdBytes = storage.getMeta("local/host_id");
         UUID hostId;
         if (hostIdBytes == null) {
             hostId = UUID.randomUUID();
-            storage.putMeta("local/host_id", hostId.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            storage.putMeta("local/host_id", hostId.toString().getBytes(StandardCharsets.UTF_8));
         } else {
-            hostId = UUID.fromString(new String(hostIdBytes, java.nio.charset.StandardCharsets.UTF_8));
+            hostId = UUID.fromString(new String(hostIdBytes, StandardCharsets.UTF_8));
         }
         byte[] generationBytes = storage.getMeta("local/generation");
         int generation = Math.max(generationBytes == null ? 0 : ByteBuffer.wrap(generationBytes).getInt() + 1,
@@ -121,8 +206,17 @@ public final class BallotNode implements AutoCloseable {
         }
         InetAddress listen = InetAddress.getByName(config.listenAddress);
         InetAddress rpc = InetAddress.getByName(config.nativeTransportAddress);
-        return new LocalNode(config.clusterName, hostId, listen, config.storagePort, rpc, config.nativeTransportPort,
+        return new LocalNode(config.clusterName, hostId, listen, storagePort, rpc, nativePort,
                 config.dataCenter, config.rack, List.copyOf(tokens), generation);
+    }
+
+    /** A port free on {@code address} right now, for configurations that ask for any port (tests). */
+    private static int freePort(String address) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(address))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port on " + address + ": " + e.getMessage(), e);
+        }
     }
 
     private static ExecutorService requestExecutor(int threads) {
@@ -137,14 +231,22 @@ public final class BallotNode implements AutoCloseable {
     @Override
     public void close() {
         log.info("Ballot node stopping");
-        server.stop();
-        requests.shutdown();
-        try {
-            if (!requests.awaitTermination(10, TimeUnit.SECONDS)) requests.shutdownNow();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        storage.close();
+        closeQuietly();
         log.info("Ballot node stopped");
+    }
+
+    private void closeQuietly() {
+        if (server != null) server.stop();
+        if (requests != null) {
+            requests.shutdown();
+            try {
+                if (!requests.awaitTermination(10, TimeUnit.SECONDS)) requests.shutdownNow();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (replication != null) replication.close();
+        if (cluster != null) cluster.close();
+        storage.close();
     }
 }

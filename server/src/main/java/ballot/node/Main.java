@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Starts a node: {@code ballot-server [--config FILE] [--data DIR] [--address IP] [--port N]}. With no arguments, one
+ * Starts a node: {@code ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N]}. With no arguments, one
  * node on 127.0.0.1:9042 with data in ./data. Stops cleanly on SIGTERM / Ctrl-C.
  */
 public final class Main {
@@ -16,15 +16,15 @@ public final class Main {
             config = parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("ballot: " + e.getMessage());
-            System.err.println("usage: ballot-server [--config FILE] [--data DIR] [--address IP] [--port N]");
+            System.err.println("usage: ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N]");
             System.exit(2);
             return;
         }
         BallotNode node;
         try {
             node = BallotNode.start(config);
-        } catch (RuntimeException e) {
-            System.err.println("ballot: the node could not start: " + e.getMessage());
+        } catch (Exception e) {
+            System.err.println("ballot: the node could not start: " + e);
             e.printStackTrace();
             System.exit(1);
             return;
@@ -49,6 +49,14 @@ public final class Main {
                 case "--address" -> {
                     config.nativeTransportAddress = value(args, ++i, "--address");
                     config.listenAddress = config.nativeTransportAddress;
+                }
+                case "--storage-port" -> {
+                    String port = value(args, ++i, "--storage-port");
+                    try {
+                        config.storagePort = Integer.parseInt(port);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--storage-port must be a number, was '" + port + "'");
+                    }
                 }
                 case "--port" -> {
                     String port = value(args, ++i, "--port");

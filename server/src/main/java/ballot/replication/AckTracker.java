@@ -5,7 +5,6 @@ import ballot.cql.ConsistencyLevel;
 import ballot.cql.WriteType;
 import ballot.cql.error.WriteTimeoutException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -15,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class AckTracker {
     private final ConsistencyLevel cl;
+    private final Map<String, Integer> factors;
     private final String localDc;
     private final int blockFor;
     private final int sent;
@@ -25,23 +25,24 @@ final class AckTracker {
     private int acks;
     private int responses;
 
-    AckTracker(ConsistencyLevel cl, List<NodeInfo> replicas, String localDc, int sent, WriteType writeType) {
+    AckTracker(ConsistencyLevel cl, Map<String, Integer> factors, String localDc, int sent, WriteType writeType) {
         this.cl = cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl;
+        this.factors = factors;
         this.localDc = localDc;
-        this.blockFor = Consistency.blockFor(this.cl, replicas, localDc);
+        this.blockFor = Consistency.blockFor(this.cl, factors, localDc);
         this.sent = sent;
         this.writeType = writeType;
-        if (this.cl == ConsistencyLevel.EACH_QUORUM) {
-            Consistency.perDc(replicas).forEach((dc, rf) -> neededPerDc.put(dc, rf / 2 + 1));
+        if (this.cl == ConsistencyLevel.EACH_QUORUM && !factors.containsKey("")) {
+            factors.forEach((dc, rf) -> neededPerDc.put(dc, rf / 2 + 1));
         }
     }
 
     synchronized void ack(NodeInfo replica) {
         responses++;
-        if (cl == ConsistencyLevel.EACH_QUORUM) {
+        if (!neededPerDc.isEmpty()) {
             ackedPerDc.merge(replica.dataCenter(), 1, Integer::sum);
             acks++;
-        } else if (Consistency.counts(cl, replica, localDc)) {
+        } else if (Consistency.counts(cl, factors, replica, localDc)) {
             acks++;
         }
         check();
@@ -62,7 +63,7 @@ final class AckTracker {
     }
 
     private boolean met() {
-        if (cl != ConsistencyLevel.EACH_QUORUM) return acks >= blockFor;
+        if (neededPerDc.isEmpty()) return acks >= blockFor;
         for (Map.Entry<String, Integer> e : neededPerDc.entrySet()) {
             if (ackedPerDc.getOrDefault(e.getKey(), 0) < e.getValue()) return false;
         }

@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 final class ReplicaHandlers {
     private ReplicaHandlers() {}
 
-    static void register(Messaging messaging, LocalReplica local, ReplicatedCoordinator coordinator, Supplier<Schema> schema) {
+    /** Installs the handlers; {@code coordinator} is looked up per request, as it exists only once the node has joined. */
+    static void register(Messaging messaging, LocalReplica local, Supplier<ReplicatedCoordinator> coordinator, Supplier<Schema> schema) {
         messaging.handle(ReplicationVerbs.MUTATION, (mutations, from) -> {
             local.apply(mutations);
             return CompletableFuture.completedFuture(null);
@@ -27,7 +28,9 @@ final class ReplicaHandlers {
         messaging.handle(ReplicationVerbs.COUNTER_LEADER, (command, from) -> {
             TableMetadata table = schema.get().table(command.update().tableId());
             if (table == null) throw new IllegalStateException("unknown table id " + command.update().tableId());
-            return coordinator.leadCounter(table, command.update(), ConsistencyLevel.fromCode(command.consistencyCode()));
+            ReplicatedCoordinator leader = coordinator.get();
+            if (leader == null) throw new IllegalStateException("this node is still starting");
+            return leader.leadCounter(table, command.update(), ConsistencyLevel.fromCode(command.consistencyCode()));
         });
     }
 

@@ -127,9 +127,16 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         return out;
     }
 
-    private void checkAvailable(ConsistencyLevel cl, List<NodeInfo> replicas, List<NodeInfo> alive) {
-        if (!Consistency.isSatisfiable(cl, replicas, alive, localDc())) {
-            throw new UnavailableException(cl, Consistency.blockFor(cl, replicas, localDc()), Consistency.countable(cl, alive, localDc()));
+    /** Replication factor per data center of the table's keyspace ("" = SimpleStrategy's cluster-wide factor). */
+    private Map<String, Integer> factors(TableMetadata table) {
+        KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
+        if (ks == null || ReplicationStrategy.isLocal(ks.replication())) return Map.of("", 1);
+        return ReplicationStrategy.factors(ks.replication());
+    }
+
+    private void checkAvailable(ConsistencyLevel cl, Map<String, Integer> factors, List<NodeInfo> alive) {
+        if (!Consistency.isSatisfiable(cl, factors, alive, localDc())) {
+            throw new UnavailableException(cl, Consistency.blockFor(cl, factors, localDc()), Consistency.countable(cl, factors, alive, localDc()));
         }
     }
 
@@ -158,8 +165,9 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             for (NodeInfo n : replicas) hints.store(n.hostId(), mutation, now);
             return CompletableFuture.completedFuture(null);
         }
-        checkAvailable(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl, replicas, alive);
-        AckTracker tracker = new AckTracker(cl, replicas, localDc(), alive.size(), writeType);
+        Map<String, Integer> factors = factors(table);
+        checkAvailable(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl, factors, alive);
+        AckTracker tracker = new AckTracker(cl, factors, localDc(), alive.size(), writeType);
         for (NodeInfo n : replicas) {
             if (!alive.contains(n)) hints.store(n.hostId(), mutation, now);
         }
@@ -200,13 +208,13 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     private CompletableFuture<Void> writeCounter(TableMetadata table, PartitionUpdate update, ConsistencyLevel cl) {
         List<NodeInfo> replicas = replicas(table, update.key().token());
         List<NodeInfo> alive = readOrder(alive(replicas));
-        checkAvailable(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl, replicas, alive);
+        checkAvailable(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl, factors(table), alive);
         NodeInfo leader = alive.get(0);
         if (isSelf(leader)) return leadCounter(table, update, cl);
         return messaging.request(leader.internode(), ReplicationVerbs.COUNTER_LEADER,
                         new ReplicationVerbs.CounterCommand(update, cl.code()), timeouts.write())
                 .exceptionally(e -> {
-                    throw new WriteTimeoutException(cl, 0, Consistency.blockFor(cl, replicas, localDc()), WriteType.COUNTER, 0);
+                    throw new WriteTimeoutException(cl, 0, Consistency.blockFor(cl, factors(table), localDc()), WriteType.COUNTER, 0);
                 });
     }
 
@@ -223,9 +231,10 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         if (virtual != null) return CompletableFuture.completedFuture(virtual.read(key, spec));
         List<NodeInfo> replicas = replicas(table, key.token());
         List<NodeInfo> alive = readOrder(alive(replicas));
-        checkAvailable(cl, replicas, alive);
-        List<NodeInfo> targets = targets(cl, replicas, alive);
-        int blockFor = Consistency.blockFor(cl, replicas, localDc());
+        Map<String, Integer> factors = factors(table);
+        checkAvailable(cl, factors, alive);
+        List<NodeInfo> targets = targets(cl, factors, alive);
+        int blockFor = Consistency.blockFor(cl, factors, localDc());
         if (targets.size() == 1) {
             return readFrom(targets.get(0), new ReplicationVerbs.ReadCommand(table.id(), key, spec, false))
                     .thenApply(ReplicationVerbs.ReadResponse::data)
@@ -302,11 +311,11 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     }
 
     /** The replicas to ask: as many as the level needs, from the right data centers, closest first. */
-    private List<NodeInfo> targets(ConsistencyLevel cl, List<NodeInfo> replicas, List<NodeInfo> aliveInReadOrder) {
-        int blockFor = Consistency.blockFor(cl, replicas, localDc());
+    private List<NodeInfo> targets(ConsistencyLevel cl, Map<String, Integer> factors, List<NodeInfo> aliveInReadOrder) {
+        int blockFor = Consistency.blockFor(cl, factors, localDc());
         List<NodeInfo> targets = new ArrayList<>();
-        if (cl == ConsistencyLevel.EACH_QUORUM) {
-            Map<String, Integer> needed = Consistency.perDc(replicas);
+        if (cl == ConsistencyLevel.EACH_QUORUM && !factors.containsKey("")) {
+            Map<String, Integer> needed = new java.util.HashMap<>(factors);
             needed.replaceAll((dc, rf) -> rf / 2 + 1);
             for (NodeInfo n : aliveInReadOrder) {
                 int left = needed.getOrDefault(n.dataCenter(), 0);
@@ -319,7 +328,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         }
         for (NodeInfo n : aliveInReadOrder) {
             if (targets.size() >= blockFor) break;
-            if (Consistency.counts(cl, n, localDc())) targets.add(n);
+            if (Consistency.counts(cl, factors, n, localDc())) targets.add(n);
         }
         return targets;
     }
@@ -338,8 +347,9 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         }
         List<PartitionData> out = new ArrayList<>();
         int rowsLeft = spec.rowLimit();
-        long start = range.start();
         PartitionKey after = range.startAfter();
+        // A resumed scan starts at the partition it stopped after, not at the range's first token.
+        long start = after != null ? Math.max(range.start(), after.token()) : range.start();
         while (!range.isEmpty() && start <= range.end() && out.size() < partitionLimit && rowsLeft > 0) {
             int index = current.firstIndex(start);
             long owner = current.token(index);
@@ -347,8 +357,9 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             TokenRange part = new TokenRange(start, after != null && after.token() >= start && after.token() <= end ? after : null, end);
             List<NodeInfo> replicas = ReplicationStrategy.replicas(current, ks.replication(), owner);
             List<NodeInfo> alive = readOrder(alive(replicas));
-            checkAvailable(cl, replicas, alive);
-            List<NodeInfo> targets = targets(cl, replicas, alive);
+            Map<String, Integer> factors = factors(table);
+            checkAvailable(cl, factors, alive);
+            List<NodeInfo> targets = targets(cl, factors, alive);
             ReadSpec partSpec = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
             ReplicationVerbs.ScanCommand command = new ReplicationVerbs.ScanCommand(table.id(), part, partSpec, partitionLimit - out.size());
             List<List<PartitionData>> answers = new ArrayList<>();
@@ -357,7 +368,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                     answers.add(isSelf(n) ? local.scan(table.id(), part, partSpec, command.partitionLimit())
                             : messaging.request(n.internode(), ReplicationVerbs.SCAN, command, timeouts.range()).join());
                 } catch (CompletionException | MessagingException e) {
-                    throw new ReadTimeoutException(cl, answers.size(), Consistency.blockFor(cl, replicas, localDc()), !answers.isEmpty());
+                    throw new ReadTimeoutException(cl, answers.size(), Consistency.blockFor(cl, factors, localDc()), !answers.isEmpty());
                 }
             }
             for (PartitionData p : Reconciler.mergeScans(table, answers, partSpec)) {
@@ -379,7 +390,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
         List<NodeInfo> replicas = replicas(request.table(), request.key().token());
         List<NodeInfo> alive = alive(replicas);
-        checkAvailable(serial, replicas, alive);
+        checkAvailable(serial, factors(request.table()), alive);
         CasEngine engine = cas;
         if (engine == null) throw new InvalidRequestException("Conditional statements are not available on this node");
         return engine.cas(request, replicas, serial, commit);

@@ -41,7 +41,8 @@ class KillRestartIT {
     @Test
     void acknowledgedWritesAndLwtsSurviveKillMinusNine() throws Exception {
         int port = freePort();
-        process = startNode(port);
+        int storagePort = freePort();
+        process = startNode(port, storagePort);
         List<Integer> acknowledged = new ArrayList<>();
         try (CqlSession session = session(port)) {
             session.execute("CREATE KEYSPACE k9 WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
@@ -56,7 +57,7 @@ class KillRestartIT {
         }
         process.destroyForcibly();
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        process = startNode(port);
+        process = startNode(port, storagePort);
         try (CqlSession session = session(port)) {
             PreparedStatement select = session.prepare("SELECT v FROM k9.t WHERE k = ?");
             for (int i : acknowledged) {
@@ -67,12 +68,13 @@ class KillRestartIT {
         }
     }
 
-    private Process startNode(int port) throws IOException, InterruptedException {
+    private Process startNode(int port, int storagePort) throws IOException, InterruptedException {
         Path jar = Path.of("target", "ballot-server-all.jar").toAbsolutePath();
         assertThat(jar).as("the server jar is built by the package phase").exists();
         Path log = directory.resolve("node-" + System.nanoTime() + ".log");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-jar", jar.toString(), "--data", directory.resolve("data").toString(), "--port", Integer.toString(port))
+                "-jar", jar.toString(), "--data", directory.resolve("data").toString(), "--port", Integer.toString(port),
+                "--storage-port", Integer.toString(storagePort))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {

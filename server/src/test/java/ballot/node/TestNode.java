@@ -34,6 +34,7 @@ final class TestNode implements AutoCloseable {
         NodeConfig config = new NodeConfig();
         config.dataDirectory = directory.resolve("data").toString();
         config.nativeTransportPort = 0;
+        config.storagePort = 0;
         config.requestThreads = 8;
         node = BallotNode.start(config);
     }
