@@ -29,12 +29,25 @@ final class PartitionSweep {
     private final byte[] prefix;
     private final int nowInSec;
     private final int gcGraceSeconds;
+    private final SweepQueue.Scope scope;
+    private final byte[] onlyRow;
 
+    /** Sweeps the whole partition: rows, static row, and deletions past gc_grace. */
     PartitionSweep(TableStore table, byte[] prefix, int nowInSec) {
+        this(table, prefix, nowInSec, SweepQueue.Scope.PARTITION, null);
+    }
+
+    /**
+     * Sweeps part of the partition: with {@code STATIC} its static row, with {@code ROW} the row whose encoded clustering
+     * is {@code onlyRow}. Partition deletions and range tombstones are then read (they shadow the row) but kept.
+     */
+    PartitionSweep(TableStore table, byte[] prefix, int nowInSec, SweepQueue.Scope scope, byte[] onlyRow) {
         this.table = table;
         this.prefix = prefix;
         this.nowInSec = nowInSec;
         this.gcGraceSeconds = table.metadata().params().gcGraceSeconds();
+        this.scope = scope;
+        this.onlyRow = onlyRow;
     }
 
     /** Adds the rewrite of the partition to {@code batch}; {@code it} may be anywhere. */
@@ -70,18 +83,43 @@ final class PartitionSweep {
                     rangeTombstoneValues.add(raw);
                     rangeTombstoneDeletions.add(new DeletionTime(r.readLong(), r.readInt()));
                 }
-                case StorageKeys.STATIC_ROW -> statics.add(k, FragmentCodec.decode(Clustering.STATIC, it.value()));
+                case StorageKeys.STATIC_ROW -> {
+                    if (scope != SweepQueue.Scope.ROW) statics.add(k, FragmentCodec.decode(Clustering.STATIC, it.value()));
+                }
                 case StorageKeys.ROW -> {
+                    if (scope == SweepQueue.Scope.STATIC) break;
+                    if (scope == SweepQueue.Scope.ROW) {
+                        // The header (deletions, tombstones) is read; now only the one row's fragments.
+                        byte[] rowPrefix = StorageKeys.concat(prefix, StorageKeys.ROW, onlyRow, new byte[0]);
+                        for (it.seek(rowPrefix); it.isValid() && StorageKeys.hasPrefix(it.key(), rowPrefix)
+                                && it.key().length == rowPrefix.length + WriteId.BYTES; it.next()) {
+                            keysRead++;
+                            rows.computeIfAbsent(new ByteKey(onlyRow), c -> new Group(onlyRow))
+                                    .add(it.key(), FragmentCodec.decode(Clustering.EMPTY, it.value()));
+                        }
+                        break;
+                    }
                     byte[] clustering = Arrays.copyOfRange(k, prefix.length + 1, k.length - WriteId.BYTES);
                     rows.computeIfAbsent(new ByteKey(clustering), c -> new Group(clustering))
                             .add(k, FragmentCodec.decode(Clustering.EMPTY, it.value()));
                 }
                 default -> throw new IllegalStateException("corrupt key: unknown section " + section + " in table " + table.metadata());
             }
+            if (section == StorageKeys.ROW && scope != SweepQueue.Scope.PARTITION) break;
+        }
+        if (scope == SweepQueue.Scope.ROW && rows.isEmpty()) {
+            // No key of the row section was met while reading the header (the row sorts after others): seek it directly.
+            byte[] rowPrefix = StorageKeys.concat(prefix, StorageKeys.ROW, onlyRow, new byte[0]);
+            for (it.seek(rowPrefix); it.isValid() && StorageKeys.hasPrefix(it.key(), rowPrefix)
+                    && it.key().length == rowPrefix.length + WriteId.BYTES; it.next()) {
+                keysRead++;
+                rows.computeIfAbsent(new ByteKey(onlyRow), c -> new Group(onlyRow)).add(it.key(), FragmentCodec.decode(Clustering.EMPTY, it.value()));
+            }
         }
         int written = 0;
         // Partition deletion: the strongest one is kept under one key until gc_grace has passed.
-        boolean purgePartitionDeletion = partitionDeletion.purgeable(nowInSec, gcGraceSeconds);
+        boolean purgePartitionDeletion = scope == SweepQueue.Scope.PARTITION && partitionDeletion.purgeable(nowInSec, gcGraceSeconds);
+        if (scope != SweepQueue.Scope.PARTITION) partitionDeletionKeys.clear();
         if (partitionDeletionKeys.size() > 1 || purgePartitionDeletion) {
             for (byte[] key : partitionDeletionKeys) batch.delete(family, key);
             if (!partitionDeletionKeys.isEmpty() && !purgePartitionDeletion) {
@@ -98,7 +136,7 @@ final class PartitionSweep {
             }
             written += row.rewrite(batch, StorageKeys.ROW, covering);
         }
-        for (int i = 0; i < rangeTombstoneKeys.size(); i++) {
+        for (int i = 0; i < rangeTombstoneKeys.size() && scope == SweepQueue.Scope.PARTITION; i++) {
             if (rangeTombstoneDeletions.get(i).purgeable(nowInSec, gcGraceSeconds)) batch.delete(family, rangeTombstoneKeys.get(i));
         }
         return new Result(keysRead, written);

@@ -66,6 +66,8 @@ public final class StorageEngine implements AutoCloseable {
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
     private final ScheduledExecutorService walSyncer;
     private final SweepQueue sweepQueue = new SweepQueue();
+    /** Shared by every single-partition read: never changed after construction, so safe across threads. */
+    private final ReadOptions partitionReadOptions = new ReadOptions().setPrefixSameAsStart(true);
     /** Sweeps of one partition are serialised: stripe = hash of the partition prefix. */
     private final Object[] sweepLocks = new Object[256];
     private final ScheduledExecutorService sweeper;
@@ -243,8 +245,7 @@ public final class StorageEngine implements AutoCloseable {
         TableStore store = store(table.id());
         byte[] prefix = StorageKeys.partitionPrefix(key);
         // No iterate_upper_bound: seekForPrev at the bound is undefined with one; readPartition checks its bounds.
-        try (ReadOptions readOptions = new ReadOptions().setPrefixSameAsStart(true);
-                RocksIterator it = db.newIterator(store.family(), readOptions)) {
+        try (RocksIterator it = db.newIterator(store.family(), partitionReadOptions)) {
             return store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit()));
         }
     }
@@ -305,11 +306,15 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     private int sweepPartition(TableStore store, byte[] prefix, int nowInSec) {
+        return sweep(store, new PartitionSweep(store, prefix, nowInSec), prefix);
+    }
+
+    private int sweep(TableStore store, PartitionSweep sweep, byte[] prefix) {
         synchronized (sweepLocks[Math.floorMod(java.util.Arrays.hashCode(prefix), sweepLocks.length)]) {
             try (ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
                     RocksIterator it = db.newIterator(store.family(), readOptions);
                     WriteBatch batch = new WriteBatch()) {
-                PartitionSweep.Result result = new PartitionSweep(store, prefix, nowInSec).sweep(it, batch);
+                PartitionSweep.Result result = sweep.sweep(it, batch);
                 if (batch.count() > 0) db.write(writeOptions, batch);
                 return result.keysRead();
             } catch (RocksDBException e) {
@@ -318,12 +323,13 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    private void sweepRequested() {
+    /** Runs the sweeps that reads and writes asked for (the sweeper thread calls this every second). */
+    void sweepRequested() {
         try {
             int now = (int) (System.currentTimeMillis() / 1000);
             for (SweepQueue.Request r = sweepQueue.poll(); r != null; r = sweepQueue.poll()) {
                 TableStore store = tables.get(r.table());
-                if (store != null) sweepPartition(store, r.prefix(), now);
+                if (store != null) sweep(store, new PartitionSweep(store, r.prefix(), now, r.scope(), r.row()), r.prefix());
             }
         } catch (RuntimeException e) {
             log.error("sweep of fragmented partitions failed; reads stay correct but slower until the next sweep", e);
@@ -413,6 +419,7 @@ public final class StorageEngine implements AutoCloseable {
         db.close();
         writeOptions.close();
         syncWriteOptions.close();
+        partitionReadOptions.close();
         tableOptions.close();
         metaOptions.close();
         dbOptions.close();

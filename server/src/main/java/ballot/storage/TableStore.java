@@ -24,7 +24,7 @@ import org.rocksdb.WriteBatch;
 /** One table's column family with the codecs its definition implies. Immutable; replaced when the table is altered. */
 record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringCodec clustering, SweepQueue sweeps) {
     /** A read that meets a row with this many fragments asks for its partition to be swept. */
-    static final int FRAGMENTS_BEFORE_SWEEP = 8;
+    static final int FRAGMENTS_BEFORE_SWEEP = 4;
 
     TableStore(TableMetadata metadata, ColumnFamilyHandle family, SweepQueue sweeps) {
         this(metadata, family, new ClusteringCodec(metadata), sweeps);
@@ -66,6 +66,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
         if (update.staticRow() != null && !update.staticRow().isEmpty()) {
             batch.put(family, StorageKeys.concat(prefix, StorageKeys.STATIC_ROW, writeId, new byte[0]),
                     FragmentCodec.encode(update.staticRow()));
+            sweeps.written(metadata.id(), prefix, SweepQueue.Scope.STATIC, null);
         }
         // Two rows of one update with the same clustering would share a key: merge them first.
         Map<ByteKey, List<Row>> rows = new LinkedHashMap<>();
@@ -76,6 +77,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
             List<Row> fragments = e.getValue();
             Row row = fragments.size() == 1 ? fragments.get(0) : RowMerger.merge(fragments, DeletionTime.LIVE);
             batch.put(family, StorageKeys.concat(prefix, StorageKeys.ROW, e.getKey().bytes(), writeId), FragmentCodec.encode(row));
+            sweeps.written(metadata.id(), prefix, SweepQueue.Scope.ROW, e.getKey().bytes());
         }
     }
 
@@ -102,6 +104,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
             }
         }
         Row staticRow = staticFragments.isEmpty() ? null : RowMerger.merge(staticFragments, partitionDeletion);
+        if (staticFragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix, SweepQueue.Scope.STATIC, null);
 
         List<Row> rows = new ArrayList<>();
         int live = 0;
@@ -124,7 +127,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
                 byte[] clusteringBytes = Arrays.copyOfRange(k, prefix.length + 1, k.length - WriteId.BYTES);
                 if (current != null && !Arrays.equals(current, clusteringBytes)) {
                     live += emit(fragments, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
-                    if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix);
+                    if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix, SweepQueue.Scope.ROW, current);
                     fragments.clear();
                     if (live >= rowLimit) break;
                 }
@@ -137,7 +140,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
             }
             if (!fragments.isEmpty() && live < rowLimit) {
                 live += emit(fragments, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
-                if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix);
+                if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix, SweepQueue.Scope.ROW, current);
             }
         }
         List<RangeTombstone> tombstones = new ArrayList<>(rangeTombstones.size());

@@ -141,6 +141,15 @@ class StorageEngineTest {
     }
 
     @Test
+    void rowsWrittenOftenAreSweptOneRowAtATime() {
+        for (int c = 0; c < 10; c++) write(row(1, c, Cell.live(column, null, text("other" + c), 10)));
+        for (int i = 0; i < 16; i++) write(row(1, 42, Cell.live(column, null, text("v" + i), 10 + i)));
+        storage.sweepRequested();
+        assertThat(storage.sweep(table.id(), NOW)).as("16 fragments of row 42 merged into one, the 10 other rows untouched").isEqualTo(11);
+        assertThat(values(read(1, new ReadSpec(List.of(Slice.of(integer(42))), false, 10, 10, NOW)))).containsExactly("42=v15");
+    }
+
+    @Test
     void sweepDropsDeletionsAndWhatTheyShadowOnceGcGraceHasPassed() {
         write(row(1, 1, Cell.live(column, null, text("gone"), 10)));
         write(new PartitionUpdate(table.id(), key(1), new DeletionTime(20, NOW), List.of(), null, List.of()));

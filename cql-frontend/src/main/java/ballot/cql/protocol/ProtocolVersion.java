@@ -15,6 +15,8 @@ public enum ProtocolVersion {
 
     /** The version an envelope is answered in when its own version is unknown and the connection has none yet. */
     public static final ProtocolVersion CURRENT = V5;
+    /** values() copies the array on every call; envelopes look versions up often. */
+    private static final ProtocolVersion[] VALUES = values();
 
     private final int code;
 
@@ -42,7 +44,7 @@ public enum ProtocolVersion {
 
     /** @return the version with this code, or null when the code is unsupported */
     public static ProtocolVersion fromCode(int code) {
-        for (ProtocolVersion v : values()) if (v.code == code) return v;
+        for (ProtocolVersion v : VALUES) if (v.code == code) return v;
         return null;
     }
 

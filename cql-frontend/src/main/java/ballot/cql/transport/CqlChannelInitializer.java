@@ -24,6 +24,8 @@ final class CqlChannelInitializer extends ChannelInitializer<Channel> {
         InboundFraming inbound = new InboundFraming(options.frameBytesMax());
         OutboundFraming outbound = new OutboundFraming();
         channel.pipeline()
+                // Responses finished close together leave in one flush (one syscall) instead of one each.
+                .addLast("flushConsolidation", new io.netty.handler.flush.FlushConsolidationHandler(256, true))
                 .addLast("inboundFraming", inbound)
                 .addLast("outboundFraming", outbound)
                 .addLast("connection", new Connection(options, handler, events, inbound, outbound));

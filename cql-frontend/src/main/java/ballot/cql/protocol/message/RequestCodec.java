@@ -165,9 +165,14 @@ public final class RequestCodec {
     }
 
     private static ByteBuffer readValue(ByteBuf body, ProtocolVersion version, int index) {
-        int length = readInt(body, "value " + index);
+        // Checked by hand rather than through readInt/require: their message argument would be built for every value.
+        if (body.readableBytes() < 4) throw new ProtocolException("Not enough bytes to read the length of value " + index);
+        int length = body.readInt();
         if (length >= 0) {
-            Primitives.require(body, length, "value " + index);
+            if (body.readableBytes() < length) {
+                throw new ProtocolException("Not enough bytes to read value " + index + ": " + length + " announced, "
+                        + body.readableBytes() + " left");
+            }
             byte[] bytes = new byte[length];
             body.readBytes(bytes);
             return ByteBuffer.wrap(bytes);
