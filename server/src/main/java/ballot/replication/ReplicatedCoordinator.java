@@ -67,6 +67,8 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     private final LongSupplier nowMillis;
     private volatile CasEngine cas;
     private volatile TokenRing ring;
+    /** Placement per replication setting for the current ring; emptied whenever the ring is rebuilt. */
+    private final java.util.concurrent.ConcurrentHashMap<Map<String, String>, ReplicaPlacement> placements = new java.util.concurrent.ConcurrentHashMap<>();
 
     ReplicatedCoordinator(Membership membership, Messaging messaging, LocalReplica local, SystemKeyspaces system,
             Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis) {
@@ -88,6 +90,12 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /** Rebuilds the token ring from membership; called when members join, leave or change tokens. */
     void refreshRing() {
         ring = TokenRing.of(membership.members());
+        placements.clear();
+    }
+
+    private ReplicaPlacement placement(KeyspaceMetadata ks) {
+        TokenRing current = ring;
+        return placements.computeIfAbsent(ks.replication(), replication -> new ReplicaPlacement(current, replication));
     }
 
     TokenRing ring() {
@@ -104,7 +112,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     List<NodeInfo> replicas(TableMetadata table, long token) {
         KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
         if (ks == null || ReplicationStrategy.isLocal(ks.replication()) || ring.isEmpty()) return List.of(membership.self());
-        List<NodeInfo> replicas = ReplicationStrategy.replicas(ring, ks.replication(), token);
+        List<NodeInfo> replicas = placement(ks).replicas(token);
         return replicas.isEmpty() ? List.of(membership.self()) : replicas;
     }
 
@@ -131,7 +139,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     private Map<String, Integer> factors(TableMetadata table) {
         KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
         if (ks == null || ReplicationStrategy.isLocal(ks.replication())) return Map.of("", 1);
-        return ReplicationStrategy.factors(ks.replication());
+        return placement(ks).factors();
     }
 
     private void checkAvailable(ConsistencyLevel cl, Map<String, Integer> factors, List<NodeInfo> alive) {

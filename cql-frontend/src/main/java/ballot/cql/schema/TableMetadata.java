@@ -25,6 +25,8 @@ public final class TableMetadata {
     private final TableParams params;
     private final Map<String, DroppedColumn> dropped;
     private final int nextColumnId;
+    private final boolean counter;
+    private final boolean hasStatic;
 
     public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns, TableParams params,
             Map<String, DroppedColumn> dropped, int nextColumnId) {
@@ -66,6 +68,14 @@ public final class TableMetadata {
         }
         this.byName = Map.copyOf(names);
         this.byId = Map.copyOf(ids);
+        boolean anyCounter = false;
+        boolean anyStatic = false;
+        for (ColumnMetadata c : all) {
+            anyCounter |= !c.isPrimaryKey() && "counter".equals(c.type().cqlName());
+            anyStatic |= c.isStatic();
+        }
+        this.counter = anyCounter;
+        this.hasStatic = anyStatic;
     }
 
     public String keyspace() { return keyspace; }
@@ -90,14 +100,12 @@ public final class TableMetadata {
     }
 
     public boolean hasStatic() {
-        for (ColumnMetadata c : columns) if (c.isStatic()) return true;
-        return false;
+        return hasStatic;
     }
 
     /** A counter table has only counter columns besides its primary key. */
     public boolean isCounter() {
-        for (ColumnMetadata c : columns) if (!c.isPrimaryKey() && "counter".equals(c.type().cqlName())) return true;
-        return false;
+        return counter;
     }
 
     public TableMetadata withColumns(List<ColumnMetadata> newColumns, Map<String, DroppedColumn> newDropped, int newNextColumnId) {

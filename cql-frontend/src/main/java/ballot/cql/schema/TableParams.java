@@ -48,9 +48,13 @@ public final class TableParams {
     public static final TableParams DEFAULT = new TableParams(defaults());
 
     private final Map<String, Object> values;
+    private final int defaultTimeToLive;
+    private final int gcGraceSeconds;
 
     private TableParams(Map<String, Object> values) {
         this.values = Collections.unmodifiableMap(values);
+        this.defaultTimeToLive = ((Number) values.get("default_time_to_live")).intValue();
+        this.gcGraceSeconds = ((Number) values.get("gc_grace_seconds")).intValue();
     }
 
     private static Map<String, Object> defaults() {
@@ -88,11 +92,11 @@ public final class TableParams {
     }
 
     public int defaultTimeToLive() {
-        return ((Number) values.get("default_time_to_live")).intValue();
+        return defaultTimeToLive;
     }
 
     public int gcGraceSeconds() {
-        return ((Number) values.get("gc_grace_seconds")).intValue();
+        return gcGraceSeconds;
     }
 
     public String comment() {

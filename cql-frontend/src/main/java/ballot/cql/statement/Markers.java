@@ -15,6 +15,8 @@ final class Markers {
     private final ColumnSpec[] specs;
     private final String[] names;
     private final String[] receivers;
+    /** Computed once preparation is over; statements ask for it on every execution. */
+    private volatile List<String> nameList;
 
     Markers(int count) {
         specs = new ColumnSpec[count];
@@ -31,6 +33,7 @@ final class Markers {
         specs[index] = name == null ? receiver : new ColumnSpec(receiver.keyspace(), receiver.table(), name, receiver.type());
         names[index] = name;
         receivers[index] = receiver.name();
+        nameList = null;
     }
 
     /** The name of what marker {@code index} binds (the column name for {@code k = :key}). */
@@ -52,7 +55,9 @@ final class Markers {
 
     /** Marker names (null for ?), for resolving named values. */
     List<String> names() {
-        return new ArrayList<>(Arrays.asList(names));
+        List<String> list = nameList;
+        if (list == null) nameList = list = java.util.Collections.unmodifiableList(new ArrayList<>(Arrays.asList(names)));
+        return list;
     }
 
     static ColumnSpec spec(String keyspace, String table, String name, CqlType type) {

@@ -359,6 +359,11 @@ final class Restrictions {
 
     /** The partition keys selected (EQ/IN on every key column), deduplicated, in token order. */
     List<PartitionKey> partitionKeys(Bindings b) {
+        if (partitionKey.length == 1) {
+            // The common case, one key column: no combinations to build.
+            List<ByteBuffer> values = partitionKey[0].bind(b);
+            if (values.size() == 1) return List.of(singleKey(values.get(0)));
+        }
         List<List<ByteBuffer>> components = new ArrayList<>();
         for (KeyValues k : partitionKey) components.add(k.bind(b));
         TreeSet<PartitionKey> keys = new TreeSet<>();
@@ -375,6 +380,14 @@ final class Restrictions {
             keys.add(PartitionKey.of(key));
         }
         return new ArrayList<>(keys);
+    }
+
+    private PartitionKey singleKey(ByteBuffer value) {
+        if (value.remaining() == 0 && !table.partitionKey().get(0).type().allowsEmpty()) throw new InvalidRequestException("Key may not be empty");
+        if (value.remaining() > 0xFFFF) {
+            throw new InvalidRequestException("Key length of " + value.remaining() + " is longer than maximum of 65535");
+        }
+        return PartitionKey.of(value);
     }
 
     /** The token range of a scan; the whole ring without token restrictions. */

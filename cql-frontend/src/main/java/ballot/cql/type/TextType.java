@@ -48,6 +48,9 @@ final class TextType extends NativeType {
     static boolean isUtf8(ByteBuffer value) {
         int i = value.position();
         int end = value.limit();
+        // ASCII fast path: eight bytes at a time while none has its high bit set.
+        while (end - i >= 8 && (value.getLong(i) & 0x8080808080808080L) == 0)
+            i += 8;
         while (i < end) {
             int b = value.get(i++) & 0xFF;
             if (b < 0x80)
