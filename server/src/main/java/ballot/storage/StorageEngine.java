@@ -6,6 +6,7 @@ import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.data.TokenRange;
 import ballot.cql.schema.TableMetadata;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -34,20 +36,35 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's local data: one RocksDB database with a column family per table and one for node-local metadata (schema,
- * host id, generation). Writes are blind {@link WriteBatch}es of row fragments; reads merge fragments
- * (docs/storage.md). Thread-safe.
+ * A node's local data: one RocksDB database with a column family per table, one for node-local metadata (schema,
+ * host id, generation) and one for Paxos (acceptor registers and plain-write versions, docs/paxos.md §9). Writes are
+ * blind {@link WriteBatch}es of row fragments; reads merge fragments (docs/storage.md). Thread-safe.
  */
 public final class StorageEngine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StorageEngine.class);
     private static final String META_FAMILY = "local";
     private static final String TABLE_FAMILY_PREFIX = "t_";
+    private static final String PAXOS_FAMILY = "paxos";
+    /** Keys of the paxos family: registers and plain-write versions per partition, truncation versions per table. */
+    private static final byte PAXOS_STATE = 0x01;
+    private static final byte PLAIN_VERSION = 0x02;
+    private static final byte TABLE_VERSION = 0x03;
+    private static final String PLAIN_VERSION_EPOCH = "local/plain_version_epoch";
+    /** Plain-write versions are {@code epoch << 40 | counter}: unique across restarts for 2^40 writes per run. */
+    private static final int PLAIN_VERSION_COUNTER_BITS = 40;
+
+    /**
+     * What one snapshot of a partition holds: the reads asked for and the partition's plain-write version, which
+     * changes with every write that does not come from Paxos (docs/paxos.md §5.7).
+     */
+    public record VersionedRead(List<PartitionData> partitions, long plainVersion) {}
 
     static {
         RocksDB.loadLibrary();
@@ -57,11 +74,15 @@ public final class StorageEngine implements AutoCloseable {
     private final DBOptions dbOptions;
     private final ColumnFamilyOptions tableOptions;
     private final ColumnFamilyOptions metaOptions;
+    private final ColumnFamilyOptions paxosOptions;
     private final LRUCache blockCache;
     private final WriteOptions writeOptions;
     private final WriteOptions syncWriteOptions;
     private final ColumnFamilyHandle defaultFamily;
     private final ColumnFamilyHandle metaFamily;
+    private final ColumnFamilyHandle paxosFamily;
+    private final long plainVersionBase;
+    private final AtomicLong plainVersionCounter = new AtomicLong(1);
     private final Map<UUID, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
     private final ScheduledExecutorService walSyncer;
@@ -99,10 +120,16 @@ public final class StorageEngine implements AutoCloseable {
                         .setWholeKeyFiltering(false)
                         .setBlockSize(16 * 1024));
         metaOptions = new ColumnFamilyOptions().setWriteBufferSize(4L << 20);
+        paxosOptions = new ColumnFamilyOptions()
+                .setWriteBufferSize(16L << 20)
+                .setTableFormatConfig(new BlockBasedTableConfig()
+                        .setBlockCache(blockCache)
+                        .setFilterPolicy(new BloomFilter(10, false)));
 
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, metaOptions));
         descriptors.add(new ColumnFamilyDescriptor(META_FAMILY.getBytes(StandardCharsets.UTF_8), metaOptions));
+        descriptors.add(new ColumnFamilyDescriptor(PAXOS_FAMILY.getBytes(StandardCharsets.UTF_8), paxosOptions));
         String path = options.directory().toString();
         try (Options listOptions = new Options()) {
             for (byte[] name : RocksDB.listColumnFamilies(listOptions, path)) {
@@ -114,12 +141,17 @@ public final class StorageEngine implements AutoCloseable {
         db = RocksDB.open(dbOptions, path, descriptors, handles);
         defaultFamily = handles.get(0);
         metaFamily = handles.get(1);
-        for (int i = 2; i < handles.size(); i++) {
+        paxosFamily = handles.get(2);
+        for (int i = 3; i < handles.size(); i++) {
             String family = new String(descriptors.get(i).getName(), StandardCharsets.UTF_8);
             families.put(UUID.fromString(family.substring(TABLE_FAMILY_PREFIX.length())), handles.get(i));
         }
         writeOptions = new WriteOptions().setSync(options.syncEveryWrite());
         syncWriteOptions = new WriteOptions().setSync(true);
+        byte[] epochBytes = getMeta(PLAIN_VERSION_EPOCH);
+        long epoch = epochBytes == null ? 1 : ByteBuffer.wrap(epochBytes).getLong() + 1;
+        putMeta(PLAIN_VERSION_EPOCH, ByteBuffer.allocate(8).putLong(0, epoch).array());
+        plainVersionBase = epoch << PLAIN_VERSION_COUNTER_BITS;
         if (!options.syncEveryWrite()) {
             walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "wal-sync");
@@ -173,6 +205,11 @@ public final class StorageEngine implements AutoCloseable {
         ColumnFamilyHandle family = families.remove(tableId);
         if (family == null) return;
         try {
+            for (byte section : new byte[] {PAXOS_STATE, PLAIN_VERSION}) {
+                byte[] start = paxosKey(section, tableId, null);
+                db.deleteRange(paxosFamily, start, StorageKeys.prefixEnd(start));
+            }
+            db.delete(paxosFamily, paxosKey(TABLE_VERSION, tableId, null));
             db.dropColumnFamily(family);
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot drop storage of table " + tableId + ": " + e.getMessage(), e);
@@ -197,7 +234,11 @@ public final class StorageEngine implements AutoCloseable {
         byte[] all = new byte[9];
         java.util.Arrays.fill(all, (byte) 0xFF);
         try {
+            // The table's version changes before and after, so no snapshot during the deletion matches a later one.
+            byte[] tableVersion = paxosKey(TABLE_VERSION, tableId, null);
+            db.put(paxosFamily, syncWriteOptions, tableVersion, versionBytes(nextPlainVersion()));
             db.deleteRange(table.family(), new byte[0], all);
+            db.put(paxosFamily, tableVersion, versionBytes(nextPlainVersion()));
             db.flushWal(true);
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot truncate table " + table.metadata() + ": " + e.getMessage(), e);
@@ -231,11 +272,95 @@ public final class StorageEngine implements AutoCloseable {
             for (Mutation mutation : mutations) {
                 PartitionUpdate update = mutation.update();
                 store(update.tableId()).addTo(batch, update, mutation.writeId());
+                // A blind put: every write that is not a Paxos decree changes the partition's plain-write version.
+                batch.put(paxosFamily, paxosKey(PLAIN_VERSION, update.tableId(), update.key()), versionBytes(nextPlainVersion()));
             }
             db.write(options, batch);
         } catch (RocksDBException e) {
             throw new IllegalStateException("write failed: " + e.getMessage(), e);
         }
+    }
+
+    // ---------------------------------------------------------------- Paxos (docs/paxos.md §9)
+
+    /** The serialized acceptor registers of the partition, or null if it has none. */
+    public byte[] paxosState(UUID tableId, PartitionKey key) {
+        try {
+            return db.get(paxosFamily, paxosKey(PAXOS_STATE, tableId, key));
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read Paxos state of table " + tableId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes the partition's acceptor registers and applies a decree's entries in one synced batch, returning once it
+     * is on disk. Concurrent callers share an fsync (RocksDB's write group). The plain-write version is not touched.
+     */
+    public void persistPaxos(UUID tableId, PartitionKey key, byte[] state, Collection<Mutation> decreeEntries) {
+        try (WriteBatch batch = new WriteBatch()) {
+            for (Mutation mutation : decreeEntries) {
+                PartitionUpdate update = mutation.update();
+                if (!update.tableId().equals(tableId) || !update.key().equals(key))
+                    throw new IllegalArgumentException("a decree entry for another partition: table " + update.tableId());
+                store(tableId).addTo(batch, update, mutation.writeId());
+            }
+            batch.put(paxosFamily, paxosKey(PAXOS_STATE, tableId, key), state);
+            db.write(syncWriteOptions, batch);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("Paxos write failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads the partition for each spec and its plain-write version, all from one snapshot. */
+    public VersionedRead readVersioned(TableMetadata table, PartitionKey key, List<ReadSpec> specs) {
+        TableStore store = store(table.id());
+        byte[] prefix = StorageKeys.partitionPrefix(key);
+        Snapshot snapshot = db.getSnapshot();
+        try (ReadOptions readOptions = new ReadOptions().setSnapshot(snapshot).setPrefixSameAsStart(true)) {
+            List<PartitionData> partitions = new ArrayList<>(specs.size());
+            for (ReadSpec spec : specs) {
+                try (RocksIterator it = db.newIterator(store.family(), readOptions)) {
+                    partitions.add(store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit())));
+                }
+            }
+            return new VersionedRead(partitions, plainVersion(readOptions, table.id(), key));
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read plain-write version of table " + table + ": " + e.getMessage(), e);
+        } finally {
+            db.releaseSnapshot(snapshot);
+        }
+    }
+
+    /** The partition's plain-write version: never returns to an earlier value (0 if nothing was ever written). */
+    public long plainVersion(UUID tableId, PartitionKey key) {
+        try (ReadOptions readOptions = new ReadOptions()) {
+            return plainVersion(readOptions, tableId, key);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read plain-write version of table " + tableId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The later of the partition's own version and its table's truncation version (both come from one counter). */
+    private long plainVersion(ReadOptions readOptions, UUID tableId, PartitionKey key) throws RocksDBException {
+        byte[] partition = db.get(paxosFamily, readOptions, paxosKey(PLAIN_VERSION, tableId, key));
+        byte[] table = db.get(paxosFamily, readOptions, paxosKey(TABLE_VERSION, tableId, null));
+        return Math.max(partition == null ? 0 : ByteBuffer.wrap(partition).getLong(), table == null ? 0 : ByteBuffer.wrap(table).getLong());
+    }
+
+    private long nextPlainVersion() {
+        return plainVersionBase + plainVersionCounter.getAndIncrement();
+    }
+
+    private static byte[] versionBytes(long version) {
+        return ByteBuffer.allocate(8).putLong(0, version).array();
+    }
+
+    /** {@code section(1) · tableId(16) · partitionKey} ({@code key} null: the table's prefix). */
+    private static byte[] paxosKey(byte section, UUID tableId, PartitionKey key) {
+        ByteBuffer k = key == null ? ByteBuffer.allocate(0) : key.key();
+        ByteBuffer out = ByteBuffer.allocate(17 + k.remaining());
+        out.put(section).putLong(tableId.getMostSignificantBits()).putLong(tableId.getLeastSignificantBits()).put(k);
+        return out.array();
     }
 
     // ---------------------------------------------------------------- reads
@@ -415,6 +540,7 @@ public final class StorageEngine implements AutoCloseable {
         syncWal();
         for (ColumnFamilyHandle family : families.values()) family.close();
         metaFamily.close();
+        paxosFamily.close();
         defaultFamily.close();
         db.close();
         writeOptions.close();
@@ -422,6 +548,7 @@ public final class StorageEngine implements AutoCloseable {
         partitionReadOptions.close();
         tableOptions.close();
         metaOptions.close();
+        paxosOptions.close();
         dbOptions.close();
         blockCache.close();
         log.info("storage closed");
