@@ -42,6 +42,9 @@ public final class RowMerger {
         }
         DeletionTime shadow = deletion.max(covering);
         if (shadow.deletes(liveness.timestamp())) liveness = LivenessInfo.EMPTY;
+        if (complexDeletions.isEmpty() && allSimple(fragments)) {
+            return new Row(first.clustering(), liveness, deletion, mergeSimple(fragments, shadow), List.of());
+        }
 
         Map<CellKey, Cell> winners = new HashMap<>();
         Map<Integer, Cell> counters = new TreeMap<>();
@@ -78,6 +81,34 @@ public final class RowMerger {
             if (!shadow.deletes(d.markedAt())) keptComplex.add(new ComplexDeletion(column, d));
         });
         return new Row(first.clustering(), liveness, deletion, cells, keptComplex);
+    }
+
+    /** True if no fragment has counter or multi-cell (path) cells: the cells can be merged by column id alone. */
+    private static boolean allSimple(List<Row> fragments) {
+        for (Row fragment : fragments) {
+            for (Cell c : fragment.cells()) if (c.counter() || c.path() != null) return false;
+        }
+        return true;
+    }
+
+    /** The newest version of each column, by column id (ids are small and dense), without maps or sorting. */
+    private static List<Cell> mergeSimple(List<Row> fragments, DeletionTime shadow) {
+        int maxColumn = -1;
+        for (Row fragment : fragments) {
+            for (Cell c : fragment.cells()) maxColumn = Math.max(maxColumn, c.column());
+        }
+        Cell[] winners = new Cell[maxColumn + 1];
+        int count = 0;
+        for (Row fragment : fragments) {
+            for (Cell c : fragment.cells()) {
+                Cell current = winners[c.column()];
+                if (current == null) count++;
+                if (current == null || c.supersedes(current)) winners[c.column()] = c;
+            }
+        }
+        List<Cell> cells = new ArrayList<>(count);
+        for (Cell c : winners) if (c != null && !shadow.deletes(c.timestamp())) cells.add(c);
+        return cells;
     }
 
     /** Simple cells only, one per column in column order: already what a merge would produce. */

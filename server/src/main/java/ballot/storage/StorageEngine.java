@@ -87,6 +87,8 @@ public final class StorageEngine implements AutoCloseable {
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
     private final ScheduledExecutorService walSyncer;
     private final SweepQueue sweepQueue = new SweepQueue();
+    /** When the last full sweep of each table ended; write-backs read before it may hold purged data and are dropped. */
+    private final Map<UUID, Long> sweptAt = new ConcurrentHashMap<>();
     /** Shared by every single-partition read: never changed after construction, so safe across threads. */
     private final ReadOptions partitionReadOptions = new ReadOptions().setPrefixSameAsStart(true);
     /** Sweeps of one partition are serialised: stripe = hash of the partition prefix. */
@@ -427,6 +429,7 @@ public final class StorageEngine implements AutoCloseable {
             }
         }
         for (byte[] p : prefixes) keys += sweepPartition(store, p, nowInSec);
+        sweptAt.put(tableId, System.nanoTime());
         return keys;
     }
 
@@ -451,6 +454,7 @@ public final class StorageEngine implements AutoCloseable {
     /** Runs the sweeps that reads and writes asked for (the sweeper thread calls this every second). */
     void sweepRequested() {
         try {
+            for (SweepQueue.WriteBack w = sweepQueue.pollWriteBack(); w != null; w = sweepQueue.pollWriteBack()) writeBack(w);
             int now = (int) (System.currentTimeMillis() / 1000);
             for (SweepQueue.Request r = sweepQueue.poll(); r != null; r = sweepQueue.poll()) {
                 TableStore store = tables.get(r.table());
@@ -458,6 +462,27 @@ public final class StorageEngine implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             log.error("sweep of fragmented partitions failed; reads stay correct but slower until the next sweep", e);
+        }
+    }
+
+    /** Replaces a row's fragments by the merge a read made of them (docs/storage.md, "Sweeping"). */
+    private void writeBack(SweepQueue.WriteBack w) {
+        TableStore store = tables.get(w.table());
+        Long purged = sweptAt.get(w.table());
+        if (store == null || purged != null && w.readNanos() - purged < 0) return;
+        synchronized (sweepLocks[Math.floorMod(java.util.Arrays.hashCode(w.prefix()), sweepLocks.length)]) {
+            try (WriteBatch batch = new WriteBatch()) {
+                byte[] newest = w.keys().get(0);
+                for (byte[] key : w.keys()) {
+                    if (java.util.Arrays.compareUnsigned(key, key.length - WriteId.BYTES, key.length, newest, newest.length - WriteId.BYTES,
+                            newest.length) > 0) newest = key;
+                }
+                for (byte[] key : w.keys()) batch.delete(store.family(), key);
+                if (!w.merged().isEmpty()) batch.put(store.family(), newest, FragmentCodec.encode(w.merged()));
+                db.write(writeOptions, batch);
+            } catch (RocksDBException e) {
+                throw new IllegalStateException("write-back of a merged row of " + store.metadata() + " failed: " + e.getMessage(), e);
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 package ballot.storage;
 
+import ballot.cql.data.Row;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,6 +38,14 @@ final class SweepQueue {
         }
     }
 
+    /**
+     * A row a read has already merged: its fragment keys and the merge, to replace them with one fragment under the
+     * newest key. {@code readNanos} orders it against full sweeps (a write-back read before a purge is dropped).
+     */
+    record WriteBack(UUID table, byte[] prefix, List<byte[]> keys, Row merged, long readNanos) {}
+
+    private final ConcurrentLinkedQueue<WriteBack> writeBacks = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger writeBackCount = new java.util.concurrent.atomic.AtomicInteger();
     private final Set<Request> pending = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Request> order = new ConcurrentLinkedQueue<>();
     private final AtomicIntegerArray writes = new AtomicIntegerArray(COUNTERS);
@@ -50,6 +60,18 @@ final class SweepQueue {
     void written(UUID table, byte[] prefix, Scope scope, byte[] row) {
         int slot = Math.floorMod((table.hashCode() * 31 + Arrays.hashCode(prefix)) * 31 + Arrays.hashCode(row) + scope.ordinal(), COUNTERS);
         if (writes.incrementAndGet(slot) % WRITES_BEFORE_SWEEP == 0) request(table, prefix, scope, row);
+    }
+
+    void writeBack(UUID table, byte[] prefix, List<byte[]> keys, Row merged) {
+        if (writeBackCount.get() >= CAPACITY) return;
+        writeBackCount.incrementAndGet();
+        writeBacks.add(new WriteBack(table, prefix, keys, merged, System.nanoTime()));
+    }
+
+    WriteBack pollWriteBack() {
+        WriteBack w = writeBacks.poll();
+        if (w != null) writeBackCount.decrementAndGet();
+        return w;
     }
 
     /** Takes the oldest pending request, or null. */

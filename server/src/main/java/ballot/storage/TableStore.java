@@ -120,27 +120,28 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
                 it.seek(lower);
             }
             List<Row> fragments = new ArrayList<>();
+            List<byte[]> fragmentKeys = new ArrayList<>();
             byte[] current = null;
             while (it.isValid() && live < rowLimit) {
                 byte[] k = it.key();
                 if (spec.reversed() ? Arrays.compareUnsigned(k, lower) < 0 : Arrays.compareUnsigned(k, upper) >= 0) break;
                 byte[] clusteringBytes = Arrays.copyOfRange(k, prefix.length + 1, k.length - WriteId.BYTES);
                 if (current != null && !Arrays.equals(current, clusteringBytes)) {
-                    live += emit(fragments, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
-                    if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix, SweepQueue.Scope.ROW, current);
+                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
                     fragments.clear();
+                    fragmentKeys.clear();
                     if (live >= rowLimit) break;
                 }
                 current = clusteringBytes;
                 Clustering c = fragments.isEmpty() ? Clustering.of(clustering.decode(clusteringBytes, 0, clusteringBytes.length))
                         : fragments.get(0).clustering();
                 fragments.add(FragmentCodec.decode(c, it.value()));
+                fragmentKeys.add(k);
                 if (spec.reversed()) it.prev();
                 else it.next();
             }
             if (!fragments.isEmpty() && live < rowLimit) {
-                live += emit(fragments, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
-                if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.request(metadata.id(), prefix, SweepQueue.Scope.ROW, current);
+                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
             }
         }
         List<RangeTombstone> tombstones = new ArrayList<>(rangeTombstones.size());
@@ -148,14 +149,18 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
         return new PartitionData(key, partitionDeletion, tombstones, staticRow, rows);
     }
 
-    /** Merges one row's fragments under the deletions covering it; adds it if anything is left; returns 1 if live. */
-    private static int emit(List<Row> fragments, byte[] clusteringBytes, DeletionTime partitionDeletion,
+    /**
+     * Merges one row's fragments under the deletions covering it and adds it if anything is left; returns 1 if live.
+     * A row of many fragments is handed to the sweeper to be written back merged, so the next read finds one.
+     */
+    private int emit(byte[] prefix, List<Row> fragments, List<byte[]> keys, byte[] clusteringBytes, DeletionTime partitionDeletion,
             List<StoredRangeTombstone> rangeTombstones, List<Row> out, int nowInSec) {
         DeletionTime covering = partitionDeletion;
         for (StoredRangeTombstone rt : rangeTombstones) {
             if (rt.covers(clusteringBytes)) covering = covering.max(rt.deletion());
         }
         Row row = RowMerger.merge(fragments, covering);
+        if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.writeBack(metadata.id(), prefix, List.copyOf(keys), row);
         if (row.isEmpty()) return 0;
         out.add(row);
         return row.hasLiveData(nowInSec) ? 1 : 0;

@@ -150,6 +150,15 @@ class StorageEngineTest {
     }
 
     @Test
+    void aReadOfAFragmentedRowWritesItBackMerged() {
+        for (int i = 0; i < 5; i++) write(row(1, 7, Cell.live(column, null, text("v" + i), 10 + i)));
+        assertThat(values(1)).containsExactly("7=v4");
+        storage.sweepRequested();
+        assertThat(storage.sweep(table.id(), NOW)).as("one fragment left after the write-back").isEqualTo(1);
+        assertThat(values(1)).containsExactly("7=v4");
+    }
+
+    @Test
     void sweepDropsDeletionsAndWhatTheyShadowOnceGcGraceHasPassed() {
         write(row(1, 1, Cell.live(column, null, text("gone"), 10)));
         write(new PartitionUpdate(table.id(), key(1), new DeletionTime(20, NOW), List.of(), null, List.of()));

@@ -42,7 +42,12 @@ import java.util.concurrent.Executor;
  */
 public final class QueryProcessor implements RequestHandler {
     /** An entry of the prepared-statement cache. */
-    private record PreparedEntry(String query, String keyspace, CqlStatement statement, java.util.UUID schemaVersion) {}
+    private record PreparedEntry(String query, String keyspace, CqlStatement statement, java.util.UUID schemaVersion,
+            ByteBuffer resultMetadataId) {
+        PreparedEntry(String query, String keyspace, CqlStatement statement, java.util.UUID schemaVersion) {
+            this(query, keyspace, statement, schemaVersion, metadataId(statement.resultMetadata()));
+        }
+    }
 
     private final QueryEnvironment environment;
     private final Preparer preparer;
@@ -88,9 +93,10 @@ public final class QueryProcessor implements RequestHandler {
         ByteBuffer id = statementId(p.query(), keyspace);
         Schema schema = environment.schemas().schema();
         CqlStatement statement = preparer.prepare(p.query(), keyspace);
-        prepared.put(id, new PreparedEntry(p.query(), keyspace, statement, schema.version()));
+        PreparedEntry entry = new PreparedEntry(p.query(), keyspace, statement, schema.version());
+        prepared.put(id, entry);
         RowsMetadata resultMetadata = statement.resultMetadata();
-        return new Prepared(id.duplicate(), resultMetadataId(resultMetadata),
+        return new Prepared(id.duplicate(), entry.resultMetadataId().duplicate(),
                 new PreparedMetadata(statement.variables(), statement.partitionKeyIndexes()), resultMetadata);
     }
 
@@ -100,9 +106,9 @@ public final class QueryProcessor implements RequestHandler {
         if (e.resultMetadataId() == null) return response;
         return response.thenApply(r -> {
             if (!(r instanceof Rows rows)) return r;
-            ByteBuffer actual = resultMetadataId(RowsMetadata.of(entry.statement().resultMetadata().columns()));
+            ByteBuffer actual = entry.resultMetadataId();
             if (actual.equals(e.resultMetadataId())) return r;
-            return new Rows(rows.metadata().withNewMetadataId(actual), rows.rows());
+            return new Rows(rows.metadata().withNewMetadataId(actual.duplicate()), rows.rows());
         });
     }
 
@@ -147,7 +153,7 @@ public final class QueryProcessor implements RequestHandler {
     }
 
     /** Identifies result metadata (v5): MD5 over column names and types. */
-    static ByteBuffer resultMetadataId(RowsMetadata metadata) {
+    static ByteBuffer metadataId(RowsMetadata metadata) {
         StringBuilder sb = new StringBuilder();
         for (ColumnSpec c : metadata.columns()) sb.append(c.keyspace()).append('.').append(c.table()).append('.').append(c.name()).append(':').append(c.type().cqlName()).append(';');
         return ByteBuffer.wrap(md5(sb.toString()));
