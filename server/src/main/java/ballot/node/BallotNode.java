@@ -103,7 +103,8 @@ public final class BallotNode implements AutoCloseable {
             Preparer preparer = new Preparer(environment,
                     new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
             requests = requestExecutor(config.requestThreads);
-            QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries);
+            QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
+                    config.commitlogSync.equals("periodic"));
             server = new CqlServer(CqlServerOptions.builder()
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
                     .port(nativePort)

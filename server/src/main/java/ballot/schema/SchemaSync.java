@@ -79,13 +79,17 @@ public final class SchemaSync implements MembershipListener {
         this.timeout = timeout;
     }
 
-    /** Installs the handlers and starts following membership. */
-    public void start() {
+    /** Installs the handlers of schema pushes and pulls (before the node joins, so no peer finds them missing). */
+    public static void handle(Messaging messaging, LocalSchema schema) {
         messaging.handle(PUSH, (entries, from) -> {
             schema.merge(entries);
             return CompletableFuture.completedFuture(null);
         });
         messaging.handle(PULL, (nothing, from) -> CompletableFuture.completedFuture(schema.entries()));
+    }
+
+    /** Starts spreading local schema changes and following the versions other nodes gossip. */
+    public void start() {
         schema.onNewVersion(this::spread);
         membership.listen(this);
         for (NodeInfo n : membership.members()) pullIfDifferent(n);

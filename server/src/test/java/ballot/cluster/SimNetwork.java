@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * its two ends are partitioned. A message to an address nobody listens on fails with UNREACHABLE after one delay, as
  * a refused TCP connect does. Payloads go through their codecs, as on the wire.
  */
-final class SimNetwork {
+public final class SimNetwork {
     private final SimWorld world;
     private final Map<InetSocketAddress, Endpoint> endpoints = new HashMap<>();
     private final Set<Set<InetSocketAddress>> blocked = new HashSet<>();
@@ -33,11 +33,11 @@ final class SimNetwork {
     private long dropped;
     private long partitioned;
 
-    SimNetwork(SimWorld world) {
+    public SimNetwork(SimWorld world) {
         this.world = world;
     }
 
-    SimNetwork lossy(double dropRate, Duration delayMin, Duration delayMax) {
+    public SimNetwork lossy(double dropRate, Duration delayMin, Duration delayMax) {
         this.dropRate = dropRate;
         this.delayMinNanos = delayMin.toNanos();
         this.delayMaxNanos = delayMax.toNanos();
@@ -45,7 +45,7 @@ final class SimNetwork {
     }
 
     /** Cuts every link between {@code side} and the other addresses. */
-    void partition(Set<InetSocketAddress> side, Set<InetSocketAddress> all) {
+    public void partition(Set<InetSocketAddress> side, Set<InetSocketAddress> all) {
         for (InetSocketAddress a : side) {
             for (InetSocketAddress b : all) {
                 if (!side.contains(b)) blocked.add(Set.of(a, b));
@@ -53,7 +53,7 @@ final class SimNetwork {
         }
     }
 
-    void heal() {
+    public void heal() {
         blocked.clear();
     }
 
@@ -70,7 +70,7 @@ final class SimNetwork {
     }
 
     /** A new process listening on {@code address}, replacing any earlier one. */
-    Endpoint listen(InetSocketAddress address, SimScheduler scheduler) {
+    public Endpoint listen(InetSocketAddress address, SimScheduler scheduler) {
         Endpoint endpoint = new Endpoint(address, scheduler);
         endpoints.put(address, endpoint);
         return endpoint;
@@ -116,7 +116,7 @@ final class SimNetwork {
     }
 
     /** One process's messaging. */
-    final class Endpoint implements Messaging {
+    public final class Endpoint implements Messaging {
         private record Registration<Q, R>(Verb<Q, R> verb, Handler<Q, R> handler) {}
 
         private final InetSocketAddress address;

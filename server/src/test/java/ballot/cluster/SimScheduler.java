@@ -1,11 +1,11 @@
 package ballot.cluster;
 
 /** One process's {@link Scheduler} in a {@link SimWorld}. When the process crashes its pending tasks never run. */
-final class SimScheduler implements Scheduler {
+public final class SimScheduler implements Scheduler {
     private final SimWorld world;
     private boolean dead;
 
-    SimScheduler(SimWorld world) {
+    public SimScheduler(SimWorld world) {
         this.world = world;
     }
 

@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
  * Simulated time and the one thread everything runs on: events ordered by (time, sequence), so one seed gives one
  * run. Every run is bounded in simulated time and in steps.
  */
-final class SimWorld {
+public final class SimWorld {
     private static final long STEPS_MAX = 5_000_000;
 
     private record Event(long atNanos, long sequence, Runnable task) {}
@@ -21,29 +21,29 @@ final class SimWorld {
     private long sequence;
     private long steps;
 
-    SimWorld(long seed) {
+    public SimWorld(long seed) {
         random = new SplittableRandom(seed);
     }
 
-    SplittableRandom random() {
+    public SplittableRandom random() {
         return random;
     }
 
-    long nanoTime() {
+    public long nanoTime() {
         return nowNanos;
     }
 
     /** Simulated wall clock: an arbitrary epoch plus simulated time. */
-    long currentTimeMillis() {
+    public long currentTimeMillis() {
         return 1_800_000_000_000L + nowNanos / 1_000_000;
     }
 
-    void at(long delayNanos, Runnable task) {
+    public void at(long delayNanos, Runnable task) {
         queue.add(new Event(nowNanos + Math.max(0, delayNanos), sequence++, task));
     }
 
     /** Runs events until {@code done} holds (checked after every event) or {@code limit} of simulated time passed; returns {@code done}. */
-    boolean runUntil(BooleanSupplier done, Duration limit) {
+    public boolean runUntil(BooleanSupplier done, Duration limit) {
         long end = nowNanos + limit.toNanos();
         while (!done.getAsBoolean()) {
             Event next = queue.peek();

@@ -25,4 +25,12 @@ public interface CqlStatement {
     }
 
     CompletableFuture<Result> execute(QueryContext context);
+
+    /**
+     * True if {@link #execute} never waits on anything (no read before write, no blocking join): such a statement may
+     * run on the connection's event loop instead of being handed to the request executor.
+     */
+    default boolean executesWithoutWaiting() {
+        return false;
+    }
 }

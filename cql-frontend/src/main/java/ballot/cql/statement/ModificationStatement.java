@@ -228,6 +228,11 @@ final class ModificationStatement implements BatchableStatement {
     }
 
     @Override
+    public boolean executesWithoutWaiting() {
+        return !requiresRead;
+    }
+
+    @Override
     public CompletableFuture<Result> execute(QueryContext context) {
         checkWriteConsistency(context.consistency());
         return collect(context, new UpdatesBuilder()).thenCompose(builder ->

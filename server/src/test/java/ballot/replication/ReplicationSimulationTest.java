@@ -1,0 +1,267 @@
+package ballot.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ballot.cluster.Membership;
+import ballot.cluster.MembershipListener;
+import ballot.cluster.NodeInfo;
+import ballot.cluster.NodeStatus;
+import ballot.cluster.SimNetwork;
+import ballot.cluster.SimScheduler;
+import ballot.cluster.SimSeed;
+import ballot.cluster.SimWorld;
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
+import ballot.cql.data.Cell;
+import ballot.cql.data.Clustering;
+import ballot.cql.data.DeletionTime;
+import ballot.cql.data.LivenessInfo;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.Row;
+import ballot.cql.error.UnavailableException;
+import ballot.cql.error.WriteTimeoutException;
+import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.Schema;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.statement.SchemaDefinitions;
+import ballot.storage.StorageEngine;
+import ballot.storage.StorageOptions;
+import ballot.storage.WriteId;
+import ballot.system.LocalNode;
+import ballot.system.SystemKeyspaces;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three replicas (RF 3) with real storage, their coordinators talking over a simulated network that drops, delays and
+ * partitions messages, in simulated time. Checks docs/cluster.md's promises: a QUORUM read sees every QUORUM write
+ * acknowledged before it began; levels that live replicas cannot meet fail with UNAVAILABLE; timeouts report real
+ * counts. One seed replays one run (-Dballot.sim.seed=).
+ */
+class ReplicationSimulationTest {
+    private static final int KEYS = 4;
+
+    @TempDir
+    Path directory;
+
+    /** Membership fixed in advance; the test decides who is alive. */
+    private static final class StaticMembership implements Membership {
+        private final NodeInfo self;
+        private final List<NodeInfo> members;
+        private final Set<UUID> alive;
+
+        StaticMembership(NodeInfo self, List<NodeInfo> members, Set<UUID> alive) {
+            this.self = self;
+            this.members = members;
+            this.alive = alive;
+        }
+
+        public NodeInfo self() { return self; }
+        public List<NodeInfo> members() { return members; }
+        public NodeInfo member(UUID hostId) {
+            for (NodeInfo n : members) if (n.hostId().equals(hostId)) return n;
+            return null;
+        }
+        public boolean isAlive(UUID hostId) { return alive.contains(hostId); }
+        public void listen(MembershipListener listener) {}
+        public void schemaVersionChanged(UUID version) {}
+    }
+
+    private record Node(NodeInfo info, ReplicatedCoordinator coordinator) {}
+
+    private final class Cluster implements AutoCloseable {
+        final SimWorld world;
+        final List<StorageEngine> engines = new ArrayList<>();
+        final SimNetwork network;
+        final TableMetadata table;
+        final List<Node> nodes = new ArrayList<>();
+        final Set<UUID> alive = new HashSet<>();
+        long timestamps;
+
+        Cluster(long seed, double dropRate) {
+            world = new SimWorld(seed);
+            network = new SimNetwork(world).lossy(dropRate, Duration.ofMillis(1), Duration.ofMillis(15));
+            table = SchemaDefinitions.table("ks", "CREATE TABLE t (k int PRIMARY KEY, v bigint)", UUID.nameUUIDFromBytes(new byte[] {7}));
+            KeyspaceMetadata ks = new KeyspaceMetadata("ks", Map.of("class", "org.apache.cassandra.locator.SimpleStrategy",
+                    "replication_factor", "3"), true, Map.of("t", table), Map.of());
+            Schema schema = new Schema(Map.of("ks", ks), UUID.randomUUID());
+            List<NodeInfo> infos = new ArrayList<>();
+            for (int i = 1; i <= 3; i++) {
+                List<Long> tokens = new ArrayList<>();
+                for (int t = 0; t < 4; t++) tokens.add(world.random().nextLong());
+                infos.add(new NodeInfo(new UUID(0, i), new InetSocketAddress(address(i), 7000), address(i), 9042, "datacenter1",
+                        "rack1", tokens, NodeStatus.NORMAL, schema.version(), LocalNode.RELEASE_VERSION));
+            }
+            for (NodeInfo info : infos) {
+                alive.add(info.hostId());
+                StorageEngine storage = StorageEngine.open(new StorageOptions(
+                        directory.resolve(Long.toString(seed)).resolve(info.hostId().toString()), false, 10_000, 4L << 20, 0));
+                engines.add(storage);
+                storage.ensureTable(table);
+                LocalReplica local = new LocalReplica(storage, () -> schema, new WriteId(1), () -> world.currentTimeMillis() * 1000, info.hostId());
+                LocalNode localNode = new LocalNode("sim", info.hostId(), info.internode().getAddress(), 7000, info.nativeAddress(), 9042,
+                        "datacenter1", "rack1", info.tokens(), 1);
+                SimNetwork.Endpoint endpoint = network.listen(info.internode(), new SimScheduler(world));
+                ReplicatedCoordinator[] holder = new ReplicatedCoordinator[1];
+                ReplicaHandlers.register(endpoint, local, () -> holder[0], () -> schema);
+                holder[0] = new ReplicatedCoordinator(new StaticMembership(info, infos, alive), endpoint, local,
+                        new SystemKeyspaces(localNode, () -> schema), () -> schema, new HintStore(storage, 1000),
+                        new ReplicatedCoordinator.Timeouts(Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofMillis(200)),
+                        world::currentTimeMillis);
+                nodes.add(new Node(info, holder[0]));
+            }
+        }
+
+        private InetAddress address(int i) {
+            try {
+                return InetAddress.getByName("127.0.0." + i);
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        PartitionUpdate write(int key, long value, long timestamp) {
+            Cell cell = Cell.live(table.column("v").id(), null, ByteBuffer.allocate(8).putLong(0, value), timestamp);
+            Row row = new Row(Clustering.EMPTY, new LivenessInfo(timestamp, 0, Integer.MAX_VALUE), DeletionTime.LIVE, List.of(cell), List.of());
+            return new PartitionUpdate(table.id(), key(key), DeletionTime.LIVE, List.of(), null, List.of(row));
+        }
+
+        PartitionKey key(int key) {
+            return PartitionKey.of(ByteBuffer.allocate(4).putInt(0, key));
+        }
+
+        /** The timestamp of the value a read returned for the key, or MIN if none. */
+        long timestampOf(PartitionData data) {
+            long newest = Long.MIN_VALUE;
+            for (Row row : data.rows()) for (Cell c : row.cells()) if (c.isLive(Integer.MAX_VALUE - 10)) newest = Math.max(newest, c.timestamp());
+            return newest;
+        }
+
+        @Override
+        public void close() {
+            for (StorageEngine s : engines) s.close();
+        }
+
+        <T> T await(CompletableFuture<T> future) {
+            assertThat(world.runUntil(future::isDone, Duration.ofSeconds(30))).as("request finished in simulated time").isTrue();
+            return future.join();
+        }
+    }
+
+    @Test
+    void quorumReadsSeeEveryQuorumWriteAcknowledgedBeforeThem() {
+        SimSeed.repeat(seed -> {
+            try (Cluster c = new Cluster(seed, 0.05)) {
+            Map<Integer, Long> acknowledged = new HashMap<>();
+            int reads = 0;
+            int writes = 0;
+            for (int op = 0; op < 300; op++) {
+                int key = c.world.random().nextInt(KEYS);
+                Node coordinator = c.nodes.get(c.world.random().nextInt(3));
+                if (op % 50 == 25) {
+                    // Cut one node off for a while: QUORUM must keep working through the other two.
+                    InetSocketAddress cut = c.nodes.get(c.world.random().nextInt(3)).info().internode();
+                    Set<InetSocketAddress> all = new HashSet<>();
+                    for (Node n : c.nodes) all.add(n.info().internode());
+                    c.network.partition(Set.of(cut), all);
+                } else if (op % 50 == 45) {
+                    c.network.heal();
+                }
+                if (c.world.random().nextBoolean()) {
+                    long ts = ++c.timestamps;
+                    CompletableFuture<Void> write = coordinator.coordinator().write(List.of(c.write(key, ts, ts)), ConsistencyLevel.QUORUM, WriteType.SIMPLE);
+                    boolean done = c.world.runUntil(write::isDone, Duration.ofSeconds(30));
+                    assertThat(done).isTrue();
+                    if (!write.isCompletedExceptionally()) {
+                        acknowledged.merge(key, ts, Math::max);
+                        writes++;
+                    } else {
+                        Throwable cause = failure(write);
+                        assertThat(cause).as("a failed QUORUM write is a timeout with its counts").isInstanceOf(WriteTimeoutException.class);
+                        assertThat(((WriteTimeoutException) cause).received()).isLessThan(2);
+                    }
+                } else {
+                    long mustSee = acknowledged.getOrDefault(key, Long.MIN_VALUE);
+                    CompletableFuture<PartitionData> read = coordinator.coordinator().read(c.table, c.key(key),
+                            ReadSpec.all(Integer.MAX_VALUE - 10), ConsistencyLevel.QUORUM);
+                    boolean done = c.world.runUntil(read::isDone, Duration.ofSeconds(30));
+                    assertThat(done).isTrue();
+                    if (!read.isCompletedExceptionally()) {
+                        assertThat(c.timestampOf(read.join())).as("read of key %d after the write at %d was acknowledged", key, mustSee)
+                                .isGreaterThanOrEqualTo(mustSee);
+                        reads++;
+                    }
+                }
+            }
+            assertThat(writes).as("acknowledged writes").isGreaterThan(50);
+            assertThat(reads).as("successful reads").isGreaterThan(50);
+            }
+        });
+    }
+
+    @Test
+    void levelsTheLiveReplicasCannotMeetFailWithUnavailableBeforeSendingAnything() {
+        SimSeed.repeat(seed -> {
+            try (Cluster c = new Cluster(seed, 0)) {
+            c.alive.remove(c.nodes.get(2).info().hostId());
+            Node coordinator = c.nodes.get(0);
+            try {
+                coordinator.coordinator().write(List.of(c.write(1, 1, 1)), ConsistencyLevel.ALL, WriteType.SIMPLE);
+                throw new AssertionError("ALL with a replica down must fail");
+            } catch (UnavailableException e) {
+                assertThat(e.required()).isEqualTo(3);
+                assertThat(e.alive()).isEqualTo(2);
+            }
+            c.await(coordinator.coordinator().write(List.of(c.write(1, 2, 2)), ConsistencyLevel.QUORUM, WriteType.SIMPLE));
+            PartitionData data = c.await(coordinator.coordinator().read(c.table, c.key(1), ReadSpec.all(Integer.MAX_VALUE - 10), ConsistencyLevel.QUORUM));
+            assertThat(c.timestampOf(data)).isEqualTo(2);
+            }
+        });
+    }
+
+    @Test
+    void aReadRepairsAReplicaThatMissedAWrite() {
+        SimSeed.repeat(seed -> {
+            try (Cluster c = new Cluster(seed, 0)) {
+            Set<InetSocketAddress> all = new HashSet<>();
+            for (Node n : c.nodes) all.add(n.info().internode());
+            // Node 3 misses the write (cut off, still believed alive, so no hint is kept for it).
+            c.network.partition(Set.of(c.nodes.get(2).info().internode()), all);
+            c.await(c.nodes.get(0).coordinator().write(List.of(c.write(1, 5, 5)), ConsistencyLevel.QUORUM, WriteType.SIMPLE));
+            c.network.heal();
+            // An ALL read finds the digest mismatch, repairs node 3, and answers the newest value.
+            PartitionData all3 = c.await(c.nodes.get(0).coordinator().read(c.table, c.key(1), ReadSpec.all(Integer.MAX_VALUE - 10), ConsistencyLevel.ALL));
+            assertThat(c.timestampOf(all3)).isEqualTo(5);
+            // Node 3 alone now has it: a read at ONE from node 3 as coordinator is served locally.
+            PartitionData local = c.await(c.nodes.get(2).coordinator().read(c.table, c.key(1), ReadSpec.all(Integer.MAX_VALUE - 10), ConsistencyLevel.ONE));
+            assertThat(c.timestampOf(local)).as("repaired replica").isEqualTo(5);
+            }
+        });
+    }
+
+    private static Throwable failure(CompletableFuture<?> future) {
+        try {
+            future.join();
+            return null;
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
+    }
+}
