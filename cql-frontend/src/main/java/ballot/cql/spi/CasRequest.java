@@ -24,4 +24,39 @@ public interface CasRequest {
      * if it does not hold.
      */
     PartitionUpdate apply(PartitionData current, long timestampMicros);
+
+    /** True for a linearizable (SERIAL) read, which never writes: {@link #apply} always returns null. */
+    default boolean isRead() {
+        return false;
+    }
+
+    /** A SERIAL read of {@code spec} on one partition: answered not applied, with the partition as it is. */
+    static CasRequest read(TableMetadata table, PartitionKey key, ReadSpec spec) {
+        return new CasRequest() {
+            @Override
+            public TableMetadata table() {
+                return table;
+            }
+
+            @Override
+            public PartitionKey key() {
+                return key;
+            }
+
+            @Override
+            public ReadSpec read() {
+                return spec;
+            }
+
+            @Override
+            public PartitionUpdate apply(PartitionData current, long timestampMicros) {
+                return null;
+            }
+
+            @Override
+            public boolean isRead() {
+                return true;
+            }
+        };
+    }
 }

@@ -33,7 +33,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A conditional INSERT, UPDATE or DELETE (IF NOT EXISTS, IF EXISTS, IF conditions): a compare-and-set on one row of
  * one partition, run by the coordinator's {@link ballot.cql.spi.DataCoordinator#cas}. The result has an
- * {@code [applied]} column and, when not applied, the current values the condition looked at.
+ * {@code [applied]} column and the values the condition looked at: the current ones when not applied (Cassandra), the
+ * previous ones when applied (as ScyllaDB reports them; Cassandra sends only {@code [applied]}). When the row did not
+ * exist, only {@code [applied]} is sent.
  */
 final class ConditionalStatement implements CqlStatement {
     enum Kind { IF_NOT_EXISTS, IF_EXISTS, CONDITIONS }
@@ -104,8 +106,9 @@ final class ConditionalStatement implements CqlStatement {
         Clustering clustering = rowClustering(b);
         List<ColumnCondition.Bound> bound = new ArrayList<>();
         for (ColumnCondition c : conditions) bound.add(c.bind(b));
-        ReadSpec read = new ReadSpec(clustering.isStatic() || clustering.size() == 0 ? List.of(Slice.ALL) : List.of(Slice.of(clustering.values())),
-                false, 1, 1, context.nowInSec());
+        // The static row comes with every read; a statement on it alone reads no rows.
+        List<Slice> slices = clustering.isStatic() ? List.of() : clustering.size() == 0 ? List.of(Slice.ALL) : List.of(Slice.of(clustering.values()));
+        ReadSpec read = new ReadSpec(slices, false, 1, 1, context.nowInSec());
         CasRequest request = new CasRequest() {
             public TableMetadata table() { return table; }
             public PartitionKey key() { return key; }
@@ -175,13 +178,16 @@ final class ConditionalStatement implements CqlStatement {
         return existing;
     }
 
-    /** [applied], and when not applied the values the condition looked at (all columns for IF NOT EXISTS). */
+    /**
+     * [applied], and the values the condition looked at (all columns for IF NOT EXISTS / IF EXISTS): the current ones
+     * when not applied, the previous ones when applied.
+     */
     private Result casResult(CasResult result, PartitionKey key, Clustering clustering, int now) {
         TableMetadata table = base.table();
         ColumnSpec applied = new ColumnSpec(table.keyspace(), table.name(), "[applied]", CqlTypes.BOOLEAN);
         ByteBuffer appliedValue = CqlTypes.BOOLEAN.decompose(result.applied());
-        RowView row = result.applied() ? null : target(result.current(), key, clustering, now);
-        RowView staticRow = result.applied() ? null : staticView(result.current(), key, now);
+        RowView row = result.current() == null ? null : target(result.current(), key, clustering, now);
+        RowView staticRow = result.current() == null ? null : staticView(result.current(), key, now);
         if (row == null && (kind != Kind.CONDITIONS || staticRow == null)) {
             return new Rows(RowsMetadata.of(List.of(applied)), List.<ByteBuffer[]>of(new ByteBuffer[] {appliedValue}));
         }

@@ -222,6 +222,10 @@ final class SelectStatement implements CqlStatement {
         int pageSize = options.pageSize() > 0 && !aggregateAll ? options.pageSize() : Integer.MAX_VALUE;
 
         List<PartitionKey> keys = where.hasPartitionKey() ? where.partitionKeys(b) : null;
+        if (context.consistency().isSerial() && keys != null && keys.size() > 1) {
+            // As Cassandra: Paxos serialises one partition; scans keep their QUORUM read (Cassandra's behaviour too).
+            throw new InvalidRequestException("SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time");
+        }
         if (selection.isAggregate() && keys == null) context.warn("Aggregation query used without partition key");
         else if (selection.isAggregate() && keys.size() > 1) context.warn("Aggregation query used on multiple partition keys (IN restriction)");
         boolean sortAcrossPartitions = hasOrderBy && keys != null && keys.size() > 1;
@@ -480,6 +484,8 @@ final class SelectStatement implements CqlStatement {
 
         private PartitionData read(PartitionKey key, List<Slice> toRead, int rows) {
             ReadSpec spec = new ReadSpec(toRead, reversed, rows, Integer.MAX_VALUE, context.nowInSec());
+            ConsistencyLevel cl = context.consistency();
+            if (cl.isSerial()) return context.environment().data().readSerial(table, key, spec, cl).join();
             return context.environment().data().read(table, key, spec, readConsistency(context)).join();
         }
 
@@ -608,6 +614,7 @@ final class SelectStatement implements CqlStatement {
         }
     }
 
+    /** The level of a plain read; SERIAL reads of one partition go through Paxos instead, scans read at QUORUM. */
     private static ConsistencyLevel readConsistency(QueryContext context) {
         ConsistencyLevel cl = context.consistency();
         if (cl == ConsistencyLevel.SERIAL) return ConsistencyLevel.QUORUM;
