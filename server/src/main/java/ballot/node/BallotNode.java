@@ -78,7 +78,8 @@ public final class BallotNode implements AutoCloseable {
 
             replication = new Replication(storage, schema::schema, system, new WriteId(identity.generation()), clock::nextMicros,
                     identity.hostId(), new ReplicatedCoordinator.Timeouts(Duration.ofMillis(config.writeTimeoutMillis),
-                            Duration.ofMillis(config.readTimeoutMillis), Duration.ofMillis(config.rangeTimeoutMillis)));
+                            Duration.ofMillis(config.readTimeoutMillis), Duration.ofMillis(config.rangeTimeoutMillis)),
+                    Duration.ofMillis(config.casContentionTimeoutMillis));
             cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
                 replication.verbs().accept(messaging);
                 SchemaSync.handle(messaging, schema);

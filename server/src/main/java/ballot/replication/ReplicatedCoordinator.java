@@ -52,7 +52,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /** Timeouts of the request kinds, as cassandra.yaml names them. */
     public record Timeouts(Duration write, Duration read, Duration range) {}
 
-    /** Runs conditional statements; the Paxos coordinator in a cluster, a partition lock on a lone replica. */
+    /** Runs conditional statements and SERIAL reads (ballot.paxos.server.PaxosEngine). */
     public interface CasEngine {
         CompletableFuture<CasResult> cas(CasRequest request, List<NodeInfo> replicas, ConsistencyLevel serial, ConsistencyLevel commit);
     }
@@ -399,6 +399,8 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         List<NodeInfo> replicas = replicas(request.table(), request.key().token());
         List<NodeInfo> alive = alive(replicas);
         checkAvailable(serial, factors(request.table()), alive);
+        VirtualTable virtual = request.isRead() ? system.table(request.table().id()) : null;
+        if (virtual != null) return CompletableFuture.completedFuture(new CasResult(false, virtual.read(request.key(), request.read())));
         CasEngine engine = cas;
         if (engine == null) throw new InvalidRequestException("Conditional statements are not available on this node");
         return engine.cas(request, replicas, serial, commit);

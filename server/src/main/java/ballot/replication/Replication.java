@@ -6,9 +6,11 @@ import ballot.cluster.NodeInfo;
 import ballot.cql.schema.Schema;
 import ballot.cql.spi.DataCoordinator;
 import ballot.net.Messaging;
+import ballot.paxos.server.PaxosEngine;
 import ballot.storage.StorageEngine;
 import ballot.storage.WriteId;
 import ballot.system.SystemKeyspaces;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -16,43 +18,53 @@ import java.util.function.Supplier;
 
 /**
  * Assembles the read and write paths of a node: the local replica, the verbs other nodes call on it, and, once the
- * node has joined, the coordinator with hints and their delivery.
+ * node has joined, the coordinator with hints and their delivery, and Paxos for conditional statements.
  */
 public final class Replication implements AutoCloseable {
     /** Hints kept per replica at most; beyond it the replica catches up through read repair. */
     private static final int HINTS_PER_REPLICA_MAX = 1_000_000;
 
-    private final StorageEngine storage;
     private final Supplier<Schema> schema;
     private final SystemKeyspaces system;
     private final LocalReplica local;
     private final HintStore hints;
     private final ReplicatedCoordinator.Timeouts timeouts;
     private final LongSupplier nowMicros;
+    private final PaxosEngine paxos;
     private volatile ReplicatedCoordinator coordinator;
     private HintDelivery delivery;
 
     public Replication(StorageEngine storage, Supplier<Schema> schema, SystemKeyspaces system, WriteId writeIds,
             LongSupplier nowMicros, UUID hostId, ReplicatedCoordinator.Timeouts timeouts) {
-        this.storage = storage;
+        this(storage, schema, system, writeIds, nowMicros, hostId, timeouts, Duration.ofSeconds(1));
+    }
+
+    /** @param casContention how long a conditional statement may take, retries included (cas_contention_timeout_in_ms) */
+    public Replication(StorageEngine storage, Supplier<Schema> schema, SystemKeyspaces system, WriteId writeIds,
+            LongSupplier nowMicros, UUID hostId, ReplicatedCoordinator.Timeouts timeouts, Duration casContention) {
         this.schema = schema;
         this.system = system;
         this.nowMicros = nowMicros;
         this.timeouts = timeouts;
         this.local = new LocalReplica(storage, schema, writeIds, nowMicros, hostId);
         this.hints = new HintStore(storage, HINTS_PER_REPLICA_MAX);
+        this.paxos = new PaxosEngine(storage, schema, hostId, nowMicros, PaxosEngine.Options.defaults(casContention));
     }
 
     /** Installs the replica's verbs; give it to the cluster so they exist before the node joins. */
     public Consumer<Messaging> verbs() {
-        return messaging -> ReplicaHandlers.register(messaging, local, () -> coordinator, schema);
+        return messaging -> {
+            ReplicaHandlers.register(messaging, local, () -> coordinator, schema);
+            paxos.handle(messaging);
+        };
     }
 
     /** Builds the coordinator once the node is a member; it follows membership to keep its ring current. */
     public DataCoordinator start(Membership membership, Messaging messaging) {
         ReplicatedCoordinator c = new ReplicatedCoordinator(membership, messaging, local, system, schema, hints, timeouts,
                 () -> nowMicros.getAsLong() / 1000);
-        c.casEngine(new LocalCas(local, storage, nowMicros));
+        paxos.start(membership, messaging);
+        c.casEngine(paxos);
         delivery = new HintDelivery(hints, messaging, membership, timeouts.write());
         membership.listen(new MembershipListener() {
             public void joined(NodeInfo node) { c.refreshRing(); }
@@ -65,8 +77,14 @@ public final class Replication implements AutoCloseable {
         return c;
     }
 
+    /** This node's Paxos, for its counters. */
+    public PaxosEngine paxos() {
+        return paxos;
+    }
+
     @Override
     public void close() {
         if (delivery != null) delivery.close();
+        paxos.close();
     }
 }
