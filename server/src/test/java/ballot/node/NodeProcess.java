@@ -1,0 +1,91 @@
+package ballot.node;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Ballot node run as its own JVM from the shaded server jar, configured by a YAML file in its directory. The data
+ * directory outlives the process, so a node killed with SIGKILL restarts on what it had written.
+ */
+final class NodeProcess implements AutoCloseable {
+    private static final Path JAR = Path.of("target", "ballot-server-all.jar").toAbsolutePath();
+
+    final String address;
+    final int nativePort;
+    final int storagePort;
+    private final Path directory;
+    private final List<String> seeds;
+    private Process process;
+    private int starts;
+
+    NodeProcess(Path directory, String address, int nativePort, int storagePort, List<String> seeds) {
+        this.directory = directory;
+        this.address = address;
+        this.nativePort = nativePort;
+        this.storagePort = storagePort;
+        this.seeds = seeds;
+    }
+
+    /** Starts the process and waits (at most 60 s) until it logs that it serves CQL. */
+    NodeProcess start() throws IOException, InterruptedException {
+        if (!Files.exists(JAR)) throw new AssertionError("the server jar " + JAR + " is built by the package phase");
+        Files.createDirectories(directory);
+        Path config = directory.resolve("node.yaml");
+        Files.writeString(config, String.join("\n",
+                "cluster_name: it",
+                "listen_address: " + address,
+                "storage_port: " + storagePort,
+                "native_transport_address: " + address,
+                "native_transport_port: " + nativePort,
+                "data_file_directory: " + directory.resolve("data"),
+                "phi_convict_threshold: 5",
+                "seeds: [" + String.join(", ", seeds.stream().map(s -> "\"" + s + "\"").toList()) + "]",
+                ""));
+        Path log = directory.resolve("node-" + (++starts) + ".log");
+        process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
+                "-XX:+UseSerialGC", "-jar", JAR.toString(), "--config", config.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (Files.readString(log).contains("node started")) return this;
+            if (!process.isAlive()) break;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("node " + address + " did not start:\n" + Files.readString(log));
+    }
+
+    /** SIGKILL: no shutdown hook runs and nothing is flushed. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) throw new AssertionError("node " + address + " outlived SIGKILL for 30 s");
+    }
+
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        if (isAlive()) process.destroyForcibly();
+    }
+
+    /** A port free on the loopback interface now (the node binds it moments later). */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Deletes a directory tree left by node processes. */
+    static void delete(Path directory) throws IOException {
+        if (!Files.exists(directory)) return;
+        try (var files = Files.walk(directory)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

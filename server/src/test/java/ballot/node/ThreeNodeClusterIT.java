@@ -1,0 +1,235 @@
+package ballot.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.ProtocolVersion;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A real cluster of three node processes on 127.0.0.1, .2 and .3 seen through the DataStax Java driver: discovery,
+ * token-aware routing to the replicas the servers use, QUORUM through the SIGKILL of one node, UNAVAILABLE at ALL,
+ * hints delivered to a restarted node, read repair, and every QUORUM-acknowledged write read back at the end.
+ */
+class ThreeNodeClusterIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private Path directory;
+    private final List<NodeProcess> nodes = new ArrayList<>();
+    private CqlSession session;
+
+    @BeforeEach
+    void startCluster() throws Exception {
+        directory = Files.createTempDirectory("ballot-cluster");
+        int nativePort = NodeProcess.freePort();
+        int storagePort = NodeProcess.freePort();
+        for (int i = 1; i <= 3; i++) {
+            nodes.add(new NodeProcess(directory.resolve("node" + i), "127.0.0." + i, nativePort, storagePort,
+                    List.of("127.0.0.1:" + storagePort)).start());
+        }
+        session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", nativePort))
+                .withLocalDatacenter("datacenter1")
+                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+                        .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(200))
+                        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(1))
+                        .build())
+                .build();
+        await("the driver sees three nodes up", () -> upNodes() == 3);
+    }
+
+    @AfterEach
+    void stopCluster() throws Exception {
+        if (session != null) session.close();
+        for (NodeProcess n : nodes) n.close();
+        NodeProcess.delete(directory);
+    }
+
+    @Test
+    void driverRoutesToReplicasAndQuorumSurvivesAKilledNode() throws Exception {
+        session.execute("CREATE KEYSPACE one WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        session.execute("CREATE TABLE one.t (k int PRIMARY KEY, v int)");
+        session.execute("CREATE KEYSPACE three WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
+        session.execute("CREATE TABLE three.t (k int PRIMARY KEY, v text)");
+        PreparedStatement oneInsert = session.prepare("INSERT INTO one.t (k, v) VALUES (?, ?)");
+        PreparedStatement oneSelect = session.prepare("SELECT v FROM one.t WHERE k = ?");
+        PreparedStatement insert = session.prepare("INSERT INTO three.t (k, v) VALUES (?, ?)");
+        PreparedStatement select = session.prepare("SELECT v FROM three.t WHERE k = ?");
+        TokenMap tokens = session.getMetadata().getTokenMap().orElseThrow();
+
+        // Token-aware routing: each statement's coordinator is the one replica the driver computed from the ring the
+        // nodes advertise, and every node owns some keys.
+        Set<Node> owners = new java.util.HashSet<>();
+        for (int k = 0; k < 60; k++) {
+            Node replica = replica(tokens, k);
+            owners.add(replica);
+            ResultSet rs = session.execute(oneInsert.bind(k, k).setConsistencyLevel(DefaultConsistencyLevel.ONE));
+            assertThat(rs.getExecutionInfo().getCoordinator()).as("coordinator of key %d", k).isEqualTo(replica);
+        }
+        assertThat(owners).hasSize(3);
+
+        List<Integer> acknowledged = new ArrayList<>();
+        for (int k = 0; k < 100; k++) {
+            session.execute(quorum(insert.bind(k, "v" + k)));
+            acknowledged.add(k);
+        }
+        for (int k : acknowledged) assertThat(value(select, k, DefaultConsistencyLevel.QUORUM)).isEqualTo("v" + k);
+
+        NodeProcess third = nodes.get(2);
+        third.kill();
+        awaitConvicted(insert, 2);
+        for (int k = 100; k < 200; k++) {
+            session.execute(quorum(insert.bind(k, "v" + k)));
+            acknowledged.add(k);
+        }
+        for (int k : acknowledged) assertThat(value(select, k, DefaultConsistencyLevel.QUORUM)).isEqualTo("v" + k);
+
+        // The servers place RF=1 keys where the driver expects them: keys owned by the dead node are unavailable,
+        // the others are served.
+        Node thirdNode = node(third);
+        for (int k = 0; k < 60; k++) {
+            BoundStatement read = oneSelect.bind(k).setConsistencyLevel(DefaultConsistencyLevel.ONE);
+            if (replica(tokens, k).equals(thirdNode)) {
+                assertThatThrownBy(() -> session.execute(read)).as("key %d on the dead node", k).isInstanceOf(UnavailableException.class);
+            } else {
+                assertThat(session.execute(read).one().getInt("v")).isEqualTo(k);
+            }
+        }
+
+        // Hints: the restarted node gets the writes it missed, read from itself alone at ONE.
+        third.start();
+        await("the driver sees the restarted node up", () -> node(third).getState() == NodeState.UP);
+        await("hints delivered to the restarted node", () -> {
+            for (int k = 100; k < 200; k++) {
+                if (!("v" + k).equals(valueOn(select, k, node(third)))) return false;
+            }
+            return true;
+        });
+
+        // Read repair: writes the third node misses while the first node, holding their hints, is down too.
+        NodeProcess first = nodes.get(0);
+        third.kill();
+        awaitConvicted(insert, 2);
+        for (int k = 200; k < 250; k++) {
+            session.execute(quorum(insert.bind(k, "v" + k)).setNode(node(first)));
+            acknowledged.add(k);
+        }
+        first.kill();
+        third.start();
+        await("the driver sees the restarted node up", () -> node(third).getState() == NodeState.UP);
+        awaitConvicted(insert, 2);
+        for (int k = 200; k < 250; k++) {
+            assertThat(value(select, k, DefaultConsistencyLevel.QUORUM)).as("QUORUM read of key %d", k).isEqualTo("v" + k);
+            assertThat(valueOn(select, k, node(third))).as("key %d repaired on the third node", k).isEqualTo("v" + k);
+        }
+
+        // Nothing acknowledged is lost once every node is back.
+        first.start();
+        await("three nodes up", () -> upNodes() == 3);
+        for (int k : acknowledged) assertThat(value(select, k, DefaultConsistencyLevel.ALL)).isEqualTo("v" + k);
+    }
+
+    /**
+     * Writes at ALL through each running node until its failure detector counts the killed nodes out and it answers
+     * UNAVAILABLE with the live count given; until then reads at QUORUM could still pick a dead replica and time out.
+     */
+    private void awaitConvicted(PreparedStatement insert, int alive) throws InterruptedException {
+        for (NodeProcess coordinator : nodes) {
+            if (!coordinator.isAlive()) continue;
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (true) {
+                try {
+                    session.execute(insert.bind(-1, "probe").setConsistencyLevel(DefaultConsistencyLevel.ALL).setNode(node(coordinator)));
+                } catch (AllNodesFailedException e) {
+                    // the driver retries UNAVAILABLE on the next node; with a fixed node there is none
+                    Throwable first = e.getAllErrors().values().iterator().next().get(0);
+                    if (first instanceof UnavailableException u) {
+                        assertThat(u.getRequired()).isEqualTo(3);
+                        assertThat(u.getAlive()).isEqualTo(alive);
+                        break;
+                    }
+                    assertThat(first).as("a dead node is not yet convicted").isInstanceOf(WriteTimeoutException.class);
+                } catch (WriteTimeoutException e) {
+                    // a dead node is not yet convicted
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("ALL never became UNAVAILABLE on " + coordinator.address + " with " + alive + " nodes alive");
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    private static BoundStatement quorum(BoundStatement statement) {
+        return statement.setConsistencyLevel(DefaultConsistencyLevel.QUORUM);
+    }
+
+    private String value(PreparedStatement select, int k, DefaultConsistencyLevel cl) {
+        Row row = session.execute(select.bind(k).setConsistencyLevel(cl)).one();
+        return row == null ? null : row.getString("v");
+    }
+
+    /** The value the given node holds itself: it coordinates a read at ONE and, being a replica, reads locally. */
+    private String valueOn(PreparedStatement select, int k, Node node) {
+        Row row = session.execute(select.bind(k).setConsistencyLevel(DefaultConsistencyLevel.ONE).setNode(node)).one();
+        return row == null ? null : row.getString("v");
+    }
+
+    private static Node replica(TokenMap tokens, int k) {
+        Set<Node> replicas = tokens.getReplicas(CqlIdentifier.fromCql("one"), TypeCodecs.INT.encode(k, ProtocolVersion.DEFAULT));
+        assertThat(replicas).hasSize(1);
+        return replicas.iterator().next();
+    }
+
+    private Node node(NodeProcess process) {
+        return session.getMetadata().getNodes().values().stream()
+                .filter(n -> n.getBroadcastRpcAddress().map(a -> a.getAddress().getHostAddress().equals(process.address)).orElse(false))
+                .findFirst().orElseThrow(() -> new AssertionError("the driver does not know " + process.address));
+    }
+
+    private long upNodes() {
+        return session.getMetadata().getNodes().values().stream().filter(n -> n.getState() == NodeState.UP).count();
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        RuntimeException last = null;
+        while (true) {
+            try {
+                if (condition.getAsBoolean()) return;
+            } catch (RuntimeException e) {
+                last = e; // a driver error while the cluster settles: ask again
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + WAIT.toSeconds() + " s waiting until " + what, last);
+            }
+            Thread.sleep(200);
+        }
+    }
+}
