@@ -22,7 +22,6 @@ import ballot.paxos.Bytes;
 import ballot.paxos.Electorate;
 import ballot.paxos.NodeId;
 import ballot.paxos.PaxosKey;
-import ballot.paxos.acceptor.Replica;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CommitLevel;
 import ballot.paxos.message.Commit;
@@ -61,12 +60,13 @@ import org.slf4j.LoggerFactory;
  * The node's Paxos: runs conditional statements and SERIAL reads through the core in module {@code paxos} on every
  * replication factor (docs/paxos.md §9, "how the server drives the core").
  *
- * <p>Threading. {@code N} lanes, each one single-threaded executor owning a {@link CasCoordinator}; a partition
- * belongs to the lane its key hashes to, and every request, reply, acceptor request and tick for it runs there, so
- * neither the core's coordinator nor its acceptor (load, transition, persist, reply: one step) needs a lock. Each lane
- * ticks every few milliseconds. Acceptor persists are synced writes on the lane thread; concurrent ones from
- * different lanes share an fsync in RocksDB's write group. Answers leave the lanes on their own executor, so nothing a
- * statement chains on a result ever runs on (or blocks) a lane; statement threads only wait on futures.
+ * <p>Threading. {@code N} lanes, each one single-threaded executor owning a {@link CasCoordinator} and a
+ * {@link LaneAcceptor}; a partition belongs to the lane its key hashes to, and every request, reply, acceptor request
+ * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. Each lane ticks every few
+ * milliseconds. An acceptor step's synced write runs on a pool of sync writers while the lane goes on with other
+ * partitions (the partition's own next requests wait for it); concurrent synced writes share an fsync in RocksDB's
+ * write group, which is the group commit. Answers leave the lanes on their own executor, so nothing a statement chains
+ * on a result ever runs on (or blocks) a lane; statement threads only wait on futures.
  *
  * <p>Messaging. The core's messages are fire-and-forget; each acceptor request travels as a PAXOS_* request whose
  * response is the acceptor's reply, handed to the lane of its partition. A request to this node is a task on the
@@ -88,19 +88,21 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
      * @param lanes single-threaded executors partitions are spread over (at least 2)
      * @param tick how often each lane's coordinator checks deadlines, retransmissions and back-off
      * @param messageTimeout how long one internode Paxos request waits for its reply (the core retransmits anyway)
+     * @param syncWriters threads that make acceptor steps durable; their concurrent synced writes share fsyncs
      */
-    public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout) {
+    public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout, int syncWriters) {
         public Options {
             if (contentionTimeout.isNegative() || contentionTimeout.isZero())
                 throw new IllegalArgumentException("cas contention timeout is " + contentionTimeout + "; must be positive");
             if (lanes < 1) throw new IllegalArgumentException("paxos lanes is " + lanes + "; must be >= 1");
             if (tick.isNegative() || tick.isZero()) throw new IllegalArgumentException("paxos tick is " + tick + "; must be positive");
+            if (syncWriters < 1) throw new IllegalArgumentException("paxos sync writers is " + syncWriters + "; must be >= 1");
         }
 
-        /** N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout. */
+        /** N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout, 16 sync writers. */
         public static Options defaults(Duration contentionTimeout) {
             return new Options(contentionTimeout, Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofMillis(5),
-                    contentionTimeout);
+                    contentionTimeout, 16);
         }
     }
 
@@ -109,8 +111,9 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     private final Options options;
     private final Function<UUID, TableMetadata> tables;
     private final Clock clock;
-    private final Replica replica;
+    private final RocksPaxosStore store;
     private final Lane[] lanes;
+    private final ThreadPoolExecutor syncWriters;
     private final ThreadPoolExecutor answers;
     private final PaxosStats stats = new PaxosStats();
     private final LogThrottle throttle = new LogThrottle(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
@@ -143,20 +146,25 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
             }
         };
         this.readModel = new CqlReadModel(tables);
-        this.replica = new Replica(self, new RocksPaxosStore(storage, tables, () -> (int) (wallMicros.getAsLong() / 1_000_000)), transport);
+        this.store = new RocksPaxosStore(storage, tables, () -> (int) (wallMicros.getAsLong() / 1_000_000));
         byte[] previous = storage.getMeta(INCARNATION);
         this.incarnation = previous == null ? 1 : ByteBuffer.wrap(previous).getInt() + 1;
         storage.putMeta(INCARNATION, ByteBuffer.allocate(4).putInt(0, incarnation).array());
+        this.syncWriters = pool("paxos-sync", options.syncWriters());
+        this.answers = pool("paxos-answer", 2);
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i);
-        AtomicInteger answerThreads = new AtomicInteger();
-        this.answers = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "paxos-answer-" + answerThreads.incrementAndGet());
+        log.info("paxos ready node={} incarnation={} lanes={} contention_timeout={}ms", self, incarnation, lanes.length,
+                options.contentionTimeout().toMillis());
+    }
+
+    private static ThreadPoolExecutor pool(String name, int threads) {
+        AtomicInteger n = new AtomicInteger();
+        return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
-        log.info("paxos ready node={} incarnation={} lanes={} contention_timeout={}ms", self, incarnation, lanes.length,
-                options.contentionTimeout().toMillis());
     }
 
     /** Installs the acceptor's verbs; called before the node joins, so no peer finds them missing. */
@@ -342,18 +350,23 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
 
     // ---------------------------------------------------------------- acceptor side
 
-    /** Runs an acceptor request on its partition's lane; the reply is sent once the step is persisted. */
+    /** Runs a peer's acceptor request on its partition's lane; the reply is sent once the step is persisted. */
     private CompletableFuture<Reply> accept(Request request) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
+        Lane lane = lane(request.key());
         try {
-            lane(request.key()).execute(() -> {
-                try {
-                    reply.complete(replica.handle(request));
-                } catch (RuntimeException e) {
-                    reply.completeExceptionally(e);
-                    throw e;
+            lane.execute(() -> lane.acceptor.receive(request, new LaneAcceptor.Answer() {
+                @Override
+                public void reply(Reply r) {
+                    reply.complete(r);
                 }
-            });
+
+                @Override
+                public void fail(RuntimeException failure) {
+                    reply.completeExceptionally(failure);
+                    lane.failed(failure);
+                }
+            }));
         } catch (RejectedExecutionException e) {
             reply.completeExceptionally(new IllegalStateException("node is stopping"));
         }
@@ -369,10 +382,17 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                 throw new IllegalArgumentException("replies travel as responses, not as messages: " + message);
             Lane lane = lane(request.key());
             if (to.equals(self)) {
-                lane.execute(() -> {
-                    Reply reply = replica.handle(request);
-                    if (reply != null) lane.coordinator.receive(self, reply);
-                });
+                lane.execute(() -> lane.acceptor.receive(request, new LaneAcceptor.Answer() {
+                    @Override
+                    public void reply(Reply reply) {
+                        if (reply != null) lane.coordinator.receive(self, reply);
+                    }
+
+                    @Override
+                    public void fail(RuntimeException failure) {
+                        lane.failed(failure);
+                    }
+                }));
                 return;
             }
             NodeInfo node = nodeIds.node(to);
@@ -416,6 +436,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     private final class Lane {
         private final int index;
         private final ScheduledThreadPoolExecutor executor;
+        final LaneAcceptor acceptor;
         /** Written and read on the lane's thread only. */
         CasCoordinator coordinator;
 
@@ -427,6 +448,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                 return t;
             });
             executor.setRemoveOnCancelPolicy(true);
+            acceptor = new LaneAcceptor(self, store, syncWriters, this::execute);
         }
 
         void start() {
@@ -453,8 +475,12 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
             try {
                 task.run();
             } catch (RuntimeException | AssertionError e) {
-                if (throttle.allow("lane " + index + " " + e.getClass().getName())) log.error("paxos step failed lane={}", index, e);
+                failed(e);
             }
+        }
+
+        void failed(Throwable e) {
+            if (throttle.allow("lane " + index + " " + e.getClass().getName())) log.error("paxos step failed lane={}", index, e);
         }
 
         void stop() {
@@ -471,6 +497,12 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     @Override
     public void close() {
         for (Lane lane : lanes) lane.stop();
+        syncWriters.shutdown();
+        try {
+            if (!syncWriters.awaitTermination(5, TimeUnit.SECONDS)) syncWriters.shutdownNow();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         answers.shutdown();
         log.info("paxos stopped {}", stats);
     }

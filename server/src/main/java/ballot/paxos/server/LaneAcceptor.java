@@ -1,0 +1,138 @@
+package ballot.paxos.server;
+
+import ballot.paxos.NodeId;
+import ballot.paxos.PaxosKey;
+import ballot.paxos.acceptor.Acceptor;
+import ballot.paxos.acceptor.AcceptorState;
+import ballot.paxos.acceptor.Step;
+import ballot.paxos.message.Commit;
+import ballot.paxos.message.Prepare;
+import ballot.paxos.message.Promise;
+import ballot.paxos.message.Propose;
+import ballot.paxos.message.Prune;
+import ballot.paxos.message.Reply;
+import ballot.paxos.message.Request;
+import ballot.paxos.spi.PaxosStore;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/**
+ * The acceptor of the partitions of one lane: the core's {@link ballot.paxos.acceptor.Replica} steps (load, pure
+ * transition, persist, read, reply; docs/paxos.md §4.2, §4.5-§4.7), with the persist off the lane so that a synced
+ * write does not hold up every other partition of the lane, and so that many partitions' persists are in flight at
+ * once and share an fsync in RocksDB's write group (group commit).
+ *
+ * <p>Per partition the steps stay strictly sequential: while a persist is in flight the partition's next requests wait
+ * here in arrival order, and the reply (with a promise's read, taken after the persist) is sent before the next one
+ * starts. That keeps what the Replica shell guarantees: each step sees the registers the previous one made durable,
+ * a promise's read is taken after its promise is durable, and nothing is acknowledged before it is on disk.
+ * Confined to the lane's thread, except the persist itself, which runs on {@code syncWriters} and reports back through
+ * {@code lane}.
+ */
+final class LaneAcceptor {
+    /** Where a request's outcome goes: its reply (null for Prune), or the failure that kept it from being answered. */
+    interface Answer {
+        void reply(Reply reply);
+
+        void fail(RuntimeException failure);
+    }
+
+    private record Waiting(Request request, Answer answer) {}
+
+    private final NodeId self;
+    private final PaxosStore store;
+    private final Executor syncWriters;
+    private final Executor lane;
+    /** Partitions with a persist in flight, and the requests that arrived for them meanwhile. */
+    private final Map<PaxosKey, ArrayDeque<Waiting>> busy = new HashMap<>();
+
+    LaneAcceptor(NodeId self, PaxosStore store, Executor syncWriters, Executor lane) {
+        this.self = self;
+        this.store = store;
+        this.syncWriters = syncWriters;
+        this.lane = lane;
+    }
+
+    /** Handles {@code request}; {@code answer} hears once the reply may be sent, or why there is none. */
+    void receive(Request request, Answer answer) {
+        ArrayDeque<Waiting> waiting = busy.get(request.key());
+        if (waiting != null) waiting.add(new Waiting(request, answer));
+        else step(request, answer);
+    }
+
+    /** Partitions waiting for a persist (a gauge for tests). */
+    int busyPartitions() {
+        return busy.size();
+    }
+
+    private void step(Request request, Answer answer) {
+        PaxosKey key = request.key();
+        Step step;
+        try {
+            AcceptorState state = store.load(key);
+            if (request instanceof Prepare prepare) step = Acceptor.onPrepare(state, prepare);
+            else if (request instanceof Propose propose) step = Acceptor.onPropose(self, state, propose, store.plainVersion(key));
+            else if (request instanceof Commit commit) step = Acceptor.onCommit(state, commit);
+            else if (request instanceof Prune prune) step = Acceptor.onPrune(state, prune);
+            else throw new IllegalArgumentException("unknown request " + request);
+        } catch (RuntimeException e) {
+            answer.fail(e); // nothing persisted, nothing sent: as a lost message
+            return;
+        }
+        if (!step.persist()) {
+            send(request, step.reply(), answer);
+            return;
+        }
+        busy.put(key, new ArrayDeque<>());
+        Step durable = step;
+        syncWriters.execute(() -> {
+            RuntimeException error = null;
+            try {
+                store.persist(key, durable.next(), durable.apply());
+            } catch (RuntimeException e) {
+                error = e;
+            }
+            RuntimeException failed = error;
+            try {
+                lane.execute(() -> {
+                    if (failed == null) send(request, durable.reply(), answer);
+                    else answer.fail(failed);
+                    release(key);
+                });
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                // the node is stopping: the reply is lost, as any message may be; what was persisted stays
+            }
+        });
+    }
+
+    private void send(Request request, Reply step, Answer answer) {
+        Reply r = step;
+        try {
+            if (r instanceof Promise promise && promise.read() == null) r = promise.withRead(store.read(request.key(), ((Prepare) request).queries()));
+        } catch (RuntimeException e) {
+            answer.fail(e);
+            return;
+        }
+        try {
+            answer.reply(r);
+        } catch (RuntimeException e) { // the receiver's fault (a coordinator bug); the partition's queue goes on
+            answer.fail(e);
+        }
+    }
+
+    /** The partition's persist is done: run what waited for it, in order, until one persists again. */
+    private void release(PaxosKey key) {
+        ArrayDeque<Waiting> waiting = busy.remove(key);
+        while (waiting != null && !waiting.isEmpty()) {
+            Waiting next = waiting.poll();
+            step(next.request(), next.answer());
+            ArrayDeque<Waiting> again = busy.get(key);
+            if (again != null) {
+                again.addAll(waiting);
+                return;
+            }
+        }
+    }
+}
