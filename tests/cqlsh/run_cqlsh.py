@@ -12,7 +12,10 @@ expected.txt holds, per step, a header "== NAME" and the expected lines:
   ...                 skips output lines until the next expected line matches
                       (at the end of a step: skips the rest of the step)
 Lines cqlsh prints about its own build (the "built against" warning) are dropped,
-and the run's keyspace name is replaced by ${KS} before comparing.
+and the run's keyspace name is replaced by ${KS} before comparing; ${RF} in the
+script is the keyspace's replication factor (BALLOT_RF, default 1), and its
+value in DESCRIBE output reads back as ${RF}; each step runs at BALLOT_CONSISTENCY
+(default ONE).
 
 Usage: run_cqlsh.py [--actual FILE]   (BALLOT_HOST, BALLOT_PORT pick the target)
 --actual writes the normalised output, to help review expected.txt by hand.
@@ -30,7 +33,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 STEP_TIMEOUT_S = 60
-DROPPED = [re.compile(r"^WARNING: cqlsh was built against .*")]
+DROPPED = [re.compile(r"^WARNING: cqlsh was built against .*"), re.compile(r"^Consistency level set to .*")]
 
 
 def cqlsh_command():
@@ -73,11 +76,15 @@ def parse_expected(text):
 def run_step(cql, keyspace, env):
     host = os.environ.get("BALLOT_HOST", "127.0.0.1")
     port = os.environ.get("BALLOT_PORT", "9042")
+    rf = os.environ.get("BALLOT_RF", "1")
+    consistency = os.environ.get("BALLOT_CONSISTENCY", "ONE")
     proc = subprocess.run(cqlsh_command() + [host, port, "--request-timeout", "30"],
-                          input=cql.replace("${KS}", keyspace), capture_output=True, text=True,
+                          # on the script's first line, so cqlsh's error positions stay as they are
+                          input="CONSISTENCY %s; " % consistency + cql.replace("${KS}", keyspace).replace("${RF}", rf), capture_output=True, text=True,
                           timeout=STEP_TIMEOUT_S, env=env)
     lines = proc.stdout.splitlines() + ["! " + line for line in proc.stderr.splitlines()]
-    lines = [line.rstrip().replace(keyspace, "${KS}") for line in lines
+    factor = "'replication_factor': '%s'" % rf
+    lines = [line.rstrip().replace(keyspace, "${KS}").replace(factor, "'replication_factor': '${RF}'") for line in lines
              if not any(p.match(line.lstrip("! ")) for p in DROPPED)]
     while lines and lines[-1] == "":
         lines.pop()

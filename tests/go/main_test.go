@@ -27,6 +27,9 @@ import (
 var (
 	host     = envOr("BALLOT_HOST", "127.0.0.1")
 	port     = envOr("BALLOT_PORT", "9042")
+	rf       = envOr("BALLOT_RF", "1") // replication factor of the suite's keyspace
+	// consistency of every statement; a cluster run with RF > 1 needs QUORUM to read its own writes
+	consistency = gocql.ParseConsistency(envOr("BALLOT_CONSISTENCY", "ONE"))
 	keyspace string
 	session  *gocql.Session
 
@@ -76,7 +79,7 @@ func newCluster() *gocql.ClusterConfig {
 	c.Timeout = 20 * time.Second
 	c.ConnectTimeout = 10 * time.Second
 	c.NumConns = 1
-	c.Consistency = gocql.One
+	c.Consistency = consistency
 	c.Compressor = compressor
 	c.FrameHeaderObserver = versionObserver{}
 	return c
@@ -100,7 +103,7 @@ func run(m *testing.M) int {
 	}
 	defer admin.Close()
 	if err := admin.Query("CREATE KEYSPACE " + keyspace +
-		" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}").Exec(); err != nil {
+		" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': " + rf + "}").Exec(); err != nil {
 		fmt.Fprintf(os.Stderr, "create keyspace %s: %v\n", keyspace, err)
 		return 1
 	}

@@ -12,16 +12,21 @@ import time
 
 import pytest
 from cassandra.cluster import Cluster, ExecutionProfile, EXEC_PROFILE_DEFAULT
+from cassandra import ConsistencyLevel
 from cassandra.policies import RoundRobinPolicy
 
 HOST = os.environ.get("BALLOT_HOST", "127.0.0.1")
 PORT = int(os.environ.get("BALLOT_PORT", "9042"))
+RF = int(os.environ.get("BALLOT_RF", "1"))  # replication factor of the suite's keyspace
+# consistency of every statement; a cluster run with RF > 1 needs QUORUM to read its own writes
+CONSISTENCY = ConsistencyLevel.name_to_value[os.environ.get("BALLOT_CONSISTENCY", "ONE").upper()]
 REQUEST_TIMEOUT_S = 20
 
 
 def make_cluster(**kwargs):
     """A cluster object for the target; lz4 compression unless the caller says otherwise."""
-    profile = ExecutionProfile(load_balancing_policy=RoundRobinPolicy(), request_timeout=REQUEST_TIMEOUT_S)
+    profile = ExecutionProfile(load_balancing_policy=RoundRobinPolicy(), request_timeout=REQUEST_TIMEOUT_S,
+                               consistency_level=CONSISTENCY)
     options = dict(port=PORT, compression="lz4", connect_timeout=10,
                    execution_profiles={EXEC_PROFILE_DEFAULT: profile})
     options.update(kwargs)
@@ -53,7 +58,7 @@ def keyspace(cluster):
     name = "ballot_py_%s_%s" % (time.strftime("%Y%m%d%H%M%S"), secrets.token_hex(3))
     session = cluster.connect()
     session.execute(
-        "CREATE KEYSPACE %s WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}" % name)
+        "CREATE KEYSPACE %s WITH replication = {'class': 'SimpleStrategy', 'replication_factor': %d}" % (name, RF))
     yield name
     session.execute("DROP KEYSPACE IF EXISTS %s" % name)
     session.shutdown()

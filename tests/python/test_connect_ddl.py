@@ -4,7 +4,7 @@ import pytest
 from cassandra import AlreadyExists, InvalidRequest
 from cassandra.protocol import ProtocolVersion
 
-from conftest import error_code, make_cluster
+from conftest import RF, error_code, make_cluster
 
 
 def test_negotiates_protocol_v4_or_newer_with_lz4(cluster, session):
@@ -31,7 +31,7 @@ def test_driver_metadata_sees_keyspace_and_tables(cluster, session, keyspace, ta
     name = table("pk int, c text, v blob, PRIMARY KEY (pk, c)")
     cluster.refresh_schema_metadata()
     ks = cluster.metadata.keyspaces[keyspace]
-    assert ks.replication_strategy.replication_factor_info.full_replicas == 1
+    assert ks.replication_strategy.replication_factor_info.full_replicas == RF
     t = ks.tables[name]
     assert [c.name for c in t.partition_key] == ["pk"]
     assert [c.name for c in t.clustering_key] == ["c"]

@@ -1,7 +1,10 @@
 package ballot.tools.admin;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -34,8 +37,12 @@ public final class AdminCli {
         System.exit(new CommandLine(new AdminCli()).execute(args));
     }
 
+    InetSocketAddress contact() {
+        return new InetSocketAddress(host, port);
+    }
+
     CqlSession connect() {
-        return CqlSession.builder().addContactPoint(new InetSocketAddress(host, port)).withLocalDatacenter(localDc()).build();
+        return CqlSession.builder().addContactPoint(contact()).withLocalDatacenter(localDc()).build();
     }
 
     private String localDc() {
@@ -49,19 +56,34 @@ public final class AdminCli {
     /** One node as the CLI shows it. */
     record Node(UUID hostId, InetAddress address, String dataCenter, String rack, String status, String state, List<Long> tokens) {}
 
-    static List<Node> nodes(CqlSession session) {
+    /**
+     * The cluster as one node sees it: system.local, system.peers and system_views.nodes are all read from the same
+     * node (the first contact point when it is up), since each node answers them from its own point of view.
+     */
+    static List<Node> nodes(CqlSession session, InetSocketAddress contact) {
+        com.datastax.oss.driver.api.core.metadata.Node viewpoint = viewpoint(session, contact);
+        java.util.function.Function<String, ResultSet> query =
+                cql -> session.execute(SimpleStatement.newInstance(cql).setNode(viewpoint));
         Map<UUID, List<Long>> tokens = new TreeMap<>();
-        Row local = session.execute("SELECT host_id, tokens FROM system.local").one();
+        Row local = query.apply("SELECT host_id, tokens FROM system.local").one();
         tokens.put(local.getUuid(0), parse(local.getSet(1, String.class)));
-        for (Row peer : session.execute("SELECT host_id, tokens FROM system.peers")) tokens.put(peer.getUuid(0), parse(peer.getSet(1, String.class)));
+        for (Row peer : query.apply("SELECT host_id, tokens FROM system.peers")) tokens.put(peer.getUuid(0), parse(peer.getSet(1, String.class)));
         List<Node> nodes = new ArrayList<>();
-        for (Row r : session.execute("SELECT host_id, address, data_center, rack, status, state FROM system_views.nodes")) {
+        for (Row r : query.apply("SELECT host_id, address, data_center, rack, status, state FROM system_views.nodes")) {
             UUID id = r.getUuid("host_id");
             nodes.add(new Node(id, r.getInetAddress("address"), r.getString("data_center"), r.getString("rack"),
                     r.getString("status"), r.getString("state"), tokens.getOrDefault(id, List.of())));
         }
         nodes.sort(Comparator.comparing((Node n) -> n.dataCenter()).thenComparing(n -> n.address().getHostAddress()));
         return nodes;
+    }
+
+    /** The node the user named, or any node up when the driver knows it under another address. */
+    private static com.datastax.oss.driver.api.core.metadata.Node viewpoint(CqlSession session, InetSocketAddress contact) {
+        var nodes = session.getMetadata().getNodes().values();
+        return nodes.stream().filter(n -> contact.equals(n.getEndPoint().resolve())).findFirst()
+                .or(() -> nodes.stream().filter(n -> n.getState() == NodeState.UP).findFirst())
+                .orElseThrow(() -> new IllegalStateException("no node of the cluster is up"));
     }
 
     private static List<Long> parse(Set<String> tokens) {
@@ -97,7 +119,7 @@ public final class AdminCli {
         @Override
         public Integer call() {
             try (CqlSession session = parent.connect()) {
-                List<Node> nodes = nodes(session);
+                List<Node> nodes = nodes(session, parent.contact());
                 Map<UUID, Double> owns = ownership(nodes);
                 String dc = null;
                 for (Node n : nodes) {
@@ -127,7 +149,7 @@ public final class AdminCli {
         public Integer call() {
             try (CqlSession session = parent.connect()) {
                 TreeMap<Long, Node> ring = new TreeMap<>();
-                for (Node n : nodes(session)) for (long t : n.tokens()) ring.put(t, n);
+                for (Node n : nodes(session, parent.contact())) for (long t : n.tokens()) ring.put(t, n);
                 System.out.printf("%-16s %-12s %-6s %-8s %s%n", "Address", "Rack", "Status", "State", "Token");
                 for (Map.Entry<Long, Node> e : ring.entrySet()) {
                     Node n = e.getValue();
