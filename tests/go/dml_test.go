@@ -157,9 +157,11 @@ func TestLightweightTransactions(t *testing.T) {
 	if err != nil || applied || v != 3 {
 		t.Fatalf("failed condition: applied=%v v=%d err=%v", applied, v, err)
 	}
-	applied, err = session.Query("DELETE FROM " + name + " WHERE pk = 1 IF EXISTS").ScanCAS()
-	if err != nil || !applied {
-		t.Fatalf("delete if exists: applied=%v err=%v", applied, err)
+	// Applied conditional statements return the row as it was before them, as ScyllaDB does.
+	previous := map[string]interface{}{}
+	applied, err = session.Query("DELETE FROM " + name + " WHERE pk = 1 IF EXISTS").MapScanCAS(previous)
+	if err != nil || !applied || previous["v"] != 3 {
+		t.Fatalf("delete if exists: applied=%v previous=%v err=%v", applied, previous, err)
 	}
 	assertEqual(t, "after delete", rowsOf(t, "SELECT * FROM "+name+" WHERE pk = 1"), []string{})
 }

@@ -256,14 +256,18 @@ final class Gossiper implements Membership {
         states.put(self, states.get(self).withHeartbeat(++version));
         forgetLeft();
         if (!paused) convict(now);
+        sendSyn(GossipTargets.choose(liveAddresses(), unreachableAddresses(), seeds, random));
+        scheduler.schedule(intervalNanos, this::gossipRound);
+    }
+
+    private void sendSyn(List<InetSocketAddress> targets) {
         List<GossipDigest> digests = new ArrayList<>(states.size());
         for (EndpointState state : states.values()) digests.add(state.digest());
         Syn syn = new Syn(options.clusterName(), digests);
-        for (InetSocketAddress target : GossipTargets.choose(liveAddresses(), unreachableAddresses(), seeds, random)) {
+        for (InetSocketAddress target : targets) {
             messaging.request(target, GossipMessages.SYN, syn, requestTimeout)
                     .whenComplete((ack, error) -> scheduler.execute(() -> onAck(target, ack, error)));
         }
-        scheduler.schedule(intervalNanos, this::gossipRound);
     }
 
     private List<InetSocketAddress> liveAddresses() {
@@ -487,9 +491,16 @@ final class Gossiper implements Membership {
         publish();
     }
 
+    /**
+     * Also gossips to every live node at once instead of at the next round: drivers wait for schema agreement after
+     * each DDL statement, and a round is a second away.
+     */
     @Override
     public void schemaVersionChanged(UUID schemaVersion) {
-        scheduler.execute(() -> setLocal(AppState.SCHEMA, schemaVersion.toString()));
+        scheduler.execute(() -> {
+            setLocal(AppState.SCHEMA, schemaVersion.toString());
+            if (phase == Phase.RUNNING) sendSyn(liveAddresses());
+        });
     }
 
     @Override
