@@ -18,7 +18,7 @@ import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
-import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -68,7 +69,7 @@ class ThreeNodeClusterIT {
     void stopCluster() throws Exception {
         if (session != null) session.close();
         for (NodeProcess n : nodes) n.close();
-        NodeProcess.delete(directory);
+        if (!Boolean.getBoolean("ballot.keepNodeFiles")) NodeProcess.delete(directory);
     }
 
     @Test
@@ -103,7 +104,7 @@ class ThreeNodeClusterIT {
 
         NodeProcess third = nodes.get(2);
         third.kill();
-        awaitConvicted(insert, 2);
+        awaitViews(tokens, oneSelect);
         for (int k = 100; k < 200; k++) {
             session.execute(quorum(insert.bind(k, "v" + k)));
             acknowledged.add(k);
@@ -135,7 +136,7 @@ class ThreeNodeClusterIT {
         // Read repair: writes the third node misses while the first node, holding their hints, is down too.
         NodeProcess first = nodes.get(0);
         third.kill();
-        awaitConvicted(insert, 2);
+        awaitViews(tokens, oneSelect);
         for (int k = 200; k < 250; k++) {
             session.execute(quorum(insert.bind(k, "v" + k)).setNode(node(first)));
             acknowledged.add(k);
@@ -143,7 +144,7 @@ class ThreeNodeClusterIT {
         first.kill();
         third.start();
         await("the driver sees the restarted node up", () -> node(third).getState() == NodeState.UP);
-        awaitConvicted(insert, 2);
+        awaitViews(tokens, oneSelect);
         for (int k = 200; k < 250; k++) {
             assertThat(value(select, k, DefaultConsistencyLevel.QUORUM)).as("QUORUM read of key %d", k).isEqualTo("v" + k);
             assertThat(valueOn(select, k, node(third))).as("key %d repaired on the third node", k).isEqualTo("v" + k);
@@ -152,37 +153,46 @@ class ThreeNodeClusterIT {
         // Nothing acknowledged is lost once every node is back.
         first.start();
         await("three nodes up", () -> upNodes() == 3);
+        awaitViews(tokens, oneSelect);
         for (int k : acknowledged) assertThat(value(select, k, DefaultConsistencyLevel.ALL)).isEqualTo("v" + k);
     }
 
     /**
-     * Writes at ALL through each running node until its failure detector counts the killed nodes out and it answers
-     * UNAVAILABLE with the live count given; until then reads at QUORUM could still pick a dead replica and time out.
+     * Waits until every running node's failure detector agrees with which processes run: through each running node as
+     * coordinator, an RF=1 key owned by a running node is served and one owned by a killed node is UNAVAILABLE. Until
+     * then a QUORUM read could pick a dead replica the coordinator still counts alive, and time out.
      */
-    private void awaitConvicted(PreparedStatement insert, int alive) throws InterruptedException {
+    private void awaitViews(TokenMap tokens, PreparedStatement oneSelect) throws InterruptedException {
+        Map<NodeProcess, Integer> probeKeys = new java.util.HashMap<>();
+        for (int k = 0; k < 60; k++) {
+            for (NodeProcess p : nodes) if (replica(tokens, k).equals(node(p))) probeKeys.putIfAbsent(p, k);
+        }
+        assertThat(probeKeys).hasSize(nodes.size());
         for (NodeProcess coordinator : nodes) {
             if (!coordinator.isAlive()) continue;
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (true) {
-                try {
-                    session.execute(insert.bind(-1, "probe").setConsistencyLevel(DefaultConsistencyLevel.ALL).setNode(node(coordinator)));
-                } catch (AllNodesFailedException e) {
-                    // the driver retries UNAVAILABLE on the next node; with a fixed node there is none
-                    Throwable first = e.getAllErrors().values().iterator().next().get(0);
-                    if (first instanceof UnavailableException u) {
-                        assertThat(u.getRequired()).isEqualTo(3);
-                        assertThat(u.getAlive()).isEqualTo(alive);
-                        break;
-                    }
-                    assertThat(first).as("a dead node is not yet convicted").isInstanceOf(WriteTimeoutException.class);
-                } catch (WriteTimeoutException e) {
-                    // a dead node is not yet convicted
+            await(coordinator.address + " sees exactly the running nodes alive", () -> {
+                for (NodeProcess owner : nodes) {
+                    BoundStatement read = oneSelect.bind(probeKeys.get(owner)).setConsistencyLevel(DefaultConsistencyLevel.ONE)
+                            .setNode(node(coordinator));
+                    if (served(read) != owner.isAlive()) return false;
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("ALL never became UNAVAILABLE on " + coordinator.address + " with " + alive + " nodes alive");
-                }
-                Thread.sleep(200);
-            }
+                return true;
+            });
+        }
+    }
+
+    /** True if served, false if the coordinator answered UNAVAILABLE; other errors (timeouts) propagate. */
+    private boolean served(BoundStatement read) {
+        try {
+            session.execute(read);
+            return true;
+        } catch (UnavailableException e) {
+            return false;
+        } catch (AllNodesFailedException e) {
+            // the driver retries UNAVAILABLE on the next node; with a fixed node there is none
+            Throwable first = e.getAllErrors().values().iterator().next().get(0);
+            if (first instanceof UnavailableException) return false;
+            throw e;
         }
     }
 
