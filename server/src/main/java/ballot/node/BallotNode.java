@@ -71,7 +71,7 @@ public final class BallotNode implements AutoCloseable {
             int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
             int storagePort = config.storagePort == 0 ? freePort(config.listenAddress) : config.storagePort;
             identity = identity(config, nativePort, storagePort);
-            ServerClock clock = new ServerClock(System::currentTimeMillis);
+            ServerClock clock = new ServerClock(ServerClock::systemMicros);
             LocalSchema schema = new LocalSchema(storage, clock::nextMicros);
             SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema);
             schema.load(system.keyspaces());

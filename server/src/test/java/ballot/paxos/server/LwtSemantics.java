@@ -3,8 +3,11 @@ package ballot.paxos.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.NodeUnavailableException;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -111,6 +114,24 @@ abstract class LwtSemantics {
         assertThat(serial(0, "SELECT v FROM lwt.cond WHERE k = 3").one().getInt("v")).isEqualTo(5);
     }
 
+    /**
+     * A plain write takes the driver's client-side timestamp (microseconds); an LWT issued after it was acknowledged
+     * must write at a later timestamp, or last-write-wins would let the older plain write shadow the LWT.
+     */
+    @Test
+    void anLwtAfterAnAcknowledgedPlainWriteIsNotShadowedByIt() {
+        session.execute("CREATE TABLE lwt.after (k int PRIMARY KEY, v int)");
+        PreparedStatement plain = session.prepare("INSERT INTO lwt.after (k, v) VALUES (?, 1)");
+        PreparedStatement conditional = session.prepare("UPDATE lwt.after SET v = 2 WHERE k = ? IF EXISTS");
+        PreparedStatement read = session.prepare("SELECT v FROM lwt.after WHERE k = ?");
+        for (int k = 0; k < 100; k++) {
+            session.execute(on(k, plain.bind(k)));
+            assertThat(session.execute(on(k, conditional.bind(k))).wasApplied()).isTrue();
+            assertThat(session.execute(on(k + 1, read.bind(k).setConsistencyLevel(ConsistencyLevel.SERIAL))).one().getInt("v"))
+                    .as("key %d: the LWT's value, not the plain write's", k).isEqualTo(2);
+        }
+    }
+
     @Test
     void ifExistsTouchesOnlyExistingRows() {
         session.execute("CREATE TABLE lwt.ex (k int PRIMARY KEY, v int)");
@@ -198,11 +219,12 @@ abstract class LwtSemantics {
         for (int t = 0; t < threads; t++) {
             int coordinator = t;
             workers.add(pool.submit(() -> {
-                int current = session.execute(on(coordinator, read.bind().setConsistencyLevel(ConsistencyLevel.SERIAL))).one().getInt("v");
+                int current = sent(() -> session.execute(on(coordinator, read.bind().setConsistencyLevel(ConsistencyLevel.SERIAL)))).one().getInt("v");
                 for (int done = 0; done < increments; ) {
                     UUID token = UUID.randomUUID();
+                    BoundStatement next = on(coordinator, increment.bind(current + 1, Set.of(token), current));
                     try {
-                        ResultSet rs = session.execute(on(coordinator, increment.bind(current + 1, Set.of(token), current)));
+                        ResultSet rs = sent(() -> session.execute(next));
                         if (rs.wasApplied()) {
                             acknowledged.add(token);
                             done++;
@@ -212,7 +234,7 @@ abstract class LwtSemantics {
                         }
                     } catch (WriteTimeoutException e) {
                         unknown.incrementAndGet();
-                        current = session.execute(on(coordinator, read.bind().setConsistencyLevel(ConsistencyLevel.SERIAL))).one().getInt("v");
+                        current = sent(() -> session.execute(on(coordinator, read.bind().setConsistencyLevel(ConsistencyLevel.SERIAL)))).one().getInt("v");
                     }
                 }
                 return null;
@@ -227,5 +249,21 @@ abstract class LwtSemantics {
         assertThat(result.getInt("v")).as("no lost update: one increment per applied update").isEqualTo(tokens.size());
         assertThat(tokens.size() - acknowledged.size()).as("only increments with an unknown outcome may add more")
                 .isBetween(0, unknown.get());
+    }
+
+    /**
+     * Runs {@code request}, again while the driver has no open connection to the pinned coordinator (it reconnects a
+     * pool that a loaded machine let time out); such a request was never sent, so repeating it is safe.
+     */
+    static ResultSet sent(java.util.function.Supplier<ResultSet> request) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return request.get();
+            } catch (AllNodesFailedException e) {
+                boolean notSent = e.getAllErrors().values().stream().flatMap(List::stream).allMatch(NodeUnavailableException.class::isInstance);
+                if (!notSent || attempt == 50) throw e;
+                Thread.sleep(100);
+            }
+        }
     }
 }
