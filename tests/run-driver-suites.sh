@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Run the driver compatibility suites (gocql, cassandra-driver + pytest, cqlsh)
-# against the CQL server at BALLOT_HOST:BALLOT_PORT (default 127.0.0.1:9042).
+# Run the driver compatibility suites (gocql, cassandra-driver + pytest, cqlsh,
+# and ScyllaDB's Python driver) against the CQL server at BALLOT_HOST:BALLOT_PORT
+# (default 127.0.0.1:9042).
 #
-#   tests/run-driver-suites.sh [go] [python] [cqlsh]   (default: all three)
+#   tests/run-driver-suites.sh [go] [python] [cqlsh] [scylla]   (default: all four)
 #
 # Needs Go, Python 3.11 and network access to PyPI and the Go module proxy the
-# first time; it creates tests/python/.venv (gitignored) and reuses it while
-# requirements.txt is unchanged. Prints a summary and exits non-zero if any
-# suite failed or could not run.
+# first time; it creates tests/python/.venv and tests/scylla-python/.venv
+# (gitignored) and reuses each while its requirements.txt is unchanged. Prints a
+# summary and exits non-zero if any suite failed or could not run.
 set -uo pipefail
 
 TESTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -15,24 +16,25 @@ export BALLOT_HOST="${BALLOT_HOST:-127.0.0.1}"
 export BALLOT_PORT="${BALLOT_PORT:-9042}"
 SUITE_TIMEOUT_S="${SUITE_TIMEOUT_S:-300}"
 VENV="$TESTS_DIR/python/.venv"
+SCYLLA_VENV="$TESTS_DIR/scylla-python/.venv"
 PYTHON="${PYTHON:-python3}"
 
 suites=("$@")
-((${#suites[@]})) || suites=(go python cqlsh)
+((${#suites[@]})) || suites=(go python cqlsh scylla)
 
 log() { printf '[driver-suites] %s\n' "$*"; }
 
-# Creates the venv, or refreshes it when requirements.txt changed since the last install.
-prepare_python() {
-    local stamp="$VENV/.requirements.sha256" want
-    want="$(sha256sum "$TESTS_DIR/python/requirements.txt" | cut -d' ' -f1)"
-    if [[ -x "$VENV/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+# Creates the venv $1/.venv from $1/requirements.txt, or refreshes it when the requirements changed since the last install.
+prepare_venv() {
+    local venv="$1/.venv" requirements="$1/requirements.txt"
+    local stamp="$venv/.requirements.sha256" want
+    want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+    if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
         return 0
     fi
-    log "creating Python venv in $VENV"
-    "$PYTHON" -m venv "$VENV" || return 1
-    timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check \
-        -r "$TESTS_DIR/python/requirements.txt" || return 1
+    log "creating Python venv in $venv"
+    "$PYTHON" -m venv "$venv" || return 1
+    timeout 600 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" || return 1
     printf '%s\n' "$want" >"$stamp"
 }
 
@@ -89,7 +91,7 @@ for suite in "${suites[@]}"; do
             ;;
         python|cqlsh)
             if [[ -z "${python_ready:-}" ]]; then
-                if prepare_python; then python_ready=1; else python_ready=0; fi
+                if prepare_venv "$TESTS_DIR/python"; then python_ready=1; else python_ready=0; fi
             fi
             if [[ "$python_ready" != 1 ]]; then
                 result[$suite]="FAIL (pip install)"; seconds[$suite]=0
@@ -99,7 +101,14 @@ for suite in "${suites[@]}"; do
                 run_suite cqlsh "$VENV/bin/python" cqlsh/run_cqlsh.py
             fi
             ;;
-        *) log "unknown suite '$suite' (go, python, cqlsh)"; exit 2 ;;
+        scylla)
+            if prepare_venv "$TESTS_DIR/scylla-python"; then
+                run_suite scylla bash -c "cd scylla-python && '$SCYLLA_VENV/bin/python' -m pytest -q"
+            else
+                result[scylla]="FAIL (pip install)"; seconds[scylla]=0
+            fi
+            ;;
+        *) log "unknown suite '$suite' (go, python, cqlsh, scylla)"; exit 2 ;;
     esac
 done
 

@@ -114,7 +114,8 @@ public final class QueryProcessor implements RequestHandler {
         prepared.put(id, entry);
         RowsMetadata resultMetadata = statement.resultMetadata();
         return new Prepared(id.duplicate(), entry.resultMetadataId().duplicate(),
-                new PreparedMetadata(statement.variables(), statement.partitionKeyIndexes()), resultMetadata);
+                new PreparedMetadata(statement.variables(), statement.partitionKeyIndexes(), statement.isConditional()),
+                resultMetadata);
     }
 
     private CompletableFuture<Response> execute(Execute e, ClientState client) {

@@ -88,6 +88,11 @@ final class ConditionalStatement implements CqlStatement {
     }
 
     @Override
+    public boolean isConditional() {
+        return true;
+    }
+
+    @Override
     public CompletableFuture<Result> execute(QueryContext context) {
         ConsistencyLevel serial = context.options().serialConsistency() != null ? context.options().serialConsistency() : ConsistencyLevel.SERIAL;
         if (!serial.isSerial()) {

@@ -24,6 +24,11 @@ public interface CqlStatement {
         return RowsMetadata.EMPTY;
     }
 
+    /** True for a conditional statement (IF NOT EXISTS, IF EXISTS, IF conditions): it runs as a lightweight transaction. */
+    default boolean isConditional() {
+        return false;
+    }
+
     CompletableFuture<Result> execute(QueryContext context);
 
     /**

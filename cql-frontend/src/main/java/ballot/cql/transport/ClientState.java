@@ -2,6 +2,7 @@ package ballot.cql.transport;
 
 import ballot.cql.protocol.ProtocolVersion;
 import java.net.SocketAddress;
+import java.util.Set;
 
 /**
  * What the server knows about one client connection, fixed at STARTUP except the current keyspace. Shared with the
@@ -13,15 +14,17 @@ public final class ClientState {
     private final String driverName;
     private final String driverVersion;
     private final String compression;
+    private final Set<ProtocolExtension> extensions;
     private volatile String keyspace;
 
     public ClientState(ProtocolVersion protocolVersion, SocketAddress remoteAddress, String driverName,
-                       String driverVersion, String compression) {
+                       String driverVersion, String compression, Set<ProtocolExtension> extensions) {
         this.protocolVersion = protocolVersion;
         this.remoteAddress = remoteAddress;
         this.driverName = driverName;
         this.driverVersion = driverVersion;
         this.compression = compression;
+        this.extensions = Set.copyOf(extensions);
     }
 
     public ProtocolVersion protocolVersion() {
@@ -45,6 +48,11 @@ public final class ClientState {
     /** The negotiated compression ("lz4"), or null. */
     public String compression() {
         return compression;
+    }
+
+    /** True if the client asked for {@code extension} in STARTUP: it is in force on this connection. */
+    public boolean uses(ProtocolExtension extension) {
+        return extensions.contains(extension);
     }
 
     /** The keyspace set by the last USE on this connection, or null. */

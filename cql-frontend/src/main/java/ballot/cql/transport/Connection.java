@@ -17,6 +17,7 @@ import ballot.cql.protocol.message.ErrorResponse;
 import ballot.cql.protocol.message.Event;
 import ballot.cql.protocol.message.EventType;
 import ballot.cql.protocol.message.Execute;
+import ballot.cql.protocol.message.Prepared;
 import ballot.cql.protocol.message.Query;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Ready;
@@ -165,7 +166,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
             return;
         }
         ClientState started = new ClientState(version, ctx.channel().remoteAddress(),
-                startup.options().get(Startup.DRIVER_NAME), startup.options().get(Startup.DRIVER_VERSION), compression);
+                startup.options().get(Startup.DRIVER_NAME), startup.options().get(Startup.DRIVER_VERSION), compression,
+                ProtocolExtension.requestedIn(startup.options()));
         Authenticator authenticator = options.authenticator();
         if (authenticator.requiresAuthentication()) {
             try {
@@ -193,8 +195,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
             outbound.compressBodiesWithLz4();
             inbound.decompressBodiesWithLz4();
         }
-        log.debug("client started remote={} version={} compression={} driver={} {}", client.remoteAddress(),
-                version.code(), compression, client.driverName(), client.driverVersion());
+        log.debug("client started remote={} version={} compression={} driver={} {} lwtMark={}", client.remoteAddress(),
+                version.code(), compression, client.driverName(), client.driverVersion(),
+                client.uses(ProtocolExtension.LWT_ADD_METADATA_MARK));
     }
 
     private static void checkCqlVersion(String cqlVersion) {
@@ -298,7 +301,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private void complete(int stream, Request request, Response response, Throwable failure) {
         inFlight--;
         if (state != State.CLOSING) {
-            Response answer = failure == null ? skipMetadataIfAsked(request, response) : errorFor(failure, stream, request);
+            Response answer = failure == null ? skipMetadataIfAsked(request, withoutLwtUnlessNegotiated(response))
+                    : errorFor(failure, stream, request);
             reply(answer, stream, client.protocolVersion());
         }
         drainPending();
@@ -324,6 +328,18 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (response instanceof WithWarnings w && w.response() instanceof Rows rows)
             return new Rows(rows.metadata().withoutColumnSpecsUnlessChanged(), rows.rows()).withWarnings(w.warnings());
         return response;
+    }
+
+    /** Keeps ScyllaDB's LWT mark in PREPARED only for a client that asked for it: others get Cassandra's bytes. */
+    private Response withoutLwtUnlessNegotiated(Response response) {
+        if (client.uses(ProtocolExtension.LWT_ADD_METADATA_MARK)) return response;
+        if (response instanceof WithWarnings w) return withoutLwt(w.response()).withWarnings(w.warnings());
+        return withoutLwt(response);
+    }
+
+    private static Response withoutLwt(Response response) {
+        if (!(response instanceof Prepared p) || !p.variables().lwt()) return response;
+        return new Prepared(p.statementId(), p.resultMetadataId(), p.variables().withoutLwt(), p.resultMetadata());
     }
 
     private ErrorResponse errorFor(Throwable failure, int stream, Request request) {

@@ -18,7 +18,7 @@ import java.util.Objects;
  *     closes its connection. Default 16 MiB
  * @param inFlightRequestsMax requests of one connection being handled at once; past it the connection stops reading
  * @param cqlVersion the CQL version announced in SUPPORTED
- * @param extraSupportedOptions further SUPPORTED keys (for example a routing extension), after the standard ones
+ * @param extraSupportedOptions further SUPPORTED keys, after the standard ones and the {@link ProtocolExtension}s
  */
 public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytesMax, int inFlightRequestsMax,
                                String cqlVersion, Map<String, List<String>> extraSupportedOptions,
@@ -40,14 +40,16 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
     }
 
     /**
-     * The SUPPORTED answer to OPTIONS: CQL_VERSION, COMPRESSION and PROTOCOL_VERSIONS as Cassandra sends them, then
-     * the extra options. The Python driver fails with a KeyError if CQL_VERSION or COMPRESSION is missing.
+     * The SUPPORTED answer to OPTIONS: CQL_VERSION, COMPRESSION and PROTOCOL_VERSIONS as Cassandra sends them, the
+     * {@link ProtocolExtension}s, then the extra options. The Python driver fails with a KeyError if CQL_VERSION or
+     * COMPRESSION is missing.
      */
     public Map<String, List<String>> supportedOptions() {
         Map<String, List<String>> supported = new LinkedHashMap<>();
         supported.put(Startup.CQL_VERSION, List.of(cqlVersion));
         supported.put(Startup.COMPRESSION, List.of("lz4"));
         supported.put(Startup.PROTOCOL_VERSIONS, ProtocolVersion.labels());
+        for (ProtocolExtension extension : ProtocolExtension.values()) supported.put(extension.key(), extension.parameters());
         supported.putAll(extraSupportedOptions);
         return supported;
     }
@@ -98,9 +100,10 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
             return this;
         }
 
-        /** Adds a SUPPORTED key; the standard keys cannot be replaced. */
+        /** Adds a SUPPORTED key; the standard keys and those of the implemented extensions cannot be replaced. */
         public Builder supportedOption(String key, List<String> values) {
-            if (key.equals(Startup.CQL_VERSION) || key.equals(Startup.COMPRESSION) || key.equals(Startup.PROTOCOL_VERSIONS))
+            if (key.equals(Startup.CQL_VERSION) || key.equals(Startup.COMPRESSION) || key.equals(Startup.PROTOCOL_VERSIONS)
+                    || ProtocolExtension.isKey(key))
                 throw new IllegalArgumentException("supportedOption " + key + " is set by the server itself");
             extraSupportedOptions.put(key, List.copyOf(values));
             return this;

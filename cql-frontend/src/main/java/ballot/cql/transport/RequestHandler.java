@@ -18,7 +18,9 @@ import java.util.concurrent.CompletionStage;
  * <p>The transport applies the request's Skip_metadata to a {@link ballot.cql.protocol.message.Rows} answer; the
  * handler returns full metadata and, for EXECUTE in v5, sets {@code newMetadataId} when the client's result metadata id
  * is stale. On USE, the handler sets {@link ClientState#keyspace(String)} and answers
- * {@link ballot.cql.protocol.message.SetKeyspace}.
+ * {@link ballot.cql.protocol.message.SetKeyspace}. A {@link ballot.cql.protocol.message.Prepared} answer says whether
+ * the statement is conditional ({@link ballot.cql.protocol.message.PreparedMetadata#lwt()}) whatever the client; the
+ * transport keeps that mark only for clients that negotiated {@link ProtocolExtension#LWT_ADD_METADATA_MARK}.
  */
 @FunctionalInterface
 public interface RequestHandler {

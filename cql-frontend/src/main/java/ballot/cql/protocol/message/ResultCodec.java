@@ -54,7 +54,7 @@ final class ResultCodec {
 
     private static void encodePreparedMetadata(PreparedMetadata m, ProtocolVersion version, ByteBuf out) {
         boolean global = isSingleTable(m.variables());
-        out.writeInt(global ? GLOBAL_TABLES_SPEC : 0);
+        out.writeInt((global ? GLOBAL_TABLES_SPEC : 0) | (m.lwt() ? PreparedMetadata.LWT_FLAG : 0));
         out.writeInt(m.variables().size());
         if (version.isAtLeast(ProtocolVersion.V4)) {
             out.writeInt(m.partitionKeyIndexes().size());
@@ -136,7 +136,8 @@ final class ResultCodec {
             int pkCount = readInt(in, "partition key count");
             for (int i = 0; i < pkCount; i++) pkIndexes.add(Primitives.readUnsignedShort(in, "partition key index"));
         }
-        return new PreparedMetadata(decodeColumnSpecs(in, count, (flags & GLOBAL_TABLES_SPEC) != 0, types), pkIndexes);
+        return new PreparedMetadata(decodeColumnSpecs(in, count, (flags & GLOBAL_TABLES_SPEC) != 0, types), pkIndexes,
+                (flags & PreparedMetadata.LWT_FLAG) != 0);
     }
 
     private static List<ColumnSpec> decodeColumnSpecs(ByteBuf in, int count, boolean global, TypeOptionDecoder types) {

@@ -263,6 +263,25 @@ class ResponseCodecTest {
     }
 
     @Test
+    void marksAConditionalStatementWithBit31OfThePreparedMetadataFlagsOnly() {
+        Prepared conditional = new Prepared(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.wrap(new byte[] {2}),
+                new PreparedMetadata(List.of(K), List.of(0), true), RowsMetadata.EMPTY);
+
+        var marked = (com.datastax.oss.protocol.internal.response.result.Prepared) driverDecode(encode(conditional, ProtocolVersion.V5)).message;
+        var unmarked = (com.datastax.oss.protocol.internal.response.result.Prepared)
+                driverDecode(encode(new Prepared(conditional.statementId(), conditional.resultMetadataId(),
+                        conditional.variables().withoutLwt(), conditional.resultMetadata()), ProtocolVersion.V5)).message;
+
+        // kind, id, prepared metadata flags (LWT | global table spec), 1 marker, 1 key index 0, ks.t, k int, no result metadata
+        assertThat(bodyHex(conditional, ProtocolVersion.V4)).isEqualTo("00 00 00 04 00 01 01 80 00 00 01 00 00 00 01 00 00 00 01 00 00"
+                + " 00 02 6b 73 00 01 74 00 01 6b 00 09 00 00 00 04 00 00 00 00");
+        assertThat(marked.variablesMetadata.flags).isEqualTo(0x8000_0001);
+        assertThat(marked.resultMetadata.flags).isEqualTo(0x0004);
+        assertThat(unmarked.variablesMetadata.flags).isEqualTo(0x0001);
+        assertThat(roundTrip(conditional, ProtocolVersion.V5)).usingRecursiveComparison().isEqualTo(conditional);
+    }
+
+    @Test
     void encodesEmptyResultMetadataForPreparedNonSelects() {
         Prepared prepared = new Prepared(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.wrap(new byte[] {2}),
                 new PreparedMetadata(List.of(K), List.of(0)), RowsMetadata.EMPTY);
