@@ -3,11 +3,15 @@
 #
 #   src-bench/e2e.sh [options]
 #
-# In one run: builds the server and benchmark jars, then for each target in turn starts a fresh single node
-# (1 GiB heap, G1, data under the run directory), runs the load client ballot.bench.e2e.DriverLoad against it
-# (prepared INSERT phase, then prepared SELECT phase; DataStax Java driver 4, CL ONE, RF 1, fixed requests in
-# flight, warm-up then a timed measurement), stops the node by its PID, and at the end prints a comparison table
-# with ratios. Method and results: docs/performance.md.
+# In one run: builds the server and benchmark jars, then for each target in turn starts a fresh node or cluster
+# (1 GiB heap per node, G1, data under the run directory), runs the load client ballot.bench.e2e.DriverLoad against
+# it (prepared INSERT phase, then prepared SELECT phase; DataStax Java driver 4, RF = --nodes, CL ONE on one node and
+# QUORUM on a cluster, fixed requests in flight, warm-up then a timed measurement), stops the nodes by their PIDs, and
+# at the end prints a comparison table with ratios. Method and results: docs/performance.md.
+#
+# With --workload lwt the client is instead the tools' `pop` (docs/performance.md, "LWT"): per target, a warm-up
+# pop, then INSERT ... IF NOT EXISTS of new accounts (phase lwt, serial SERIAL, commit QUORUM), then the same
+# inserts without the condition at QUORUM into another keyspace (phase plain), each for --duration seconds.
 #
 # Targets (--targets, comma-separated, run in the order given):
 #   ballot            Ballot, commitlog_sync periodic (its default, and Cassandra's stock setting)
@@ -24,8 +28,11 @@
 #   --connections N      driver connections (default 1)
 #   --value-bytes N      payload text bytes (default 100)
 #   --phases LIST        insert,select (default); "select" alone reads keys written once each (no overwrites)
+#   --workload W         kv (default: DriverLoad's INSERT/SELECT phases) or lwt (pop: phases lwt and plain)
 #   --heap SIZE          node heap, -Xms = -Xmx (default 1G)
-#   --ballot-port P      Ballot's CQL port (default 19500); Cassandra's is fixed by cassandra.sh: 127.0.0.1:9042
+#   --nodes N            nodes per target, 1..3 on 127.0.0.1..N, replication factor N (default 1)
+#   --consistency CL     the client's consistency level (default ONE with one node, QUORUM with more)
+#   --ballot-port P      Ballot's CQL port (default 19500; internode P+1); Cassandra's is fixed by cassandra.sh: 9042
 #   --out DIR            run directory for logs, data and results (default src-bench/target/e2e/<timestamp>)
 #   --keep-data          keep each node's data directory after its run (default: deleted, logs kept)
 #   --no-build           use the jars already built
@@ -40,6 +47,7 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 SERVER_JAR="$ROOT/server/target/ballot-server-all.jar"
 BENCH_JAR="$SCRIPT_DIR/target/benchmarks.jar"
+TOOLS_JAR="$ROOT/tools/target/ballot-tools-all.jar"
 CASSANDRA_SH="$SCRIPT_DIR/cassandra/cassandra.sh"
 SHARED_CASSANDRA_WORK="$SCRIPT_DIR/cassandra/work"
 CASSANDRA_CQL_PORT=9042
@@ -59,6 +67,9 @@ build=1
 max_minutes=""
 rounds=1
 phases="insert,select"
+nodes=1
+consistency=""
+workload=kv
 
 log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf '[e2e] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -81,12 +92,18 @@ while (($#)); do
         --max-minutes) max_minutes="${2:?}"; shift 2 ;;
         --rounds) rounds="${2:?}"; shift 2 ;;
         --phases) phases="${2:?}"; shift 2 ;;
+        --nodes) nodes="${2:?}"; shift 2 ;;
+        --consistency) consistency="${2:?}"; shift 2 ;;
+        --workload) workload="${2:?}"; shift 2 ;;
         -h|--help) usage ;;
         *) die "unknown option '$1' (see the header of $0)" ;;
     esac
 done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive whole number (got '$rounds')"
 max_minutes="${max_minutes:-$((40 * rounds))}"
+[[ "$nodes" =~ ^[1-3]$ ]] || die "--nodes must be 1, 2 or 3 (got '$nodes')"
+[[ "$workload" == kv || "$workload" == lwt ]] || die "--workload must be kv or lwt (got '$workload')"
+consistency="${consistency:-$( ((nodes == 1)) && echo ONE || echo QUORUM)}"
 for n in warmup duration keys concurrency connections value_bytes ballot_port max_minutes; do
     [[ "${!n}" =~ ^[0-9]+$ ]] || die "--${n//_/-} must be a whole number (got '${!n}')"
 done
@@ -108,23 +125,24 @@ deadline=$(( $(date +%s) + max_minutes * 60 ))
 
 # ---------------------------------------------------------------- cleanup
 
-ballot_pid=""
+ballot_pids=()
 cassandra_work=""
 
 stop_ballot() {
-    [[ -n "$ballot_pid" ]] || return 0
-    if kill -0 "$ballot_pid" 2>/dev/null; then
-        log "stopping Ballot (pid $ballot_pid)"
-        kill -TERM "$ballot_pid" 2>/dev/null || true
+    local pid
+    for pid in "${ballot_pids[@]}"; do
+        kill -0 "$pid" 2>/dev/null || continue
+        log "stopping Ballot (pid $pid)"
+        kill -TERM "$pid" 2>/dev/null || true
         local waited=0
-        while kill -0 "$ballot_pid" 2>/dev/null && ((waited < 60)); do sleep 0.5; waited=$((waited + 1)); done
-        if kill -0 "$ballot_pid" 2>/dev/null; then
-            log "Ballot did not exit within 30 s of SIGTERM; SIGKILL pid $ballot_pid"
-            kill -KILL "$ballot_pid" 2>/dev/null || true
+        while kill -0 "$pid" 2>/dev/null && ((waited < 60)); do sleep 0.5; waited=$((waited + 1)); done
+        if kill -0 "$pid" 2>/dev/null; then
+            log "Ballot did not exit within 30 s of SIGTERM; SIGKILL pid $pid"
+            kill -KILL "$pid" 2>/dev/null || true
         fi
-        wait "$ballot_pid" 2>/dev/null || true
-    fi
-    ballot_pid=""
+        wait "$pid" 2>/dev/null || true
+    done
+    ballot_pids=()
 }
 
 stop_cassandra() {
@@ -136,20 +154,20 @@ stop_cassandra() {
 cleanup() {
     stop_ballot
     stop_cassandra
-    rm -f "$out/ballot-server-all.jar" "$out/benchmarks.jar"
+    rm -f "$out/ballot-server-all.jar" "$out/benchmarks.jar" "$out/ballot-tools-all.jar"
 }
 trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT TERM
 
 # ---------------------------------------------------------------- checks
 
-# True if something already listens on 127.0.0.1:$1 (a bind attempt, so wildcard listeners count too).
+# True if something already listens on ${2:-127.0.0.1}:$1 (a bind attempt, so wildcard listeners count too).
 port_busy() {
-    python3 - "$1" <<'EOF'
+    python3 - "$1" "${2:-127.0.0.1}" <<'EOF'
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 try:
-    s.bind(("127.0.0.1", int(sys.argv[1])))
+    s.bind((sys.argv[2], int(sys.argv[1])))
 except OSError:
     sys.exit(0)
 finally:
@@ -158,12 +176,12 @@ sys.exit(1)
 EOF
 }
 
-# True once 127.0.0.1:$1 answers a v4 OPTIONS frame with SUPPORTED (opcode 0x06).
+# True once ${2:-127.0.0.1}:$1 answers a v4 OPTIONS frame with SUPPORTED (opcode 0x06).
 cql_ready() {
-    python3 - "$1" <<'EOF' 2>/dev/null
+    python3 - "$1" "${2:-127.0.0.1}" <<'EOF' 2>/dev/null
 import socket, sys
 try:
-    with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2) as s:
+    with socket.create_connection((sys.argv[2], int(sys.argv[1])), timeout=2) as s:
         s.settimeout(2)
         s.sendall(bytes.fromhex("040000000500000000"))
         header = b""
@@ -185,21 +203,25 @@ check_deadline() {
 uses_cassandra=0
 for t in "${target_list[@]}"; do [[ "$t" == cassandra* ]] && uses_cassandra=1; done
 for t in "${target_list[@]}"; do
-    if [[ "$t" == ballot* ]] && port_busy "$ballot_port"; then
-        die "port $ballot_port is in use; pick another with --ballot-port"
-    fi
+    for i in $(seq 1 "$nodes"); do
+        if [[ "$t" == ballot* ]] && { port_busy "$ballot_port" "127.0.0.$i" || port_busy "$((ballot_port + 1))" "127.0.0.$i"; }; then
+            die "port $ballot_port or $((ballot_port + 1)) on 127.0.0.$i is in use; pick another with --ballot-port"
+        fi
+    done
 done
 if ((uses_cassandra)); then
-    for p in "$CASSANDRA_CQL_PORT" 7000 7199; do
-        port_busy "$p" && die "port $p on 127.0.0.1 is in use (cassandra.sh needs 9042, 7000 and 7199); stop that node or drop the cassandra targets"
+    for i in $(seq 1 "$nodes"); do
+        for p in "$CASSANDRA_CQL_PORT" 7000 7199; do
+            port_busy "$p" "127.0.0.$i" && die "port $p on 127.0.0.$i is in use (cassandra.sh needs 9042, 7000 and 7199); stop that node or drop the cassandra targets"
+        done
     done
 fi
 
 # ---------------------------------------------------------------- build
 
 if ((build)); then
-    log "building server and benchmark jars (mvn package -DskipTests -pl server,src-bench -am)"
-    if ! (cd "$ROOT" && mvn -B -q package -DskipTests -pl server,src-bench -am) >"$out/build.log" 2>&1; then
+    log "building server, tools and benchmark jars (mvn package -DskipTests -pl server,tools,src-bench -am)"
+    if ! (cd "$ROOT" && mvn -B -q package -DskipTests -pl server,tools,src-bench -am) >"$out/build.log" 2>&1; then
         tail -n 40 "$out/build.log" >&2
         die "build failed (full log: $out/build.log)"
     fi
@@ -211,6 +233,11 @@ cp "$SERVER_JAR" "$out/ballot-server-all.jar"
 cp "$BENCH_JAR" "$out/benchmarks.jar"
 SERVER_JAR="$out/ballot-server-all.jar"
 BENCH_JAR="$out/benchmarks.jar"
+if [[ "$workload" == lwt ]]; then
+    [[ -f "$TOOLS_JAR" ]] || die "missing $TOOLS_JAR (run without --no-build)"
+    cp "$TOOLS_JAR" "$out/ballot-tools-all.jar"
+    TOOLS_JAR="$out/ballot-tools-all.jar"
+fi
 
 if ((uses_cassandra)); then
     if [[ ! -f "$SHARED_CASSANDRA_WORK/VERSION" || ! -d "$SHARED_CASSANDRA_WORK/lib" || ! -f "$SHARED_CASSANDRA_WORK/hotspot_compiler" ]]; then
@@ -229,21 +256,79 @@ fi
     echo "kernel: $(uname -r)"
     echo "java: $(java -version 2>&1 | head -n 1)"
     echo "cassandra: $(cat "$SHARED_CASSANDRA_WORK/VERSION" 2>/dev/null || echo 'not fetched')"
-    echo "settings: heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s rounds=$rounds phases=$phases targets=$targets"
+    echo "settings: workload=$workload nodes=$nodes rf=$nodes consistency=$consistency heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s rounds=$rounds phases=$phases targets=$targets"
     echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/environment.txt"
 sed 's/^/[e2e] /' "$out/environment.txt"
 
 client_timeout=$(( 2 * (warmup + duration) + 300 ))
 
+# utime + stime of the given comma-separated PIDs, in clock ticks.
+cpu_ticks() {
+    local total=0 pid
+    for pid in ${1//,/ }; do
+        total=$((total + $(sed 's/.*) //' "/proc/$pid/stat" | awk '{ print $12 + $13 }')))
+    done
+    echo "$total"
+}
+
+# One pop run of $8 seconds at level $7 into keyspace $9; with $6 set, its summary becomes a RESULT line (phase $2).
+run_pop() {
+    local target="$1" phase="$2" port="$3" pids="$4" dir="$5" record="$6" cl="$7" seconds="$8" keyspace="$9"
+    local hosts status=0
+    hosts="$(for i in $(seq 1 "$nodes"); do printf '127.0.0.%d:%d,' "$i" "$port"; done)"
+    local before after
+    before="$(cpu_ticks "$pids")"
+    timeout "$client_timeout" java -Xms512m -Xmx1g -Dballot.log.level=WARN -cp "$TOOLS_JAR" ballot.tools.workload.Workload pop \
+        -n 100000000 -w "$concurrency" -c "$cl" --duration "${seconds}s" --progress-interval 5s --hosts "${hosts%,}" \
+        --keyspace "$keyspace" --rf "$nodes" 2>&1 | sed "s/^/[$target $phase] /" | tee -a "$dir/client.log" || status=$?
+    after="$(cpu_ticks "$pids")"
+    if [[ -n "$record" ]]; then
+        python3 - "$target" "$phase" "$(( after - before ))" "$round" "$concurrency" "$dir/client.log" >>"$results" <<'EOF'
+import re, sys
+target, phase, ticks, rnd, conc, log = sys.argv[1:7]
+summary = None
+for line in open(log):
+    if line.startswith(f"[{target} {phase}] pop: ") and " ops/s; " in line:
+        summary = line
+if summary is None:
+    sys.exit(0)
+m = re.search(r" in ([0-9.]+) s.*?errors (\d+); (\d+) ops/s; latency ms p50 ([0-9.]+) p95 [0-9.]+ p99 ([0-9.]+) p99.9 ([0-9.]+) max ([0-9.]+)", summary)
+secs, errors, tput, p50, p99, p999, mx = m.groups()
+ops = round(float(tput) * float(secs))
+print(f"RESULT target={target} phase={phase} seconds={secs} ops={ops} ops_per_s={tput} p50_ms={p50} p99_ms={p99} "
+      f"p999_ms={p999} max_ms={mx} errors={errors} missing=0 server_cpu_s={int(ticks) / 100:.2f} client_cpu_s=0 "
+      f"concurrency={conc} keys=0 round={rnd}")
+EOF
+    fi
+    if ((status != 0)); then
+        log "$target: pop ($phase) exited with status $status"
+        failures=$((failures + 1))
+    fi
+}
+
+run_lwt_client() {
+    local target="$1" port="$2" pids="$3" dir="$4"
+    check_deadline
+    log "$target: pop warm-up ${warmup}s, then lwt and plain for ${duration}s each (log: $dir/client.log)"
+    run_pop "$target" warmup "$port" "$pids" "$dir" "" SERIAL "$warmup" lwt_warmup
+    run_pop "$target" lwt "$port" "$pids" "$dir" record SERIAL "$duration" lwt_cas
+    run_pop "$target" plain "$port" "$pids" "$dir" record QUORUM "$duration" lwt_plain
+}
+
 run_client() {
-    local target="$1" port="$2" pid="$3" dir="$4"
+    local target="$1" port="$2" pids="$3" dir="$4"
+    if [[ "$workload" == lwt ]]; then
+        run_lwt_client "$@"
+        return
+    fi
     check_deadline
     log "$target: client for $client_timeout s at most (log: $dir/client.log)"
     local status=0
     timeout "$client_timeout" java -Xms512m -Xmx1g -Dballot.log.level=WARN -cp "$BENCH_JAR" ballot.bench.e2e.DriverLoad \
         --target "$target" --port "$port" --keys "$keys" --concurrency "$concurrency" --connections "$connections" \
-        --warmup "$warmup" --duration "$duration" --value-bytes "$value_bytes" --server-pid "$pid" --phases "$phases" \
+        --warmup "$warmup" --duration "$duration" --value-bytes "$value_bytes" --server-pid "$pids" --phases "$phases" \
+        --rf "$nodes" --consistency "$consistency" \
         --report-every 5 2>&1 | tee "$dir/client.log" || status=$?
     grep '^RESULT ' "$dir/client.log" | sed "s/\$/ round=$round/" >>"$results" || true
     if ((status != 0)); then
@@ -255,29 +340,42 @@ run_client() {
 # ---------------------------------------------------------------- targets
 
 run_ballot() {
-    local target="$1" dir="$round_dir/$1"
-    mkdir -p "$dir"
-    local config=()
-    if [[ "$target" == ballot-batch ]]; then
-        printf 'commitlog_sync: batch\n' >"$dir/ballot.yaml"
-        config=(--config "$dir/ballot.yaml")
-    fi
-    log "$target: starting Ballot on 127.0.0.1:$ballot_port (heap $heap, data $dir/data)"
-    java "-Xms$heap" "-Xmx$heap" -XX:+UseG1GC -jar "$SERVER_JAR" "${config[@]}" --data "$dir/data" --port "$ballot_port" \
-        >"$dir/node.log" 2>&1 </dev/null &
-    ballot_pid=$!
-    local waited=0
-    until cql_ready "$ballot_port"; do
-        kill -0 "$ballot_pid" 2>/dev/null || { tail -n 30 "$dir/node.log" >&2; die "$target: Ballot exited during start-up"; }
-        ((waited < 120)) || { tail -n 30 "$dir/node.log" >&2; die "$target: Ballot did not answer CQL within 60 s"; }
-        sleep 0.5
-        waited=$((waited + 1))
+    local target="$1" dir="$round_dir/$1" sync=periodic
+    [[ "$target" == ballot-batch ]] && sync=batch
+    local i
+    for i in $(seq 1 "$nodes"); do
+        local node_dir="$dir/node$i" address="127.0.0.$i"
+        mkdir -p "$node_dir"
+        cat >"$node_dir/ballot.yaml" <<YAML
+cluster_name: e2e
+listen_address: $address
+native_transport_address: $address
+native_transport_port: $ballot_port
+storage_port: $((ballot_port + 1))
+seeds: ["127.0.0.1:$((ballot_port + 1))"]
+data_file_directory: $node_dir/data
+commitlog_sync: $sync
+YAML
+        log "$target: starting Ballot on $address:$ballot_port (heap $heap, data $node_dir/data)"
+        java "-Xms$heap" "-Xmx$heap" -XX:+UseG1GC -jar "$SERVER_JAR" --config "$node_dir/ballot.yaml" \
+            >"$node_dir/node.log" 2>&1 </dev/null &
+        local pid=$!
+        ballot_pids+=("$pid")
+        local waited=0
+        until cql_ready "$ballot_port" "$address"; do
+            kill -0 "$pid" 2>/dev/null || { tail -n 30 "$node_dir/node.log" >&2; die "$target: Ballot on $address exited during start-up"; }
+            ((waited < 120)) || { tail -n 30 "$node_dir/node.log" >&2; die "$target: Ballot on $address did not answer CQL within 60 s"; }
+            sleep 0.5
+            waited=$((waited + 1))
+        done
+        log "$target: Ballot on $address (pid $pid) serves CQL"
     done
-    log "$target: Ballot (pid $ballot_pid) serves CQL"
-    run_client "$target" "$ballot_port" "$ballot_pid" "$dir"
-    grep -E 'WARN|ERROR' "$dir/node.log" | tail -n 5 | sed "s/^/[e2e] $target node: /" || true
+    run_client "$target" "$ballot_port" "$(IFS=,; echo "${ballot_pids[*]}")" "$dir"
+    for i in $(seq 1 "$nodes"); do
+        grep -E 'WARN|ERROR' "$dir/node$i/node.log" | tail -n 5 | sed "s/^/[e2e] $target node$i: /" || true
+    done
     stop_ballot
-    ((keep_data)) || rm -rf "$dir/data"
+    ((keep_data)) || rm -rf "$dir"/node*/data
 }
 
 run_cassandra() {
@@ -292,12 +390,12 @@ run_cassandra() {
     ln -sfn "$SHARED_CASSANDRA_WORK/hotspot_compiler" "$dir/work/hotspot_compiler"
     cassandra_work="$dir/work"
     log "$target: starting Cassandra $(cat "$SHARED_CASSANDRA_WORK/VERSION") (commitlog_sync $mode, heap $heap)"
-    CASSANDRA_WORK_DIR="$cassandra_work" "$CASSANDRA_SH" start --commitlog "$mode" --heap "$heap" --clean --timeout 180
-    local pid
-    pid="$(cat "$cassandra_work/nodes/node1/pid")"
-    run_client "$target" "$CASSANDRA_CQL_PORT" "$pid" "$dir"
+    CASSANDRA_WORK_DIR="$cassandra_work" "$CASSANDRA_SH" start --nodes "$nodes" --commitlog "$mode" --heap "$heap" --clean --timeout 180
+    local pids=() i
+    for i in $(seq 1 "$nodes"); do pids+=("$(cat "$cassandra_work/nodes/node$i/pid")"); done
+    run_client "$target" "$CASSANDRA_CQL_PORT" "$(IFS=,; echo "${pids[*]}")" "$dir"
     stop_cassandra
-    ((keep_data)) || rm -rf "$dir/work/nodes/node1/data" "$dir/work/nodes/node1/commitlog"
+    ((keep_data)) || rm -rf "$dir"/work/nodes/node*/data "$dir"/work/nodes/node*/commitlog
 }
 
 started=$(date +%s)
@@ -379,6 +477,14 @@ for ballot in ("ballot", "ballot-batch"):
             cpu = cpu_us(b) / cpu_us(c)
             met = "yes" if tput >= 1.5 and p99 < 1.0 else "no"
             out.append(f"| {phase} | {ballot} vs {other} | {tput:.2f}x | {p99:.2f} | {cpu:.2f} | {met} |")
+
+if any(phase == "lwt" for _, phase in order):
+    out.append("")
+    out.append("| target | LWT / plain QUORUM insert throughput |")
+    out.append("|---|---:|")
+    for target in dict.fromkeys(t for t, _ in order):
+        if (target, "lwt") in runs and (target, "plain") in runs:
+            out.append(f"| {target} | {med((target, 'lwt'), 'ops_per_s') / med((target, 'plain'), 'ops_per_s'):.2f} |")
 
 text = "\n".join(out)
 with open(summary_path, "w") as f:

@@ -33,8 +33,9 @@ import org.HdrHistogram.Recorder;
  * DataStax Java driver 4, against any node that speaks CQL (Ballot or Apache Cassandra), with the same settings for
  * both. {@code src-bench/e2e.sh} runs it against each; docs/performance.md holds the method and the results.
  *
- * <p>Workload: keyspace {@code bench} (SimpleStrategy, RF 1), table
- * {@code kv (k int PRIMARY KEY, name text, n int, payload text)}, consistency ONE, {@code --keys} keys. INSERT writes
+ * <p>Workload: keyspace {@code bench} (SimpleStrategy, replication factor {@code --rf}, default 1), table
+ * {@code kv (k int PRIMARY KEY, name text, n int, payload text)}, consistency {@code --consistency} (default ONE),
+ * {@code --keys} keys. INSERT writes
  * keys 0, 1, 2, ... (wrapping), so the first {@code --keys} inserts cover every key; SELECT reads uniformly random
  * keys, and any key the INSERT phase did not reach is written first, unmeasured. {@code name} is about 10 bytes,
  * {@code payload} {@code --value-bytes} bytes of text.
@@ -42,8 +43,9 @@ import org.HdrHistogram.Recorder;
  * <p>Load: a closed loop holding exactly {@code --concurrency} requests in flight (a new request goes out when one
  * completes) on {@code --connections} connections. Each phase runs {@code --warmup} seconds unrecorded, then
  * {@code --duration} seconds recorded. Latency is from {@code executeAsync} to completion, in an HdrHistogram;
- * throughput is completions inside the recorded window divided by its length. With {@code --server-pid}, the node's
- * CPU time over the recorded window is read from /proc, so that throughput per CPU-second can be compared too.
+ * throughput is completions inside the recorded window divided by its length. With {@code --server-pid} (a PID, or a
+ * comma-separated list for a cluster), the nodes' CPU time over the recorded window is read from /proc, so that
+ * throughput per CPU-second can be compared too.
  *
  * <p>Output: a progress line every {@code --report-every} seconds, a summary per phase, and one machine-readable
  * {@code RESULT key=value ...} line per phase for scripts.
@@ -51,8 +53,8 @@ import org.HdrHistogram.Recorder;
  * <pre>
  * java -cp src-bench/target/benchmarks.jar ballot.bench.e2e.DriverLoad --port 19500 [--host 127.0.0.1]
  *     [--dc datacenter1] [--target ballot] [--phases insert,select] [--keys 100000] [--concurrency 64]
- *     [--connections 1] [--warmup 20] [--duration 30] [--value-bytes 100] [--report-every 5] [--server-pid PID]
- *     [--protocol V5]
+ *     [--connections 1] [--warmup 20] [--duration 30] [--value-bytes 100] [--report-every 5] [--server-pid PID,...]
+ *     [--rf 1] [--consistency ONE] [--protocol V5]
  * </pre>
  */
 public final class DriverLoad {
@@ -65,7 +67,7 @@ public final class DriverLoad {
 
     record Options(String host, int port, String dataCenter, String target, List<Phase> phases, int keys,
                    int concurrency, int connections, Duration warmup, Duration duration, int valueBytes,
-                   Duration reportEvery, long serverPid, String protocol) {}
+                   Duration reportEvery, List<Long> serverPids, int replicationFactor, String consistency, String protocol) {}
 
     /** What one recorded phase measured. */
     record PhaseResult(Phase phase, double seconds, long ops, Histogram latencyNanos, long errors,
@@ -106,8 +108,9 @@ public final class DriverLoad {
         List<PhaseResult> results = new ArrayList<>();
         try (CqlSession session = connect(options)) {
             DriverLoad load = new DriverLoad(options, session);
-            System.out.printf(Locale.ROOT, "[%s] connected to %s:%d, protocol %s, %d keys, %d in flight on %d connection(s)%n",
-                    options.target(), options.host(), options.port(), session.getContext().getProtocolVersion(),
+            System.out.printf(Locale.ROOT, "[%s] connected to %s:%d (%d node(s)), protocol %s, RF %d at %s, %d keys, %d in flight on %d connection(s) per node%n",
+                    options.target(), options.host(), options.port(), session.getMetadata().getNodes().size(),
+                    session.getContext().getProtocolVersion(), options.replicationFactor(), options.consistency(),
                     options.keys(), options.concurrency(), options.connections());
             load.createSchema();
             for (Phase phase : options.phases()) results.add(load.run(phase));
@@ -124,7 +127,7 @@ public final class DriverLoad {
     private static CqlSession connect(Options o) {
         ProgrammaticDriverConfigLoaderBuilder config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, REQUEST_TIMEOUT)
-                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "ONE")
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, o.consistency())
                 .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, o.connections())
                 .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, Math.max(1024, o.concurrency()))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
@@ -141,7 +144,8 @@ public final class DriverLoad {
     private void createSchema() {
         Duration ddlTimeout = Duration.ofSeconds(60);
         session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + KEYSPACE
-                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}").setTimeout(ddlTimeout));
+                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': " + options.replicationFactor() + "}")
+                .setTimeout(ddlTimeout));
         session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS " + TABLE
                 + " (k int PRIMARY KEY, name text, n int, payload text)").setTimeout(ddlTimeout));
         insert = session.prepare("INSERT INTO " + TABLE + " (k, name, n, payload) VALUES (?, ?, ?, ?)");
@@ -156,25 +160,37 @@ public final class DriverLoad {
         return drive(phase, "measure", options.duration());
     }
 
-    /** Writes the keys the INSERT phase did not reach, so that every SELECT finds its row. Not measured. */
+    /**
+     * Writes the keys the INSERT phase did not reach, so that every SELECT finds its row. Not measured. A write that
+     * fails (a timeout on an overloaded node) is retried, up to 5 times per key.
+     */
     private void fillMissingKeys() throws InterruptedException {
         long from = insertsIssued;
         System.out.printf(Locale.ROOT, "[%s] writing keys %d..%d before SELECT (unmeasured)%n", options.target(), from, options.keys() - 1);
-        Semaphore permits = new Semaphore(options.concurrency());
-        LongAdder errors = new LongAdder();
-        while (insertsIssued < options.keys()) {
-            permits.acquire();
-            session.executeAsync(nextInsert()).whenComplete((rs, error) -> {
-                if (error != null) errors.increment();
-                permits.release();
-            });
+        List<Integer> keys = new ArrayList<>();
+        while (insertsIssued < options.keys()) keys.add((int) (insertsIssued++ % options.keys()));
+        for (int attempt = 1; !keys.isEmpty(); attempt++) {
+            if (attempt > 5) throw new IllegalStateException(keys.size() + " keys could not be written in 5 attempts before SELECT");
+            Semaphore permits = new Semaphore(options.concurrency());
+            List<Integer> failed = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int k : keys) {
+                permits.acquire();
+                session.executeAsync(insertOf(k)).whenComplete((rs, error) -> {
+                    if (error != null) failed.add(k);
+                    permits.release();
+                });
+            }
+            awaitInFlight(permits);
+            if (!failed.isEmpty()) System.out.printf(Locale.ROOT, "[%s] %d writes failed; retrying them%n", options.target(), failed.size());
+            keys = new ArrayList<>(failed);
         }
-        awaitInFlight(permits);
-        if (errors.sum() > 0) throw new IllegalStateException(errors.sum() + " INSERTs failed while writing the missing keys");
     }
 
     private BoundStatement nextInsert() {
-        int k = (int) (insertsIssued++ % options.keys());
+        return insertOf((int) (insertsIssued++ % options.keys()));
+    }
+
+    private BoundStatement insertOf(int k) {
         return insert.bind(k, "user-" + k, k * 31, payloads[k % PAYLOADS]);
     }
 
@@ -241,7 +257,7 @@ public final class DriverLoad {
         errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
         awaitInFlight(permits);
         return new PhaseResult(phase, (stopped - start) / 1e9, total.getTotalCount(), total, errorCount, kinds,
-                missingCount, options.serverPid() > 0 ? serverCpu : Double.NaN, clientCpu);
+                missingCount, options.serverPids().isEmpty() ? Double.NaN : serverCpu, clientCpu);
     }
 
     private void awaitInFlight(Semaphore permits) throws InterruptedException {
@@ -253,17 +269,20 @@ public final class DriverLoad {
 
     // ---------------------------------------------------------------- CPU accounting
 
-    /** utime + stime of the server process in clock ticks, or 0 without --server-pid (Linux /proc only). */
+    /** utime + stime of the server processes in clock ticks, summed; 0 without --server-pid (Linux /proc only). */
     private long serverCpuTicks() {
-        if (options.serverPid() <= 0) return 0;
-        try {
-            String stat = Files.readString(Path.of("/proc/" + options.serverPid() + "/stat"));
-            // The command name (field 2) is in parentheses and may hold spaces; count fields after its closing one.
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("cannot read the CPU time of --server-pid " + options.serverPid() + ": " + e.getMessage(), e);
+        long ticks = 0;
+        for (long pid : options.serverPids()) {
+            try {
+                String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+                // The command name (field 2) is in parentheses and may hold spaces; count fields after its closing one.
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalStateException("cannot read the CPU time of server pid " + pid + ": " + e.getMessage(), e);
+            }
         }
+        return ticks;
     }
 
     private static long clockTicksPerSecond() {
@@ -307,7 +326,9 @@ public final class DriverLoad {
                 "--keys", "100000", "--concurrency", "64", "--connections", "1", "--warmup", "20", "--duration", "30",
                 "--value-bytes", "100"));
         values.put("--report-every", "5");
-        values.put("--server-pid", "0");
+        values.put("--server-pid", "");
+        values.put("--rf", "1");
+        values.put("--consistency", "ONE");
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (!values.containsKey(name) && !name.equals("--port") && !name.equals("--protocol"))
@@ -328,8 +349,21 @@ public final class DriverLoad {
                 List.copyOf(phases), positive(values, "--keys"), positive(values, "--concurrency"),
                 positive(values, "--connections"), Duration.ofSeconds(atLeast(values, "--warmup", 0)),
                 Duration.ofSeconds(positive(values, "--duration")), atLeast(values, "--value-bytes", 0),
-                Duration.ofSeconds(positive(values, "--report-every")), atLeast(values, "--server-pid", 0),
-                values.get("--protocol"));
+                Duration.ofSeconds(positive(values, "--report-every")), pids(values.get("--server-pid")),
+                positive(values, "--rf"), values.get("--consistency").toUpperCase(Locale.ROOT), values.get("--protocol"));
+    }
+
+    private static List<Long> pids(String list) {
+        List<Long> pids = new ArrayList<>();
+        for (String p : list.split(",")) {
+            if (p.isBlank() || p.trim().equals("0")) continue;
+            try {
+                pids.add(Long.parseLong(p.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--server-pid takes process ids separated by commas, not '" + list + "'");
+            }
+        }
+        return List.copyOf(pids);
     }
 
     private static int positive(Map<String, String> values, String name) {
