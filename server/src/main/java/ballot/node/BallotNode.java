@@ -16,6 +16,7 @@ import ballot.cql.statement.Preparer;
 import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
+import ballot.metrics.NodeMetrics;
 import ballot.replication.ReplicatedCoordinator;
 import ballot.replication.Replication;
 import ballot.schema.LocalSchema;
@@ -49,12 +50,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Ballot node: the composition root. Opens storage, loads the schema, joins the cluster (a cluster of one without
- * seeds), and serves CQL until stopped.
+ * seeds), and serves CQL until stopped. The node's one meter registry is made here and handed to every part that
+ * records into it.
  */
 public final class BallotNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BallotNode.class);
 
     private final StorageEngine storage;
+    private NodeMetrics metrics;
     private ExecutorService requests;
     private CqlServer server;
     private Cluster cluster;
@@ -68,6 +71,7 @@ public final class BallotNode implements AutoCloseable {
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
                 config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds));
         try {
+            metrics = new NodeMetrics();
             int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
             int storagePort = config.storagePort == 0 ? freePort(config.listenAddress) : config.storagePort;
             identity = identity(config, nativePort, storagePort);
@@ -79,7 +83,7 @@ public final class BallotNode implements AutoCloseable {
             replication = new Replication(storage, schema::schema, system, new WriteId(identity.generation()), clock::nextMicros,
                     identity.hostId(), new ReplicatedCoordinator.Timeouts(Duration.ofMillis(config.writeTimeoutMillis),
                             Duration.ofMillis(config.readTimeoutMillis), Duration.ofMillis(config.rangeTimeoutMillis)),
-                    Duration.ofMillis(config.casContentionTimeoutMillis));
+                    Duration.ofMillis(config.casContentionTimeoutMillis), metrics.registry());
             cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
                 replication.verbs().accept(messaging);
                 SchemaSync.handle(messaging, schema);
@@ -250,5 +254,6 @@ public final class BallotNode implements AutoCloseable {
         if (replication != null) replication.close();
         if (cluster != null) cluster.close();
         storage.close();
+        if (metrics != null) metrics.close();
     }
 }

@@ -55,6 +55,9 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /** Runs conditional statements and SERIAL reads (ballot.paxos.server.PaxosEngine). */
     public interface CasEngine {
         CompletableFuture<CasResult> cas(CasRequest request, List<NodeInfo> replicas, ConsistencyLevel serial, ConsistencyLevel commit);
+
+        /** The coordinator answered {@code request} UNAVAILABLE without calling {@link #cas} (for the engine's counters). */
+        void unavailable(CasRequest request);
     }
 
     private final Membership membership;
@@ -398,10 +401,15 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
         List<NodeInfo> replicas = replicas(request.table(), request.key().token());
         List<NodeInfo> alive = alive(replicas);
-        checkAvailable(serial, factors(request.table()), alive);
+        CasEngine engine = cas;
+        try {
+            checkAvailable(serial, factors(request.table()), alive);
+        } catch (UnavailableException e) {
+            if (engine != null) engine.unavailable(request);
+            throw e;
+        }
         VirtualTable virtual = request.isRead() ? system.table(request.table().id()) : null;
         if (virtual != null) return CompletableFuture.completedFuture(new CasResult(false, virtual.read(request.key(), request.read())));
-        CasEngine engine = cas;
         if (engine == null) throw new InvalidRequestException("Conditional statements are not available on this node");
         return engine.cas(request, replicas, serial, commit);
     }
