@@ -16,6 +16,7 @@ import ballot.cql.statement.Preparer;
 import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
+import ballot.metrics.CqlMetrics;
 import ballot.metrics.NodeMetrics;
 import ballot.replication.ReplicatedCoordinator;
 import ballot.replication.Replication;
@@ -110,12 +111,15 @@ public final class BallotNode implements AutoCloseable {
             requests = requestExecutor(config.requestThreads);
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
+            CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             server = new CqlServer(CqlServerOptions.builder()
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
                     .port(nativePort)
                     .frameBytesMax(config.frameSizeMb << 20)
                     .cqlVersion(LocalNode.CQL_VERSION)
+                    .observer(cqlMetrics)
                     .build(), processor);
+            cqlMetrics.connections(server);
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));
             membership.listen(clientEvents());
             address = server.start();

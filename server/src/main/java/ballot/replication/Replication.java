@@ -32,12 +32,13 @@ public final class Replication implements AutoCloseable {
     private final ReplicatedCoordinator.Timeouts timeouts;
     private final LongSupplier nowMicros;
     private final PaxosEngine paxos;
+    private final MeterRegistry metrics;
     private volatile ReplicatedCoordinator coordinator;
     private HintDelivery delivery;
 
     /**
      * @param casContention how long a conditional statement may take, retries included (cas_contention_timeout_in_ms)
-     * @param metrics the node's registry: Paxos records there
+     * @param metrics the node's registry: hints, coordinator latency and Paxos record there
      */
     public Replication(StorageEngine storage, Supplier<Schema> schema, SystemKeyspaces system, WriteId writeIds,
             LongSupplier nowMicros, UUID hostId, ReplicatedCoordinator.Timeouts timeouts, Duration casContention, MeterRegistry metrics) {
@@ -45,8 +46,9 @@ public final class Replication implements AutoCloseable {
         this.system = system;
         this.nowMicros = nowMicros;
         this.timeouts = timeouts;
+        this.metrics = metrics;
         this.local = new LocalReplica(storage, schema, writeIds, nowMicros, hostId);
-        this.hints = new HintStore(storage, HINTS_PER_REPLICA_MAX);
+        this.hints = new HintStore(storage, HINTS_PER_REPLICA_MAX, metrics);
         this.paxos = new PaxosEngine(storage, schema, hostId, nowMicros, PaxosEngine.Options.defaults(casContention), metrics);
     }
 
@@ -61,7 +63,7 @@ public final class Replication implements AutoCloseable {
     /** Builds the coordinator once the node is a member; it follows membership to keep its ring current. */
     public DataCoordinator start(Membership membership, Messaging messaging) {
         ReplicatedCoordinator c = new ReplicatedCoordinator(membership, messaging, local, system, schema, hints, timeouts,
-                () -> nowMicros.getAsLong() / 1000);
+                () -> nowMicros.getAsLong() / 1000, new CoordinatorMetrics(metrics));
         paxos.start(membership, messaging);
         c.casEngine(paxos);
         delivery = new HintDelivery(hints, messaging, membership, timeouts.write());
