@@ -17,6 +17,7 @@ import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
 import ballot.metrics.CqlMetrics;
+import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
 import ballot.replication.ReplicatedCoordinator;
 import ballot.replication.Replication;
@@ -27,6 +28,7 @@ import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import ballot.system.LocalNode;
 import ballot.system.SystemKeyspaces;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -50,15 +52,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Ballot node: the composition root. Opens storage, loads the schema, joins the cluster (a cluster of one without
- * seeds), and serves CQL until stopped. The node's one meter registry is made here and handed to every part that
- * records into it.
+ * A Ballot node: the composition root. Opens storage, starts the metrics endpoint, loads the schema, joins the
+ * cluster (a cluster of one without seeds), and serves CQL until stopped. The node's one meter registry is made here
+ * and handed to every part that records into it.
  */
 public final class BallotNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BallotNode.class);
 
     private final StorageEngine storage;
     private NodeMetrics metrics;
+    private MetricsServer metricsServer;
     private ExecutorService requests;
     private CqlServer server;
     private Cluster cluster;
@@ -73,6 +76,7 @@ public final class BallotNode implements AutoCloseable {
                 config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds));
         try {
             metrics = new NodeMetrics();
+            if (config.metricsPort != 0) metricsServer = metricsServer(config, metrics.registry());
             int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
             int storagePort = config.storagePort == 0 ? freePort(config.listenAddress) : config.storagePort;
             identity = identity(config, nativePort, storagePort);
@@ -128,9 +132,20 @@ public final class BallotNode implements AutoCloseable {
             if (e instanceof UnknownHostException u) throw new IllegalArgumentException("unknown address in configuration: " + u.getMessage(), u);
             throw (RuntimeException) e;
         }
-        log.info("Ballot node started cluster={} host_id={} cql={}:{} internode={}:{} data={}", config.clusterName, identity.hostId(),
-                address.getAddress().getHostAddress(), address.getPort(), identity.address().getHostAddress(), identity.storagePort(),
-                dataDirectory);
+        log.info("Ballot node started cluster={} host_id={} cql={}:{} internode={}:{} metrics={} data={}", config.clusterName,
+                identity.hostId(), address.getAddress().getHostAddress(), address.getPort(), identity.address().getHostAddress(),
+                identity.storagePort(), metricsServer == null ? "off" : metricsServer.address().getPort(), dataDirectory);
+    }
+
+    /** The Prometheus endpoint on the CQL address; a port that cannot be bound stops the node, naming the setting. */
+    private static MetricsServer metricsServer(NodeConfig config, PrometheusMeterRegistry registry) throws UnknownHostException {
+        InetAddress address = InetAddress.getByName(config.nativeTransportAddress);
+        try {
+            return MetricsServer.start(registry, address, config.metricsPort);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("metrics_port " + config.metricsPort + ": " + e.getMessage()
+                    + "; set metrics_port to a free port, or to 0 to turn the metrics endpoint off", e);
+        }
     }
 
     public static BallotNode start(NodeConfig config) {
@@ -143,6 +158,11 @@ public final class BallotNode implements AutoCloseable {
 
     public LocalNode identity() {
         return identity;
+    }
+
+    /** Where {@code GET /metrics} is served; null when metrics_port is 0. */
+    public InetSocketAddress metricsAddress() {
+        return metricsServer == null ? null : metricsServer.address();
     }
 
     /** TOPOLOGY_CHANGE and STATUS_CHANGE events for clients that registered for them, with the nodes' CQL addresses. */
@@ -245,7 +265,9 @@ public final class BallotNode implements AutoCloseable {
         log.info("Ballot node stopped");
     }
 
+    /** The metrics endpoint stops first: its gauges read storage and Paxos, which close after it. */
     private void closeQuietly() {
+        if (metricsServer != null) metricsServer.close();
         if (server != null) server.stop();
         if (requests != null) {
             requests.shutdown();
