@@ -149,7 +149,7 @@ class MetricsIT {
         assertThat(after.delta(before, "ballot_hints_stored_total")).isZero();
         assertThat(after.get("ballot_hints_pending")).isZero();
         assertThat(after.sum("jvm_memory_used_bytes{area=\"heap\"")).isPositive();
-        assertThat(after.sum("jvm_gc_memory_allocated_bytes_total")).isPositive();
+        assertThat(after.samples()).containsKey("jvm_gc_memory_allocated_bytes_total"); // moves only when a GC has run
         assertThat(after.get("jvm_threads_live_threads")).isPositive();
         assertThat(after.get("process_cpu_usage")).isCloseTo(0.5, within(0.5));
     }
