@@ -16,6 +16,9 @@ import ballot.cql.statement.Preparer;
 import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
+import ballot.metrics.CqlMetrics;
+import ballot.metrics.MetricsServer;
+import ballot.metrics.NodeMetrics;
 import ballot.replication.ReplicatedCoordinator;
 import ballot.replication.Replication;
 import ballot.schema.LocalSchema;
@@ -25,6 +28,7 @@ import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import ballot.system.LocalNode;
 import ballot.system.SystemKeyspaces;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,13 +52,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Ballot node: the composition root. Opens storage, loads the schema, joins the cluster (a cluster of one without
- * seeds), and serves CQL until stopped.
+ * A Ballot node: the composition root. Opens storage, starts the metrics endpoint, loads the schema, joins the
+ * cluster (a cluster of one without seeds), and serves CQL until stopped. The node's one meter registry is made here
+ * and handed to every part that records into it.
  */
 public final class BallotNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BallotNode.class);
 
     private final StorageEngine storage;
+    private NodeMetrics metrics;
+    private MetricsServer metricsServer;
     private ExecutorService requests;
     private CqlServer server;
     private Cluster cluster;
@@ -68,6 +75,8 @@ public final class BallotNode implements AutoCloseable {
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
                 config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds));
         try {
+            metrics = new NodeMetrics();
+            if (config.metricsPort != 0) metricsServer = metricsServer(config, metrics.registry());
             int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
             int storagePort = config.storagePort == 0 ? freePort(config.listenAddress) : config.storagePort;
             identity = identity(config, nativePort, storagePort);
@@ -79,7 +88,7 @@ public final class BallotNode implements AutoCloseable {
             replication = new Replication(storage, schema::schema, system, new WriteId(identity.generation()), clock::nextMicros,
                     identity.hostId(), new ReplicatedCoordinator.Timeouts(Duration.ofMillis(config.writeTimeoutMillis),
                             Duration.ofMillis(config.readTimeoutMillis), Duration.ofMillis(config.rangeTimeoutMillis)),
-                    Duration.ofMillis(config.casContentionTimeoutMillis));
+                    Duration.ofMillis(config.casContentionTimeoutMillis), metrics.registry());
             cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
                 replication.verbs().accept(messaging);
                 SchemaSync.handle(messaging, schema);
@@ -106,12 +115,15 @@ public final class BallotNode implements AutoCloseable {
             requests = requestExecutor(config.requestThreads);
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
+            CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             server = new CqlServer(CqlServerOptions.builder()
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
                     .port(nativePort)
                     .frameBytesMax(config.frameSizeMb << 20)
                     .cqlVersion(LocalNode.CQL_VERSION)
+                    .observer(cqlMetrics)
                     .build(), processor);
+            cqlMetrics.connections(server);
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));
             membership.listen(clientEvents());
             address = server.start();
@@ -120,9 +132,20 @@ public final class BallotNode implements AutoCloseable {
             if (e instanceof UnknownHostException u) throw new IllegalArgumentException("unknown address in configuration: " + u.getMessage(), u);
             throw (RuntimeException) e;
         }
-        log.info("Ballot node started cluster={} host_id={} cql={}:{} internode={}:{} data={}", config.clusterName, identity.hostId(),
-                address.getAddress().getHostAddress(), address.getPort(), identity.address().getHostAddress(), identity.storagePort(),
-                dataDirectory);
+        log.info("Ballot node started cluster={} host_id={} cql={}:{} internode={}:{} metrics={} data={}", config.clusterName,
+                identity.hostId(), address.getAddress().getHostAddress(), address.getPort(), identity.address().getHostAddress(),
+                identity.storagePort(), metricsServer == null ? "off" : metricsServer.address().getPort(), dataDirectory);
+    }
+
+    /** The Prometheus endpoint on the CQL address; a port that cannot be bound stops the node, naming the setting. */
+    private static MetricsServer metricsServer(NodeConfig config, PrometheusMeterRegistry registry) throws UnknownHostException {
+        InetAddress address = InetAddress.getByName(config.nativeTransportAddress);
+        try {
+            return MetricsServer.start(registry, address, config.metricsPort);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("metrics_port " + config.metricsPort + ": " + e.getMessage()
+                    + "; set metrics_port to a free port, or to 0 to turn the metrics endpoint off", e);
+        }
     }
 
     public static BallotNode start(NodeConfig config) {
@@ -135,6 +158,11 @@ public final class BallotNode implements AutoCloseable {
 
     public LocalNode identity() {
         return identity;
+    }
+
+    /** Where {@code GET /metrics} is served; null when metrics_port is 0. */
+    public InetSocketAddress metricsAddress() {
+        return metricsServer == null ? null : metricsServer.address();
     }
 
     /** TOPOLOGY_CHANGE and STATUS_CHANGE events for clients that registered for them, with the nodes' CQL addresses. */
@@ -237,7 +265,9 @@ public final class BallotNode implements AutoCloseable {
         log.info("Ballot node stopped");
     }
 
+    /** The metrics endpoint stops first: its gauges read storage and Paxos, which close after it. */
     private void closeQuietly() {
+        if (metricsServer != null) metricsServer.close();
         if (server != null) server.stop();
         if (requests != null) {
             requests.shutdown();
@@ -250,5 +280,6 @@ public final class BallotNode implements AutoCloseable {
         if (replication != null) replication.close();
         if (cluster != null) cluster.close();
         storage.close();
+        if (metrics != null) metrics.close();
     }
 }

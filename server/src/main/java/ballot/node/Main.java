@@ -4,8 +4,9 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Starts a node: {@code ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N]}. With no arguments, one
- * node on 127.0.0.1:9042 with data in ./data. Stops cleanly on SIGTERM / Ctrl-C.
+ * Starts a node: {@code ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N]
+ * [--metrics-port N]}. With no arguments, one node on 127.0.0.1:9042 (metrics on port 9180) with data in ./data. Stops
+ * cleanly on SIGTERM / Ctrl-C.
  */
 public final class Main {
     private Main() {}
@@ -16,7 +17,7 @@ public final class Main {
             config = parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("ballot: " + e.getMessage());
-            System.err.println("usage: ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N]");
+            System.err.println("usage: ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N] [--metrics-port N]");
             System.exit(2);
             return;
         }
@@ -50,27 +51,23 @@ public final class Main {
                     config.nativeTransportAddress = value(args, ++i, "--address");
                     config.listenAddress = config.nativeTransportAddress;
                 }
-                case "--storage-port" -> {
-                    String port = value(args, ++i, "--storage-port");
-                    try {
-                        config.storagePort = Integer.parseInt(port);
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--storage-port must be a number, was '" + port + "'");
-                    }
-                }
-                case "--port" -> {
-                    String port = value(args, ++i, "--port");
-                    try {
-                        config.nativeTransportPort = Integer.parseInt(port);
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--port must be a number, was '" + port + "'");
-                    }
-                }
+                case "--storage-port" -> config.storagePort = port(args, ++i, "--storage-port");
+                case "--port" -> config.nativeTransportPort = port(args, ++i, "--port");
+                case "--metrics-port" -> config.metricsPort = port(args, ++i, "--metrics-port");
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
             }
         }
         config.validate();
         return config;
+    }
+
+    private static int port(String[] args, int i, String flag) {
+        String port = value(args, i, flag);
+        try {
+            return Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " must be a number, was '" + port + "'");
+        }
     }
 
     private static String value(String[] args, int i, String flag) {

@@ -28,6 +28,8 @@ public final class NodeConfig {
     @JsonProperty("native_transport_address") public String nativeTransportAddress = "127.0.0.1";
     @JsonProperty("native_transport_port") public int nativeTransportPort = 9042;
     @JsonProperty("native_transport_max_frame_size_in_mb") public int frameSizeMb = 16;
+    /** Port of the Prometheus endpoint (GET /metrics) on native_transport_address; 0 turns it off. 9180 as in ScyllaDB. */
+    @JsonProperty("metrics_port") public int metricsPort = 9180;
     @JsonProperty("data_file_directory") public String dataDirectory = "data";
     @JsonProperty("commitlog_sync") public String commitlogSync = "periodic";
     @JsonProperty("commitlog_sync_period_in_ms") public long commitlogSyncPeriodMillis = 10_000;
@@ -60,6 +62,7 @@ public final class NodeConfig {
         if (numTokens < 1 || numTokens > 1024) throw new IllegalArgumentException("num_tokens must be in [1, 1024], was " + numTokens);
         if (frameSizeMb < 1 || frameSizeMb > 256) throw new IllegalArgumentException("native_transport_max_frame_size_in_mb must be in [1, 256], was " + frameSizeMb);
         if (nativeTransportPort < 0 || nativeTransportPort > 65535) throw new IllegalArgumentException("native_transport_port must be in [0, 65535], was " + nativeTransportPort);
+        if (metricsPort < 0 || metricsPort > 65535) throw new IllegalArgumentException("metrics_port must be in [0, 65535] (0: no metrics endpoint), was " + metricsPort);
         if (phiConvictThreshold < 1) throw new IllegalArgumentException("phi_convict_threshold must be at least 1, was " + phiConvictThreshold);
         if (writeTimeoutMillis < 1 || readTimeoutMillis < 1 || rangeTimeoutMillis < 1 || casContentionTimeoutMillis < 1) {
             throw new IllegalArgumentException("request timeouts must be positive");

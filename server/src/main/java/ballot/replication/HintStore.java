@@ -2,6 +2,9 @@ package ballot.replication;
 
 import ballot.storage.Mutation;
 import ballot.storage.StorageEngine;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
@@ -17,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Hints: writes a replica missed (it was down or did not answer), kept on the coordinator in local metadata and
  * replayed when the replica is back. Bounded per replica; beyond the bound a replica gets no more hints and must be
- * repaired by reads (read repair) instead, as in Cassandra.
+ * repaired by reads (read repair) instead, as in Cassandra. Counts hints stored, delivered and dropped at the bound, and
+ * gauges the hints waiting.
  */
 final class HintStore {
     private static final Logger log = LoggerFactory.getLogger(HintStore.class);
@@ -30,11 +34,27 @@ final class HintStore {
     private final int hintsPerReplicaMax;
     private final Map<UUID, AtomicInteger> counts = new ConcurrentHashMap<>();
     private final AtomicInteger sequence = new AtomicInteger();
+    private final Counter stored;
+    private final Counter delivered;
+    private final Counter dropped;
 
-    HintStore(StorageEngine storage, int hintsPerReplicaMax) {
+    HintStore(StorageEngine storage, int hintsPerReplicaMax, MeterRegistry metrics) {
         this.storage = storage;
         this.hintsPerReplicaMax = hintsPerReplicaMax;
         storage.forEachMeta(PREFIX, (key, value) -> counts.computeIfAbsent(target(key), t -> new AtomicInteger()).incrementAndGet());
+        stored = Counter.builder("ballot.hints.stored").description("Hints stored for replicas that missed a write").register(metrics);
+        delivered = Counter.builder("ballot.hints.delivered").description("Hints replayed to their replica and deleted").register(metrics);
+        dropped = Counter.builder("ballot.hints.dropped")
+                .description("Writes a replica missed while it already had the most hints allowed: it catches up through read repair")
+                .register(metrics);
+        Gauge.builder("ballot.hints.pending", counts, HintStore::pending).strongReference(true)
+                .description("Hints waiting for their replicas, all replicas together").register(metrics);
+    }
+
+    private static double pending(Map<UUID, AtomicInteger> counts) {
+        long n = 0;
+        for (AtomicInteger c : counts.values()) n += c.get();
+        return n;
     }
 
     /** Stores a hint for {@code target}; false if the replica already has the most hints allowed. */
@@ -42,6 +62,7 @@ final class HintStore {
         AtomicInteger count = counts.computeIfAbsent(target, t -> new AtomicInteger());
         if (count.get() >= hintsPerReplicaMax) {
             log.warn("hints for replica {} reached the limit of {}; it will catch up through read repair", target, hintsPerReplicaMax);
+            dropped.increment();
             return false;
         }
         ByteBuf buf = Unpooled.buffer();
@@ -53,6 +74,7 @@ final class HintStore {
                     + HexFormat.of().formatHex(mutation.writeId());
             storage.putMetaUnsynced(key, bytes);
             count.incrementAndGet();
+            stored.increment();
             return true;
         } finally {
             buf.release();
@@ -72,6 +94,7 @@ final class HintStore {
         storage.deleteMeta(hint.key());
         AtomicInteger count = counts.get(target);
         if (count != null) count.decrementAndGet();
+        delivered.increment();
     }
 
     int count(UUID target) {

@@ -55,6 +55,9 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /** Runs conditional statements and SERIAL reads (ballot.paxos.server.PaxosEngine). */
     public interface CasEngine {
         CompletableFuture<CasResult> cas(CasRequest request, List<NodeInfo> replicas, ConsistencyLevel serial, ConsistencyLevel commit);
+
+        /** The coordinator answered {@code request} UNAVAILABLE without calling {@link #cas} (for the engine's counters). */
+        void unavailable(CasRequest request);
     }
 
     private final Membership membership;
@@ -65,13 +68,14 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     private final HintStore hints;
     private final Timeouts timeouts;
     private final LongSupplier nowMillis;
+    private final CoordinatorMetrics metrics;
     private volatile CasEngine cas;
     private volatile TokenRing ring;
     /** Placement per replication setting for the current ring; emptied whenever the ring is rebuilt. */
     private final java.util.concurrent.ConcurrentHashMap<Map<String, String>, ReplicaPlacement> placements = new java.util.concurrent.ConcurrentHashMap<>();
 
     ReplicatedCoordinator(Membership membership, Messaging messaging, LocalReplica local, SystemKeyspaces system,
-            Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis) {
+            Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis, CoordinatorMetrics metrics) {
         this.membership = membership;
         this.messaging = messaging;
         this.local = local;
@@ -80,6 +84,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         this.hints = hints;
         this.timeouts = timeouts;
         this.nowMillis = nowMillis;
+        this.metrics = metrics;
         refreshRing();
     }
 
@@ -152,6 +157,10 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
+        return metrics.time(CoordinatorMetrics.Kind.WRITE, consistency, () -> writeAll(updates, consistency, writeType));
+    }
+
+    private CompletableFuture<Void> writeAll(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
         List<CompletableFuture<Void>> writes = new ArrayList<>(updates.size());
         for (PartitionUpdate update : updates) {
             TableMetadata table = table(update.tableId());
@@ -237,6 +246,10 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl) {
         VirtualTable virtual = system.table(table.id());
         if (virtual != null) return CompletableFuture.completedFuture(virtual.read(key, spec));
+        return metrics.time(CoordinatorMetrics.Kind.READ, cl, () -> readReplicas(table, key, spec, cl));
+    }
+
+    private CompletableFuture<PartitionData> readReplicas(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl) {
         List<NodeInfo> replicas = replicas(table, key.token());
         List<NodeInfo> alive = readOrder(alive(replicas));
         Map<String, Integer> factors = factors(table);
@@ -348,6 +361,11 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             ConsistencyLevel cl) {
         VirtualTable virtual = system.table(table.id());
         if (virtual != null) return CompletableFuture.completedFuture(virtual.scan(range, spec, partitionLimit));
+        return metrics.time(CoordinatorMetrics.Kind.RANGE, cl, () -> scanReplicas(table, range, spec, partitionLimit, cl));
+    }
+
+    private CompletableFuture<List<PartitionData>> scanReplicas(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
+            ConsistencyLevel cl) {
         KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
         TokenRing current = ring;
         if (ks == null || ReplicationStrategy.isLocal(ks.replication()) || current.isEmpty()) {
@@ -398,10 +416,15 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
         List<NodeInfo> replicas = replicas(request.table(), request.key().token());
         List<NodeInfo> alive = alive(replicas);
-        checkAvailable(serial, factors(request.table()), alive);
+        CasEngine engine = cas;
+        try {
+            checkAvailable(serial, factors(request.table()), alive);
+        } catch (UnavailableException e) {
+            if (engine != null) engine.unavailable(request);
+            throw e;
+        }
         VirtualTable virtual = request.isRead() ? system.table(request.table().id()) : null;
         if (virtual != null) return CompletableFuture.completedFuture(new CasResult(false, virtual.read(request.key(), request.read())));
-        CasEngine engine = cas;
         if (engine == null) throw new InvalidRequestException("Conditional statements are not available on this node");
         return engine.cas(request, replicas, serial, commit);
     }

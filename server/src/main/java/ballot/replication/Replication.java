@@ -10,6 +10,7 @@ import ballot.paxos.server.PaxosEngine;
 import ballot.storage.StorageEngine;
 import ballot.storage.WriteId;
 import ballot.system.SystemKeyspaces;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -31,24 +32,24 @@ public final class Replication implements AutoCloseable {
     private final ReplicatedCoordinator.Timeouts timeouts;
     private final LongSupplier nowMicros;
     private final PaxosEngine paxos;
+    private final MeterRegistry metrics;
     private volatile ReplicatedCoordinator coordinator;
     private HintDelivery delivery;
 
+    /**
+     * @param casContention how long a conditional statement may take, retries included (cas_contention_timeout_in_ms)
+     * @param metrics the node's registry: hints, coordinator latency and Paxos record there
+     */
     public Replication(StorageEngine storage, Supplier<Schema> schema, SystemKeyspaces system, WriteId writeIds,
-            LongSupplier nowMicros, UUID hostId, ReplicatedCoordinator.Timeouts timeouts) {
-        this(storage, schema, system, writeIds, nowMicros, hostId, timeouts, Duration.ofSeconds(1));
-    }
-
-    /** @param casContention how long a conditional statement may take, retries included (cas_contention_timeout_in_ms) */
-    public Replication(StorageEngine storage, Supplier<Schema> schema, SystemKeyspaces system, WriteId writeIds,
-            LongSupplier nowMicros, UUID hostId, ReplicatedCoordinator.Timeouts timeouts, Duration casContention) {
+            LongSupplier nowMicros, UUID hostId, ReplicatedCoordinator.Timeouts timeouts, Duration casContention, MeterRegistry metrics) {
         this.schema = schema;
         this.system = system;
         this.nowMicros = nowMicros;
         this.timeouts = timeouts;
+        this.metrics = metrics;
         this.local = new LocalReplica(storage, schema, writeIds, nowMicros, hostId);
-        this.hints = new HintStore(storage, HINTS_PER_REPLICA_MAX);
-        this.paxos = new PaxosEngine(storage, schema, hostId, nowMicros, PaxosEngine.Options.defaults(casContention));
+        this.hints = new HintStore(storage, HINTS_PER_REPLICA_MAX, metrics);
+        this.paxos = new PaxosEngine(storage, schema, hostId, nowMicros, PaxosEngine.Options.defaults(casContention), metrics);
     }
 
     /** Installs the replica's verbs; give it to the cluster so they exist before the node joins. */
@@ -62,7 +63,7 @@ public final class Replication implements AutoCloseable {
     /** Builds the coordinator once the node is a member; it follows membership to keep its ring current. */
     public DataCoordinator start(Membership membership, Messaging messaging) {
         ReplicatedCoordinator c = new ReplicatedCoordinator(membership, messaging, local, system, schema, hints, timeouts,
-                () -> nowMicros.getAsLong() / 1000);
+                () -> nowMicros.getAsLong() / 1000, new CoordinatorMetrics(metrics));
         paxos.start(membership, messaging);
         c.casEngine(paxos);
         delivery = new HintDelivery(hints, messaging, membership, timeouts.write());

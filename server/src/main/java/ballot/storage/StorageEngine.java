@@ -543,6 +543,31 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
+    // ---------------------------------------------------------------- paxos family size (metrics gauges; not after close)
+
+    /** RocksDB's estimate of the keys in the paxos family: registers, plain-write and table versions. */
+    public long paxosEstimatedKeys() {
+        return paxosProperty("rocksdb.estimate-num-keys");
+    }
+
+    /** Bytes of the paxos family's SST files. */
+    public long paxosSstBytes() {
+        return paxosProperty("rocksdb.total-sst-files-size");
+    }
+
+    /** Bytes of the paxos family's memtables, active and immutable. */
+    public long paxosMemtableBytes() {
+        return paxosProperty("rocksdb.cur-size-all-mem-tables");
+    }
+
+    private long paxosProperty(String property) {
+        try {
+            return db.getLongProperty(paxosFamily, property);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read RocksDB property " + property + " of the paxos family: " + e.getMessage(), e);
+        }
+    }
+
     // ---------------------------------------------------------------- lifecycle
 
     private void syncWal() {

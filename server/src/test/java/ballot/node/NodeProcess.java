@@ -42,6 +42,7 @@ final class NodeProcess implements AutoCloseable {
                 "storage_port: " + storagePort,
                 "native_transport_address: " + address,
                 "native_transport_port: " + nativePort,
+                "metrics_port: 0", // several test JVMs and worktrees share this machine's loopback ports
                 "data_file_directory: " + directory.resolve("data"),
                 "phi_convict_threshold: 5",
                 "seeds: [" + String.join(", ", seeds.stream().map(s -> "\"" + s + "\"").toList()) + "]",

@@ -10,21 +10,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-/** A real node in this JVM on an ephemeral port over a temporary data directory, and driver sessions to it. */
+/**
+ * A real node in this JVM on an ephemeral port over a temporary data directory, and driver sessions to it. No metrics
+ * endpoint unless a test asks for one: test JVMs run side by side on this machine.
+ */
 final class TestNode implements AutoCloseable {
     private final Path directory;
+    private final Consumer<NodeConfig> settings;
     private BallotNode node;
 
-    private TestNode(Path directory) {
+    private TestNode(Path directory, Consumer<NodeConfig> settings) {
         this.directory = directory;
+        this.settings = settings;
         start();
     }
 
     static TestNode start(String name) {
+        return start(name, config -> { });
+    }
+
+    /** A node whose configuration {@code settings} adjusts after the test defaults, at every start. */
+    static TestNode start(String name, Consumer<NodeConfig> settings) {
         try {
-            return new TestNode(Files.createTempDirectory("ballot-" + name));
+            return new TestNode(Files.createTempDirectory("ballot-" + name), settings);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -35,7 +46,9 @@ final class TestNode implements AutoCloseable {
         config.dataDirectory = directory.resolve("data").toString();
         config.nativeTransportPort = 0;
         config.storagePort = 0;
+        config.metricsPort = 0;
         config.requestThreads = 8;
+        settings.accept(config);
         node = BallotNode.start(config);
     }
 
@@ -47,6 +60,10 @@ final class TestNode implements AutoCloseable {
 
     InetSocketAddress address() {
         return node.address();
+    }
+
+    InetSocketAddress metricsAddress() {
+        return node.metricsAddress();
     }
 
     CqlSession session() {

@@ -32,6 +32,7 @@ import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import ballot.system.LocalNode;
 import ballot.system.SystemKeyspaces;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -121,10 +122,11 @@ class ReplicationSimulationTest {
                 SimNetwork.Endpoint endpoint = network.listen(info.internode(), new SimScheduler(world));
                 ReplicatedCoordinator[] holder = new ReplicatedCoordinator[1];
                 ReplicaHandlers.register(endpoint, local, () -> holder[0], () -> schema);
+                SimpleMeterRegistry metrics = new SimpleMeterRegistry();
                 holder[0] = new ReplicatedCoordinator(new StaticMembership(info, infos, alive), endpoint, local,
-                        new SystemKeyspaces(localNode, () -> schema), () -> schema, new HintStore(storage, 1000),
+                        new SystemKeyspaces(localNode, () -> schema), () -> schema, new HintStore(storage, 1000, metrics),
                         new ReplicatedCoordinator.Timeouts(Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofMillis(200)),
-                        world::currentTimeMillis);
+                        world::currentTimeMillis, new CoordinatorMetrics(metrics));
                 nodes.add(new Node(info, holder[0]));
             }
         }

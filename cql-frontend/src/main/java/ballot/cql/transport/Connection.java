@@ -111,6 +111,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     private void onEnvelope(Envelope envelope) {
+        options.observer().received(envelope.opcode());
         if (client != null && envelope.version() != client.protocolVersion()) {
             envelope.release();
             failConnection(envelope.streamId(), "Invalid message version. Got " + envelope.version().label()
@@ -373,6 +374,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     private void reply(Response response, int stream, ProtocolVersion version) {
+        if (response instanceof ErrorResponse error) options.observer().errorSent(error.code());
         Envelope envelope;
         try {
             envelope = ResponseCodec.encode(response, stream, version, ctx.alloc());
@@ -391,6 +393,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         log.debug("protocol violation remote={} version={} message={}", ctx.channel().remoteAddress(),
                 violation.obsoleteVersion(), violation.message());
         state = State.CLOSING;
+        options.observer().errorSent(ErrorCode.PROTOCOL_ERROR);
         Envelope error = ResponseCodec.encode(ErrorResponse.protocolError(violation.message()), violation.streamId(),
                 ProtocolVersion.V3, ctx.alloc());
         try {
@@ -413,6 +416,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (state == State.CLOSING) return;
         log.debug("protocol violation remote={} stream={} message={}", ctx.channel().remoteAddress(), stream, message);
         ProtocolVersion version = client != null ? client.protocolVersion() : ProtocolVersion.CURRENT;
+        options.observer().errorSent(ErrorCode.PROTOCOL_ERROR);
         Envelope envelope = ResponseCodec.encode(ErrorResponse.protocolError(message), stream, version, ctx.alloc());
         ctx.writeAndFlush(envelope).addListener(ChannelFutureListener.CLOSE);
         closing();

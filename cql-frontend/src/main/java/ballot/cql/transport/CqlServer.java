@@ -69,6 +69,11 @@ public final class CqlServer implements AutoCloseable {
         return serverChannel == null ? null : (InetSocketAddress) serverChannel.localAddress();
     }
 
+    /** Client connections open now (a gauge for the node's metrics). */
+    public synchronized int connections() {
+        return channels == null ? 0 : channels.size();
+    }
+
     /** Where to publish events for registered clients. */
     public EventBroadcaster events() {
         return events;

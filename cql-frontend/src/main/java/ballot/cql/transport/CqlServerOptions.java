@@ -19,15 +19,18 @@ import java.util.Objects;
  * @param inFlightRequestsMax requests of one connection being handled at once; past it the connection stops reading
  * @param cqlVersion the CQL version announced in SUPPORTED
  * @param extraSupportedOptions further SUPPORTED keys, after the standard ones and the {@link ProtocolExtension}s
+ * @param authenticator who may connect; default everyone
+ * @param observer hears every request's opcode and every error code sent (metrics); default none
  */
 public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytesMax, int inFlightRequestsMax,
                                String cqlVersion, Map<String, List<String>> extraSupportedOptions,
-                               Authenticator authenticator) {
+                               Authenticator authenticator, RequestObserver observer) {
     public static final int FRAME_BYTES_MAX_DEFAULT = 16 * 1024 * 1024;
 
     public CqlServerOptions {
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(authenticator, "authenticator");
+        Objects.requireNonNull(observer, "observer");
         extraSupportedOptions = Map.copyOf(extraSupportedOptions);
     }
 
@@ -62,6 +65,7 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         private String cqlVersion = "3.4.7";
         private final Map<String, List<String>> extraSupportedOptions = new LinkedHashMap<>();
         private Authenticator authenticator = Authenticator.NONE;
+        private RequestObserver observer = RequestObserver.NONE;
 
         private Builder() {
             try {
@@ -114,9 +118,14 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
             return this;
         }
 
+        public Builder observer(RequestObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
         public CqlServerOptions build() {
             return new CqlServerOptions(bindAddress, port, frameBytesMax, inFlightRequestsMax, cqlVersion,
-                    extraSupportedOptions, authenticator);
+                    extraSupportedOptions, authenticator, observer);
         }
     }
 }

@@ -31,6 +31,9 @@ public final class CasCoordinator {
     private final Context ctx;
     private final long sessionIdleNanos;
     private final Map<PaxosKey, PartitionSession> sessions = new HashMap<>();
+    /** Queue lengths summed over partitions, and the longest, as the last {@link #tick} left them. */
+    private int queuedAtTick;
+    private int queuedMaxAtTick;
 
     private CasCoordinator(Context ctx, long sessionIdleNanos) {
         this.ctx = ctx;
@@ -65,16 +68,36 @@ public final class CasCoordinator {
     /** Deadlines, retransmission, back-off and eviction of idle partitions. */
     public void tick() {
         long now = ctx.clock.nanoTime();
+        int queued = 0;
+        int queuedMax = 0;
         for (Iterator<PartitionSession> it = sessions.values().iterator(); it.hasNext(); ) {
             PartitionSession session = it.next();
             session.tick();
+            int q = session.queued();
+            queued += q;
+            queuedMax = Math.max(queuedMax, q);
             if (session.idle() && now - session.lastActiveNanos >= sessionIdleNanos) it.remove();
         }
+        queuedAtTick = queued;
+        queuedMaxAtTick = queuedMax;
     }
 
     /** Partitions with state on this coordinator (a gauge for the server). */
     public int sessions() {
         return sessions.size();
+    }
+
+    /**
+     * Requests waiting behind their partition's round in flight (§8), summed over partitions, as of the last
+     * {@link #tick}: counted there, in the pass it makes anyway (a gauge for the server).
+     */
+    public int queuedAtTick() {
+        return queuedAtTick;
+    }
+
+    /** The longest single partition's queue as of the last {@link #tick}. */
+    public int queuedMaxAtTick() {
+        return queuedMaxAtTick;
     }
 
     /** Settings are validated in {@link #build()}; errors name the setting and the value. */

@@ -84,6 +84,11 @@ final class PartitionSession {
         this.lastActiveNanos = ctx.clock.nanoTime();
     }
 
+    /** Requests waiting for the next round. */
+    int queued() {
+        return queue.size();
+    }
+
     boolean idle() {
         return round == null && queue.isEmpty() && commits.isEmpty() && inDoubt == null && !backingOff && pendingPrune == null;
     }

@@ -14,6 +14,8 @@ import static ballot.paxos.sim.ManualCluster.v;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ballot.paxos.Mark;
+import ballot.paxos.PaxosKey;
+import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CasResult;
 import ballot.paxos.coordinator.CasResult.Outcome;
 import ballot.paxos.coordinator.CommitLevel;
@@ -189,6 +191,25 @@ class CoordinatorScenarioTest {
         assertThat(a.get(0).roundTrips()).isEqualTo(1);
         assertThat(d.get(0).roundTrips()).isEqualTo(2);
         for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(4L);
+    }
+
+    /** §8: the queue gauges count the requests waiting behind each partition's round in flight, as of the last tick. */
+    @Test
+    void queueGaugesCountRequestsWaitingBehindTheRoundInFlight() {
+        ManualCluster c = new ManualCluster();
+        CasCoordinator coordinator = c.coordinator(N1);
+        for (long v = 1; v <= 3; v++) c.submit(N1, c.cas(null, v), CommitLevel.ANY); // one in the round, two queued
+        PaxosKey other = PaxosKey.of("other");
+        for (long v = 1; v <= 2; v++)
+            coordinator.submit(other, ManualCluster.ELECTORATE, c.cas(null, v), CommitLevel.ANY, c.nanos + 1_000_000_000L, r -> { });
+        assertThat(coordinator.queuedAtTick()).as("nothing counted before a tick").isZero();
+        c.advance(Duration.ofMillis(1));
+        assertThat(coordinator.queuedAtTick()).isEqualTo(3);
+        assertThat(coordinator.queuedMaxAtTick()).isEqualTo(2);
+        c.deliverAll();
+        c.advance(Duration.ofMillis(1));
+        assertThat(coordinator.queuedAtTick()).isZero();
+        assertThat(coordinator.queuedMaxAtTick()).isZero();
     }
 
     /** §4.9: two coordinators collide; the loser backs off and retries on the winner's result. */

@@ -35,6 +35,7 @@ import ballot.paxos.spi.Clock;
 import ballot.paxos.spi.Transport;
 import ballot.replication.ReplicatedCoordinator;
 import ballot.storage.StorageEngine;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -115,7 +116,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     private final Lane[] lanes;
     private final ThreadPoolExecutor syncWriters;
     private final ThreadPoolExecutor answers;
-    private final PaxosStats stats = new PaxosStats();
+    private final PaxosStats stats;
     private final LogThrottle throttle = new LogThrottle(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
     private final CqlReadModel readModel;
     private final Transport transport = new MessagingTransport();
@@ -125,8 +126,10 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
 
     /**
      * @param wallMicros the node's timestamp clock: ballots' micros are the write timestamps of what they decide
+     * @param metrics where {@link PaxosStats} registers its meters
      */
-    public PaxosEngine(StorageEngine storage, Supplier<Schema> schema, UUID hostId, LongSupplier wallMicros, Options options) {
+    public PaxosEngine(StorageEngine storage, Supplier<Schema> schema, UUID hostId, LongSupplier wallMicros, Options options,
+            MeterRegistry metrics) {
         this.options = options;
         this.self = NodeIds.of(hostId);
         this.tables = id -> {
@@ -154,6 +157,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         this.answers = pool("paxos-answer", 2);
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i);
+        this.stats = new PaxosStats(metrics, storage, this::queues);
         log.info("paxos ready node={} incarnation={} lanes={} contention_timeout={}ms", self, incarnation, lanes.length,
                 options.contentionTimeout().toMillis());
     }
@@ -195,6 +199,23 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         return stats;
     }
 
+    /** The lanes' coordinator queues as of their last ticks. */
+    private PaxosStats.Queues queues() {
+        int partitions = 0, queued = 0, queuedMax = 0;
+        for (Lane lane : lanes) {
+            PaxosStats.Queues q = lane.queues;
+            partitions += q.partitions();
+            queued += q.queued();
+            queuedMax = Math.max(queuedMax, q.queuedMax());
+        }
+        return new PaxosStats.Queues(partitions, queued, queuedMax);
+    }
+
+    @Override
+    public void unavailable(CasRequest request) {
+        stats.unavailable(request.isRead());
+    }
+
     // ---------------------------------------------------------------- coordinator side
 
     @Override
@@ -207,7 +228,8 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         Evaluation evaluation = read ? null : new Evaluation(request, query);
         ballot.paxos.coordinator.CasRequest coreRequest = read ? ballot.paxos.coordinator.CasRequest.read(query) : evaluation;
         CommitLevel level = read ? CommitLevel.ANY : commitLevel(commit);
-        long deadline = clock.nanoTime() + options.contentionTimeout().toNanos();
+        long arrived = clock.nanoTime();
+        long deadline = arrived + options.contentionTimeout().toNanos();
         CompletableFuture<CasResult> future = new CompletableFuture<>();
         Lane lane = lane(key);
         try {
@@ -215,7 +237,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                 try {
                     lane.coordinator.submit(key, electorate, coreRequest, level, deadline, result -> {
                         try {
-                            answers.execute(() -> answer(future, result, request, evaluation, electorate, serial, commit, level));
+                            answers.execute(() -> answer(future, result, request, evaluation, electorate, serial, commit, level, arrived));
                         } catch (RejectedExecutionException e) {
                             future.completeExceptionally(new IllegalStateException("node is stopping"));
                         }
@@ -233,8 +255,9 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
 
     /** Maps the core's answer to the query layer's (docs/paxos.md §4.10). Runs on the answer executor. */
     private void answer(CompletableFuture<CasResult> future, ballot.paxos.coordinator.CasResult result, CasRequest request,
-            Evaluation evaluation, Electorate electorate, ConsistencyLevel serial, ConsistencyLevel commit, CommitLevel level) {
-        stats.record(result, request.isRead());
+            Evaluation evaluation, Electorate electorate, ConsistencyLevel serial, ConsistencyLevel commit, CommitLevel level,
+            long arrivedNanos) {
+        stats.record(result, request.isRead(), clock.nanoTime() - arrivedNanos);
         if (log.isDebugEnabled()) {
             log.debug("cas answered table={} read={} outcome={} commit={} round_trips={} contentions={} fast_path={}", request.table(),
                     request.isRead(), result.outcome(), level, result.roundTrips(), result.contentions(), result.fastPath());
@@ -439,6 +462,8 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         final LaneAcceptor acceptor;
         /** Written and read on the lane's thread only. */
         CasCoordinator coordinator;
+        /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
+        volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
 
         Lane(int index) {
             this.index = index;
@@ -463,7 +488,10 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                     .build();
             execute(() -> coordinator = c);
             long tick = options.tick().toNanos();
-            executor.scheduleWithFixedDelay(() -> run(c::tick), tick, tick, TimeUnit.NANOSECONDS);
+            executor.scheduleWithFixedDelay(() -> run(() -> {
+                c.tick();
+                queues = new PaxosStats.Queues(c.sessions(), c.queuedAtTick(), c.queuedMaxAtTick());
+            }), tick, tick, TimeUnit.NANOSECONDS);
         }
 
         void execute(Runnable task) {

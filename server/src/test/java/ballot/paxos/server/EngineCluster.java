@@ -25,6 +25,7 @@ import ballot.net.MessagingException;
 import ballot.net.Verb;
 import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.net.InetAddress;
@@ -95,7 +96,7 @@ final class EngineCluster implements AutoCloseable {
             Schema schema = new Schema(Map.of("ks", new KeyspaceMetadata("ks", Map.of("class", "SimpleStrategy", "replication_factor", "3"),
                     true, Map.of(), Map.of()).withTable(TABLE)), new UUID(0, 1));
             engine = new PaxosEngine(storage, () -> schema, info.hostId(), clock::incrementAndGet,
-                    new PaxosEngine.Options(contention, 2, Duration.ofMillis(2), contention, 8));
+                    new PaxosEngine.Options(contention, 2, Duration.ofMillis(2), contention, 8), new SimpleMeterRegistry());
             handlers.clear();
             engine.handle(new LoopbackMessaging(this));
             engine.start(new FakeMembership(this), new LoopbackMessaging(this));

@@ -70,6 +70,7 @@ final class PaxosCluster implements AutoCloseable {
         config.listenAddress = ip(i);
         config.nativeTransportAddress = ip(i);
         config.nativeTransportPort = 0;
+        config.metricsPort = 0;
         config.storagePort = storagePorts[i];
         config.requestThreads = 8;
         config.numTokens = 8;

@@ -31,6 +31,7 @@ class PopIT {
         config.dataDirectory = directory.resolve("data").toString();
         config.nativeTransportPort = 0;
         config.storagePort = 0;
+        config.metricsPort = 0;
         config.requestThreads = 8;
         node = BallotNode.start(config);
     }

@@ -1,0 +1,36 @@
+package ballot.metrics;
+
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * The meter registry of one node, created by the node and handed to the parts that record into it; never a global
+ * registry, so that nodes sharing a JVM (tests) keep their meters apart. Starts with the JVM's memory, GC and thread
+ * meters and the process's CPU meters.
+ */
+public final class NodeMetrics implements AutoCloseable {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Listens to GC notifications until closed. */
+    private final JvmGcMetrics gc = new JvmGcMetrics();
+
+    public NodeMetrics() {
+        new JvmMemoryMetrics().bindTo(registry);
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void close() {
+        gc.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,43 @@
+package ballot.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The metrics endpoint's setting, from YAML and from the command line. */
+class NodeConfigTest {
+    @TempDir
+    Path directory;
+
+    private NodeConfig load(String yaml) throws IOException {
+        Path file = directory.resolve("node.yaml");
+        Files.writeString(file, yaml);
+        return NodeConfig.load(file);
+    }
+
+    @Test
+    void metricsPortDefaultsToScyllasPrometheusPortAndIsReadFromYaml() throws IOException {
+        assertThat(new NodeConfig().metricsPort).isEqualTo(9180);
+        assertThat(load("metrics_port: 19180\n").metricsPort).isEqualTo(19180);
+        assertThat(load("metrics_port: 0\n").metricsPort).isZero();
+    }
+
+    @Test
+    void rejectsAMetricsPortOutOfRangeNamingTheSetting() {
+        assertThatThrownBy(() -> load("metrics_port: 65536\n"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("metrics_port must be in [0, 65535] (0: no metrics endpoint), was 65536");
+    }
+
+    @Test
+    void commandLineSetsTheMetricsPort() {
+        assertThat(Main.parse(new String[] {"--metrics-port", "0"}).metricsPort).isZero();
+        assertThatThrownBy(() -> Main.parse(new String[] {"--metrics-port", "x"}))
+                .hasMessage("--metrics-port must be a number, was 'x'");
+    }
+}
