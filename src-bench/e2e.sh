@@ -27,7 +27,8 @@
 #   --concurrency N      requests in flight (default 64)
 #   --connections N      driver connections (default 1)
 #   --value-bytes N      payload text bytes (default 100)
-#   --phases LIST        insert,select (default); "select" alone reads keys written once each (no overwrites)
+#   --phases LIST        insert,select (default); "select" alone reads keys written once each (no overwrites);
+#                        lwt-uniform,lwt-hot: INSERT IF NOT EXISTS of new rows, one partition each or all in one
 #   --workload W         kv (default: DriverLoad's INSERT/SELECT phases) or lwt (pop: phases lwt and plain)
 #   --heap SIZE          node heap, -Xms = -Xmx (default 1G)
 #   --nodes N            nodes per target, 1..3 on 127.0.0.1..N, replication factor N (default 1)
@@ -485,6 +486,14 @@ if any(phase == "lwt" for _, phase in order):
     for target in dict.fromkeys(t for t, _ in order):
         if (target, "lwt") in runs and (target, "plain") in runs:
             out.append(f"| {target} | {med((target, 'lwt'), 'ops_per_s') / med((target, 'plain'), 'ops_per_s'):.2f} |")
+
+if ("lwt-uniform" in phases) and ("lwt-hot" in phases):
+    out.append("")
+    out.append("| target | one hot partition / uniform LWT throughput |")
+    out.append("|---|---:|")
+    for target in dict.fromkeys(t for t, _ in order):
+        if (target, "lwt-hot") in runs and (target, "lwt-uniform") in runs:
+            out.append(f"| {target} | {med((target, 'lwt-hot'), 'ops_per_s') / med((target, 'lwt-uniform'), 'ops_per_s'):.2f} |")
 
 text = "\n".join(out)
 with open(summary_path, "w") as f:

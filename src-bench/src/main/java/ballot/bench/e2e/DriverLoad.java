@@ -1,6 +1,7 @@
 package ballot.bench.e2e;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
@@ -40,6 +41,10 @@ import org.HdrHistogram.Recorder;
  * keys, and any key the INSERT phase did not reach is written first, unmeasured. {@code name} is about 10 bytes,
  * {@code payload} {@code --value-bytes} bytes of text.
  *
+ * <p>Phases {@code lwt-uniform} and {@code lwt-hot} send {@code INSERT ... IF NOT EXISTS} (serial SERIAL, commit at
+ * {@code --consistency}) of new rows of {@code kvc (p bigint, c bigint, payload text, PRIMARY KEY (p, c))}: each row in its
+ * own partition, or every row in partition 0, to compare LWT throughput on one hot partition with the uniform case.
+ *
  * <p>Load: a closed loop holding exactly {@code --concurrency} requests in flight (a new request goes out when one
  * completes) on {@code --connections} connections. Each phase runs {@code --warmup} seconds unrecorded, then
  * {@code --duration} seconds recorded. Latency is from {@code executeAsync} to completion, in an HdrHistogram;
@@ -63,7 +68,18 @@ public final class DriverLoad {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final int PAYLOADS = 256;
 
-    enum Phase { INSERT, SELECT }
+    /**
+     * INSERT and SELECT of {@code kv}; LWT_UNIFORM and LWT_HOT: {@code INSERT ... IF NOT EXISTS} of new rows of
+     * {@code kvc (p, c)}, each into its own partition (uniform) or all into partition 0 (one hot partition), so that
+     * the two differ only in how the same conditional inserts share partitions.
+     */
+    enum Phase {
+        INSERT, SELECT, LWT_UNIFORM, LWT_HOT;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
 
     record Options(String host, int port, String dataCenter, String target, List<Phase> phases, int keys,
                    int concurrency, int connections, Duration warmup, Duration duration, int valueBytes,
@@ -83,6 +99,9 @@ public final class DriverLoad {
     private final String[] payloads = new String[PAYLOADS];
     private PreparedStatement insert;
     private PreparedStatement select;
+    private PreparedStatement conditionalInsert;
+    /** Rows the LWT phases have inserted; each request inserts a new one, so every condition holds. */
+    private long lwtIssued;
     /** Next key the INSERT phase writes; keys below it (up to --keys) exist. */
     private long insertsIssued;
 
@@ -150,6 +169,11 @@ public final class DriverLoad {
                 + " (k int PRIMARY KEY, name text, n int, payload text)").setTimeout(ddlTimeout));
         insert = session.prepare("INSERT INTO " + TABLE + " (k, name, n, payload) VALUES (?, ?, ?, ?)");
         select = session.prepare("SELECT k, name, n, payload FROM " + TABLE + " WHERE k = ?");
+        if (options.phases().stream().anyMatch(p -> p == Phase.LWT_UNIFORM || p == Phase.LWT_HOT)) {
+            session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS " + KEYSPACE
+                    + ".kvc (p bigint, c bigint, payload text, PRIMARY KEY (p, c))").setTimeout(ddlTimeout));
+            conditionalInsert = session.prepare("INSERT INTO " + KEYSPACE + ".kvc (p, c, payload) VALUES (?, ?, ?) IF NOT EXISTS");
+        }
     }
 
     // ---------------------------------------------------------------- phases
@@ -194,6 +218,12 @@ public final class DriverLoad {
         return insert.bind(k, "user-" + k, k * 31, payloads[k % PAYLOADS]);
     }
 
+    private BoundStatement nextConditionalInsert(Phase phase) {
+        long row = lwtIssued++;
+        long partition = phase == Phase.LWT_HOT ? 0 : row;
+        return conditionalInsert.bind(partition, row, payloads[(int) (row % PAYLOADS)]).setSerialConsistencyLevel(DefaultConsistencyLevel.SERIAL);
+    }
+
     private BoundStatement nextSelect() {
         return select.bind(random.nextInt(options.keys()));
     }
@@ -216,7 +246,7 @@ public final class DriverLoad {
         long reportEvery = options.reportEvery().toNanos();
         long nextReport = start + reportEvery;
         long lastReport = start;
-        String label = "[" + options.target() + " " + phase.name().toLowerCase(Locale.ROOT) + " " + stage + "]";
+        String label = "[" + options.target() + " " + phase.label() + " " + stage + "]";
 
         while (true) {
             long now = System.nanoTime();
@@ -233,7 +263,11 @@ public final class DriverLoad {
             }
             long waitNanos = Math.min(nextReport, end) - now;
             if (!permits.tryAcquire(waitNanos, TimeUnit.NANOSECONDS)) continue;
-            BoundStatement statement = phase == Phase.INSERT ? nextInsert() : nextSelect();
+            BoundStatement statement = switch (phase) {
+                case INSERT -> nextInsert();
+                case SELECT -> nextSelect();
+                case LWT_UNIFORM, LWT_HOT -> nextConditionalInsert(phase);
+            };
             long sent = System.nanoTime();
             CompletionStage<AsyncResultSet> response = session.executeAsync(statement);
             response.whenComplete((rs, error) -> {
@@ -241,6 +275,8 @@ public final class DriverLoad {
                 if (error == null) {
                     recorder.recordValue(latency);
                     if (phase == Phase.SELECT && rs.one() == null) missing.increment();
+                    // a new row's condition always holds: not applied means a bug, counted as missing
+                    if ((phase == Phase.LWT_UNIFORM || phase == Phase.LWT_HOT) && !rs.wasApplied()) missing.increment();
                 } else {
                     errors.increment();
                     errorKinds.computeIfAbsent(error.getClass().getSimpleName(), e -> new LongAdder()).increment();
@@ -313,7 +349,7 @@ public final class DriverLoad {
         Histogram h = r.latencyNanos();
         System.out.printf(Locale.ROOT, "RESULT target=%s phase=%s seconds=%.2f ops=%d ops_per_s=%.1f p50_ms=%.3f p99_ms=%.3f "
                         + "p999_ms=%.3f max_ms=%.3f errors=%d missing=%d server_cpu_s=%.2f client_cpu_s=%.2f concurrency=%d keys=%d%n",
-                o.target(), r.phase().name().toLowerCase(Locale.ROOT), r.seconds(), r.ops(), r.opsPerSecond(),
+                o.target(), r.phase().label(), r.seconds(), r.ops(), r.opsPerSecond(),
                 millis(h.getValueAtPercentile(50)), millis(h.getValueAtPercentile(99)), millis(h.getValueAtPercentile(99.9)),
                 millis(h.getMaxValue()), r.errors(), r.missing(), r.serverCpuSeconds(), r.clientCpuSeconds(), o.concurrency(), o.keys());
     }
@@ -340,9 +376,9 @@ public final class DriverLoad {
         List<Phase> phases = new ArrayList<>();
         for (String p : values.get("--phases").split(",")) {
             try {
-                phases.add(Phase.valueOf(p.trim().toUpperCase(Locale.ROOT)));
+                phases.add(Phase.valueOf(p.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--phases takes insert and/or select, not '" + p + "'");
+                throw new IllegalArgumentException("--phases takes insert, select, lwt-uniform and lwt-hot, not '" + p + "'");
             }
         }
         return new Options(values.get("--host"), positive(values, "--port"), values.get("--dc"), values.get("--target"),
