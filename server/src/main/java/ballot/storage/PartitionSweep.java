@@ -31,23 +31,26 @@ final class PartitionSweep {
     private final int gcGraceSeconds;
     private final SweepQueue.Scope scope;
     private final byte[] onlyRow;
+    private final WriteId mergeIds;
 
     /** Sweeps the whole partition: rows, static row, and deletions past gc_grace. */
-    PartitionSweep(TableStore table, byte[] prefix, int nowInSec) {
-        this(table, prefix, nowInSec, SweepQueue.Scope.PARTITION, null);
+    PartitionSweep(TableStore table, byte[] prefix, int nowInSec, WriteId mergeIds) {
+        this(table, prefix, nowInSec, SweepQueue.Scope.PARTITION, null, mergeIds);
     }
 
     /**
      * Sweeps part of the partition: with {@code STATIC} its static row, with {@code ROW} the row whose encoded clustering
      * is {@code onlyRow}. Partition deletions and range tombstones are then read (they shadow the row) but kept.
+     * Merged fragments are written under ids from {@code mergeIds}.
      */
-    PartitionSweep(TableStore table, byte[] prefix, int nowInSec, SweepQueue.Scope scope, byte[] onlyRow) {
+    PartitionSweep(TableStore table, byte[] prefix, int nowInSec, SweepQueue.Scope scope, byte[] onlyRow, WriteId mergeIds) {
         this.table = table;
         this.prefix = prefix;
         this.nowInSec = nowInSec;
         this.gcGraceSeconds = table.metadata().params().gcGraceSeconds();
         this.scope = scope;
         this.onlyRow = onlyRow;
+        this.mergeIds = mergeIds;
     }
 
     /** Adds the rewrite of the partition to {@code batch}; {@code it} may be anywhere. */
@@ -123,7 +126,7 @@ final class PartitionSweep {
         if (partitionDeletionKeys.size() > 1 || purgePartitionDeletion) {
             for (byte[] key : partitionDeletionKeys) batch.delete(family, key);
             if (!partitionDeletionKeys.isEmpty() && !purgePartitionDeletion) {
-                batch.put(family, partitionDeletionKeys.get(partitionDeletionKeys.size() - 1), new ByteWriter(12)
+                batch.put(family, StorageKeys.mergedKey(partitionDeletionKeys, mergeIds), new ByteWriter(12)
                         .writeLong(partitionDeletion.markedAt()).writeInt(partitionDeletion.localDeletionTime()).toByteArray());
                 written++;
             }
@@ -157,18 +160,14 @@ final class PartitionSweep {
             fragments.add(fragment);
         }
 
-        /** Replaces the fragments by their purged merge, under the newest fragment's key; returns keys written. */
+        /** Replaces the fragments by their purged merge, under a merged-fragment key; returns keys written. */
         int rewrite(WriteBatch batch, byte section, DeletionTime covering) throws RocksDBException {
             if (fragments.isEmpty()) return 0;
             Row merged = purge(RowMerger.merge(fragments, covering));
-            byte[] newest = keys.get(0);
-            for (byte[] key : keys) {
-                if (Arrays.compareUnsigned(key, key.length - WriteId.BYTES, key.length, newest, newest.length - WriteId.BYTES, newest.length) > 0) newest = key;
-            }
             if (fragments.size() == 1 && merged.equals(fragments.get(0))) return 0;
             for (byte[] key : keys) batch.delete(table.family(), key);
             if (merged.isEmpty()) return 0;
-            batch.put(table.family(), newest, FragmentCodec.encode(merged));
+            batch.put(table.family(), StorageKeys.mergedKey(keys, mergeIds), FragmentCodec.encode(merged));
             return 1;
         }
     }

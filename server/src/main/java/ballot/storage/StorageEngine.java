@@ -82,6 +82,8 @@ public final class StorageEngine implements AutoCloseable {
     private final ColumnFamilyHandle metaFamily;
     private final ColumnFamilyHandle paxosFamily;
     private final long plainVersionBase;
+    /** Ids of the merged fragments sweeps and write-backs write: no write ever rewrites one (WriteId). */
+    private final WriteId mergeIds;
     private final AtomicLong plainVersionCounter = new AtomicLong(1);
     private final Map<UUID, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
@@ -154,6 +156,7 @@ public final class StorageEngine implements AutoCloseable {
         long epoch = epochBytes == null ? 1 : ByteBuffer.wrap(epochBytes).getLong() + 1;
         putMeta(PLAIN_VERSION_EPOCH, ByteBuffer.allocate(8).putLong(0, epoch).array());
         plainVersionBase = epoch << PLAIN_VERSION_COUNTER_BITS;
+        mergeIds = WriteId.forMerges(epoch);
         if (!options.syncEveryWrite()) {
             walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "wal-sync");
@@ -434,7 +437,7 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     private int sweepPartition(TableStore store, byte[] prefix, int nowInSec) {
-        return sweep(store, new PartitionSweep(store, prefix, nowInSec), prefix);
+        return sweep(store, new PartitionSweep(store, prefix, nowInSec, mergeIds), prefix);
     }
 
     private int sweep(TableStore store, PartitionSweep sweep, byte[] prefix) {
@@ -458,7 +461,7 @@ public final class StorageEngine implements AutoCloseable {
             int now = (int) (System.currentTimeMillis() / 1000);
             for (SweepQueue.Request r = sweepQueue.poll(); r != null; r = sweepQueue.poll()) {
                 TableStore store = tables.get(r.table());
-                if (store != null) sweep(store, new PartitionSweep(store, r.prefix(), now, r.scope(), r.row()), r.prefix());
+                if (store != null) sweep(store, new PartitionSweep(store, r.prefix(), now, r.scope(), r.row(), mergeIds), r.prefix());
             }
         } catch (RuntimeException e) {
             log.error("sweep of fragmented partitions failed; reads stay correct but slower until the next sweep", e);
@@ -472,13 +475,8 @@ public final class StorageEngine implements AutoCloseable {
         if (store == null || purged != null && w.readNanos() - purged < 0) return;
         synchronized (sweepLocks[Math.floorMod(java.util.Arrays.hashCode(w.prefix()), sweepLocks.length)]) {
             try (WriteBatch batch = new WriteBatch()) {
-                byte[] newest = w.keys().get(0);
-                for (byte[] key : w.keys()) {
-                    if (java.util.Arrays.compareUnsigned(key, key.length - WriteId.BYTES, key.length, newest, newest.length - WriteId.BYTES,
-                            newest.length) > 0) newest = key;
-                }
                 for (byte[] key : w.keys()) batch.delete(store.family(), key);
-                if (!w.merged().isEmpty()) batch.put(store.family(), newest, FragmentCodec.encode(w.merged()));
+                if (!w.merged().isEmpty()) batch.put(store.family(), StorageKeys.mergedKey(w.keys(), mergeIds), FragmentCodec.encode(w.merged()));
                 db.write(writeOptions, batch);
             } catch (RocksDBException e) {
                 throw new IllegalStateException("write-back of a merged row of " + store.metadata() + " failed: " + e.getMessage(), e);

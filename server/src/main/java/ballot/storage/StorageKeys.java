@@ -3,6 +3,7 @@ package ballot.storage;
 import ballot.cql.data.PartitionKey;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.List;
 
 /** Builds and takes apart the RocksDB keys of docs/storage.md ("Keys"). */
 final class StorageKeys {
@@ -72,6 +73,26 @@ final class StorageKeys {
         byte[] out = Arrays.copyOf(prefix, prefix.length + 1);
         out[prefix.length] = section;
         return out;
+    }
+
+    /**
+     * The key for the merge of the fragments stored under {@code fragmentKeys} (keys of one row, static row or
+     * partition deletion, which differ only in their write ids): theirs with a fresh merged-fragment id at the newest
+     * one's timestamp. Never a key a write uses or a merge used before, so a write applied again cannot overwrite the
+     * merge, and a merge never overwrites data it did not read.
+     */
+    static byte[] mergedKey(List<byte[]> fragmentKeys, WriteId mergeIds) {
+        byte[] newest = fragmentKeys.get(0);
+        for (byte[] key : fragmentKeys) {
+            if (Arrays.compareUnsigned(key, key.length - WriteId.BYTES, key.length, newest, newest.length - WriteId.BYTES, newest.length) > 0)
+                newest = key;
+        }
+        int idStart = newest.length - WriteId.BYTES;
+        long timestampMicros = 0;
+        for (int i = 0; i < 8; i++) timestampMicros = timestampMicros << 8 | newest[idStart + i] & 0xFF;
+        byte[] merged = Arrays.copyOf(newest, newest.length);
+        System.arraycopy(mergeIds.next(timestampMicros), 0, merged, idStart, WriteId.BYTES);
+        return merged;
     }
 
     /** The smallest byte string greater than every string starting with {@code prefix}; null if there is none. */

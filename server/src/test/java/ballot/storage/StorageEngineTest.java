@@ -41,6 +41,7 @@ class StorageEngineTest {
     private TableMetadata table;
     private int column;
     private WriteId ids;
+    private TableMetadata sets;
 
     @BeforeEach
     void open() {
@@ -50,6 +51,8 @@ class StorageEngineTest {
         // n holds counter cells: storage merges by the cell's counter flag, not by the column type
         column = table.column("v").id();
         storage.ensureTable(table);
+        sets = SchemaDefinitions.table("ks", "CREATE TABLE s (k int PRIMARY KEY, tokens set<int>)", UUID.randomUUID());
+        storage.ensureTable(sets);
         ids = new WriteId(1);
     }
 
@@ -158,6 +161,42 @@ class StorageEngineTest {
         assertThat(values(1)).containsExactly("7=v4");
     }
 
+    /**
+     * A write applied again (a hint or retry of a write the replica already has; for Paxos, a decree committed again)
+     * rewrites its own key. A sweep that stored a row's merge under that key would lose every other fragment then.
+     */
+    @Test
+    void aWriteAppliedAgainAfterASweepKeepsWhatTheSweepMerged() {
+        List<Mutation> adds = addElements(5);
+        for (Mutation add : adds) storage.apply(List.of(add));
+        storage.sweep(sets.id(), NOW);
+        storage.apply(List.of(adds.get(4)));
+        assertThat(elements()).as("every element after the newest write is applied again").containsExactly(0, 1, 2, 3, 4);
+        storage.apply(List.of(adds.get(2)));
+        assertThat(elements()).as("and after an older one").containsExactly(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void aWriteAppliedAgainAfterAReadWroteItsRowBackKeepsTheMerge() {
+        List<Mutation> adds = addElements(5);
+        for (Mutation add : adds) storage.apply(List.of(add));
+        assertThat(elements()).containsExactly(0, 1, 2, 3, 4);
+        storage.sweepRequested(); // the read's write-back
+        storage.apply(List.of(adds.get(4)));
+        assertThat(elements()).containsExactly(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void aPartitionDeletionAppliedAgainAfterASweepDoesNotWeakenTheStrongerOne() {
+        write(new PartitionUpdate(table.id(), key(1), new DeletionTime(50, NOW), List.of(), null, List.of()));
+        Mutation weaker = new Mutation(new PartitionUpdate(table.id(), key(1), new DeletionTime(20, NOW), List.of(), null, List.of()), ids.next(1));
+        storage.apply(List.of(weaker));
+        storage.sweep(table.id(), NOW);
+        storage.apply(List.of(weaker));
+        write(row(1, 1, Cell.live(column, null, text("late"), 30)));
+        assertThat(values(1)).as("the deletion at 50 shadows a cell at 30 that arrives late").isEmpty();
+    }
+
     @Test
     void sweepDropsDeletionsAndWhatTheyShadowOnceGcGraceHasPassed() {
         write(row(1, 1, Cell.live(column, null, text("gone"), 10)));
@@ -186,6 +225,25 @@ class StorageEngineTest {
         storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
         storage.ensureTable(table);
         assertThat(values(7)).containsExactly("1=kept");
+    }
+
+    /** {@code n} writes adding one element each (0, 1, ...) to the set of row k=1 of {@code sets}, at increasing timestamps. */
+    private List<Mutation> addElements(int n) {
+        int tokens = sets.column("tokens").id();
+        List<Mutation> adds = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Row row = new Row(Clustering.EMPTY, LivenessInfo.EMPTY, DeletionTime.LIVE,
+                    List.of(Cell.live(tokens, integer(i), ByteBuffer.allocate(0), 10 + i)), List.of());
+            adds.add(new Mutation(new PartitionUpdate(sets.id(), key(1), DeletionTime.LIVE, List.of(), null, List.of(row)), ids.next(10 + i)));
+        }
+        return adds;
+    }
+
+    private List<Integer> elements() {
+        List<Integer> out = new ArrayList<>();
+        for (Row row : storage.read(sets, key(1), ReadSpec.all(NOW)).rows())
+            for (Cell cell : row.cells()) if (cell.isLive(NOW)) out.add(cell.path().getInt(0));
+        return out;
     }
 
     private void write(PartitionUpdate update) {

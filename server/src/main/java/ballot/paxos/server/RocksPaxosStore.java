@@ -28,7 +28,8 @@ import java.util.function.IntSupplier;
  *
  * <p>A decree entry is stored under the write id {@code timestamp(8) · 0xFFFFFFFF · ballot node(4)}: a plain write's
  * id carries its coordinator's generation (seconds since the epoch) where this carries -1, and decided decrees occupy
- * disjoint timestamps (§5.6), so applying a decree again rewrites the same keys.
+ * disjoint timestamps (§5.6), so applying a decree again (§4.6 allows it) rewrites the same keys with the same
+ * fragments, and never a merged fragment a sweep made of them (those carry ids of their own, {@link WriteId}).
  */
 final class RocksPaxosStore implements PaxosStore {
     private final StorageEngine storage;

@@ -21,7 +21,10 @@ import ballot.paxos.Decree;
 import ballot.paxos.PaxosKey;
 import ballot.paxos.Proposal;
 import ballot.paxos.RecentDecrees;
+import ballot.paxos.acceptor.Acceptor;
 import ballot.paxos.acceptor.AcceptorState;
+import ballot.paxos.acceptor.Step;
+import ballot.paxos.message.Commit;
 import ballot.paxos.spi.LocalRead;
 import ballot.storage.Mutation;
 import ballot.storage.StorageEngine;
@@ -43,7 +46,7 @@ class RocksPaxosStoreTest {
     Path directory;
     private StorageEngine storage;
     private RocksPaxosStore store;
-    private final TableMetadata table = SchemaDefinitions.table("ks", "CREATE TABLE t (k int, c int, v int, PRIMARY KEY (k, c))", UUID.randomUUID());
+    private final TableMetadata table = SchemaDefinitions.table("ks", "CREATE TABLE t (k int, c int, v int, tokens set<int>, PRIMARY KEY (k, c))", UUID.randomUUID());
     private final PartitionKey partition = PartitionKey.of(CqlValuesTest.i(1));
     private final PaxosKey key = CqlValues.key(table.id(), partition);
     private final Bytes query = CqlValues.Query.of(table.id(), ReadSpec.all(NOW)).encode();
@@ -79,6 +82,20 @@ class RocksPaxosStoreTest {
         PartitionUpdate u = new PartitionUpdate(table.id(), partition, DeletionTime.LIVE, List.of(), null,
                 List.of(Row.of(Clustering.of(CqlValuesTest.i(c)), LivenessInfo.EMPTY, List.of(Cell.live(v, null, CqlValuesTest.i(value), timestamp)))));
         storage.apply(List.of(new Mutation(u, new WriteId(1).next(timestamp))));
+    }
+
+    /** An entry adding {@code token} to the set of row c=1, as {@code SET tokens = tokens + {token}} produces it. */
+    private Bytes addToken(int token) {
+        long evaluatedAt = 123;
+        Cell element = Cell.live(table.column("tokens").id(), CqlValuesTest.i(token), java.nio.ByteBuffer.allocate(0), evaluatedAt);
+        PartitionUpdate u = new PartitionUpdate(table.id(), partition, DeletionTime.LIVE, List.of(), null,
+                List.of(Row.of(Clustering.of(CqlValuesTest.i(1)), LivenessInfo.EMPTY, List.of(element))));
+        return CqlValues.encodeEntry(u, evaluatedAt);
+    }
+
+    private void commit(Decree decree) {
+        Step step = Acceptor.onCommit(store.load(key), new Commit(key, decree));
+        store.persist(key, step.next(), step.apply());
     }
 
     private PartitionData read() {
@@ -118,6 +135,27 @@ class RocksPaxosStoreTest {
         // Applying the same decree again (a retransmitted commit) changes nothing.
         store.persist(key, store.load(key), List.of(decree));
         assertThat(CqlValues.encodeResult(read())).isEqualTo(CqlValues.encodeResult(data));
+    }
+
+    /**
+     * docs/paxos.md §4.6: a commit of a decree older than the replica's latest is applied again (a retransmission, or a
+     * replay's predecessor that a later commit overtook). After a sweep merged the row, that must not lose the other
+     * decrees' entries: under concurrent coordinators it dropped acknowledged LWTs (PaxosClusterIT).
+     */
+    @Test
+    void anOlderDecreeCommittedAgainAfterTheRowWasSweptLosesNothing() {
+        List<Decree> decrees = new java.util.ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            Ballot b = new Ballot(1_000L * i, 0, 7, 1);
+            decrees.add(new Decree(b, b, List.of(addToken(i))));
+        }
+        for (Decree d : decrees.subList(0, 5)) commit(d);
+        storage.sweep(table.id(), NOW);
+        commit(decrees.get(5));
+        commit(decrees.get(4));
+        List<Integer> tokens = new java.util.ArrayList<>();
+        for (Cell c : read().rows().get(0).cells()) if (c.path() != null) tokens.add(c.path().getInt(0));
+        assertThat(tokens).containsExactly(1, 2, 3, 4, 5, 6);
     }
 
     @Test
