@@ -124,6 +124,68 @@ func TestLoggedAndUnloggedBatches(t *testing.T) {
 		[]string{"1 later 60"})
 }
 
+// TestConditionalBatch: a batch with conditions on two rows and a static column of one partition is one LWT, applied
+// all or nothing; when not applied, MapExecCAS and the iterator give each conditioned row with its key.
+func TestConditionalBatch(t *testing.T) {
+	name := newTable(t, "pk int, c int, s int static, v int, PRIMARY KEY (pk, c)")
+	insert := "INSERT INTO " + name + " (pk, c, v) VALUES (?, ?, ?) IF NOT EXISTS"
+	update := "UPDATE " + name + " SET v = ? WHERE pk = ? AND c = ? IF v = ? AND s = ?"
+	plain := "INSERT INTO " + name + " (pk, c, v) VALUES (?, ?, ?)"
+	created := session.Batch(gocql.LoggedBatch)
+	created.Query(insert, 1, 1, 10)
+	created.Query(insert, 1, 2, 20)
+	created.Query("UPDATE "+name+" SET s = ? WHERE pk = ?", 5, 1)
+	if applied, iter, err := created.MapExecCAS(map[string]interface{}{}); err != nil || !applied {
+		t.Fatalf("creating batch: applied=%v err=%v", applied, err)
+	} else {
+		iter.Close()
+	}
+
+	stale := session.Batch(gocql.LoggedBatch)
+	stale.Query(update, 11, 1, 1, 10, 5)
+	stale.Query(update, 21, 1, 2, 20, 4)
+	stale.Query(plain, 1, 3, 30)
+	row := map[string]interface{}{}
+	applied, iter, err := stale.MapExecCAS(row)
+	if err != nil || applied {
+		t.Fatalf("stale batch: applied=%v err=%v", applied, err)
+	}
+	seen := []string{fmt.Sprintf("%v %v %v %v", row["pk"], row["c"], row["s"], row["v"])}
+	for row = map[string]interface{}{}; iter.MapScan(row); row = map[string]interface{}{} {
+		seen = append(seen, fmt.Sprintf("%v %v %v %v %v", row["[applied]"], row["pk"], row["c"], row["s"], row["v"]))
+	}
+	if err := iter.Close(); err != nil {
+		t.Fatal(err)
+	}
+	assertEqual(t, "conditioned rows", seen, []string{"1 1 5 10", "false 1 2 5 20"})
+
+	fresh := session.Batch(gocql.UnloggedBatch)
+	fresh.Query(update, 11, 1, 1, 10, 5)
+	fresh.Query(update, 21, 1, 2, 20, 5)
+	fresh.Query(plain, 1, 3, 30)
+	if applied, iter, err := fresh.MapExecCAS(map[string]interface{}{}); err != nil || !applied {
+		t.Fatalf("fresh batch: applied=%v err=%v", applied, err)
+	} else {
+		iter.Close()
+	}
+	serial := session.Query("SELECT c, v FROM " + name + " WHERE pk = 1").Consistency(gocql.Serial).Iter()
+	var c, v int
+	got := []string{}
+	for serial.Scan(&c, &v) {
+		got = append(got, fmt.Sprintf("%d %d", c, v))
+	}
+	if err := serial.Close(); err != nil {
+		t.Fatal(err)
+	}
+	assertEqual(t, "after the batch", got, []string{"1 11", "2 21", "3 30"})
+
+	spanning := session.Batch(gocql.LoggedBatch)
+	spanning.Query(update, 12, 1, 1, 11, 5)
+	spanning.Query(plain, 2, 1, 1)
+	_, _, err = spanning.MapExecCAS(map[string]interface{}{})
+	requireErrCode(t, err, 0x2200, "Batch with conditions cannot span multiple partitions")
+}
+
 func TestCounterBatch(t *testing.T) {
 	name := newTable(t, "pk int PRIMARY KEY, n counter")
 	b := session.Batch(gocql.CounterBatch)

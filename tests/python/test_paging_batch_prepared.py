@@ -3,6 +3,7 @@
 from collections import Counter
 
 import pytest
+from cassandra import ConsistencyLevel, InvalidRequest
 from cassandra.query import BatchStatement, BatchType, SimpleStatement
 
 PARTITIONS = 7
@@ -102,6 +103,43 @@ def test_counter_batch(session, table):
     session.execute(batch)
     session.execute("BEGIN COUNTER BATCH UPDATE %s SET n = n - 1 WHERE pk = 2; APPLY BATCH" % name)
     assert {r.pk: r.n for r in session.execute("SELECT * FROM %s" % name)} == {0: 11, 1: 2, 2: 2}
+
+
+def test_conditional_batches(session, table):
+    """A batch with conditions is one LWT on one partition: all conditions hold, or nothing is written."""
+    name = table("pk int, c int, s int static, v int, PRIMARY KEY (pk, c)")
+    insert = session.prepare("INSERT INTO %s (pk, c, v) VALUES (?, ?, ?) IF NOT EXISTS" % name)
+    update = session.prepare("UPDATE %s SET v = ? WHERE pk = ? AND c = ? IF v = ?" % name)
+    created = BatchStatement()
+    created.add(insert, (1, 1, 10))
+    created.add(insert, (1, 2, 20))
+    created.add(SimpleStatement("UPDATE %s SET s = 5 WHERE pk = 1" % name))
+    assert session.execute(created).was_applied
+
+    stale = BatchStatement()
+    stale.add(update, (11, 1, 1, 10))
+    stale.add(update, (21, 1, 2, 99))
+    stale.add(SimpleStatement("INSERT INTO %s (pk, c, v) VALUES (1, 3, 30)" % name))
+    result = session.execute(stale)
+    assert not result.was_applied
+    assert [(r.pk, r.c, r.v) for r in result] == [(1, 1, 10), (1, 2, 20)]
+
+    fresh = BatchStatement()
+    fresh.add(update, (11, 1, 1, 10))
+    fresh.add(update, (21, 1, 2, 20))
+    fresh.add(SimpleStatement("INSERT INTO %s (pk, c, v) VALUES (1, 3, 30)" % name))
+    assert session.execute(fresh).was_applied
+
+    text = session.execute("BEGIN BATCH UPDATE %s SET v = 0 WHERE pk = 1 AND c = 1 IF s = 4; "
+                           "INSERT INTO %s (pk, c, v) VALUES (1, 4, 40); APPLY BATCH" % (name, name))
+    assert not text.was_applied
+    assert text.one().s == 5
+
+    serial = SimpleStatement("SELECT c, v FROM %s WHERE pk = 1" % name, consistency_level=ConsistencyLevel.SERIAL)
+    assert [(r.c, r.v) for r in session.execute(serial)] == [(1, 11), (2, 21), (3, 30)]
+    with pytest.raises(InvalidRequest, match="Batch with conditions cannot span multiple partitions"):
+        session.execute("BEGIN BATCH UPDATE %s SET v = 1 WHERE pk = 1 AND c = 1 IF v = 11; "
+                        "INSERT INTO %s (pk, c, v) VALUES (2, 1, 1); APPLY BATCH" % (name, name))
 
 
 def test_prepared_positional_and_named_markers(session, table):

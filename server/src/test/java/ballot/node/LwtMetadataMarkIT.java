@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * ScyllaDB's SCYLLA_LWT_ADD_METADATA_MARK on a real node over a real socket, in hand-written v4 frames: SUPPORTED
  * advertises it with bit 31 as the mask, and PREPARED sets that bit in the prepared metadata flags of conditional
- * statements for connections that named the key in STARTUP, and for no other connection.
+ * statements (a BATCH with conditions included) for connections that named the key in STARTUP, and for no other
+ * connection.
  */
 class LwtMetadataMarkIT {
     private static final String KEY = "SCYLLA_LWT_ADD_METADATA_MARK";
@@ -22,7 +23,8 @@ class LwtMetadataMarkIT {
             "UPDATE lwt.kv SET v = ? WHERE k = ? IF v = ?",
             "UPDATE lwt.kv SET v = ? WHERE k = ? IF EXISTS",
             "DELETE FROM lwt.kv WHERE k = ? IF EXISTS",
-            "DELETE v FROM lwt.kv WHERE k = ? IF v = ?");
+            "DELETE v FROM lwt.kv WHERE k = ? IF v = ?",
+            "BEGIN BATCH INSERT INTO lwt.kv (k, v) VALUES (?, ?) IF NOT EXISTS; UPDATE lwt.kv SET v = ? WHERE k = ? APPLY BATCH");
     private static final List<String> PLAIN = List.of(
             "INSERT INTO lwt.kv (k, v) VALUES (?, ?)",
             "UPDATE lwt.kv SET v = ? WHERE k = ?",

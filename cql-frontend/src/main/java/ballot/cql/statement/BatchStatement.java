@@ -30,12 +30,17 @@ final class BatchStatement implements CqlStatement {
             if (timestamp != null && s.hasTimestamp()) {
                 throw new InvalidRequestException("Timestamp must be set either on BATCH or individual statements");
             }
-            if (type == Statement.BatchType.COUNTER && !s.isCounter()) {
-                throw new InvalidRequestException("Only counter mutations are allowed in COUNTER batches");
-            }
-            if (type != Statement.BatchType.COUNTER && s.isCounter()) {
-                throw new InvalidRequestException("Counter mutations are only allowed in COUNTER batches");
-            }
+            checkCounterType(type, s.isCounter());
+        }
+    }
+
+    /** Counter writes go in COUNTER batches, and only they. */
+    static void checkCounterType(Statement.BatchType type, boolean counter) {
+        if (type == Statement.BatchType.COUNTER && !counter) {
+            throw new InvalidRequestException("Only counter mutations are allowed in COUNTER batches");
+        }
+        if (type != Statement.BatchType.COUNTER && counter) {
+            throw new InvalidRequestException("Counter mutations are only allowed in COUNTER batches");
         }
     }
 
@@ -77,12 +82,7 @@ final class BatchStatement implements CqlStatement {
         for (int i = 0; i < statements.size(); i++) {
             BatchableStatement statement = statements.get(i);
             QueryContext context = contexts.get(i);
-            if (type == Statement.BatchType.COUNTER && !statement.isCounter()) {
-                throw new InvalidRequestException("Only counter mutations are allowed in COUNTER batches");
-            }
-            if (type != Statement.BatchType.COUNTER && statement.isCounter()) {
-                throw new InvalidRequestException("Counter mutations are only allowed in COUNTER batches");
-            }
+            checkCounterType(type, statement.isCounter());
             collected = collected.thenCompose(b -> statement.collect(context, b));
         }
         WriteType writeType = switch (type) {

@@ -2,11 +2,9 @@ package ballot.cql.statement;
 
 import java.util.concurrent.CompletableFuture;
 
-/** A statement that can be part of a BATCH: it adds its updates to a shared builder. */
-interface BatchableStatement extends CqlStatement {
+/** A plain write that can be part of a BATCH: it adds its updates to a shared builder, or its write to a compare-and-set. */
+interface BatchableStatement extends CasPart {
     CompletableFuture<UpdatesBuilder> collect(QueryContext context, UpdatesBuilder builder);
-
-    boolean isCounter();
 
     boolean hasTimestamp();
 }

@@ -90,6 +90,16 @@ final class InsertJsonStatement implements BatchableStatement {
     }
 
     @Override
+    public void addTo(CasBatch cas, QueryContext context) {
+        cas.write(insert, context.withBindings(innerBindings(context.bindings())));
+    }
+
+    @Override
+    public TableMetadata table() {
+        return table;
+    }
+
+    @Override
     public boolean isCounter() {
         return false;
     }

@@ -189,7 +189,8 @@ final class ModificationStatement implements BatchableStatement {
 
     // ---------------------------------------------------------------- execution
 
-    TableMetadata table() {
+    @Override
+    public TableMetadata table() {
         return table;
     }
 
@@ -197,9 +198,35 @@ final class ModificationStatement implements BatchableStatement {
         return where;
     }
 
+    /** True if an operation reads the row before writing it (list element by index, list removal by value). */
+    boolean requiresRead() {
+        return requiresRead;
+    }
+
+    /**
+     * The row this statement conditions and reads in a compare-and-set: its clustering, EMPTY without clustering
+     * columns, or STATIC when it does not name one row (static columns only, the whole partition, a range). Refuses IN
+     * on the clustering columns, as Cassandra does.
+     */
+    Clustering casRow(Bindings b) {
+        List<Clustering> prefixes = where.clusterings(b);
+        if (where.hasClusteringIn() || prefixes.size() != 1) {
+            throw new InvalidRequestException("IN on the clustering key columns is not supported with conditional "
+                    + (kind == Kind.DELETE ? "deletions" : "updates"));
+        }
+        if (table.clustering().isEmpty()) return Clustering.EMPTY;
+        if (where.clusteringPrefixSize() < table.clustering().size()) return Clustering.STATIC;
+        return prefixes.get(0);
+    }
+
     /** Adds this statement's updates of one partition at {@code timestamp}, given its current rows (compare-and-set). */
     void addForCas(QueryContext context, UpdatesBuilder.PartitionBuilder partition, long timestamp, Map<Clustering, RowView> existing) {
         addTo(partition, context.bindings(), new UpdateParams(timestamp, ttl(context), context.nowInSec()), existing);
+    }
+
+    @Override
+    public void addTo(CasBatch cas, QueryContext context) {
+        cas.write(this, context);
     }
 
     @Override

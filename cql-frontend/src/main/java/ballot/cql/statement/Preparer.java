@@ -44,17 +44,7 @@ public final class Preparer {
             return SelectStatement.prepare(table, s, markers, TypeStatements.resolver(schema.keyspace(table.keyspace())));
         }
         if (statement instanceof Statement.Modification m) return singleModification(schema, m, markers, keyspace);
-        if (statement instanceof Statement.Batch b) {
-            List<BatchableStatement> statements = new ArrayList<>();
-            for (Statement.Modification m : b.statements()) {
-                if (m.isConditional()) throw new InvalidRequestException("Conditional BATCH statements are not supported by this node yet");
-                statements.add(modification(schema, m, markers, keyspace));
-            }
-            if (b.attributes().ttl() != null) throw new InvalidRequestException("Global TTL on the BATCH statement is not supported.");
-            Value timestamp = b.attributes().timestamp() == null ? null : Terms.prepare(b.attributes().timestamp(),
-                    new ColumnSpec("", "", "[timestamp]", ballot.cql.type.CqlTypes.BIGINT), markers, UserTypeResolver.NONE);
-            return new BatchStatement(b.type(), statements, markers, timestamp);
-        }
+        if (statement instanceof Statement.Batch b) return batch(schema, b, markers, keyspace);
         if (statement instanceof Statement.Use u) return use(schema, u.keyspace());
         if (statement instanceof Statement.Truncate t) {
             TableMetadata table = table(schema, t.name(), keyspace);
@@ -77,7 +67,34 @@ public final class Preparer {
     }
 
     private CqlStatement singleModification(Schema schema, Statement.Modification m, Markers markers, String keyspace) {
-        if (!m.isConditional()) return modification(schema, m, markers, keyspace);
+        return m.isConditional() ? conditional(schema, m, markers, keyspace) : modification(schema, m, markers, keyspace);
+    }
+
+    /** A plain batch, or a conditional one (one compare-and-set) if any of its statements has conditions. */
+    private CqlStatement batch(Schema schema, Statement.Batch b, Markers markers, String keyspace) {
+        boolean conditional = b.statements().stream().anyMatch(Statement.Modification::isConditional);
+        List<BatchableStatement> plain = new ArrayList<>();
+        List<CasPart> parts = new ArrayList<>();
+        for (Statement.Modification m : b.statements()) {
+            if (m.isConditional()) {
+                parts.add(conditional(schema, m, markers, keyspace));
+            } else {
+                BatchableStatement s = modification(schema, m, markers, keyspace);
+                plain.add(s);
+                parts.add(s);
+            }
+        }
+        if (b.attributes().ttl() != null) throw new InvalidRequestException("Global TTL on the BATCH statement is not supported.");
+        if (conditional) {
+            if (b.attributes().timestamp() != null) throw new InvalidRequestException("Cannot provide custom timestamp for conditional BATCH");
+            return new ConditionalBatchStatement(b.type(), parts, markers);
+        }
+        Value timestamp = b.attributes().timestamp() == null ? null : Terms.prepare(b.attributes().timestamp(),
+                new ColumnSpec("", "", "[timestamp]", ballot.cql.type.CqlTypes.BIGINT), markers, UserTypeResolver.NONE);
+        return new BatchStatement(b.type(), plain, markers, timestamp);
+    }
+
+    private ConditionalStatement conditional(Schema schema, Statement.Modification m, Markers markers, String keyspace) {
         if (m instanceof Statement.InsertJson) throw new InvalidRequestException("INSERT JSON ... IF NOT EXISTS is not supported yet");
         ModificationStatement base = (ModificationStatement) modification(schema, m, markers, keyspace);
         return ConditionalStatement.prepare(base, m, markers, TypeStatements.resolver(schema.keyspace(base.table().keyspace())));

@@ -10,30 +10,43 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** A native-protocol BATCH: several prepared or text statements, each with its own values, run as one batch. */
+/**
+ * A native-protocol BATCH: several prepared or text statements, each with its own values, run as one batch; as one
+ * compare-and-set if any of them is conditional.
+ */
 public final class ProtocolBatch {
     private ProtocolBatch() {}
 
     public static CompletableFuture<Result> run(QueryEnvironment environment, BatchType type, List<CqlStatement> statements,
             List<List<ByteBuffer>> values, QueryOptions options, String keyspace) {
-        List<BatchableStatement> modifications = new ArrayList<>(statements.size());
+        List<BatchableStatement> plain = new ArrayList<>(statements.size());
+        List<CasPart> parts = new ArrayList<>(statements.size());
         for (CqlStatement s : statements) {
-            if (!(s instanceof BatchableStatement m)) {
+            if (s instanceof BatchableStatement b) {
+                plain.add(b);
+                parts.add(b);
+            } else if (s instanceof ConditionalStatement c) {
+                parts.add(c);
+            } else {
                 throw new InvalidRequestException("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
             }
-            modifications.add(m);
         }
-        ModificationStatement.checkWriteConsistency(options.consistency());
-        QueryContext batch = new QueryContext(environment, keyspace, options, Bindings.NONE);
-        List<QueryContext> contexts = new ArrayList<>(statements.size());
-        for (int i = 0; i < statements.size(); i++) {
-            contexts.add(batch.withBindings(Bindings.of(values.get(i), null, statements.get(i).markerNames())));
-        }
+        boolean conditional = plain.size() < parts.size();
         Statement.BatchType batchType = switch (type) {
             case LOGGED -> Statement.BatchType.LOGGED;
             case UNLOGGED -> Statement.BatchType.UNLOGGED;
             case COUNTER -> Statement.BatchType.COUNTER;
         };
-        return BatchStatement.execute(modifications, contexts, batchType, batch);
+        if (!conditional) ModificationStatement.checkWriteConsistency(options.consistency());
+        QueryContext batch = new QueryContext(environment, keyspace, options, Bindings.NONE);
+        List<QueryContext> contexts = new ArrayList<>(statements.size());
+        for (int i = 0; i < statements.size(); i++) {
+            contexts.add(batch.withBindings(Bindings.of(values.get(i), null, statements.get(i).markerNames())));
+        }
+        if (conditional) {
+            ConditionalBatchStatement.validate(batchType, parts);
+            return CasBatch.run(parts, contexts, batch, true);
+        }
+        return BatchStatement.execute(plain, contexts, batchType, batch);
     }
 }

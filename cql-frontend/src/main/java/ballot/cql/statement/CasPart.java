@@ -1,0 +1,16 @@
+package ballot.cql.statement;
+
+import ballot.cql.schema.TableMetadata;
+
+/**
+ * A statement that can take part in a compare-and-set on one partition: a conditional statement, alone or in a BATCH,
+ * or a plain write batched with one (applied only if every condition of the batch holds).
+ */
+interface CasPart extends CqlStatement {
+    TableMetadata table();
+
+    boolean isCounter();
+
+    /** Adds this statement, with {@code context}'s values, to {@code cas}: its write, and its conditions if it has any. */
+    void addTo(CasBatch cas, QueryContext context);
+}

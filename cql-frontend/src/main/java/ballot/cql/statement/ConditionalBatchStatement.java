@@ -1,0 +1,65 @@
+package ballot.cql.statement;
+
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Statement;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.Result;
+import ballot.cql.schema.TableMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A BATCH with at least one conditional statement: one compare-and-set on one partition of one table
+ * ({@link CasBatch}). Every condition of every statement must hold for any statement, conditional or plain, to be
+ * written. A timestamp on the batch is refused, as on its conditional statements.
+ */
+final class ConditionalBatchStatement implements CqlStatement {
+    private final List<CasPart> statements;
+    private final Markers markers;
+
+    ConditionalBatchStatement(Statement.BatchType type, List<CasPart> statements, Markers markers) {
+        validate(type, statements);
+        this.statements = statements;
+        this.markers = markers;
+    }
+
+    /** Checks what a conditional batch can hold, text or protocol BATCH: non-counter writes to one table. */
+    static void validate(Statement.BatchType type, List<? extends CasPart> statements) {
+        TableMetadata table = statements.get(0).table();
+        for (CasPart s : statements) {
+            BatchStatement.checkCounterType(type, s.isCounter());
+            if (!s.table().keyspace().equals(table.keyspace()) || !s.table().name().equals(table.name())) {
+                throw new InvalidRequestException("Batch with conditions cannot span multiple tables");
+            }
+        }
+    }
+
+    @Override
+    public List<ColumnSpec> variables() {
+        return markers.specs();
+    }
+
+    @Override
+    public List<String> markerNames() {
+        return markers.names();
+    }
+
+    /** The first markers that bind the key columns, for drivers to route by: every statement writes that partition. */
+    @Override
+    public List<Integer> partitionKeyIndexes() {
+        return PartitionKeyIndexes.of(statements.get(0).table(), markers);
+    }
+
+    @Override
+    public boolean isConditional() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Result> execute(QueryContext context) {
+        List<QueryContext> contexts = new ArrayList<>(statements.size());
+        for (int i = 0; i < statements.size(); i++) contexts.add(context);
+        return CasBatch.run(statements, contexts, context, true);
+    }
+}

@@ -1,0 +1,201 @@
+package ballot.cql.statement;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
+import ballot.cql.data.Clustering;
+import ballot.cql.data.DeletionTime;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.Row;
+import ballot.cql.data.Slice;
+import ballot.cql.data.TokenRange;
+import ballot.cql.protocol.message.BatchType;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.protocol.message.Result;
+import ballot.cql.protocol.message.Rows;
+import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.Schema;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.CasRequest;
+import ballot.cql.spi.CasResult;
+import ballot.cql.spi.DataCoordinator;
+import ballot.cql.spi.SchemaStore;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
+
+/**
+ * Statements run for real (parsed, prepared, executed) against a coordinator that keeps no storage: each partition is
+ * what the one plain write given to it left, and a compare-and-set evaluates its request on the rows of that partition
+ * its read selects, as Paxos would, and records the read and the update. Nothing a compare-and-set writes is kept.
+ */
+final class CasFixture implements DataCoordinator, SchemaStore {
+    static final long DECREE_TIMESTAMP = 1_000_000L;
+
+    private Schema schema = new Schema(new TreeMap<>(), UUID.randomUUID());
+    /** By table id and partition key. */
+    private final Map<List<Object>, PartitionData> partitions = new HashMap<>();
+    private final List<CasRequest> casRequests = new ArrayList<>();
+    private final List<PartitionUpdate> casUpdates = new ArrayList<>();
+    private final List<ConsistencyLevel> casLevels = new ArrayList<>();
+    private long timestamp = 1;
+    final QueryEnvironment environment = new QueryEnvironment(this, this, () -> timestamp++, () -> 1_700_000_000_000L,
+            new QueryEnvironment.NodeInfo("Test Cluster", "org.apache.cassandra.dht.Murmur3Partitioner", "datacenter1"));
+    final Preparer preparer = new Preparer(environment, (d, k) -> { throw new UnsupportedOperationException(); });
+
+    CasFixture(String... ddl) {
+        execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        for (String statement : ddl) execute(statement);
+    }
+
+    Result execute(String cql) {
+        return execute(cql, QueryOptions.DEFAULT);
+    }
+
+    Result execute(String cql, QueryOptions options) {
+        CqlStatement statement = preparer.prepare(cql, "ks");
+        return statement.execute(QueryContext.of(environment, "ks", options, statement)).join();
+    }
+
+    /** A protocol BATCH of {@code cql} children, each with its values. */
+    Result batch(List<String> cql, List<List<ByteBuffer>> values) {
+        List<CqlStatement> statements = new ArrayList<>();
+        for (String s : cql) statements.add(preparer.prepare(s, "ks"));
+        QueryOptions options = new QueryOptions(ConsistencyLevel.QUORUM, List.of(), null, false, -1, null, ConsistencyLevel.LOCAL_SERIAL,
+                null, "ks", null);
+        return ProtocolBatch.run(environment, BatchType.LOGGED, statements, values, options, "ks").join();
+    }
+
+    CasRequest lastCas() {
+        return casRequests.get(casRequests.size() - 1);
+    }
+
+    /** What the last compare-and-set wrote; null if its conditions did not hold. */
+    PartitionUpdate lastUpdate() {
+        return casUpdates.get(casUpdates.size() - 1);
+    }
+
+    /** The serial and commit levels of the last compare-and-set. */
+    List<ConsistencyLevel> lastLevels() {
+        return casLevels.subList(casLevels.size() - 2, casLevels.size());
+    }
+
+    int casCount() {
+        return casRequests.size();
+    }
+
+    /** Each row as column name → value, in column order. */
+    static List<Map<String, Object>> rows(Result result) {
+        Rows rows = (Rows) result;
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ByteBuffer[] row : rows.rows()) {
+            Map<String, Object> values = new LinkedHashMap<>();
+            for (int i = 0; i < row.length; i++) {
+                ColumnSpec spec = rows.metadata().columns().get(i);
+                values.put(spec.name(), row[i] == null ? null : spec.type().compose(row[i]));
+            }
+            out.add(values);
+        }
+        return out;
+    }
+
+    static List<String> columns(Result result) {
+        return ((Rows) result).metadata().columns().stream().map(ColumnSpec::name).toList();
+    }
+
+    /** The clustering values (ints) of each row an update writes, in its order. */
+    static List<List<Integer>> clusterings(PartitionUpdate update) {
+        List<List<Integer>> out = new ArrayList<>();
+        for (Row r : update.rows()) {
+            List<Integer> values = new ArrayList<>();
+            for (ByteBuffer v : r.clustering().values()) values.add(v.getInt(v.position()));
+            out.add(values);
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- DataCoordinator
+
+    @Override
+    public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
+        for (PartitionUpdate u : updates) {
+            PartitionData previous = partitions.put(List.of(u.tableId(), u.key()), new PartitionData(u.key(), u.partitionDeletion(), u.rangeTombstones(), u.staticRow(), u.rows()));
+            if (previous != null) throw new UnsupportedOperationException("the fixture takes one write per partition");
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
+        casRequests.add(request);
+        casLevels.add(serial);
+        casLevels.add(commit);
+        PartitionData stored = partitions.get(List.of(request.table().id(), request.key()));
+        PartitionData current = read(stored, request.key(), request.read());
+        PartitionUpdate update = request.apply(current, DECREE_TIMESTAMP);
+        casUpdates.add(update);
+        return CompletableFuture.completedFuture(new CasResult(update != null, current));
+    }
+
+    /** The rows of {@code data} in {@code spec}'s slices, and the static row, as a Paxos read returns them. */
+    private static PartitionData read(PartitionData data, PartitionKey key, ReadSpec spec) {
+        if (data == null) return new PartitionData(key, DeletionTime.LIVE, List.of(), null, List.of());
+        List<Row> rows = new ArrayList<>();
+        for (Row r : data.rows()) {
+            for (Slice s : spec.slices()) {
+                if (selects(s, r.clustering())) {
+                    rows.add(r);
+                    break;
+                }
+            }
+        }
+        return new PartitionData(key, data.partitionDeletion(), data.rangeTombstones(), data.staticRow(), rows);
+    }
+
+    private static boolean selects(Slice slice, Clustering clustering) {
+        if (slice.selectsAll()) return true;
+        ByteBuffer[] prefix = slice.start().prefix();
+        if (!Arrays.equals(prefix, slice.end().prefix())) throw new UnsupportedOperationException("the fixture reads single rows");
+        return Arrays.equals(prefix, Arrays.copyOf(clustering.values(), prefix.length));
+    }
+
+    @Override
+    public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel consistency) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
+            ConsistencyLevel consistency) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletableFuture<Void> truncate(TableMetadata table) {
+        throw new UnsupportedOperationException();
+    }
+
+    // ---------------------------------------------------------------- SchemaStore
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public Schema update(UnaryOperator<Map<String, KeyspaceMetadata>> change) {
+        schema = new Schema(change.apply(new TreeMap<>(schema.keyspaces())), UUID.randomUUID());
+        return schema;
+    }
+}
