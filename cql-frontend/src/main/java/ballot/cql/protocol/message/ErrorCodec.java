@@ -36,7 +36,8 @@ final class ErrorCodec {
             out.writeInt(w.received());
             out.writeInt(w.blockFor());
             Primitives.writeString(w.writeType().name(), out);
-            if (version.isAtLeast(ProtocolVersion.V5) && w.writeType() == WriteType.CAS) out.writeShort(w.contentions());
+            // No <contentions> after CAS even in v5: no driver reads it, and the Java driver, decoding a v5 segment's
+            // frames back to back, takes those bytes for the next frame and drops the connection.
         } else if (detail instanceof ErrorResponse.ReadTimeout r) {
             Primitives.writeConsistency(r.consistency(), out);
             out.writeInt(r.received());
@@ -116,8 +117,8 @@ final class ErrorCodec {
                 int received = readInt(in, "received");
                 int blockFor = readInt(in, "blockfor");
                 WriteType type = WriteType.valueOf(readString(in, "write type"));
-                int contentions = version.isAtLeast(ProtocolVersion.V5) && type == WriteType.CAS
-                        ? Primitives.readUnsignedShort(in, "contentions") : 0;
+                // a peer that follows the v5 spec to the letter sends <contentions> after CAS
+                int contentions = type == WriteType.CAS && in.readableBytes() >= 2 ? Primitives.readUnsignedShort(in, "contentions") : 0;
                 detail = new ErrorResponse.WriteTimeout(cl, received, blockFor, type, contentions);
                 break;
             }

@@ -93,14 +93,19 @@ class ResponseCodecTest {
         assertThat(driver.consistencyLevel).isEqualTo(ProtocolConstants.ConsistencyLevel.QUORUM);
     }
 
+    /**
+     * The v5 spec adds {@code <contentions>} after a CAS write type, but the drivers read no such field (DataStax Java
+     * 4.19 / native-protocol 1.5.2, Python 3.29, gocql); the Java driver decodes a v5 segment's frames back to back, so
+     * two extra bytes become the start of a next frame and it closes the connection, failing every request on it.
+     */
     @Test
-    void sendsCasContentionsOnlyInV5() {
+    void casWriteTimeoutEndsAtTheWriteTypeEvenInV5SoTheJavaDriverKeepsItsConnection() {
         ErrorResponse error = ErrorResponse.from(new WriteTimeoutException(ConsistencyLevel.SERIAL, 1, 2, WriteType.CAS, 3));
 
-        // ... <writeType "CAS"> then, in v5 only, <contentions: [short] 3>
-        assertThat(bodyHex(error, ProtocolVersion.V5)).endsWith("00 03 43 41 53 00 03");
+        assertThat(bodyHex(error, ProtocolVersion.V5)).endsWith("00 03 43 41 53");
         assertThat(bodyHex(error, ProtocolVersion.V4)).endsWith("00 03 43 41 53");
-        assertThat(roundTrip(error, ProtocolVersion.V5)).isEqualTo(error);
+        assertThat(driverDecode(encode(error, ProtocolVersion.V5)).message)
+                .isInstanceOf(com.datastax.oss.protocol.internal.response.error.WriteTimeout.class);
     }
 
     @Test
