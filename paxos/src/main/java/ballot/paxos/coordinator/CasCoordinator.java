@@ -11,10 +11,13 @@ import ballot.paxos.spi.RandomSource;
 import ballot.paxos.spi.ReadModel;
 import ballot.paxos.spi.Transport;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -31,6 +34,14 @@ public final class CasCoordinator {
     private final Context ctx;
     private final long sessionIdleNanos;
     private final Map<PaxosKey, PartitionSession> sessions = new HashMap<>();
+    /**
+     * The sessions that are not idle. Invariant: every session that is not {@link PartitionSession#idle()} is here, so
+     * {@link #tick} visits only these (an idle session's tick does nothing) and its cost follows the partitions in
+     * flight, not every partition served in the last {@code sessionIdle}.
+     */
+    private final Set<PartitionSession> busy = new LinkedHashSet<>();
+    /** Idle sessions in the order they went idle, each with its last activity then; stale once it was active again. */
+    private final ArrayDeque<IdleSince> idle = new ArrayDeque<>();
     /** Queue lengths summed over partitions, and the longest, as the last {@link #tick} left them. */
     private int queuedAtTick;
     private int queuedMaxAtTick;
@@ -55,14 +66,23 @@ public final class CasCoordinator {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(commitLevel, "commitLevel");
         Objects.requireNonNull(callback, "callback");
-        sessions.computeIfAbsent(key, k -> new PartitionSession(ctx, k, electorate))
-                .submit(new Pending(request, commitLevel, deadlineNanos, callback), electorate);
+        PartitionSession session = sessions.computeIfAbsent(key, k -> new PartitionSession(ctx, k, electorate));
+        session.submit(new Pending(request, commitLevel, deadlineNanos, callback), electorate);
+        track(session);
     }
 
     /** A reply from a replica; replies for finished rounds and unknown partitions are ignored. */
     public void receive(NodeId from, Reply reply) {
         PartitionSession session = sessions.get(reply.key());
-        if (session != null) session.receive(from, reply);
+        if (session != null) {
+            session.receive(from, reply);
+            track(session);
+        }
+    }
+
+    private void track(PartitionSession session) {
+        if (!session.idle()) busy.add(session);
+        else if (!busy.contains(session)) idle.add(new IdleSince(session, session.lastActiveNanos));
     }
 
     /** Deadlines, retransmission, back-off and eviction of idle partitions. */
@@ -70,17 +90,34 @@ public final class CasCoordinator {
         long now = ctx.clock.nanoTime();
         int queued = 0;
         int queuedMax = 0;
-        for (Iterator<PartitionSession> it = sessions.values().iterator(); it.hasNext(); ) {
+        for (Iterator<PartitionSession> it = busy.iterator(); it.hasNext(); ) {
             PartitionSession session = it.next();
             session.tick();
             int q = session.queued();
             queued += q;
             queuedMax = Math.max(queuedMax, q);
-            if (session.idle() && now - session.lastActiveNanos >= sessionIdleNanos) it.remove();
+            if (session.idle()) {
+                it.remove();
+                idle.add(new IdleSince(session, session.lastActiveNanos));
+            }
         }
         queuedAtTick = queued;
         queuedMaxAtTick = queuedMax;
+        evictIdle(now);
     }
+
+    /** Drops the sessions (and held promises) of partitions idle for {@code sessionIdle}, oldest first. */
+    private void evictIdle(long now) {
+        for (IdleSince head = idle.peek(); head != null; head = idle.peek()) {
+            PartitionSession s = head.session;
+            boolean stale = s.lastActiveNanos != head.lastActiveNanos || busy.contains(s) || sessions.get(s.key) != s;
+            if (!stale && now - head.lastActiveNanos < sessionIdleNanos) return;
+            idle.poll();
+            if (!stale) sessions.remove(s.key);
+        }
+    }
+
+    private record IdleSince(PartitionSession session, long lastActiveNanos) {}
 
     /** Partitions with state on this coordinator (a gauge for the server). */
     public int sessions() {
