@@ -22,14 +22,14 @@ import java.util.concurrent.Executor;
  * The acceptor of the partitions of one lane: the core's {@link ballot.paxos.acceptor.Replica} steps (load, pure
  * transition, persist, read, reply; docs/paxos.md §4.2, §4.5-§4.7), with the persist off the lane so that a synced
  * write does not hold up every other partition of the lane, and so that many partitions' persists are in flight at
- * once and share an fsync in RocksDB's write group (group commit).
+ * once and share one synced batch ({@link GroupCommit}).
  *
  * <p>Per partition the steps stay strictly sequential: while a persist is in flight the partition's next requests wait
  * here in arrival order, and the reply (with a promise's read, taken after the persist) is sent before the next one
  * starts. That keeps what the Replica shell guarantees: each step sees the registers the previous one made durable,
  * a promise's read is taken after its promise is durable, and nothing is acknowledged before it is on disk.
- * Confined to the lane's thread, except the persist itself, which runs on {@code syncWriters} and reports back through
- * {@code lane}.
+ * Confined to the lane's thread, except the persist itself, which runs on the group commit's writer and reports back
+ * through {@code lane}.
  */
 final class LaneAcceptor {
     /** Where a request's outcome goes: its reply (null for Prune), or the failure that kept it from being answered. */
@@ -43,15 +43,15 @@ final class LaneAcceptor {
 
     private final NodeId self;
     private final PaxosStore store;
-    private final Executor syncWriters;
+    private final GroupCommit groupCommit;
     private final Executor lane;
     /** Partitions with a persist in flight, and the requests that arrived for them meanwhile. */
     private final Map<PaxosKey, ArrayDeque<Waiting>> busy = new HashMap<>();
 
-    LaneAcceptor(NodeId self, PaxosStore store, Executor syncWriters, Executor lane) {
+    LaneAcceptor(NodeId self, PaxosStore store, GroupCommit groupCommit, Executor lane) {
         this.self = self;
         this.store = store;
-        this.syncWriters = syncWriters;
+        this.groupCommit = groupCommit;
         this.lane = lane;
     }
 
@@ -87,14 +87,7 @@ final class LaneAcceptor {
         }
         busy.put(key, new ArrayDeque<>());
         Step durable = step;
-        syncWriters.execute(() -> {
-            RuntimeException error = null;
-            try {
-                store.persist(key, durable.next(), durable.apply());
-            } catch (RuntimeException e) {
-                error = e;
-            }
-            RuntimeException failed = error;
+        groupCommit.persist(key, durable.next(), durable.apply(), failed -> {
             try {
                 lane.execute(() -> {
                     if (failed == null) send(request, durable.reply(), answer);

@@ -64,9 +64,9 @@ import org.slf4j.LoggerFactory;
  * <p>Threading. {@code N} lanes, each one single-threaded executor owning a {@link CasCoordinator} and a
  * {@link LaneAcceptor}; a partition belongs to the lane its key hashes to, and every request, reply, acceptor request
  * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. Each lane ticks every few
- * milliseconds. An acceptor step's synced write runs on a pool of sync writers while the lane goes on with other
- * partitions (the partition's own next requests wait for it); concurrent synced writes share an fsync in RocksDB's
- * write group, which is the group commit. Answers leave the lanes on their own executor, so nothing a statement chains
+ * milliseconds. An acceptor step's synced write goes to the {@link GroupCommit} writer while the lane goes on with
+ * other partitions (the partition's own next requests wait for it); the writer puts every step that arrived during the
+ * previous sync into one synced batch, so steps in flight share an fsync however many there are. Answers leave the lanes on their own executor, so nothing a statement chains
  * on a result ever runs on (or blocks) a lane; statement threads only wait on futures.
  *
  * <p>Messaging. The core's messages are fire-and-forget; each acceptor request travels as a PAXOS_* request whose
@@ -89,21 +89,21 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
      * @param lanes single-threaded executors partitions are spread over (at least 2)
      * @param tick how often each lane's coordinator checks deadlines, retransmissions and back-off
      * @param messageTimeout how long one internode Paxos request waits for its reply (the core retransmits anyway)
-     * @param syncWriters threads that make acceptor steps durable; their concurrent synced writes share fsyncs
+     * @param groupCommitMax the most acceptor steps one synced batch holds ({@link GroupCommit})
      */
-    public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout, int syncWriters) {
+    public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout, int groupCommitMax) {
         public Options {
             if (contentionTimeout.isNegative() || contentionTimeout.isZero())
                 throw new IllegalArgumentException("cas contention timeout is " + contentionTimeout + "; must be positive");
             if (lanes < 1) throw new IllegalArgumentException("paxos lanes is " + lanes + "; must be >= 1");
             if (tick.isNegative() || tick.isZero()) throw new IllegalArgumentException("paxos tick is " + tick + "; must be positive");
-            if (syncWriters < 1) throw new IllegalArgumentException("paxos sync writers is " + syncWriters + "; must be >= 1");
+            if (groupCommitMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupCommitMax + "; must be >= 1");
         }
 
-        /** N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout, 16 sync writers. */
+        /** N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout, groups of 1024. */
         public static Options defaults(Duration contentionTimeout) {
             return new Options(contentionTimeout, Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofMillis(5),
-                    contentionTimeout, 16);
+                    contentionTimeout, 1024);
         }
     }
 
@@ -114,7 +114,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     private final Clock clock;
     private final RocksPaxosStore store;
     private final Lane[] lanes;
-    private final ThreadPoolExecutor syncWriters;
+    private final GroupCommit groupCommit;
     private final ThreadPoolExecutor answers;
     private final PaxosStats stats;
     private final LogThrottle throttle = new LogThrottle(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
@@ -153,7 +153,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         byte[] previous = storage.getMeta(INCARNATION);
         this.incarnation = previous == null ? 1 : ByteBuffer.wrap(previous).getInt() + 1;
         storage.putMeta(INCARNATION, ByteBuffer.allocate(4).putInt(0, incarnation).array());
-        this.syncWriters = pool("paxos-sync", options.syncWriters());
+        this.groupCommit = new GroupCommit(store, options.groupCommitMax());
         this.answers = pool("paxos-answer", 2);
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i);
@@ -473,7 +473,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                 return t;
             });
             executor.setRemoveOnCancelPolicy(true);
-            acceptor = new LaneAcceptor(self, store, syncWriters, this::execute);
+            acceptor = new LaneAcceptor(self, store, groupCommit, this::execute);
         }
 
         void start() {
@@ -525,9 +525,8 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     @Override
     public void close() {
         for (Lane lane : lanes) lane.stop();
-        syncWriters.shutdown();
         try {
-            if (!syncWriters.awaitTermination(5, TimeUnit.SECONDS)) syncWriters.shutdownNow();
+            groupCommit.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -50,6 +50,16 @@ final class RocksPaxosStore implements PaxosStore {
 
     @Override
     public void persist(PaxosKey key, AcceptorState state, List<Decree> apply) {
+        storage.persistPaxos(List.of(write(key, state, apply)));
+    }
+
+    /** Several partitions' steps in one synced batch (group commit); each must be a different partition. */
+    void persistAll(List<StorageEngine.PaxosWrite> writes) {
+        storage.persistPaxos(writes);
+    }
+
+    /** What {@link #persist} writes for one step: the encoded registers and the decrees' entries as mutations. */
+    StorageEngine.PaxosWrite write(PaxosKey key, AcceptorState state, List<Decree> apply) {
         UUID table = CqlValues.tableId(key);
         PartitionKey partition = CqlValues.partitionKey(key);
         List<Mutation> entries = new ArrayList<>();
@@ -61,7 +71,7 @@ final class RocksPaxosStore implements PaxosStore {
                         writeId(timestamp, decree.ballot())));
             }
         }
-        storage.persistPaxos(table, partition, PaxosCodec.encodeState(state), entries);
+        return new StorageEngine.PaxosWrite(table, partition, PaxosCodec.encodeState(state), entries);
     }
 
     @Override

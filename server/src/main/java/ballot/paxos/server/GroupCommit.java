@@ -1,0 +1,84 @@
+package ballot.paxos.server;
+
+import ballot.paxos.Decree;
+import ballot.paxos.PaxosKey;
+import ballot.paxos.acceptor.AcceptorState;
+import ballot.storage.StorageEngine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Makes acceptor steps durable in groups: one writer thread takes every step submitted while the previous group was
+ * being synced and writes them all in one synced RocksDB batch, so that N steps in flight cost one fsync, whatever N
+ * (docs/paxos.md §12). Callers submit at most one step per partition at a time ({@link LaneAcceptor} queues a
+ * partition's next requests behind its persist), so a group never holds two steps of one partition.
+ */
+final class GroupCommit implements AutoCloseable {
+    private record Step(StorageEngine.PaxosWrite write, Consumer<RuntimeException> done) {}
+
+    private final RocksPaxosStore store;
+    private final int groupMax;
+    private final LinkedBlockingQueue<Step> pending = new LinkedBlockingQueue<>();
+    private final Thread writer;
+    private volatile boolean stopped;
+
+    /** @param groupMax the most steps one synced batch holds */
+    GroupCommit(RocksPaxosStore store, int groupMax) {
+        if (groupMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupMax + "; must be >= 1");
+        this.store = store;
+        this.groupMax = groupMax;
+        this.writer = new Thread(this::run, "paxos-group-commit");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /**
+     * Persists one step; {@code done} hears null once it is on disk, or the failure (then nothing of its group is known
+     * to be durable), on the writer thread (or on the caller's, for a step that cannot be encoded): it must hand over to the
+     * caller's thread and return.
+     */
+    void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done) {
+        StorageEngine.PaxosWrite write;
+        try {
+            write = store.write(key, state, apply);
+        } catch (RuntimeException e) {
+            done.accept(e); // nothing written
+            return;
+        }
+        pending.add(new Step(write, done));
+    }
+
+    private void run() {
+        List<Step> group = new ArrayList<>();
+        while (!stopped) {
+            try {
+                Step first = pending.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) continue;
+                group.add(first);
+                pending.drainTo(group, groupMax - 1);
+            } catch (InterruptedException e) {
+                return; // closing: steps not yet written are lost, as messages may be
+            }
+            RuntimeException failure = null;
+            try {
+                List<StorageEngine.PaxosWrite> writes = new ArrayList<>(group.size());
+                for (Step s : group) writes.add(s.write());
+                store.persistAll(writes);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            for (Step s : group) s.done().accept(failure);
+            group.clear();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stopped = true;
+        writer.interrupt();
+        writer.join(5_000);
+    }
+}
