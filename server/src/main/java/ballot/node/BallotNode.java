@@ -19,6 +19,7 @@ import ballot.cql.transport.CqlServerOptions;
 import ballot.metrics.CqlMetrics;
 import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
+import ballot.paxos.server.SystemPaxosRows;
 import ballot.replication.ReplicatedCoordinator;
 import ballot.replication.Replication;
 import ballot.schema.LocalSchema;
@@ -82,7 +83,7 @@ public final class BallotNode implements AutoCloseable {
             identity = identity(config, nativePort, storagePort);
             ServerClock clock = new ServerClock(ServerClock::systemMicros);
             LocalSchema schema = new LocalSchema(storage, clock::nextMicros);
-            SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema);
+            SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema, new SystemPaxosRows(storage, schema::schema));
             schema.load(system.keyspaces());
 
             replication = new Replication(storage, schema::schema, system, new WriteId(identity.generation()), clock::nextMicros,

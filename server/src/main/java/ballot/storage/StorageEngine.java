@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -65,6 +66,9 @@ public final class StorageEngine implements AutoCloseable {
      * changes with every write that does not come from Paxos (docs/paxos.md §5.7).
      */
     public record VersionedRead(List<PartitionData> partitions, long plainVersion) {}
+
+    /** One partition's serialized acceptor registers, as the paxos family stores them. */
+    public record PaxosState(UUID tableId, PartitionKey key, byte[] state) {}
 
     static {
         RocksDB.loadLibrary();
@@ -299,6 +303,21 @@ public final class StorageEngine implements AutoCloseable {
 
     /** One partition's acceptor registers and the decree entries applied with them. */
     public record PaxosWrite(UUID tableId, PartitionKey key, byte[] state, Collection<Mutation> decreeEntries) {}
+
+    /**
+     * Visits every partition's acceptor registers, read-only, from the implicit snapshot of one iterator: ordered by
+     * table id, then key bytes (not token order).
+     */
+    public void forEachPaxosState(Consumer<PaxosState> visitor) {
+        byte[] section = {PAXOS_STATE};
+        try (RocksIterator it = db.newIterator(paxosFamily)) {
+            for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); it.next()) {
+                ByteBuffer key = ByteBuffer.wrap(it.key());
+                UUID tableId = new UUID(key.getLong(1), key.getLong(9));
+                visitor.accept(new PaxosState(tableId, PartitionKey.of(key.position(17)), it.value()));
+            }
+        }
+    }
 
     /**
      * Writes each partition's acceptor registers and applies its decrees' entries, all in one synced batch, returning

@@ -21,9 +21,9 @@ import java.util.function.Supplier;
 
 /**
  * The keyspaces the node defines itself, in Cassandra 5.0's shape, so that drivers and cqlsh find what they read at
- * connect: system (local, peers, peers_v2), system_schema (the schema as tables), system_virtual_schema, and the
- * distributed system keyspaces (listed, without tables). Their tables are {@link VirtualTable}s generated from the
- * node's state and the current schema.
+ * connect: system (local, peers, peers_v2, and paxos for operators), system_schema (the schema as tables),
+ * system_virtual_schema, and the distributed system keyspaces (listed, without tables). Their tables are
+ * {@link VirtualTable}s generated from the node's state, its Paxos registers and the current schema.
  */
 public final class SystemKeyspaces {
     /** Keyspaces that exist only as virtual keyspaces: not in system_schema, only in system_virtual_schema. */
@@ -50,13 +50,16 @@ public final class SystemKeyspaces {
 
     private final LocalNode node;
     private final Supplier<Schema> schema;
+    private final VirtualTable.Source paxos;
     private volatile Peers peers = Peers.NONE;
     private final Map<UUID, VirtualTable> tables = new LinkedHashMap<>();
     private final Map<String, KeyspaceMetadata> keyspaces = new TreeMap<>();
 
-    public SystemKeyspaces(LocalNode node, Supplier<Schema> schema) {
+    /** @param paxos the rows of system.paxos: this node's acceptor registers (docs/paxos.md §12) */
+    public SystemKeyspaces(LocalNode node, Supplier<Schema> schema, VirtualTable.Source paxos) {
         this.node = node;
         this.schema = schema;
+        this.paxos = paxos;
         defineSystem();
         defineSchema();
         defineVirtualSchema();
@@ -98,6 +101,10 @@ public final class SystemKeyspaces {
                 CREATE TABLE peers_v2 (peer inet, peer_port int, data_center text, host_id uuid, preferred_ip inet,
                   preferred_port int, rack text, release_version text, native_address inet, native_port int,
                   schema_version uuid, tokens set<text>, PRIMARY KEY ((peer), peer_port))""", () -> peerRows(true));
+        add(system, "system", "paxos", "in-progress paxos proposals", """
+                CREATE TABLE paxos (row_key blob, cf_id uuid, in_progress_ballot timeuuid, in_progress_read_ballot timeuuid,
+                  most_recent_commit blob, most_recent_commit_at timeuuid, most_recent_commit_version int, proposal blob,
+                  proposal_ballot timeuuid, proposal_version int, PRIMARY KEY ((row_key), cf_id))""", paxos);
         keyspaces.put("system", new KeyspaceMetadata("system", Map.of("class", LOCAL_STRATEGY), true, system, Map.of()));
     }
 
@@ -401,6 +408,11 @@ public final class SystemKeyspaces {
 
     private void add(Map<String, TableMetadata> into, String keyspace, String name, String comment, String cql,
             Supplier<List<Map<String, Object>>> rows) {
+        add(into, keyspace, name, comment, cql, VirtualTable.Source.of(rows));
+    }
+
+    private void add(Map<String, TableMetadata> into, String keyspace, String name, String comment, String cql,
+            VirtualTable.Source rows) {
         UUID id = UUID.nameUUIDFromBytes((keyspace + name).getBytes(StandardCharsets.UTF_8));
         TableMetadata table = SchemaDefinitions.table(keyspace, cql, id);
         Map<String, Object> params = new LinkedHashMap<>();

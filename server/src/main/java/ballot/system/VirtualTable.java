@@ -25,16 +25,44 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * A table whose rows the node generates on each read (system.local, system_schema.*): rows as column-name to Java value
- * maps, turned into partitions in token order and rows in clustering order, then sliced like stored data.
+ * A table whose rows the node generates on each read (system.local, system_schema.*, system.paxos): rows as column-name
+ * to Java value maps from a {@link Source}, turned into partitions in token order and rows in clustering order, then
+ * sliced like stored data.
  */
 public final class VirtualTable {
-    private final TableMetadata metadata;
-    private final Supplier<List<Map<String, Object>>> rows;
+    /**
+     * Where a virtual table's rows come from, in any order. A source may return rows beyond those asked for; the table
+     * drops them, so a source that cannot look rows up may simply return all of them ({@link #of}).
+     */
+    public interface Source {
+        /** The rows of the partition with this key. */
+        List<Map<String, Object>> partition(PartitionKey key);
 
-    public VirtualTable(TableMetadata metadata, Supplier<List<Map<String, Object>>> rows) {
+        /** The rows of at least the first {@code partitionsMax} partitions in {@code range}, in token order. */
+        List<Map<String, Object>> partitions(TokenRange range, int partitionsMax);
+
+        /** A source whose every read generates all the table's rows: for tables of a few rows. */
+        static Source of(Supplier<List<Map<String, Object>>> rows) {
+            return new Source() {
+                @Override
+                public List<Map<String, Object>> partition(PartitionKey key) {
+                    return rows.get();
+                }
+
+                @Override
+                public List<Map<String, Object>> partitions(TokenRange range, int partitionsMax) {
+                    return rows.get();
+                }
+            };
+        }
+    }
+
+    private final TableMetadata metadata;
+    private final Source source;
+
+    public VirtualTable(TableMetadata metadata, Source source) {
         this.metadata = metadata;
-        this.rows = rows;
+        this.source = source;
     }
 
     public TableMetadata metadata() {
@@ -42,30 +70,41 @@ public final class VirtualTable {
     }
 
     public PartitionData read(PartitionKey key, ReadSpec spec) {
-        for (PartitionData p : partitions()) {
+        for (PartitionData p : partitions(source.partition(key))) {
             if (p.key().equals(key)) return slice(p, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit()));
         }
         return new PartitionData(key, DeletionTime.LIVE, List.of(), null, List.of());
     }
 
+    /**
+     * The range's partitions with rows in {@code spec}'s slices, up to the limits. Asks the source for as many
+     * partitions as could still fit, and again after the last one it returned when slicing left too few: a short
+     * answer would tell the pager the range is exhausted.
+     */
     public List<PartitionData> scan(TokenRange range, ReadSpec spec, int partitionLimit) {
         List<PartitionData> out = new ArrayList<>();
         int rowsLeft = spec.rowLimit();
-        for (PartitionData p : partitions()) {
-            if (out.size() >= partitionLimit || rowsLeft <= 0) break;
-            if (p.key().token() < range.start() || p.key().token() > range.end()) continue;
-            if (range.startAfter() != null && p.key().compareTo(range.startAfter()) <= 0) continue;
-            PartitionData sliced = slice(p, spec, Math.min(rowsLeft, spec.partitionRowLimit()));
-            if (sliced.rows().isEmpty() && sliced.staticRow() == null) continue;
-            out.add(sliced);
-            rowsLeft -= sliced.rows().size();
+        TokenRange rest = range;
+        while (out.size() < partitionLimit && rowsLeft > 0) {
+            int wanted = Math.min(partitionLimit - out.size(), rowsLeft);
+            List<PartitionData> batch = new ArrayList<>();
+            for (PartitionData p : partitions(source.partitions(rest, wanted))) if (rest.contains(p.key())) batch.add(p);
+            for (PartitionData p : batch) {
+                if (out.size() >= partitionLimit || rowsLeft <= 0) break;
+                PartitionData sliced = slice(p, spec, Math.min(rowsLeft, spec.partitionRowLimit()));
+                if (sliced.rows().isEmpty() && sliced.staticRow() == null) continue;
+                out.add(sliced);
+                rowsLeft -= sliced.rows().size();
+            }
+            if (batch.size() < wanted) break;
+            rest = rest.resumeAfter(batch.get(batch.size() - 1).key());
         }
         return out;
     }
 
-    private List<PartitionData> partitions() {
+    private List<PartitionData> partitions(List<Map<String, Object>> rows) {
         Map<PartitionKey, List<Row>> byKey = new TreeMap<>();
-        for (Map<String, Object> values : rows.get()) {
+        for (Map<String, Object> values : rows) {
             List<ColumnMetadata> key = metadata.partitionKey();
             ByteBuffer[] components = new ByteBuffer[key.size()];
             for (int i = 0; i < components.length; i++) components[i] = key.get(i).type().decompose(values.get(key.get(i).name()));

@@ -27,6 +27,7 @@ import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.statement.SchemaDefinitions;
+import ballot.paxos.server.SystemPaxosRows;
 import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
@@ -124,7 +125,7 @@ class ReplicationSimulationTest {
                 ReplicaHandlers.register(endpoint, local, () -> holder[0], () -> schema);
                 SimpleMeterRegistry metrics = new SimpleMeterRegistry();
                 holder[0] = new ReplicatedCoordinator(new StaticMembership(info, infos, alive), endpoint, local,
-                        new SystemKeyspaces(localNode, () -> schema), () -> schema, new HintStore(storage, 1000, metrics),
+                        new SystemKeyspaces(localNode, () -> schema, new SystemPaxosRows(storage, () -> schema)), () -> schema, new HintStore(storage, 1000, metrics),
                         new ReplicatedCoordinator.Timeouts(Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofMillis(200)),
                         world::currentTimeMillis, new CoordinatorMetrics(metrics));
                 nodes.add(new Node(info, holder[0]));

@@ -11,6 +11,11 @@ public record TokenRange(long start, PartitionKey startAfter, long end) {
         return new TokenRange(key.token(), key, end);
     }
 
+    /** Whether the partition is in the range: its token within [start, end] and, when resuming, after {@code startAfter}. */
+    public boolean contains(PartitionKey key) {
+        return key.token() >= start && key.token() <= end && (startAfter == null || key.compareTo(startAfter) > 0);
+    }
+
     public boolean isEmpty() {
         return start > end;
     }

@@ -82,6 +82,17 @@ final class PaxosCodec {
         return new AcceptorState(promised, accepted, committed, spanEnd, recent);
     }
 
+    /** A decree's or proposal's entries as the registers hold them: {@code count(4) · bytes*} (system.paxos shows this). */
+    static byte[] encodeEntries(List<Bytes> entries) {
+        ByteBuf out = Unpooled.buffer(64);
+        try {
+            writeBytesList(out, entries);
+            return ByteBufUtil.getBytes(out);
+        } finally {
+            out.release();
+        }
+    }
+
     // ---------------------------------------------------------------- messages
 
     static final Codec<Prepare> PREPARE = new Codec<>() {
