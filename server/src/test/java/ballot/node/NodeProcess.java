@@ -66,10 +66,29 @@ final class NodeProcess implements AutoCloseable {
         if (!process.waitFor(30, TimeUnit.SECONDS)) throw new AssertionError("node " + address + " outlived SIGKILL for 30 s");
     }
 
+    /** SIGSTOP: the process freezes with its sockets open, as in a long GC pause or a hung host; peers see silence. */
+    void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}: the process goes on from where it stopped, its timers all overdue. */
+    void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    /** Sends a signal to this node's own process, by its pid, with the system's {@code kill}. */
+    private void signal(String name) throws IOException, InterruptedException {
+        if (!isAlive()) throw new AssertionError("node " + address + " is not running; cannot send SIG" + name);
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).redirectErrorStream(true).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0)
+            throw new AssertionError("kill -" + name + " " + process.pid() + " failed: " + new String(kill.getInputStream().readAllBytes()));
+    }
+
     boolean isAlive() {
         return process != null && process.isAlive();
     }
 
+    /** SIGKILL ends a paused process too. */
     @Override
     public void close() {
         if (isAlive()) process.destroyForcibly();

@@ -18,19 +18,19 @@ import java.util.Set;
  * it may take effect at any point after its invocation, or never. Operations known not to have taken effect are
  * simply left out of the history, so a wrong "not applied" claim shows up as a value nobody wrote.
  */
-final class LinearizabilityChecker {
-    enum Kind { READ, CAS, SET }
+public final class LinearizabilityChecker {
+    public enum Kind { READ, CAS, SET }
 
     /**
      * One operation. {@code expected}/{@code write} are the CAS arguments (null = absent); {@code observed} is the
      * register value the operation saw (the current value for a read or failed CAS, the previous value for an applied
      * CAS or SET). {@code completeNanos == UNKNOWN} for an unknown outcome.
      */
-    record Op(int id, int client, long invokeNanos, long completeNanos, Kind kind, Long expected, Long write,
+    public record Op(int id, int client, long invokeNanos, long completeNanos, Kind kind, Long expected, Long write,
             Long observed, boolean applied) {
-        static final long UNKNOWN = Long.MAX_VALUE;
+        public static final long UNKNOWN = Long.MAX_VALUE;
 
-        boolean definite() {
+        public boolean definite() {
             return completeNanos != UNKNOWN;
         }
 
@@ -47,7 +47,11 @@ final class LinearizabilityChecker {
         }
     }
 
-    record Result(boolean linearizable, String detail, long steps) {}
+    /**
+     * {@code stuckAt}: when no linearization exists, the operation the longest linearizable prefix could not be
+     * extended past; null when the history is linearizable or the search gave up (then it is no verdict).
+     */
+    public record Result(boolean linearizable, String detail, long steps, Op stuckAt) {}
 
     private static final class Entry {
         final Op op;
@@ -72,7 +76,8 @@ final class LinearizabilityChecker {
 
     private LinearizabilityChecker() {}
 
-    static Result check(List<Op> history, Long initial, long stepsMax) {
+    /** Ids of {@code history} are 0..n-1; {@code stepsMax} bounds the search (a result past it is not a verdict). */
+    public static Result check(List<Op> history, Long initial, long stepsMax) {
         // Every definite operation observes the state it ran on, and an unknown CAS needs its expected value. An
         // unknown write of a value nobody observes or expects can therefore be assumed never to have happened: in
         // any linearization using it, only unknown writes can follow it before the next observation. Dropping such
@@ -117,7 +122,7 @@ final class LinearizabilityChecker {
         int deepest = 0;
         Op stuckAt = null;
         while (remaining > 0) {
-            if (++steps > stepsMax) return new Result(false, "search gave up after " + stepsMax + " steps", steps);
+            if (++steps > stepsMax) return new Result(false, "search gave up after " + stepsMax + " steps", steps, null);
             if (entry == null) throw new IllegalStateException("ran off the history with " + remaining + " operations left");
             if (entry.call) {
                 Object after = step(entry.op, state);
@@ -140,7 +145,7 @@ final class LinearizabilityChecker {
                 if (stack.size() >= deepest) stuckAt = entry.op;
                 if (stack.isEmpty())
                     return new Result(false, "no linearization; deepest prefix " + deepest + " operations, first stuck at "
-                            + stuckAt, steps);
+                            + stuckAt, steps, stuckAt);
                 Frame f = stack.pop();
                 state = f.state();
                 linearized.clear(f.entry().op.id());
@@ -149,7 +154,7 @@ final class LinearizabilityChecker {
                 entry = f.entry().next;
             }
         }
-        return new Result(true, "ok", steps);
+        return new Result(true, "ok", steps, null);
     }
 
     /** The register value after {@code op} runs on {@code state}, or NOT_ALLOWED if its observations contradict it. */
