@@ -5,7 +5,7 @@ import ballot.cql.WriteType;
 
 /**
  * Replicas did not acknowledge a write in time. With {@link WriteType#CAS} the outcome is unknown: the proposal
- * may or may not have been accepted. {@code contentions} is only sent for CAS in protocol v5.
+ * may or may not have been accepted. {@code contentions} (CAS) is not sent to clients; see {@code ErrorCodec}.
  */
 public final class WriteTimeoutException extends CqlException {
     private final ConsistencyLevel consistency;

@@ -1,5 +1,6 @@
 package ballot.cql.statement;
 
+import ballot.cql.data.Clustering;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.parse.Statement;
 import ballot.cql.parse.Term;
@@ -91,7 +92,12 @@ final class InsertJsonStatement implements BatchableStatement {
 
     @Override
     public void addTo(CasBatch cas, QueryContext context) {
-        cas.write(insert, context.withBindings(innerBindings(context.bindings())));
+        addWriteTo(cas, context);
+    }
+
+    /** Adds this insert's write to {@code cas}; returns the row it writes. */
+    Clustering addWriteTo(CasBatch cas, QueryContext context) {
+        return cas.write(insert, context.withBindings(innerBindings(context.bindings())));
     }
 
     @Override

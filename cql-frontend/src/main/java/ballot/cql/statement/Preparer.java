@@ -94,8 +94,11 @@ public final class Preparer {
         return new BatchStatement(b.type(), plain, markers, timestamp);
     }
 
-    private ConditionalStatement conditional(Schema schema, Statement.Modification m, Markers markers, String keyspace) {
-        if (m instanceof Statement.InsertJson) throw new InvalidRequestException("INSERT JSON ... IF NOT EXISTS is not supported yet");
+    private CasPart conditional(Schema schema, Statement.Modification m, Markers markers, String keyspace) {
+        if (m instanceof Statement.InsertJson) {
+            if (m.attributes().timestamp() != null) throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
+            return new ConditionalJsonInsert((InsertJsonStatement) modification(schema, m, markers, keyspace));
+        }
         ModificationStatement base = (ModificationStatement) modification(schema, m, markers, keyspace);
         return ConditionalStatement.prepare(base, m, markers, TypeStatements.resolver(schema.keyspace(base.table().keyspace())));
     }

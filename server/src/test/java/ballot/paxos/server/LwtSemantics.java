@@ -133,6 +133,21 @@ abstract class LwtSemantics {
     }
 
     @Test
+    void insertJsonIfNotExistsAppliesOnce() {
+        session.execute("CREATE TABLE lwt.json (k int PRIMARY KEY, v int, w text)");
+        ResultSet first = exec(0, "INSERT INTO lwt.json JSON '{\"k\": 1, \"v\": 2, \"w\": \"a\"}' IF NOT EXISTS");
+        assertThat(first.wasApplied()).isTrue();
+        ResultSet second = exec(1, "INSERT INTO lwt.json JSON ? IF NOT EXISTS", "{\"k\": 1, \"v\": 3}");
+        assertThat(second.wasApplied()).isFalse();
+        assertThat(second.one().getInt("v")).as("the row that exists").isEqualTo(2);
+        Row row = serial(2, "SELECT v, w FROM lwt.json WHERE k = 1").one();
+        assertThat(row.getInt("v")).isEqualTo(2);
+        assertThat(row.getString("w")).isEqualTo("a");
+        assertThatThrownBy(() -> exec(0, "INSERT INTO lwt.json JSON '{\"k\": 2}' IF NOT EXISTS USING TIMESTAMP 5"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("custom timestamp");
+    }
+
+    @Test
     void ifExistsTouchesOnlyExistingRows() {
         session.execute("CREATE TABLE lwt.ex (k int PRIMARY KEY, v int)");
         assertThat(exec(0, "DELETE FROM lwt.ex WHERE k = 1 IF EXISTS").wasApplied()).isFalse();

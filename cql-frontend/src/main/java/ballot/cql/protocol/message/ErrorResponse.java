@@ -40,7 +40,7 @@ public record ErrorResponse(ErrorCode code, String message, Detail detail) imple
 
     public record Unavailable(ConsistencyLevel consistency, int required, int alive) implements Detail {}
 
-    /** {@code contentions} reaches the client only in v5 and only for {@link WriteType#CAS}. */
+    /** {@code contentions} (CAS only) is kept for logs; it is not sent: see {@code ErrorCodec}. */
     public record WriteTimeout(ConsistencyLevel consistency, int received, int blockFor, WriteType writeType,
                                int contentions) implements Detail {}
 
