@@ -74,12 +74,10 @@ class LwtLinearizabilityIT {
         }
         // The workload's requests time out at the client after 3 s, longer than the servers' 1 s CAS deadline: a
         // client timeout means a coordinator that did not answer (killed or frozen), not a slow Paxos round.
-        // Protocol v4: over v5 the driver closes its connection on every CAS WriteTimeout, failing every request in
-        // flight on it (docs/paxos.md §10), which would bury the faults' own unknown outcomes in collateral ones.
+        // The protocol the driver negotiates (v5): a CAS WriteTimeout must not cost the connection (ErrorCodec).
         session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", nativePort))
                 .withLocalDatacenter("datacenter1")
                 .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                        .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
                         .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(200))
                         .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(1))
