@@ -9,7 +9,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -66,21 +65,14 @@ class LwtLinearizabilityIT {
     @BeforeEach
     void startCluster() throws Exception {
         directory = Files.createTempDirectory("ballot-lwt");
-        int nativePort = NodeProcess.freePort();
-        int storagePort = NodeProcess.freePort();
-        for (int i = 1; i <= 3; i++) {
-            nodes.add(new NodeProcess(directory.resolve("node" + i), "127.0.0." + i, nativePort, storagePort,
-                    List.of("127.0.0.1:" + storagePort)).start());
-        }
+        nodes.addAll(NodeProcess.startCluster(directory, 3));
+        int nativePort = nodes.get(0).nativePort;
         // The workload's requests time out at the client after 3 s, longer than the servers' 1 s CAS deadline: a
         // client timeout means a coordinator that did not answer (killed or frozen), not a slow Paxos round.
         // The protocol the driver negotiates (v5): a CAS WriteTimeout must not cost the connection (ErrorCodec).
         session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", nativePort))
                 .withLocalDatacenter("datacenter1")
-                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
-                        .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(200))
-                        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(1))
+                .withConfigLoader(NodeProcess.driverConfig()
                         .startProfile(RegisterClient.PROFILE).withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(3))
                         .endProfile()
                         .build())

@@ -31,6 +31,29 @@ final class NodeProcess implements AutoCloseable {
         this.seeds = seeds;
     }
 
+    /** Starts {@code size} nodes on 127.0.0.1..size (free ports, the first node the seed), one after the other. */
+    static List<NodeProcess> startCluster(Path directory, int size) throws IOException, InterruptedException {
+        int nativePort = freePort();
+        int storagePort = freePort();
+        List<NodeProcess> nodes = new java.util.ArrayList<>();
+        for (int i = 1; i <= size; i++) {
+            nodes.add(new NodeProcess(directory.resolve("node" + i), "127.0.0." + i, nativePort, storagePort,
+                    List.of("127.0.0.1:" + storagePort)).start());
+        }
+        return nodes;
+    }
+
+    /**
+     * The driver settings the multi-process tests share: requests wait 20 s (a restarting cluster on a loaded machine)
+     * and the driver reconnects to a restarted node within a second.
+     */
+    static com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder driverConfig() {
+        return com.datastax.oss.driver.api.core.config.DriverConfigLoader.programmaticBuilder()
+                .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.REQUEST_TIMEOUT, java.time.Duration.ofSeconds(20))
+                .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.RECONNECTION_BASE_DELAY, java.time.Duration.ofMillis(200))
+                .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.RECONNECTION_MAX_DELAY, java.time.Duration.ofSeconds(1));
+    }
+
     /** Starts the process and waits (at most 60 s) until it logs that it serves CQL. */
     NodeProcess start() throws IOException, InterruptedException {
         if (!Files.exists(JAR)) throw new AssertionError("the server jar " + JAR + " is built by the package phase");

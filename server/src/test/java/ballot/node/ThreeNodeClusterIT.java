@@ -8,8 +8,6 @@ import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
@@ -48,18 +46,11 @@ class ThreeNodeClusterIT {
     @BeforeEach
     void startCluster() throws Exception {
         directory = Files.createTempDirectory("ballot-cluster");
-        int nativePort = NodeProcess.freePort();
-        int storagePort = NodeProcess.freePort();
-        for (int i = 1; i <= 3; i++) {
-            nodes.add(new NodeProcess(directory.resolve("node" + i), "127.0.0." + i, nativePort, storagePort,
-                    List.of("127.0.0.1:" + storagePort)).start());
-        }
+        nodes.addAll(NodeProcess.startCluster(directory, 3));
+        int nativePort = nodes.get(0).nativePort;
         session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", nativePort))
                 .withLocalDatacenter("datacenter1")
-                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
-                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
-                        .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(200))
-                        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(1))
+                .withConfigLoader(NodeProcess.driverConfig()
                         .build())
                 .build();
         await("the driver sees three nodes up", () -> upNodes() == 3);
