@@ -1,13 +1,10 @@
 package ballot.replication;
 
-import ballot.cql.data.ClusteringBound;
 import ballot.cql.data.DeletionTime;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.RangeTombstone;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.data.Row;
-import ballot.cql.data.Slice;
-import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.TableMetadata;
 import ballot.storage.RowMerger;
 import java.nio.ByteBuffer;
@@ -31,7 +28,7 @@ final class Reconciler {
         DeletionTime partitionDeletion = DeletionTime.LIVE;
         LinkedHashSet<RangeTombstone> rangeTombstones = new LinkedHashSet<>();
         List<Row> statics = new ArrayList<>();
-        Comparator<ByteBuffer[]> order = clusteringOrder(table);
+        Comparator<ByteBuffer[]> order = table.clusteringOrder();
         TreeMap<ByteBuffer[], List<Row>> rows = new TreeMap<>(spec.reversed() ? order.reversed() : order);
         for (PartitionData p : responses) {
             partitionDeletion = partitionDeletion.max(p.partitionDeletion());
@@ -46,7 +43,7 @@ final class Reconciler {
             if (live >= spec.rowLimit()) break;
             DeletionTime covering = partitionDeletion;
             for (RangeTombstone rt : rangeTombstones) {
-                if (covers(table, rt.slice(), e.getKey())) covering = covering.max(rt.deletion());
+                if (rt.slice().contains(e.getKey(), table::compareClusteringPrefix)) covering = covering.max(rt.deletion());
             }
             Row row = RowMerger.merge(e.getValue(), covering);
             if (row.isEmpty()) continue;
@@ -65,41 +62,5 @@ final class Reconciler {
         List<PartitionData> out = new ArrayList<>(byKey.size());
         for (List<PartitionData> versions : byKey.values()) out.add(merge(table, versions, spec));
         return out;
-    }
-
-    static Comparator<ByteBuffer[]> clusteringOrder(TableMetadata table) {
-        List<ColumnMetadata> clustering = table.clustering();
-        return (x, y) -> {
-            for (int i = 0; i < Math.min(x.length, y.length); i++) {
-                int c = clustering.get(i).type().compare(x[i], y[i]);
-                if (c != 0) return clustering.get(i).descending() ? -c : c;
-            }
-            return Integer.compare(x.length, y.length);
-        };
-    }
-
-    private static boolean covers(TableMetadata table, Slice slice, ByteBuffer[] clustering) {
-        return !before(table, clustering, slice.start()) && !after(table, clustering, slice.end());
-    }
-
-    private static boolean before(TableMetadata table, ByteBuffer[] clustering, ClusteringBound start) {
-        if (start.isUnbounded()) return false;
-        int c = comparePrefix(table, clustering, start.prefix());
-        return c < 0 || c == 0 && !start.inclusive();
-    }
-
-    private static boolean after(TableMetadata table, ByteBuffer[] clustering, ClusteringBound end) {
-        if (end.isUnbounded()) return false;
-        int c = comparePrefix(table, clustering, end.prefix());
-        return c > 0 || c == 0 && !end.inclusive();
-    }
-
-    private static int comparePrefix(TableMetadata table, ByteBuffer[] clustering, ByteBuffer[] prefix) {
-        for (int i = 0; i < prefix.length && i < clustering.length; i++) {
-            ColumnMetadata column = table.clustering().get(i);
-            int c = column.type().compare(clustering[i], prefix[i]);
-            if (c != 0) return column.descending() ? -c : c;
-        }
-        return 0;
     }
 }

@@ -83,6 +83,27 @@ public final class TableMetadata {
     public UUID id() { return id; }
     public List<ColumnMetadata> partitionKey() { return partitionKey; }
     public List<ColumnMetadata> clustering() { return clustering; }
+
+    /**
+     * Compares two clustering prefixes over their common length in this table's clustering order (each column's type,
+     * reversed for DESC); 0 when one is a prefix of the other.
+     */
+    public int compareClusteringPrefix(java.nio.ByteBuffer[] x, java.nio.ByteBuffer[] y) {
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            ColumnMetadata column = clustering.get(i);
+            int c = column.type().compare(x[i], y[i]);
+            if (c != 0) return column.descending() ? -c : c;
+        }
+        return 0;
+    }
+
+    /** This table's clustering order over clustering values; of a prefix and its extension, the prefix first. */
+    public Comparator<java.nio.ByteBuffer[]> clusteringOrder() {
+        return (x, y) -> {
+            int c = compareClusteringPrefix(x, y);
+            return c != 0 ? c : Integer.compare(x.length, y.length);
+        };
+    }
     /** All columns in SELECT * order. */
     public List<ColumnMetadata> columns() { return columns; }
     public TableParams params() { return params; }

@@ -452,14 +452,7 @@ final class Restrictions {
 
     /** Compares clustering prefixes of equal length in the table's clustering order. */
     Comparator<ByteBuffer[]> clusteringOrder() {
-        List<ColumnMetadata> clustering = table.clustering();
-        return (x, y) -> {
-            for (int i = 0; i < Math.min(x.length, y.length); i++) {
-                int c = clustering.get(i).type().compare(x[i], y[i]);
-                if (c != 0) return clustering.get(i).descending() ? -c : c;
-            }
-            return Integer.compare(x.length, y.length);
-        };
+        return table.clusteringOrder();
     }
 
     /** The clustering slices to read, in clustering order. */

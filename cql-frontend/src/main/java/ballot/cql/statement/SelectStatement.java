@@ -580,37 +580,14 @@ final class SelectStatement implements CqlStatement {
             ClusteringBound after = new ClusteringBound(last, false);
             for (Slice s : all) {
                 if (!reversed) {
-                    if (endsBefore(s.end(), last)) continue;
-                    out.add(startsAfter(s.start(), last) ? s : new Slice(after, s.end()));
+                    if (s.endsBefore(last, table::compareClusteringPrefix)) continue;
+                    out.add(s.startsAfter(last, table::compareClusteringPrefix) ? s : new Slice(after, s.end()));
                 } else {
-                    if (startsAfter(s.start(), last)) continue;
-                    out.add(endsBefore(s.end(), last) ? s : new Slice(s.start(), after));
+                    if (s.startsAfter(last, table::compareClusteringPrefix)) continue;
+                    out.add(s.endsBefore(last, table::compareClusteringPrefix) ? s : new Slice(s.start(), after));
                 }
             }
             return out;
-        }
-
-        /** True if every clustering of the slice ending at {@code end} comes before {@code c} (or is c, for reversed). */
-        private boolean endsBefore(ClusteringBound end, ByteBuffer[] c) {
-            if (end.isUnbounded()) return false;
-            int cmp = comparePrefix(c, end.prefix());
-            return cmp > 0 || cmp == 0 && !end.inclusive();
-        }
-
-        /** True if the slice starting at {@code start} begins after {@code c}. */
-        private boolean startsAfter(ClusteringBound start, ByteBuffer[] c) {
-            if (start.isUnbounded()) return false;
-            int cmp = comparePrefix(c, start.prefix());
-            return cmp < 0 || cmp == 0 && !start.inclusive();
-        }
-
-        private int comparePrefix(ByteBuffer[] clustering, ByteBuffer[] prefix) {
-            List<ColumnMetadata> columns = table.clustering();
-            for (int i = 0; i < prefix.length && i < clustering.length; i++) {
-                int c = columns.get(i).type().compare(clustering[i], prefix[i]);
-                if (c != 0) return columns.get(i).descending() ? -c : c;
-            }
-            return 0;
         }
     }
 

@@ -8,7 +8,6 @@ import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.RangeTombstone;
 import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
-import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.TableMetadata;
 import ballot.paxos.Bytes;
 import ballot.paxos.spi.ReadModel;
@@ -61,7 +60,7 @@ final class CqlReadModel implements ReadModel {
         List<Row> rows = new ArrayList<>();
         for (Row r : update.rows()) {
             for (Slice s : query.slices()) {
-                if (contains(table, s, r.clustering().values())) {
+                if (s.contains(r.clustering().values(), table::compareClusteringPrefix)) {
                     rows.add(r);
                     break;
                 }
@@ -76,7 +75,7 @@ final class CqlReadModel implements ReadModel {
         DeletionTime partitionDeletion = DeletionTime.LIVE;
         Map<Bytes, RangeTombstone> rangeTombstones = new TreeMap<>();
         List<Row> statics = new ArrayList<>();
-        Comparator<ByteBuffer[]> order = clusteringOrder(table);
+        Comparator<ByteBuffer[]> order = table.clusteringOrder();
         TreeMap<ByteBuffer[], List<Row>> rows = new TreeMap<>(reversed ? order.reversed() : order);
         for (PartitionData p : reads) {
             if (!p.key().equals(key)) throw new IllegalArgumentException("merging reads of different partitions");
@@ -94,7 +93,7 @@ final class CqlReadModel implements ReadModel {
         for (Map.Entry<ByteBuffer[], List<Row>> e : rows.entrySet()) {
             DeletionTime covering = partitionDeletion;
             for (RangeTombstone rt : rangeTombstones.values()) {
-                if (contains(table, rt.slice(), e.getKey())) covering = covering.max(rt.deletion());
+                if (rt.slice().contains(e.getKey(), table::compareClusteringPrefix)) covering = covering.max(rt.deletion());
             }
             Row row = RowMerger.merge(e.getValue(), covering);
             if (!row.isEmpty()) merged.add(row);
@@ -120,43 +119,5 @@ final class CqlReadModel implements ReadModel {
     private static void put(ByteBuffer out, ClusteringBound b) {
         out.put((byte) (b.inclusive() ? 1 : 0)).putInt(b.prefix().length);
         for (ByteBuffer v : b.prefix()) out.putInt(v.remaining()).put(v.duplicate());
-    }
-
-    // ---------------------------------------------------------------- clustering order
-
-    static Comparator<ByteBuffer[]> clusteringOrder(TableMetadata table) {
-        List<ColumnMetadata> clustering = table.clustering();
-        return (x, y) -> {
-            for (int i = 0; i < Math.min(x.length, y.length); i++) {
-                int c = clustering.get(i).type().compare(x[i], y[i]);
-                if (c != 0) return clustering.get(i).descending() ? -c : c;
-            }
-            return Integer.compare(x.length, y.length);
-        };
-    }
-
-    static boolean contains(TableMetadata table, Slice slice, ByteBuffer[] clustering) {
-        return !before(table, clustering, slice.start()) && !after(table, clustering, slice.end());
-    }
-
-    private static boolean before(TableMetadata table, ByteBuffer[] clustering, ClusteringBound start) {
-        if (start.isUnbounded()) return false;
-        int c = comparePrefix(table, clustering, start.prefix());
-        return c < 0 || c == 0 && !start.inclusive();
-    }
-
-    private static boolean after(TableMetadata table, ByteBuffer[] clustering, ClusteringBound end) {
-        if (end.isUnbounded()) return false;
-        int c = comparePrefix(table, clustering, end.prefix());
-        return c > 0 || c == 0 && !end.inclusive();
-    }
-
-    private static int comparePrefix(TableMetadata table, ByteBuffer[] clustering, ByteBuffer[] prefix) {
-        for (int i = 0; i < prefix.length && i < clustering.length; i++) {
-            ColumnMetadata column = table.clustering().get(i);
-            int c = column.type().compare(clustering[i], prefix[i]);
-            if (c != 0) return column.descending() ? -c : c;
-        }
-        return 0;
     }
 }
