@@ -40,8 +40,12 @@ public final class CasCoordinator {
      * flight, not every partition served in the last {@code sessionIdle}.
      */
     private final Set<PartitionSession> busy = new LinkedHashSet<>();
-    /** Idle sessions in the order they went idle, each with its last activity then; stale once it was active again. */
-    private final ArrayDeque<IdleSince> idle = new ArrayDeque<>();
+    /**
+     * Candidates for eviction, oldest first. Invariant: every idle session is here exactly once (its
+     * {@code awaitingEviction} flag), so late replies to an idle partition cost no entry; a session active again since
+     * it was queued goes back to the tail when it reaches the head.
+     */
+    private final ArrayDeque<PartitionSession> idle = new ArrayDeque<>();
     /** Queue lengths summed over partitions, and the longest, as the last {@link #tick} left them. */
     private int queuedAtTick;
     private int queuedMaxAtTick;
@@ -82,7 +86,14 @@ public final class CasCoordinator {
 
     private void track(PartitionSession session) {
         if (!session.idle()) busy.add(session);
-        else if (!busy.contains(session)) idle.add(new IdleSince(session, session.lastActiveNanos));
+        else if (!busy.contains(session)) awaitEviction(session);
+    }
+
+    private void awaitEviction(PartitionSession session) {
+        if (session.awaitingEviction) return;
+        session.awaitingEviction = true;
+        session.queuedAtNanos = session.lastActiveNanos;
+        idle.add(session);
     }
 
     /** Deadlines, retransmission, back-off and eviction of idle partitions. */
@@ -98,7 +109,7 @@ public final class CasCoordinator {
             queuedMax = Math.max(queuedMax, q);
             if (session.idle()) {
                 it.remove();
-                idle.add(new IdleSince(session, session.lastActiveNanos));
+                awaitEviction(session);
             }
         }
         queuedAtTick = queued;
@@ -106,18 +117,28 @@ public final class CasCoordinator {
         evictIdle(now);
     }
 
-    /** Drops the sessions (and held promises) of partitions idle for {@code sessionIdle}, oldest first. */
+    /**
+     * Drops the sessions (and held promises) of partitions idle for {@code sessionIdle}. A head that was active since it
+     * was queued moves to the tail; each pass stops at the first head idle for less than that, so it looks at each
+     * session at most once.
+     */
     private void evictIdle(long now) {
-        for (IdleSince head = idle.peek(); head != null; head = idle.peek()) {
-            PartitionSession s = head.session;
-            boolean stale = s.lastActiveNanos != head.lastActiveNanos || busy.contains(s) || sessions.get(s.key) != s;
-            if (!stale && now - head.lastActiveNanos < sessionIdleNanos) return;
-            idle.poll();
-            if (!stale) sessions.remove(s.key);
+        for (int left = idle.size(); left > 0; left--) {
+            PartitionSession s = idle.poll();
+            if (busy.contains(s) || sessions.get(s.key) != s) {
+                s.awaitingEviction = false; // busy again (tick queues it when it idles) or already replaced
+            } else if (now - s.lastActiveNanos >= sessionIdleNanos) {
+                s.awaitingEviction = false;
+                sessions.remove(s.key);
+            } else if (s.lastActiveNanos == s.queuedAtNanos) {
+                idle.addFirst(s); // the oldest idle session is not due yet: nothing behind it is either
+                return;
+            } else {
+                s.queuedAtNanos = s.lastActiveNanos;
+                idle.add(s);
+            }
         }
     }
-
-    private record IdleSince(PartitionSession session, long lastActiveNanos) {}
 
     /** Partitions with state on this coordinator (a gauge for the server). */
     public int sessions() {

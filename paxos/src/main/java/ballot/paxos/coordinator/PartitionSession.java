@@ -76,6 +76,9 @@ final class PartitionSession {
     private long minMicros;
     private Ballot pendingPrune;
     long lastActiveNanos;
+    /** Owned by {@link CasCoordinator}: whether this session is in its eviction queue, and its activity when queued. */
+    boolean awaitingEviction;
+    long queuedAtNanos;
 
     PartitionSession(Context ctx, PaxosKey key, Electorate electorate) {
         this.ctx = ctx;

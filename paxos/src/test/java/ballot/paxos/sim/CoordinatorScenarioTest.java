@@ -212,6 +212,27 @@ class CoordinatorScenarioTest {
         assertThat(coordinator.queuedMaxAtTick()).isZero();
     }
 
+    /**
+     * An idle partition's session (and held promise) is dropped once it has been idle for sessionIdle (10 s by
+     * default), counted from its last activity: a session used again is not dropped on its first idle period's clock.
+     */
+    @Test
+    void idleSessionsAreEvictedAfterTheirLastActivity() {
+        ManualCluster c = new ManualCluster();
+        CasCoordinator coordinator = c.coordinator(N1);
+        c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        c.deliverAll();
+        c.advance(Duration.ofMillis(10));
+        assertThat(coordinator.sessions()).as("idle, within sessionIdle").isEqualTo(1);
+        c.advance(Duration.ofSeconds(6));
+        c.submit(N1, c.cas(1L, 2L), CommitLevel.ANY);
+        c.deliverAll();
+        c.advance(Duration.ofSeconds(6));
+        assertThat(coordinator.sessions()).as("12 s after its first use, 6 s after its last").isEqualTo(1);
+        c.advance(Duration.ofSeconds(5));
+        assertThat(coordinator.sessions()).as("idle for longer than sessionIdle").isZero();
+    }
+
     /** §4.9: two coordinators collide; the loser backs off and retries on the winner's result. */
     @Test
     void contentionBacksOffAndRetries() {
