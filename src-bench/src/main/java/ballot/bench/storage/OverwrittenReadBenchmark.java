@@ -1,14 +1,8 @@
 package ballot.bench.storage;
 
-import ballot.cql.data.Cell;
-import ballot.cql.data.Clustering;
-import ballot.cql.data.DeletionTime;
-import ballot.cql.data.LivenessInfo;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
-import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
-import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.statement.SchemaDefinitions;
@@ -17,17 +11,13 @@ import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -94,12 +84,7 @@ public class OverwrittenReadBenchmark {
         for (int version = 0; version < versions; version++) {
             long timestamp = TIMESTAMP + version;
             for (int k = 0; k < ROWS; k++) {
-                byte[] value = new byte[VALUE_BYTES];
-                for (int i = 0; i < value.length; i++) value[i] = (byte) ('a' + random.nextInt(26));
-                Row row = new Row(Clustering.of(clusteringValue(k)), new LivenessInfo(timestamp, 0, Integer.MAX_VALUE),
-                        DeletionTime.LIVE, List.of(Cell.live(column, null, ByteBuffer.wrap(value), timestamp)), List.of());
-                batch.add(new Mutation(new PartitionUpdate(table.id(), key(k), DeletionTime.LIVE, List.of(), null, List.of(row)),
-                        ids.next(timestamp)));
+                batch.add(new Mutation(BenchRows.row(table, column, k, VALUE_BYTES, random, timestamp), ids.next(timestamp)));
                 if (batch.size() == LOAD_BATCH) {
                     storage.apply(batch);
                     batch.clear();
@@ -112,23 +97,15 @@ public class OverwrittenReadBenchmark {
         reads = new ReadSpec[INPUTS];
         for (int i = 0; i < INPUTS; i++) {
             int k = random.nextInt(ROWS);
-            keys[i] = key(k);
-            reads[i] = new ReadSpec(List.of(Slice.of(clusteringValue(k))), false, 1, 1, NOW);
+            keys[i] = BenchRows.key(k);
+            reads[i] = new ReadSpec(List.of(Slice.of(BenchRows.clusteringValue(k))), false, 1, 1, NOW);
         }
     }
 
     @TearDown(Level.Trial)
     public void close() throws IOException {
         storage.close();
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
+        BenchRows.delete(directory);
     }
 
     @Benchmark
@@ -137,11 +114,5 @@ public class OverwrittenReadBenchmark {
         return storage.read(table, keys[i], reads[i]);
     }
 
-    private static PartitionKey key(int k) {
-        return PartitionKey.of(ByteBuffer.allocate(8).putLong(0, k));
-    }
 
-    private static ByteBuffer clusteringValue(int k) {
-        return ByteBuffer.allocate(4).putInt(0, k % 7);
-    }
 }

@@ -1,14 +1,9 @@
 package ballot.bench.storage;
 
-import ballot.cql.data.Cell;
-import ballot.cql.data.Clustering;
-import ballot.cql.data.DeletionTime;
-import ballot.cql.data.LivenessInfo;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
-import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.statement.SchemaDefinitions;
@@ -17,17 +12,13 @@ import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -103,7 +94,7 @@ public class StorageBenchmark {
 
         List<Mutation> batch = new ArrayList<>(LOAD_BATCH);
         for (int k = 0; k < rows; k++) {
-            batch.add(new Mutation(insert(k, random), ids.next(TIMESTAMP)));
+            batch.add(new Mutation(BenchRows.row(table, column, k, valueBytes, random, TIMESTAMP), ids.next(TIMESTAMP)));
             if (batch.size() == LOAD_BATCH || k == rows - 1) {
                 storage.apply(batch);
                 batch.clear();
@@ -115,24 +106,16 @@ public class StorageBenchmark {
         updates = new PartitionUpdate[INPUTS];
         for (int i = 0; i < INPUTS; i++) {
             int k = random.nextInt(rows);
-            keys[i] = key(k);
-            reads[i] = new ReadSpec(List.of(Slice.of(clusteringValue(k))), false, 1, 1, NOW);
-            updates[i] = insert(random.nextInt(rows), random);
+            keys[i] = BenchRows.key(k);
+            reads[i] = new ReadSpec(List.of(Slice.of(BenchRows.clusteringValue(k))), false, 1, 1, NOW);
+            updates[i] = BenchRows.row(table, column, random.nextInt(rows), valueBytes, random, TIMESTAMP);
         }
     }
 
     @TearDown(Level.Trial)
     public void close() throws IOException {
         storage.close();
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
+        BenchRows.delete(directory);
     }
 
     @Benchmark
@@ -147,21 +130,6 @@ public class StorageBenchmark {
         return storage.read(table, keys[i], reads[i]);
     }
 
-    private PartitionUpdate insert(int k, Random random) {
-        byte[] value = new byte[valueBytes];
-        for (int i = 0; i < value.length; i++) value[i] = (byte) ('a' + random.nextInt(26));
-        Cell cell = Cell.live(column, null, ByteBuffer.wrap(value), TIMESTAMP);
-        Row row = new Row(Clustering.of(clusteringValue(k)), new LivenessInfo(TIMESTAMP, 0, Integer.MAX_VALUE),
-                DeletionTime.LIVE, List.of(cell), List.of());
-        return new PartitionUpdate(table.id(), key(k), DeletionTime.LIVE, List.of(), null, List.of(row));
-    }
 
-    private static PartitionKey key(int k) {
-        return PartitionKey.of(ByteBuffer.allocate(8).putLong(0, k));
-    }
 
-    /** The clustering of key {@code k}'s only row. */
-    private static ByteBuffer clusteringValue(int k) {
-        return ByteBuffer.allocate(4).putInt(0, k % 7);
-    }
 }
