@@ -5,20 +5,21 @@ import java.nio.ByteBuffer;
 /**
  * A serialized partition key with its Murmur3 token. Composite keys use Cassandra's composite encoding
  * ({@code <u16 length><bytes><0x00>} per component), which is also what drivers hash for token-aware routing.
- * Ordered by token, then length, then unsigned bytes: the order partitions have in storage.
+ * Ordered by token, then length, then unsigned bytes: the order partitions have in storage. The token is hashed on
+ * first use: many keys (decoded from Paxos state and messages) are only ever compared by their bytes.
  */
 public final class PartitionKey implements Comparable<PartitionKey> {
     private final ByteBuffer key;
-    private final long token;
+    private long token;
+    /** Set after {@code token} is written; its volatile write publishes the token to other threads. */
+    private volatile boolean hashed;
 
-    private PartitionKey(ByteBuffer key, long token) {
+    private PartitionKey(ByteBuffer key) {
         this.key = key;
-        this.token = token;
     }
 
     public static PartitionKey of(ByteBuffer key) {
-        ByteBuffer copy = key.slice();
-        return new PartitionKey(copy, Murmur3.token(copy));
+        return new PartitionKey(key.slice());
     }
 
     /** Encodes the components of a composite partition key. A single-column key is just its value. */
@@ -55,12 +56,16 @@ public final class PartitionKey implements Comparable<PartitionKey> {
     }
 
     public long token() {
+        if (!hashed) {
+            token = Murmur3.token(key);
+            hashed = true;
+        }
         return token;
     }
 
     @Override
     public int compareTo(PartitionKey other) {
-        int c = Long.compare(token, other.token);
+        int c = Long.compare(token(), other.token());
         if (c != 0) return c;
         c = Integer.compare(key.remaining(), other.key.remaining());
         return c != 0 ? c : Cell.unsignedCompare(key, other.key);
@@ -68,16 +73,16 @@ public final class PartitionKey implements Comparable<PartitionKey> {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitionKey other && token == other.token && key.equals(other.key);
+        return o == this || o instanceof PartitionKey other && key.equals(other.key);
     }
 
     @Override
     public int hashCode() {
-        return Long.hashCode(token);
+        return Long.hashCode(token());
     }
 
     @Override
     public String toString() {
-        return "PartitionKey(token=" + token + ", bytes=" + key.remaining() + ")";
+        return "PartitionKey(token=" + token() + ", bytes=" + key.remaining() + ")";
     }
 }

@@ -24,7 +24,10 @@ import java.util.List;
 public final class Acceptor {
     private Acceptor() {}
 
-    /** §4.2: promise a ballot later than every promise, whose micros follow every decree seen here. */
+    /**
+     * §4.2: promise a ballot later than every promise, whose micros follow every decree seen here. The promise to the
+     * sole replica's own coordinator may wait in memory for the next write (§4.2.5).
+     */
     public static Step onPrepare(AcceptorState state, Prepare prepare) {
         Ballot ballot = prepare.ballot();
         if (ballot.isBefore(state.promised()))
@@ -34,13 +37,14 @@ public final class Acceptor {
         if (ballot.micros() <= state.spanEndMicros())
             return Step.reply(state, reject(state, prepare.key(), ballot, Rejected.Phase.PREPARE, Rejected.Reason.SUPERSEDED, 0));
         AcceptorState next = state.withPromised(ballot);
-        return new Step(next, true, List.of(), promise(next, prepare));
+        return new Step(next, true, List.of(), promise(next, prepare), prepare.soleLocal());
     }
 
     /**
      * §4.5: accept a proposal whose ballot is not before the promise, after applying its predecessor; a checked
      * proposal also needs this replica's plain-write version to be the expected one, unless this replica already
-     * accepted the same origin (§5.7). Optionally promise the coordinator's next ballot in the same write (§4.8).
+     * accepted the same origin (§5.7). Optionally promise the coordinator's next ballot in the same write (§4.8). The
+     * electorate's sole replica also applies what it accepts, and prunes it: nobody else needs its entries (§4.6).
      */
     public static Step onPropose(NodeId self, AcceptorState state, Propose propose, long plainVersion) {
         Proposal proposal = propose.proposal();
@@ -91,6 +95,13 @@ public final class Acceptor {
         }
         promised = Ballot.max(promised, state.promised());
         AcceptorState after = new AcceptorState(promised, proposal, committed, spanEnd, recent);
+        if (propose.sole() && !proposal.isEmpty()) {
+            // The only replica: accepting decides. Apply it now, and prune it, since every replica has applied it.
+            Decree decided = proposal.toDecree();
+            apply.add(decided);
+            after = new AcceptorState(promised, null, decided.pruned(), Math.max(spanEnd, decided.spanEndMicros()),
+                    recent.with(decided));
+        }
         if (propose.pruneUpTo() != null) after = prune(after, propose.pruneUpTo());
         return new Step(after, true, apply, new Accepted(propose.key(), ballot, predecessor.ballot(), promisedNext));
     }

@@ -11,10 +11,15 @@ import ballot.paxos.message.Reply;
 import ballot.paxos.message.Request;
 import ballot.paxos.spi.PaxosStore;
 import ballot.paxos.spi.Transport;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The acceptor's shell on one node: loads a partition's registers, runs the pure {@link Acceptor} transition,
- * persists (and applies decrees) <em>before</em> replying, attaches the local read to a promise, and replies.
+ * persists (and applies decrees) <em>before</em> replying, attaches the local read to a promise, and replies. A
+ * deferrable promise (the sole replica's own coordinator, docs/paxos.md §4.2.5) is kept in memory instead, until
+ * the partition's next write or until more than {@code unsyncedMax} are waiting.
  *
  * <p>Not thread-safe per partition: the server runs all requests of one partition on one thread at a time (an
  * executor keyed by partition), which is also what makes the version check and the accept one atomic step.
@@ -23,11 +28,23 @@ public final class Replica {
     private final NodeId self;
     private final PaxosStore store;
     private final Transport transport;
+    private final int unsyncedMax;
+    /**
+     * Deferred promises (§4.2.5): registers newer than the store's, kept in memory until the partition's next write,
+     * oldest first. Lost in a crash, together with the coordinator that relied on them.
+     */
+    private final LinkedHashMap<PaxosKey, AcceptorState> unsynced = new LinkedHashMap<>();
 
     public Replica(NodeId self, PaxosStore store, Transport transport) {
+        this(self, store, transport, 1024);
+    }
+
+    /** @param unsyncedMax deferred promises kept in memory; beyond that the oldest is written out */
+    public Replica(NodeId self, PaxosStore store, Transport transport, int unsyncedMax) {
         this.self = self;
         this.store = store;
         this.transport = transport;
+        this.unsyncedMax = unsyncedMax;
     }
 
     public void receive(NodeId from, Request request) {
@@ -35,10 +52,11 @@ public final class Replica {
         if (reply != null) transport.send(from, reply);
     }
 
-    /** Runs one request to completion (persisted) and returns the reply to send, if any. */
+    /** Runs one request to completion (persisted, or deferred where the step allows) and returns the reply, if any. */
     public Reply handle(Request request) {
         PaxosKey key = request.key();
-        AcceptorState state = store.load(key);
+        AcceptorState state = unsynced.get(key);
+        if (state == null) state = store.load(key);
         Step step;
         if (request instanceof Prepare prepare) step = Acceptor.onPrepare(state, prepare);
         else if (request instanceof Propose propose) step = Acceptor.onPropose(self, state, propose, store.plainVersion(key));
@@ -46,7 +64,18 @@ public final class Replica {
         else if (request instanceof Prune prune) step = Acceptor.onPrune(state, prune);
         else throw new IllegalArgumentException("unknown request " + request);
 
-        if (step.persist()) store.persist(key, step.next(), step.apply());
+        if (step.persist() && step.deferrable()) {
+            unsynced.remove(key);
+            unsynced.put(key, step.next());
+            if (unsynced.size() > unsyncedMax) {
+                Map.Entry<PaxosKey, AcceptorState> oldest = unsynced.entrySet().iterator().next();
+                store.persist(oldest.getKey(), oldest.getValue(), List.of());
+                unsynced.remove(oldest.getKey());
+            }
+        } else if (step.persist()) {
+            store.persist(key, step.next(), step.apply()); // includes whatever was deferred: it is a later state
+            unsynced.remove(key);
+        }
         Reply reply = step.reply();
         if (reply instanceof Promise promise && promise.read() == null)
             reply = promise.withRead(store.read(key, ((Prepare) request).queries()));

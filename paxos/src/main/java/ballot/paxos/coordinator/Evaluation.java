@@ -21,18 +21,23 @@ final class Evaluation {
     final Map<Pending, Bytes> seen = new IdentityHashMap<>();
     /** Requests whose update is an entry. */
     final Map<Pending, Integer> entryIndex = new IdentityHashMap<>();
-    /** The state of every query after all entries. */
-    final Map<Bytes, Bytes> finalStates;
+    private final ReadModel model;
+    private final Ballot ballot;
+    /** The state of every query after the first {@code applied} entries. */
+    private final Map<Bytes, Bytes> states;
+    private int applied;
 
-    private Evaluation(Map<Bytes, Bytes> states) {
-        this.finalStates = states;
+    private Evaluation(ReadModel model, Ballot ballot, Map<Bytes, Bytes> states) {
+        this.model = model;
+        this.ballot = ballot;
+        this.states = states;
     }
 
     static Evaluation run(ReadModel model, List<Pending> batch, Map<Bytes, Bytes> states, Ballot ballot) {
-        Evaluation e = new Evaluation(new LinkedHashMap<>(states));
+        Evaluation e = new Evaluation(model, ballot, new LinkedHashMap<>(states));
         for (Pending p : batch) {
             Bytes query = p.request.query();
-            Bytes current = e.finalStates.get(query);
+            Bytes current = e.finalStates().get(query);
             if (current == null) throw new IllegalStateException("no state for query " + query + " of " + p);
             long timestamp = ballot.micros() + e.entries.size();
             e.seen.put(p, current);
@@ -40,10 +45,21 @@ final class Evaluation {
             if (update.isEmpty()) continue;
             e.entryIndex.put(p, e.entries.size());
             e.entries.add(update.get());
-            for (Map.Entry<Bytes, Bytes> state : e.finalStates.entrySet())
-                state.setValue(model.apply(state.getKey(), state.getValue(), update.get(), timestamp));
         }
         return e;
+    }
+
+    /**
+     * The state of every query after all entries. Advanced on demand: a round's last update is applied only if a
+     * held promise's cache is ever read (a partition written once never needs it).
+     */
+    Map<Bytes, Bytes> finalStates() {
+        for (; applied < entries.size(); applied++) {
+            long timestamp = ballot.micros() + applied;
+            for (Map.Entry<Bytes, Bytes> state : states.entrySet())
+                state.setValue(model.apply(state.getKey(), state.getValue(), entries.get(applied), timestamp));
+        }
+        return states;
     }
 
     /** The states after applying a decided decree's entries (a replayed proposal, §4.3). */

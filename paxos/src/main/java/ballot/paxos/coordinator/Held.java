@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A promise this coordinator holds for its next round, with the state to evaluate on (docs/paxos.md §4.8):
@@ -30,47 +31,63 @@ final class Held {
     final Ballot epoch;
     final List<Bytes> epochQueries;
     final Map<NodeId, Promise> epochPromises;
-    final Map<Bytes, Bytes> cache;
     final Map<NodeId, Long> versions;
     final Decree predecessor;
     final Electorate electorate;
+    private final ReadModel model;
+    /** The states after the decided decrees, until the cache is first needed; then null. */
+    private Supplier<Map<Bytes, Bytes>> states;
+    private Map<Bytes, Bytes> cache;
 
-    private Held(Ballot ballot, Ballot epoch, List<Bytes> epochQueries, Map<NodeId, Promise> epochPromises,
-            Map<Bytes, Bytes> cache, Map<NodeId, Long> versions, Decree predecessor, Electorate electorate) {
+    private Held(ReadModel model, Ballot ballot, Ballot epoch, List<Bytes> epochQueries, Map<NodeId, Promise> epochPromises,
+            Supplier<Map<Bytes, Bytes>> states, Map<NodeId, Long> versions, Decree predecessor, Electorate electorate) {
+        this.model = model;
         this.ballot = ballot;
         this.epoch = epoch;
         this.epochQueries = epochQueries;
         this.epochPromises = epochPromises;
-        this.cache = cache;
+        this.states = states;
         this.versions = versions;
         this.predecessor = predecessor;
         this.electorate = electorate;
     }
 
-    /** A held promise built from a prepare round's promises and the states after its decided decrees. */
-    static Held fromPrepare(ReadModel model, Ballot ballot, PrepareRound prepare, Map<Bytes, Bytes> states, Decree predecessor) {
+    /**
+     * A held promise built from a prepare round's promises and the states after its decided decrees. The cache is
+     * joined when first used: most partitions written once are never asked again before they are evicted.
+     */
+    static Held fromPrepare(ReadModel model, Ballot ballot, PrepareRound prepare, Supplier<Map<Bytes, Bytes>> states,
+            Decree predecessor) {
         Map<NodeId, Promise> promises = new LinkedHashMap<>(prepare.promises);
         Map<NodeId, Long> versions = new LinkedHashMap<>();
         promises.forEach((node, p) -> versions.put(node, p.read().plainVersion()));
-        Map<Bytes, Bytes> cache = rejoin(model, states, prepare.queries, promises);
-        return new Held(ballot, prepare.ballot, prepare.queries, promises, cache, versions, predecessor, prepare.electorate);
+        return new Held(model, ballot, prepare.ballot, prepare.queries, promises, states, versions, predecessor, prepare.electorate);
     }
 
     /** The held promise after a fast round decided with this one: same epoch, next ballot, states after the decree. */
-    Held next(ReadModel model, Ballot nextBallot, Map<Bytes, Bytes> states, Decree decided, Iterable<NodeId> stale) {
+    Held next(Ballot nextBallot, Supplier<Map<Bytes, Bytes>> states, Decree decided, Iterable<NodeId> stale) {
         Map<NodeId, Long> nextVersions = new LinkedHashMap<>(versions);
         for (NodeId node : stale) nextVersions.remove(node);
         Map<NodeId, Promise> promises = new LinkedHashMap<>(epochPromises);
         for (NodeId node : stale) promises.remove(node);
-        return new Held(nextBallot, epoch, epochQueries, promises, rejoin(model, states, epochQueries, promises),
-                nextVersions, decided, electorate);
+        return new Held(model, nextBallot, epoch, epochQueries, promises, states, nextVersions, decided, electorate);
+    }
+
+    /** The current state of each query: the epoch's promise reads joined with the states after the decrees. */
+    Map<Bytes, Bytes> cache() {
+        if (cache == null) {
+            cache = rejoin(model, states.get(), epochQueries, epochPromises);
+            states = null;
+        }
+        return cache;
     }
 
     /** Joins a promise of the epoch that arrived after the held promise was formed (§4.8). */
-    boolean mergeLate(ReadModel model, NodeId from, Promise late) {
+    boolean mergeLate(NodeId from, Promise late) {
         if (!late.ballot().equals(epoch) || versions.containsKey(from) || !electorate.contains(from)) return false;
         epochPromises.put(from, late);
         versions.put(from, late.read().plainVersion());
+        if (cache == null) return true; // the join, when it happens, includes it
         for (int i = 0; i < epochQueries.size(); i++) {
             Bytes query = epochQueries.get(i);
             Bytes state = cache.get(query);
@@ -80,7 +97,7 @@ final class Held {
     }
 
     boolean covers(List<Pending> batch) {
-        for (Pending p : batch) if (!cache.containsKey(p.request.query())) return false;
+        for (Pending p : batch) if (!cache().containsKey(p.request.query())) return false;
         return true;
     }
 

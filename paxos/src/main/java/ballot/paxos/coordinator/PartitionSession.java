@@ -186,7 +186,7 @@ final class PartitionSession {
     private void startFast(List<Pending> batch) {
         Held h = held;
         Round r = new Round(Phase.PROPOSE, batch, true);
-        r.evaluation = Evaluation.run(ctx.model, batch, h.cache, h.ballot);
+        r.evaluation = Evaluation.run(ctx.model, batch, h.cache(), h.ballot);
         Proposal proposal = new Proposal(h.ballot, h.ballot, r.evaluation.entries, h.predecessor, h.versions);
         Set<NodeId> recipients = new LinkedHashSet<>();
         for (NodeId n : electorate.replicas()) if (h.versions.containsKey(n)) recipients.add(n);
@@ -212,8 +212,12 @@ final class PartitionSession {
         r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
         round = r;
         ctx.mark(Mark.PREPARE);
-        Prepare prepare = new Prepare(key, ballot, r.prepare.queries);
-        for (NodeId n : electorate.replicas()) ctx.transport.send(n, prepare);
+        for (NodeId n : electorate.replicas()) ctx.transport.send(n, prepare(n, ballot, r.prepare.queries));
+    }
+
+    /** Our own replica, when it is the only one, may keep the promise in memory until its next write (§4.2.5). */
+    private Prepare prepare(NodeId to, Ballot ballot, List<Bytes> queries) {
+        return new Prepare(key, ballot, queries, electorate.size() == 1 && to.equals(ctx.self));
     }
 
     private void startPropose(Round r, Proposal proposal, Set<NodeId> recipients) {
@@ -222,7 +226,7 @@ final class PartitionSession {
         r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
         Ballot prune = pendingPrune;
         pendingPrune = null;
-        Propose propose = new Propose(key, proposal, next, prune);
+        Propose propose = new Propose(key, proposal, next, prune, r.propose.sole());
         for (NodeId n : recipients) ctx.transport.send(n, propose);
         if (prune != null)
             for (NodeId n : electorate.replicas()) if (!recipients.contains(n)) ctx.transport.send(n, new Prune(key, prune));
@@ -237,7 +241,7 @@ final class PartitionSession {
             if (r.prepare.add(from, promise) && r.phase == Phase.PREPARE) onPrepareProgress();
             return;
         }
-        if (held != null && held.mergeLate(ctx.model, from, promise)) ctx.mark(Mark.LATE_PROMISE_MERGED);
+        if (held != null && held.mergeLate(from, promise)) ctx.mark(Mark.LATE_PROMISE_MERGED);
     }
 
     private void onPrepareProgress() {
@@ -318,8 +322,9 @@ final class PartitionSession {
                     new LinkedHashSet<>(electorate.replicas()));
             return;
         }
+        Map<Bytes, Bytes> readStates = r.states;
         if (r.batch.isEmpty()) { // a recovery-only round: keep the promise for the next requests
-            held = Held.fromPrepare(ctx.model, pr.ballot, pr, r.states, predecessor);
+            held = Held.fromPrepare(ctx.model, pr.ballot, pr, () -> readStates, predecessor);
             round = null;
             startIfIdle();
             return;
@@ -330,7 +335,7 @@ final class PartitionSession {
             ctx.mark(Mark.READ_ONLY_ROUND);
             if (r.batch.size() > 1) ctx.mark(Mark.BATCHED);
             for (Pending p : r.batch) p.answer(Outcome.NOT_APPLIED, r.evaluation.seen.get(p));
-            held = Held.fromPrepare(ctx.model, pr.ballot, pr, r.states, predecessor);
+            held = Held.fromPrepare(ctx.model, pr.ballot, pr, () -> readStates, predecessor);
             round = null;
             contentionAttempts = 0;
             startIfIdle();
@@ -378,7 +383,9 @@ final class PartitionSession {
         Proposal proposal = pr.proposal;
         countRoundTrip(r, pr.accepts.keySet());
         Decree decree = proposal.toDecree();
-        CommitRound cr = proposal.isEmpty() ? null : newCommitRound(decree);
+        // The sole replica applied (and pruned) the decree when it accepted: nothing to commit.
+        CommitRound cr = proposal.isEmpty() || pr.sole() ? null : newCommitRound(decree);
+        if (pr.sole() && !proposal.isEmpty()) ctx.mark(Mark.PRUNE);
         boolean holdNext = ctx.fastPathEnabled && pr.promisedNextByQuorum();
         round = null;
         contentionAttempts = 0;
@@ -394,8 +401,9 @@ final class PartitionSession {
                 r.batch.addAll(0, inDoubt.requests());
                 inDoubt = null;
             }
-            Map<Bytes, Bytes> states = Evaluation.applyEntries(ctx.model, r.states, proposal.entries(), proposal.ballot());
-            held = holdNext ? Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, states, decree) : null;
+            Map<Bytes, Bytes> before = r.states;
+            held = holdNext ? Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare,
+                    () -> Evaluation.applyEntries(ctx.model, before, proposal.entries(), proposal.ballot()), decree) : null;
             boolean continueFast = held != null && !r.batch.isEmpty() && inDoubt == null && held.covers(r.batch);
             sendCommit(cr, continueFast);
             if (continueFast) startFast(r.batch);
@@ -414,8 +422,8 @@ final class PartitionSession {
             else p.answer(Outcome.NOT_APPLIED, e.seen.get(p));
         }
         if (!holdNext) held = null;
-        else if (r.fast) held = held.next(ctx.model, pr.promiseNext, e.finalStates, decree, pr.rejectedFor(Rejected.Reason.STALE));
-        else held = Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, e.finalStates, decree);
+        else if (r.fast) held = held.next(pr.promiseNext, e::finalStates, decree, pr.rejectedFor(Rejected.Reason.STALE));
+        else held = Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, e::finalStates, decree);
         sendCommit(cr, held != null && !queue.isEmpty());
         startIfIdle();
     }
@@ -630,11 +638,11 @@ final class PartitionSession {
         ctx.mark(Mark.RETRANSMIT);
         r.nextRetransmitNanos = now + ctx.retransmitNanos;
         if (r.phase == Phase.PREPARE) {
-            Prepare prepare = new Prepare(key, r.prepare.ballot, r.prepare.queries);
-            for (NodeId n : electorate.replicas()) if (!r.prepare.replied(n)) ctx.transport.send(n, prepare);
+            for (NodeId n : electorate.replicas())
+                if (!r.prepare.replied(n)) ctx.transport.send(n, prepare(n, r.prepare.ballot, r.prepare.queries));
         } else {
             ProposeRound pr = r.propose;
-            Propose propose = new Propose(key, pr.proposal, pr.promiseNext, null);
+            Propose propose = new Propose(key, pr.proposal, pr.promiseNext, null, pr.sole());
             for (NodeId n : pr.silent()) ctx.transport.send(n, propose);
         }
     }

@@ -47,6 +47,11 @@ final class ProposeRound {
         return accepts.containsKey(node) || rejections.containsKey(node);
     }
 
+    /** The electorate is one replica: its acceptance decides, and it applies the decree in the same write (§4.6). */
+    boolean sole() {
+        return electorate.size() == 1;
+    }
+
     boolean decided() {
         return accepts.size() >= electorate.quorum();
     }

@@ -103,6 +103,32 @@ class AcceptorTest {
         assertThat(step.reply()).isEqualTo(new Accepted(KEY, ballot(100), ballot(50), false));
     }
 
+    /** §4.6: the electorate's sole replica decides by accepting: it applies and prunes the proposal in that write. */
+    @Test
+    void soleReplicaAppliesWhatItAcceptsInTheSameStep() {
+        Decree previous = new Decree(ballot(50), ballot(50), List.of(X));
+        Proposal p = proposal(100, previous, Y);
+        Step step = Acceptor.onPropose(SELF, promisedAt(100), new Propose(KEY, p, ballot(150), null, true), 0);
+        assertThat(step.persist()).isTrue();
+        assertThat(step.apply()).containsExactly(previous, p.toDecree());
+        assertThat(step.next().accepted()).as("decided, so nothing is in flight").isNull();
+        assertThat(step.next().committed().ballot()).isEqualTo(ballot(100));
+        assertThat(step.next().committed().isPruned()).as("no other replica needs its entries").isTrue();
+        assertThat(step.next().promised()).isEqualTo(ballot(150));
+        assertThat(step.next().recent().containsOrigin(ballot(100))).isTrue();
+        assertThat(step.reply()).isEqualTo(new Accepted(KEY, ballot(100), ballot(50), true));
+
+        Step again = Acceptor.onPropose(SELF, step.next(), new Propose(KEY, p, ballot(150), null, true), 0);
+        assertThat(again.persist()).as("a retransmission").isFalse();
+        assertThat(again.reply()).isInstanceOf(Accepted.class);
+        Step next = Acceptor.onPropose(SELF, step.next(), new Propose(KEY, proposal(150, p.toDecree(), X), null, null, true), 0);
+        assertThat(next.apply()).as("the predecessor is not applied twice").containsExactly(proposal(150, p.toDecree(), X).toDecree());
+
+        Step empty = Acceptor.onPropose(SELF, promisedAt(100), new Propose(KEY, proposal(100, Decree.NONE), null, null, true), 0);
+        assertThat(empty.apply()).isEmpty();
+        assertThat(empty.next().committed()).as("empty decrees are never committed").isEqualTo(Decree.NONE);
+    }
+
     /** §4.5.3: a proposal before the promise is refused and changes nothing. */
     @Test
     void rejectsProposalBeforePromise() {

@@ -205,7 +205,7 @@ final class SimCluster {
                     .sessionIdle(Duration.ofMillis(800))
                     .fastPath(options.fastPath())
                     .build();
-            replica = new Replica(id, store, transport);
+            replica = new Replica(id, store, transport, 1 + nodeRandom.nextInt(3)); // small, so deferred promises get written out too
             int inc = incarnation;
             schedule(nodeRandom.nextLong(TICK_NANOS) + 1, () -> tick(inc));
         }

@@ -39,6 +39,12 @@ record SimOptions(int nodes, int keys, int clients, int opsPerClient, double hom
                 batchSizeMax, bug);
     }
 
+    SimOptions withNodes(int n) {
+        return new SimOptions(n, keys, clients, opsPerClient, homeAffinity, readShare, commitLevels, opTimeoutNanos,
+                loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions, clockJumps, plainWrites, fastPath,
+                batchSizeMax, bug);
+    }
+
     SimOptions withPlainWrites(boolean on) {
         return new SimOptions(nodes, keys, clients, opsPerClient, homeAffinity, readShare, commitLevels, opTimeoutNanos,
                 loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions, clockJumps, on, fastPath,

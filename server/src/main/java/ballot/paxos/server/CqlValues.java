@@ -93,7 +93,7 @@ final class CqlValues {
         }
 
         Bytes encode() {
-            ByteBuf out = Unpooled.buffer(64);
+            ByteBuf out = PaxosCodec.heapBuffer(64);
             try {
                 out.writeByte(FORMAT);
                 writeUuid(out, tableId);
@@ -123,7 +123,7 @@ final class CqlValues {
     // ---------------------------------------------------------------- results
 
     static Bytes encodeResult(PartitionData data) {
-        ByteBuf out = Unpooled.buffer(128);
+        ByteBuf out = PaxosCodec.heapBuffer(128);
         try {
             out.writeByte(FORMAT);
             writeSized(out, data.key().key());
@@ -156,7 +156,7 @@ final class CqlValues {
         for (RangeTombstone rt : update.rangeTombstones()) rts.add(new RangeTombstone(rt.slice(), shift(rt.deletion(), delta)));
         List<Row> rows = new ArrayList<>(update.rows().size());
         for (Row r : update.rows()) rows.add(shift(r, delta));
-        ByteBuf out = Unpooled.buffer(128);
+        ByteBuf out = PaxosCodec.heapBuffer(128);
         try {
             out.writeByte(FORMAT);
             writeContent(out, shift(update.partitionDeletion(), delta), rts,

@@ -1,6 +1,7 @@
 package ballot.paxos.server;
 
 import ballot.paxos.NodeId;
+import ballot.paxos.Decree;
 import ballot.paxos.PaxosKey;
 import ballot.paxos.acceptor.Acceptor;
 import ballot.paxos.acceptor.AcceptorState;
@@ -15,8 +16,11 @@ import ballot.paxos.message.Request;
 import ballot.paxos.spi.PaxosStore;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * The acceptor of the partitions of one lane: the core's {@link ballot.paxos.acceptor.Replica} steps (load, pure
@@ -47,12 +51,36 @@ final class LaneAcceptor {
     private final Executor lane;
     /** Partitions with a persist in flight, and the requests that arrived for them meanwhile. */
     private final Map<PaxosKey, ArrayDeque<Waiting>> busy = new HashMap<>();
+    /**
+     * The durable registers of recently stepped partitions, most recent last. Only this lane changes its partitions'
+     * registers, so an entry is what the store holds: it is replaced when a persist completes and dropped when one
+     * fails (the store's content is then unknown).
+     */
+    private final Map<PaxosKey, AcceptorState> registers;
+    /**
+     * Deferred promises of the sole replica's own coordinator (docs/paxos.md §4.2.5): registers newer than the
+     * store's, oldest first, each dropped once a later state of its partition is durable. A crash loses them together
+     * with every round that relied on them.
+     */
+    private final LinkedHashMap<PaxosKey, AcceptorState> unsynced = new LinkedHashMap<>();
+    private final int unsyncedMax;
 
-    LaneAcceptor(NodeId self, PaxosStore store, GroupCommit groupCommit, Executor lane) {
+    /**
+     * @param cachedRegisters how many partitions' durable registers to keep in memory; as many deferred promises may
+     *     wait for a write before the oldest is written out on its own
+     */
+    LaneAcceptor(NodeId self, PaxosStore store, GroupCommit groupCommit, Executor lane, int cachedRegisters) {
         this.self = self;
+        this.unsyncedMax = cachedRegisters;
         this.store = store;
         this.groupCommit = groupCommit;
         this.lane = lane;
+        this.registers = new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<PaxosKey, AcceptorState> eldest) {
+                return size() > cachedRegisters;
+            }
+        };
     }
 
     /** Handles {@code request}; {@code answer} hears once the reply may be sent, or why there is none. */
@@ -71,7 +99,9 @@ final class LaneAcceptor {
         PaxosKey key = request.key();
         Step step;
         try {
-            AcceptorState state = store.load(key);
+            AcceptorState state = unsynced.get(key);
+            if (state == null) state = registers.get(key);
+            if (state == null) state = store.load(key);
             if (request instanceof Prepare prepare) step = Acceptor.onPrepare(state, prepare);
             else if (request instanceof Propose propose) step = Acceptor.onPropose(self, state, propose, store.plainVersion(key));
             else if (request instanceof Commit commit) step = Acceptor.onCommit(state, commit);
@@ -85,19 +115,52 @@ final class LaneAcceptor {
             send(request, step.reply(), answer);
             return;
         }
-        busy.put(key, new ArrayDeque<>());
+        if (step.deferrable()) {
+            unsynced.remove(key);
+            unsynced.put(key, step.next());
+            send(request, step.reply(), answer);
+            if (unsynced.size() > unsyncedMax) writeOutOldestDeferred();
+            return;
+        }
         Step durable = step;
-        groupCommit.persist(key, durable.next(), durable.apply(), failed -> {
+        persist(key, durable.next(), durable.apply(), failed -> {
+            if (failed == null) send(request, durable.reply(), answer);
+            else answer.fail(failed);
+        });
+    }
+
+    /**
+     * Makes {@code state} the partition's durable registers, off the lane, then runs {@code done} on the lane. Until
+     * then the partition's requests wait. A failure leaves the store's content unknown: the cached copy is dropped,
+     * a deferred promise is kept (it is still owed to its coordinator).
+     */
+    private void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done) {
+        busy.put(key, new ArrayDeque<>());
+        groupCommit.persist(key, state, apply, failed -> {
             try {
                 lane.execute(() -> {
-                    if (failed == null) send(request, durable.reply(), answer);
-                    else answer.fail(failed);
+                    if (failed == null) {
+                        registers.put(key, state);
+                        unsynced.remove(key); // a later state than any deferred one: steps of a partition are sequential
+                    } else {
+                        registers.remove(key);
+                    }
+                    done.accept(failed);
                     release(key);
                 });
             } catch (java.util.concurrent.RejectedExecutionException stopping) {
                 // the node is stopping: the reply is lost, as any message may be; what was persisted stays
             }
         });
+    }
+
+    /** Too many deferred promises: write out the oldest whose partition is not already writing. */
+    private void writeOutOldestDeferred() {
+        for (Map.Entry<PaxosKey, AcceptorState> oldest : unsynced.entrySet()) {
+            if (busy.containsKey(oldest.getKey())) continue;
+            persist(oldest.getKey(), oldest.getValue(), List.of(), failed -> {});
+            return;
+        }
     }
 
     private void send(Request request, Reply step, Answer answer) {

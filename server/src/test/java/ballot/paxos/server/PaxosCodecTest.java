@@ -80,6 +80,8 @@ class PaxosCodecTest {
         assertThat(roundTrip(PaxosCodec.PROPOSE, propose)).isEqualTo(propose);
         Propose bare = new Propose(KEY, proposal, null, null);
         assertThat(roundTrip(PaxosCodec.PROPOSE, bare)).isEqualTo(bare);
+        Propose sole = new Propose(KEY, proposal, null, null, true);
+        assertThat(roundTrip(PaxosCodec.PROPOSE, sole)).isEqualTo(sole);
         assertThat(roundTrip(PaxosCodec.COMMIT, new Commit(KEY, decree))).isEqualTo(new Commit(KEY, decree));
         assertThat(roundTrip(PaxosCodec.PRUNE, new Prune(KEY, B2))).isEqualTo(new Prune(KEY, B2));
         List<Reply> replies = List.of(
