@@ -54,5 +54,7 @@ public enum Mark {
     /** A request timed out after a proposal carrying it may have been accepted. */
     UNKNOWN,
     /** A decided request's commit did not reach its commit level in time. */
-    COMMIT_TIMEOUT
+    COMMIT_TIMEOUT,
+    /** The state a round read was written after its ballot's timestamp: the round ran again with a later ballot. */
+    BALLOT_TOO_EARLY
 }

@@ -16,6 +16,24 @@ public record PartitionData(PartitionKey key, DeletionTime partitionDeletion, Li
         return false;
     }
 
+    /**
+     * The latest write timestamp anywhere in this data (cells, row liveness, every kind of deletion), or
+     * {@code Long.MIN_VALUE} if there is none.
+     */
+    public long newestTimestamp() {
+        long newest = Math.max(partitionDeletion.markedAt(), staticRow == null ? Long.MIN_VALUE : newest(staticRow));
+        for (RangeTombstone t : rangeTombstones) newest = Math.max(newest, t.deletion().markedAt());
+        for (Row row : rows) newest = Math.max(newest, newest(row));
+        return newest;
+    }
+
+    private static long newest(Row row) {
+        long newest = Math.max(row.liveness().timestamp(), row.deletion().markedAt());
+        for (Cell cell : row.cells()) newest = Math.max(newest, cell.timestamp());
+        for (ComplexDeletion d : row.complexDeletions()) newest = Math.max(newest, d.deletion().markedAt());
+        return newest;
+    }
+
     public int liveRowCount(int nowInSec) {
         int n = 0;
         for (Row row : rows) if (row.hasLiveData(nowInSec)) n++;

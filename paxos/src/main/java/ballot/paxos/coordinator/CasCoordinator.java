@@ -33,6 +33,7 @@ import java.util.function.Consumer;
 public final class CasCoordinator {
     private final Context ctx;
     private final long sessionIdleNanos;
+    private final int idleSessionsMax;
     private final Map<PaxosKey, PartitionSession> sessions = new HashMap<>();
     /**
      * The sessions that are not idle. Invariant: every session that is not {@link PartitionSession#idle()} is here, so
@@ -50,9 +51,10 @@ public final class CasCoordinator {
     private int queuedAtTick;
     private int queuedMaxAtTick;
 
-    private CasCoordinator(Context ctx, long sessionIdleNanos) {
+    private CasCoordinator(Context ctx, long sessionIdleNanos, int idleSessionsMax) {
         this.ctx = ctx;
         this.sessionIdleNanos = sessionIdleNanos;
+        this.idleSessionsMax = idleSessionsMax;
     }
 
     public static Builder builder() {
@@ -118,16 +120,16 @@ public final class CasCoordinator {
     }
 
     /**
-     * Drops the sessions (and held promises) of partitions idle for {@code sessionIdle}. A head that was active since it
-     * was queued moves to the tail; each pass stops at the first head idle for less than that, so it looks at each
-     * session at most once.
+     * Drops the sessions (and held promises) of partitions idle for {@code sessionIdle}, and the longest idle ones
+     * beyond {@code idleSessionsMax}. A head that was active since it was queued moves to the tail; each pass stops
+     * at the first head idle for less than that (and within the limit), so it looks at each session at most once.
      */
     private void evictIdle(long now) {
         for (int left = idle.size(); left > 0; left--) {
             PartitionSession s = idle.poll();
             if (busy.contains(s) || sessions.get(s.key) != s) {
                 s.awaitingEviction = false; // busy again (tick queues it when it idles) or already replaced
-            } else if (now - s.lastActiveNanos >= sessionIdleNanos) {
+            } else if (now - s.lastActiveNanos >= sessionIdleNanos || sessions.size() - busy.size() > idleSessionsMax) {
                 s.awaitingEviction = false;
                 sessions.remove(s.key);
             } else if (s.lastActiveNanos == s.queuedAtNanos) {
@@ -174,6 +176,7 @@ public final class CasCoordinator {
         private Duration recoveryGrace = Duration.ofMillis(20);
         private Duration commitRetry = Duration.ofSeconds(2);
         private Duration sessionIdle = Duration.ofSeconds(10);
+        private int idleSessionsMax = 4096;
         private boolean fastPath = true;
 
         private Builder() {}
@@ -250,6 +253,16 @@ public final class CasCoordinator {
             return this;
         }
 
+        /**
+         * The most idle partitions whose state (and held promise) is kept; beyond it the longest idle go first. Under
+         * a stream of new partitions this keeps the state short-lived, where 10 s of it would be promoted to the old
+         * generation and marked there.
+         */
+        public Builder idleSessionsMax(int idleSessionsMax) {
+            this.idleSessionsMax = idleSessionsMax;
+            return this;
+        }
+
         /** Whether rounds may use a promise held from the previous round (§4.8); on by default. */
         public Builder fastPath(boolean fastPath) {
             this.fastPath = fastPath;
@@ -273,10 +286,11 @@ public final class CasCoordinator {
             notNegative(recoveryGrace, "recoveryGrace");
             notNegative(commitRetry, "commitRetry");
             notNegative(sessionIdle, "sessionIdle");
+            if (idleSessionsMax < 0) throw new IllegalArgumentException("idleSessionsMax is " + idleSessionsMax + "; must be >= 0");
             Context ctx = new Context(self, transport, clock, new BallotGenerator(clock, self, incarnation), readModel,
                     observer, new Backoff(random, backoffBase.toNanos(), backoffMax.toNanos()), batchSizeMax,
                     retransmit.toNanos(), recoveryGrace.toNanos(), commitRetry.toNanos(), fastPath);
-            return new CasCoordinator(ctx, sessionIdle.toNanos());
+            return new CasCoordinator(ctx, sessionIdle.toNanos(), idleSessionsMax);
         }
 
         private static void require(Object value, String setting) {

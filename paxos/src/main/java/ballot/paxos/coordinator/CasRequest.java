@@ -17,7 +17,7 @@ public interface CasRequest {
     /**
      * The update to propose if the condition holds on {@code current} (the merged, current result of
      * {@link #query()}), or empty if it does not. {@code timestampMicros} is the write timestamp the update will get,
-     * and "now" for expiring data.
+     * and "now" for expiring data. Throws {@link BallotTooEarly} if {@code current} was written at or after it.
      */
     Optional<Bytes> evaluate(Bytes current, long timestampMicros);
 

@@ -186,7 +186,13 @@ final class PartitionSession {
     private void startFast(List<Pending> batch) {
         Held h = held;
         Round r = new Round(Phase.PROPOSE, batch, true);
-        r.evaluation = Evaluation.run(ctx.model, batch, h.cache(), h.ballot);
+        try {
+            r.evaluation = Evaluation.run(ctx.model, batch, h.cache(), h.ballot);
+        } catch (BallotTooEarly e) {
+            held = null;
+            catchUp(e, batch);
+            return;
+        }
         Proposal proposal = new Proposal(h.ballot, h.ballot, r.evaluation.entries, h.predecessor, h.versions);
         Set<NodeId> recipients = new LinkedHashSet<>();
         for (NodeId n : electorate.replicas()) if (h.versions.containsKey(n)) recipients.add(n);
@@ -329,7 +335,13 @@ final class PartitionSession {
             startIfIdle();
             return;
         }
-        r.evaluation = Evaluation.run(ctx.model, r.batch, r.states, pr.ballot);
+        try {
+            r.evaluation = Evaluation.run(ctx.model, r.batch, r.states, pr.ballot);
+        } catch (BallotTooEarly e) {
+            round = null;
+            catchUp(e, r.batch);
+            return;
+        }
         if (r.evaluation.entries.isEmpty()) {
             // §5.5: nothing to propose, and the reads are linearizable as they are; no empty proposal needed.
             ctx.mark(Mark.READ_ONLY_ROUND);
@@ -344,6 +356,17 @@ final class PartitionSession {
         r.phase = Phase.PROPOSE;
         startPropose(r, new Proposal(pr.ballot, pr.ballot, r.evaluation.entries, predecessor, null),
                 new LinkedHashSet<>(electorate.replicas()));
+    }
+
+    /**
+     * §5.6: the state was written after the ballot's timestamp (a client clock ahead of ours). Nothing was proposed:
+     * run the batch again with a ballot after that write, so that what it decides is not shadowed by it.
+     */
+    private void catchUp(BallotTooEarly e, List<Pending> batch) {
+        ctx.mark(Mark.BALLOT_TOO_EARLY);
+        minMicros = Math.max(minMicros, e.newestMicros() + 1);
+        requeueFront(batch);
+        startIfIdle();
     }
 
     private Map<Bytes, Bytes> mergeReads(PrepareRound pr) {

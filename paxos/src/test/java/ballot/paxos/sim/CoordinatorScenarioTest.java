@@ -13,18 +13,23 @@ import static ballot.paxos.sim.ManualCluster.to;
 import static ballot.paxos.sim.ManualCluster.v;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ballot.paxos.Bytes;
 import ballot.paxos.Mark;
 import ballot.paxos.PaxosKey;
+import ballot.paxos.coordinator.BallotTooEarly;
 import ballot.paxos.coordinator.CasCoordinator;
-import ballot.paxos.coordinator.CasResult;
+import ballot.paxos.coordinator.CasRequest;
 import ballot.paxos.coordinator.CasResult.Outcome;
+import ballot.paxos.coordinator.CasResult;
 import ballot.paxos.coordinator.CommitLevel;
 import ballot.paxos.message.Accepted;
 import ballot.paxos.message.Prepare;
 import ballot.paxos.message.Promise;
 import ballot.paxos.message.Propose;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -61,6 +66,60 @@ class CoordinatorScenarioTest {
             });
         assertThat(v(third.get(0))).isEqualTo(2L);
         for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(3L);
+    }
+
+    /**
+     * §5.6: the state holds a write stamped after the round's ballot (evaluate says so). Nothing is proposed; the
+     * round runs again with a ballot after that write, on the prepare path and on the fast path alike.
+     */
+    @Test
+    void aBallotBehindTheDataItReadRunsAgainAfterIt() {
+        ManualCluster c = new ManualCluster();
+        long ahead = c.clock.wallMicros() + 50_000;
+        List<Long> evaluatedAt = new ArrayList<>();
+        SimRequest set = c.cas(null, 1L);
+        CasRequest behind = new CasRequest() {
+            @Override
+            public Bytes query() {
+                return set.query();
+            }
+
+            @Override
+            public Optional<Bytes> evaluate(Bytes current, long timestampMicros) {
+                evaluatedAt.add(timestampMicros);
+                if (timestampMicros <= ahead) throw new BallotTooEarly(ahead);
+                return set.evaluate(current, timestampMicros);
+            }
+        };
+        List<CasResult> first = c.submit(N1, behind, CommitLevel.QUORUM);
+        c.deliverAll();
+        assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(evaluatedAt).hasSize(2);
+        assertThat(evaluatedAt.get(1)).isGreaterThan(ahead);
+        assertThat(c.marks).containsEntry(Mark.BALLOT_TOO_EARLY, 1);
+        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(1L);
+
+        long later = evaluatedAt.get(1) + 50_000; // the held promise's ballot is now behind a write too
+        SimRequest next = c.cas(1L, 2L);
+        List<CasResult> second = c.submit(N1, new CasRequest() {
+            @Override
+            public Bytes query() {
+                return next.query();
+            }
+
+            @Override
+            public Optional<Bytes> evaluate(Bytes current, long timestampMicros) {
+                if (timestampMicros <= later) throw new BallotTooEarly(later);
+                return next.evaluate(current, timestampMicros);
+            }
+        }, CommitLevel.QUORUM);
+        c.deliverAll();
+        assertThat(second).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.APPLIED);
+            assertThat(r.fastPath()).as("decided by a fresh prepare").isFalse();
+        });
+        assertThat(c.marks).containsEntry(Mark.BALLOT_TOO_EARLY, 2);
+        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(2L);
     }
 
     /** §4.3: an accepted, uncommitted proposal found in the promises is finished before anything else. */
@@ -231,6 +290,25 @@ class CoordinatorScenarioTest {
         assertThat(coordinator.sessions()).as("12 s after its first use, 6 s after its last").isEqualTo(1);
         c.advance(Duration.ofSeconds(5));
         assertThat(coordinator.sessions()).as("idle for longer than sessionIdle").isZero();
+    }
+
+    /** Beyond idleSessionsMax idle partitions, the longest idle are dropped first, long before sessionIdle. */
+    @Test
+    void theLongestIdleSessionsAreEvictedBeyondTheLimit() {
+        ManualCluster c = new ManualCluster();
+        c.idleSessionsMax = 2;
+        CasCoordinator coordinator = c.coordinator(N1);
+        for (int k = 0; k < 4; k++) {
+            c.submit(N1, PaxosKey.of("k" + k), c.cas(null, 1L), CommitLevel.ANY);
+            c.deliverAll();
+            c.advance(Duration.ofMillis(10));
+        }
+        assertThat(coordinator.sessions()).as("4 partitions served, 2 kept").isEqualTo(2);
+        int fastBefore = c.marks.getOrDefault(Mark.FAST_PATH, 0);
+        List<CasResult> again = c.submit(N1, PaxosKey.of("k3"), c.cas(1L, 2L), CommitLevel.ANY);
+        c.deliverAll();
+        assertThat(again).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(c.marks.getOrDefault(Mark.FAST_PATH, 0)).as("the most recent partition kept its held promise").isEqualTo(fastBefore + 1);
     }
 
     /** §4.9: two coordinators collide; the loser backs off and retries on the winner's result. */

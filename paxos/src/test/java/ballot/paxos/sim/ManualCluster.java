@@ -7,6 +7,7 @@ import ballot.paxos.NodeId;
 import ballot.paxos.PaxosKey;
 import ballot.paxos.acceptor.Replica;
 import ballot.paxos.coordinator.CasCoordinator;
+import ballot.paxos.coordinator.CasRequest;
 import ballot.paxos.coordinator.CasResult;
 import ballot.paxos.coordinator.CommitLevel;
 import ballot.paxos.message.Message;
@@ -71,6 +72,9 @@ final class ManualCluster {
         }
     }
 
+    /** For coordinators created from now on. */
+    int idleSessionsMax = 4096;
+
     CasCoordinator coordinator(NodeId node) {
         return coordinators.computeIfAbsent(node, n -> CasCoordinator.builder()
                 .self(n, 0)
@@ -82,6 +86,7 @@ final class ManualCluster {
                 .retransmit(Duration.ofMillis(50))
                 .backoff(Duration.ofMillis(2), Duration.ofMillis(10))
                 .recoveryGrace(Duration.ofMillis(5))
+                .idleSessionsMax(idleSessionsMax)
                 .build());
     }
 
@@ -107,10 +112,15 @@ final class ManualCluster {
     }
 
     /** Submits a request a millisecond after the previous one; the returned list receives its result. */
-    List<CasResult> submit(NodeId coordinator, SimRequest request, CommitLevel level) {
+    List<CasResult> submit(NodeId coordinator, CasRequest request, CommitLevel level) {
+        return submit(coordinator, KEY, request, level);
+    }
+
+    /** The same on another partition. */
+    List<CasResult> submit(NodeId coordinator, PaxosKey key, CasRequest request, CommitLevel level) {
         nanos += 1_000_000L; // wall time moves on, as it does between requests
         List<CasResult> out = new ArrayList<>();
-        coordinator(coordinator).submit(KEY, ELECTORATE, request, level, nanos + 1_000_000_000L, out::add);
+        coordinator(coordinator).submit(key, ELECTORATE, request, level, nanos + 1_000_000_000L, out::add);
         return out;
     }
 

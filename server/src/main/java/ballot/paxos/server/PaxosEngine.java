@@ -22,6 +22,7 @@ import ballot.paxos.Bytes;
 import ballot.paxos.Electorate;
 import ballot.paxos.NodeId;
 import ballot.paxos.PaxosKey;
+import ballot.paxos.coordinator.BallotTooEarly;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CommitLevel;
 import ballot.paxos.message.Commit;
@@ -85,6 +86,8 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     private static final String INCARNATION = "paxos/incarnation";
     /** Registers each lane keeps in memory ({@link LaneAcceptor}): a few MB per lane, most steps skip a RocksDB read. */
     private static final int CACHED_REGISTERS_PER_LANE = 8192;
+    /** How far after a round's ballot a write in its state may be and still move the round's ballot past it (§5.6). */
+    private static final long BALLOT_CATCH_UP_MAX_MICROS = 1_000_000;
 
     /**
      * @param contentionTimeout how long a request may take in all, retries after contention included
@@ -364,15 +367,21 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
 
         @Override
         public Optional<Bytes> evaluate(Bytes current, long timestampMicros) {
+            PartitionData state = CqlValues.decodeResult(current);
             PartitionUpdate update;
             try {
-                update = request.apply(CqlValues.decodeResult(current), timestampMicros);
+                update = request.apply(state, timestampMicros);
                 error = null;
             } catch (RuntimeException e) {
                 error = e;
                 return Optional.empty();
             }
-            return update == null ? Optional.empty() : Optional.of(CqlValues.encodeEntry(update, timestampMicros));
+            if (update == null) return Optional.empty();
+            // A write stamped by a client clock a little ahead of ours would shadow the update: take a later ballot.
+            // Far ahead (a USING TIMESTAMP in the future), following it would push every later ballot there too.
+            long newest = state.newestTimestamp();
+            if (newest >= timestampMicros && newest - timestampMicros < BALLOT_CATCH_UP_MAX_MICROS) throw new BallotTooEarly(newest);
+            return Optional.of(CqlValues.encodeEntry(update, timestampMicros));
         }
 
         @Override

@@ -132,6 +132,32 @@ abstract class LwtSemantics {
         }
     }
 
+    /**
+     * §5.6: a plain write stamped by a client whose clock runs ahead (here 300 ms) is in the state an LWT reads; the
+     * LWT's ballot moves past it, so its write wins and a read shows it. Beyond a second ahead the ballot does not
+     * follow (that would drag every later ballot into the future), and last-write-wins keeps the plain write.
+     */
+    @Test
+    void anLwtAfterAPlainWriteFromAClockAheadIsNotShadowedByIt() {
+        session.execute("CREATE TABLE lwt.ahead (k int PRIMARY KEY, v int)");
+        PreparedStatement plain = session.prepare("INSERT INTO lwt.ahead (k, v) VALUES (?, 1) USING TIMESTAMP ?");
+        PreparedStatement conditional = session.prepare("UPDATE lwt.ahead SET v = 2 WHERE k = ? IF v = 1");
+        PreparedStatement read = session.prepare("SELECT v, writetime(v) AS at FROM lwt.ahead WHERE k = ?");
+        for (int k = 0; k < 5; k++) {
+            long ahead = System.currentTimeMillis() * 1000 + 300_000;
+            session.execute(on(k, plain.bind(k, ahead)));
+            assertThat(session.execute(on(k, conditional.bind(k))).wasApplied()).isTrue();
+            Row row = session.execute(on(k + 1, read.bind(k).setConsistencyLevel(ConsistencyLevel.SERIAL))).one();
+            assertThat(row.getInt("v")).as("key %d: the LWT's value, not the plain write's", k).isEqualTo(2);
+            assertThat(row.getLong("at")).isGreaterThan(ahead);
+        }
+        long farAhead = System.currentTimeMillis() * 1000 + 3_600_000_000L;
+        session.execute(on(9, plain.bind(9, farAhead)));
+        assertThat(session.execute(on(9, conditional.bind(9))).wasApplied()).isTrue();
+        assertThat(session.execute(on(0, read.bind(9).setConsistencyLevel(ConsistencyLevel.SERIAL))).one().getLong("at"))
+                .as("an hour ahead: not followed").isEqualTo(farAhead);
+    }
+
     @Test
     void insertJsonIfNotExistsAppliesOnce() {
         session.execute("CREATE TABLE lwt.json (k int PRIMARY KEY, v int, w text)");
