@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Run the driver compatibility suites (gocql, cassandra-driver + pytest, cqlsh,
-# and ScyllaDB's Python driver) against the CQL server at BALLOT_HOST:BALLOT_PORT
-# (default 127.0.0.1:9042).
+# and ScyllaDB's Python and Java drivers) against the CQL server at
+# BALLOT_HOST:BALLOT_PORT (default 127.0.0.1:9042).
 #
-#   tests/run-driver-suites.sh [go] [python] [cqlsh] [scylla]   (default: all four)
+#   tests/run-driver-suites.sh [go] [python] [cqlsh] [scylla] [scylla-java]   (default: all five)
 #
-# Needs Go, Python 3.11 and network access to PyPI and the Go module proxy the
-# first time; it creates tests/python/.venv and tests/scylla-python/.venv
+# Needs Go, Python 3.11, Java 17 with Maven, and network access to PyPI, the Go
+# module proxy and Maven Central the first time; it creates tests/python/.venv and tests/scylla-python/.venv
 # (gitignored) and reuses each while its requirements.txt is unchanged. Prints a
 # summary and exits non-zero if any suite failed or could not run.
 set -uo pipefail
@@ -20,7 +20,7 @@ SCYLLA_VENV="$TESTS_DIR/scylla-python/.venv"
 PYTHON="${PYTHON:-python3}"
 
 suites=("$@")
-((${#suites[@]})) || suites=(go python cqlsh scylla)
+((${#suites[@]})) || suites=(go python cqlsh scylla scylla-java)
 
 log() { printf '[driver-suites] %s\n' "$*"; }
 
@@ -108,14 +108,17 @@ for suite in "${suites[@]}"; do
                 result[scylla]="FAIL (pip install)"; seconds[scylla]=0
             fi
             ;;
-        *) log "unknown suite '$suite' (go, python, cqlsh, scylla)"; exit 2 ;;
+        scylla-java) # its own Maven project: the fork has the DataStax driver's packages, so it cannot join the main build
+            run_suite scylla-java mvn -B -q -f scylla-java/pom.xml test
+            ;;
+        *) log "unknown suite '$suite' (go, python, cqlsh, scylla, scylla-java)"; exit 2 ;;
     esac
 done
 
 log "summary against $BALLOT_HOST:$BALLOT_PORT"
 passed=0 failed=0
 for suite in "${suites[@]}"; do
-    printf '[driver-suites]   %-7s %-32s %4ss\n' "$suite" "${result[$suite]}" "${seconds[$suite]}"
+    printf '[driver-suites]   %-11s %-32s %4ss\n' "$suite" "${result[$suite]}" "${seconds[$suite]}"
     if [[ "${result[$suite]}" == PASS ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 echo "driver-suites: $passed passed, $failed failed"

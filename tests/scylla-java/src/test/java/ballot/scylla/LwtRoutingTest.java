@@ -1,0 +1,95 @@
+package ballot.scylla;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ScyllaDB's Java driver against the target (BALLOT_HOST:BALLOT_PORT, keyspace replication factor BALLOT_RF): it
+ * negotiates SCYLLA_LWT_ADD_METADATA_MARK, reads the LWT bit of PREPARED, and sends every LWT on a partition to the
+ * partition's first replica, where its Paxos rounds queue instead of contending (docs/architecture.md, "LWT routing").
+ */
+class LwtRoutingTest {
+    private static final String HOST = System.getenv().getOrDefault("BALLOT_HOST", "127.0.0.1");
+    private static final int PORT = Integer.parseInt(System.getenv().getOrDefault("BALLOT_PORT", "9042"));
+    private static final int RF = Integer.parseInt(System.getenv().getOrDefault("BALLOT_RF", "1"));
+    private static final String CONSISTENCY = System.getenv().getOrDefault("BALLOT_CONSISTENCY", "ONE").toUpperCase();
+    private static final String KEYSPACE = "ballot_scylla_java_" + Long.toHexString(System.nanoTime());
+
+    private static CqlSession session;
+
+    @BeforeAll
+    static void connect() {
+        session = CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(HOST, PORT))
+                .withLocalDatacenter("datacenter1")
+                .withConfigLoader(DriverConfigLoader.programmaticBuilder()
+                        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
+                        .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
+                        .withString(DefaultDriverOption.REQUEST_CONSISTENCY, CONSISTENCY)
+                        .build())
+                .build();
+        session.execute("CREATE KEYSPACE " + KEYSPACE
+                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': " + RF + "}");
+        session.execute("CREATE TABLE " + KEYSPACE + ".kv (k int PRIMARY KEY, v int)");
+        session.refreshSchema();
+    }
+
+    @AfterAll
+    static void close() {
+        if (session == null) return;
+        session.execute("DROP KEYSPACE IF EXISTS " + KEYSPACE);
+        session.close();
+    }
+
+    @Test
+    void conditionalStatementsArePreparedAsLwt() {
+        for (String cql : List.of("INSERT INTO %s.kv (k, v) VALUES (?, ?) IF NOT EXISTS", "UPDATE %s.kv SET v = ? WHERE k = ? IF v = ?",
+                "UPDATE %s.kv SET v = ? WHERE k = ? IF EXISTS", "DELETE FROM %s.kv WHERE k = ? IF EXISTS"))
+            assertTrue(session.prepare(String.format(cql, KEYSPACE)).isLWT(), cql);
+    }
+
+    @Test
+    void plainStatementsAreNot() {
+        for (String cql : List.of("INSERT INTO %s.kv (k, v) VALUES (?, ?)", "UPDATE %s.kv SET v = ? WHERE k = ?",
+                "SELECT v FROM %s.kv WHERE k = ?"))
+            assertFalse(session.prepare(String.format(cql, KEYSPACE)).isLWT(), cql);
+    }
+
+    @Test
+    void everyLwtGoesToTheFirstReplicaOfItsPartition() {
+        PreparedStatement insert = session.prepare("INSERT INTO " + KEYSPACE + ".kv (k, v) VALUES (?, ?) IF NOT EXISTS");
+        Set<Node> coordinators = new HashSet<>();
+        for (int k = 0; k < 30; k++) {
+            BoundStatement bound = insert.bind(k, k);
+            Set<Node> replicas = session.getMetadata().getTokenMap().orElseThrow()
+                    .getReplicas(KEYSPACE, bound.getRoutingKey());
+            assertEquals(RF, replicas.size(), "replicas of k=" + k);
+            Node first = replicas.iterator().next();
+            for (int attempt = 0; attempt < 3; attempt++) {
+                ResultSet result = session.execute(bound);
+                assertEquals(attempt == 0, result.wasApplied(), "k=" + k + " attempt " + attempt);
+                assertEquals(first, result.getExecutionInfo().getCoordinator(), "k=" + k + " attempt " + attempt);
+            }
+            coordinators.add(first);
+        }
+        if (session.getMetadata().getNodes().size() > 1)
+            assertTrue(coordinators.size() > 1, "the first replicas of 30 partitions are not all one node: " + coordinators);
+    }
+}
