@@ -176,7 +176,7 @@ public final class CasCoordinator {
         private Duration recoveryGrace = Duration.ofMillis(20);
         private Duration commitRetry = Duration.ofSeconds(2);
         private Duration sessionIdle = Duration.ofSeconds(10);
-        private int idleSessionsMax = 4096;
+        private int idleSessionsMax = 1024;
         private boolean fastPath = true;
 
         private Builder() {}
