@@ -2,16 +2,14 @@ package ballot.cql.statement;
 
 import ballot.cql.data.Clustering;
 import ballot.cql.protocol.message.ColumnSpec;
-import ballot.cql.protocol.message.Result;
 import ballot.cql.schema.TableMetadata;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code INSERT INTO t JSON '...' IF NOT EXISTS}: the JSON insert's write, applied only if its row does not exist, as
  * one compare-and-set (alone, or as part of a conditional BATCH).
  */
-final class ConditionalJsonInsert implements CasPart {
+final class ConditionalJsonInsert implements ConditionalPart {
     private final InsertJsonStatement insert;
 
     ConditionalJsonInsert(InsertJsonStatement insert) {
@@ -29,24 +27,8 @@ final class ConditionalJsonInsert implements CasPart {
     }
 
     @Override
-    public boolean isConditional() {
-        return true;
-    }
-
-    @Override
     public TableMetadata table() {
         return insert.table();
-    }
-
-    /** False: INSERT JSON on a counter table is refused when prepared. */
-    @Override
-    public boolean isCounter() {
-        return false;
-    }
-
-    @Override
-    public CompletableFuture<Result> execute(QueryContext context) {
-        return CasBatch.run(List.of(this), List.of(context), context, false);
     }
 
     @Override

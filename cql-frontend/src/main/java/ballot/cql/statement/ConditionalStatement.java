@@ -5,12 +5,10 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.parse.Condition;
 import ballot.cql.parse.Statement;
 import ballot.cql.protocol.message.ColumnSpec;
-import ballot.cql.protocol.message.Result;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.type.UserTypeResolver;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A conditional INSERT, UPDATE or DELETE (IF NOT EXISTS, IF EXISTS, IF conditions): a compare-and-set on one row of
@@ -18,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link ballot.cql.spi.DataCoordinator#cas}. Its conditions read its row, and the static row for conditions on static
  * columns. The answer is described in {@link CasResultRows}.
  */
-final class ConditionalStatement implements CasPart {
+final class ConditionalStatement implements ConditionalPart {
     enum Kind { IF_NOT_EXISTS, IF_EXISTS, CONDITIONS }
 
     private final ModificationStatement base;
@@ -62,24 +60,8 @@ final class ConditionalStatement implements CasPart {
     }
 
     @Override
-    public boolean isConditional() {
-        return true;
-    }
-
-    @Override
     public TableMetadata table() {
         return base.table();
-    }
-
-    /** False: conditional statements on counter tables are refused when prepared. */
-    @Override
-    public boolean isCounter() {
-        return false;
-    }
-
-    @Override
-    public CompletableFuture<Result> execute(QueryContext context) {
-        return CasBatch.run(List.of(this), List.of(context), context, false);
     }
 
     /** Adds the write, then the conditions: existence of the row, or each IF condition on its row or the static row. */

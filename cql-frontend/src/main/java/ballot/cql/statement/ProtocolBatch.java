@@ -25,7 +25,7 @@ public final class ProtocolBatch {
             if (s instanceof BatchableStatement b) {
                 plain.add(b);
                 parts.add(b);
-            } else if (s instanceof ConditionalStatement c) {
+            } else if (s instanceof ConditionalPart c) {
                 parts.add(c);
             } else {
                 throw new InvalidRequestException("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");

@@ -156,6 +156,12 @@ class ConditionalBatchTest {
         Result notApplied = f.batch(cql, List.of(ints(11, 1, 2, 10), ints(1, 5, 50)));
         assertThat(values(notApplied)).containsExactly(List.of(false, 1, 2, 20));
         assertThat(f.lastUpdate()).isNull();
+
+        // A prepared INSERT JSON ... IF NOT EXISTS is a conditional part like any other.
+        Result json = f.batch(List.of("INSERT INTO t JSON ? IF NOT EXISTS", "INSERT INTO t (k, c, v) VALUES (?, ?, ?)"),
+                List.of(List.of(CqlTypes.TEXT.decompose("{\"k\": 1, \"c\": 7, \"v\": 70}")), ints(1, 8, 80)));
+        assertThat(values(json)).singleElement().satisfies(row -> assertThat(row.get(0)).isEqualTo(true));
+        assertThat(clusterings(f.lastUpdate())).containsExactly(List.of(7), List.of(8));
     }
 
     private static List<ByteBuffer> ints(int... values) {
