@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -41,6 +42,22 @@ final class LaneAcceptor {
         void reply(Reply reply);
 
         void fail(RuntimeException failure);
+
+        /** Completes {@code reply}; a failure also goes to {@code failed}. */
+        static Answer completing(CompletableFuture<Reply> reply, Consumer<RuntimeException> failed) {
+            return new Answer() {
+                @Override
+                public void reply(Reply r) {
+                    reply.complete(r);
+                }
+
+                @Override
+                public void fail(RuntimeException failure) {
+                    reply.completeExceptionally(failure);
+                    failed.accept(failure);
+                }
+            };
+        }
     }
 
     private record Waiting(Request request, Answer answer) {}

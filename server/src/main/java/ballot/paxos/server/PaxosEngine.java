@@ -401,18 +401,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Lane lane = lane(request.key());
         try {
-            lane.execute(() -> lane.acceptor.receive(request, new LaneAcceptor.Answer() {
-                @Override
-                public void reply(Reply r) {
-                    reply.complete(r);
-                }
-
-                @Override
-                public void fail(RuntimeException failure) {
-                    reply.completeExceptionally(failure);
-                    lane.failed(failure);
-                }
-            }));
+            lane.execute(() -> lane.acceptor.receive(request, LaneAcceptor.Answer.completing(reply, lane::failed)));
         } catch (RejectedExecutionException e) {
             reply.completeExceptionally(new IllegalStateException("node is stopping"));
         }

@@ -76,17 +76,7 @@ class LaneAcceptorTest {
 
     private Reply send(LaneAcceptor acceptor, Request request) throws Exception {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        lane.execute(() -> acceptor.receive(request, new LaneAcceptor.Answer() {
-            @Override
-            public void reply(Reply r) {
-                reply.complete(r);
-            }
-
-            @Override
-            public void fail(RuntimeException failure) {
-                reply.completeExceptionally(failure);
-            }
-        }));
+        lane.execute(() -> acceptor.receive(request, LaneAcceptor.Answer.completing(reply, failure -> {})));
         return reply.get(10, TimeUnit.SECONDS);
     }
 
