@@ -96,11 +96,10 @@ public final class Acceptor {
         promised = Ballot.max(promised, state.promised());
         AcceptorState after = new AcceptorState(promised, proposal, committed, spanEnd, recent);
         if (propose.sole() && !proposal.isEmpty()) {
-            // The only replica: accepting decides. Apply it now, and prune it, since every replica has applied it.
-            Decree decided = proposal.toDecree();
-            apply.add(decided);
-            after = new AcceptorState(promised, null, decided.pruned(), Math.max(spanEnd, decided.spanEndMicros()),
-                    recent.with(decided));
+            // The only replica: accepting decides. Commit it in the same step, and prune it: every replica applied it.
+            Step commit = onCommit(after, new Commit(propose.key(), proposal.toDecree()));
+            apply.addAll(commit.apply());
+            after = prune(commit.next(), ballot);
         }
         if (propose.pruneUpTo() != null) after = prune(after, propose.pruneUpTo());
         return new Step(after, true, apply, new Accepted(propose.key(), ballot, predecessor.ballot(), promisedNext));

@@ -11,7 +11,6 @@ import ballot.paxos.message.Reply;
 import ballot.paxos.message.Request;
 import ballot.paxos.spi.PaxosStore;
 import ballot.paxos.spi.Transport;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,7 +18,7 @@ import java.util.Map;
  * The acceptor's shell on one node: loads a partition's registers, runs the pure {@link Acceptor} transition,
  * persists (and applies decrees) <em>before</em> replying, attaches the local read to a promise, and replies. A
  * deferrable promise (the sole replica's own coordinator, docs/paxos.md §4.2.5) is kept in memory instead, until
- * the partition's next write or until more than {@code unsyncedMax} are waiting.
+ * the partition's next write or until more than {@code deferredMax} are waiting ({@link DeferredPromises}).
  *
  * <p>Not thread-safe per partition: the server runs all requests of one partition on one thread at a time (an
  * executor keyed by partition), which is also what makes the version check and the accept one atomic step.
@@ -28,23 +27,18 @@ public final class Replica {
     private final NodeId self;
     private final PaxosStore store;
     private final Transport transport;
-    private final int unsyncedMax;
-    /**
-     * Deferred promises (§4.2.5): registers newer than the store's, kept in memory until the partition's next write,
-     * oldest first. Lost in a crash, together with the coordinator that relied on them.
-     */
-    private final LinkedHashMap<PaxosKey, AcceptorState> unsynced = new LinkedHashMap<>();
+    private final DeferredPromises deferred;
 
     public Replica(NodeId self, PaxosStore store, Transport transport) {
         this(self, store, transport, 1024);
     }
 
-    /** @param unsyncedMax deferred promises kept in memory; beyond that the oldest is written out */
-    public Replica(NodeId self, PaxosStore store, Transport transport, int unsyncedMax) {
+    /** @param deferredMax deferred promises kept in memory; beyond that the oldest is written out */
+    public Replica(NodeId self, PaxosStore store, Transport transport, int deferredMax) {
         this.self = self;
         this.store = store;
         this.transport = transport;
-        this.unsyncedMax = unsyncedMax;
+        this.deferred = new DeferredPromises(deferredMax);
     }
 
     public void receive(NodeId from, Request request) {
@@ -55,7 +49,7 @@ public final class Replica {
     /** Runs one request to completion (persisted, or deferred where the step allows) and returns the reply, if any. */
     public Reply handle(Request request) {
         PaxosKey key = request.key();
-        AcceptorState state = unsynced.get(key);
+        AcceptorState state = deferred.get(key);
         if (state == null) state = store.load(key);
         Step step;
         if (request instanceof Prepare prepare) step = Acceptor.onPrepare(state, prepare);
@@ -65,16 +59,15 @@ public final class Replica {
         else throw new IllegalArgumentException("unknown request " + request);
 
         if (step.persist() && step.deferrable()) {
-            unsynced.remove(key);
-            unsynced.put(key, step.next());
-            if (unsynced.size() > unsyncedMax) {
-                Map.Entry<PaxosKey, AcceptorState> oldest = unsynced.entrySet().iterator().next();
+            deferred.defer(key, step.next());
+            Map.Entry<PaxosKey, AcceptorState> oldest = deferred.overflow(k -> false);
+            if (oldest != null) {
                 store.persist(oldest.getKey(), oldest.getValue(), List.of());
-                unsynced.remove(oldest.getKey());
+                deferred.durable(oldest.getKey());
             }
         } else if (step.persist()) {
             store.persist(key, step.next(), step.apply()); // includes whatever was deferred: it is a later state
-            unsynced.remove(key);
+            deferred.durable(key);
         }
         Reply reply = step.reply();
         if (reply instanceof Promise promise && promise.read() == null)

@@ -127,8 +127,8 @@ public final class CasCoordinator {
     private void evictIdle(long now) {
         for (int left = idle.size(); left > 0; left--) {
             PartitionSession s = idle.poll();
-            if (busy.contains(s) || sessions.get(s.key) != s) {
-                s.awaitingEviction = false; // busy again (tick queues it when it idles) or already replaced
+            if (busy.contains(s)) {
+                s.awaitingEviction = false; // busy again: tick queues it when it idles
             } else if (now - s.lastActiveNanos >= sessionIdleNanos || sessions.size() - busy.size() > idleSessionsMax) {
                 s.awaitingEviction = false;
                 sessions.remove(s.key);

@@ -445,8 +445,8 @@ final class PartitionSession {
             else p.answer(Outcome.NOT_APPLIED, e.seen.get(p));
         }
         if (!holdNext) held = null;
-        else if (r.fast) held = held.next(pr.promiseNext, e::finalStates, decree, pr.rejectedFor(Rejected.Reason.STALE));
-        else held = Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, e::finalStates, decree);
+        else if (r.fast) held = held.next(pr.promiseNext, e.finalStates, decree, pr.rejectedFor(Rejected.Reason.STALE));
+        else held = Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, e.finalStates, decree);
         sendCommit(cr, held != null && !queue.isEmpty());
         startIfIdle();
     }
@@ -531,7 +531,7 @@ final class PartitionSession {
     private void addWaiter(CommitRound cr, Pending p, Bytes seen) {
         int required = p.commitLevel.acksRequired(electorate);
         if (cr == null || required == 0) {
-            p.answer(Outcome.APPLIED, seen); // ANY (or nothing to apply): decided is enough
+            p.answer(Outcome.APPLIED, seen); // ANY, nothing to apply, or applied by the sole replica: decided is enough
             return;
         }
         cr.waiters.add(new CommitRound.Waiter(p, required, seen));

@@ -5,6 +5,7 @@ import ballot.paxos.Decree;
 import ballot.paxos.PaxosKey;
 import ballot.paxos.acceptor.Acceptor;
 import ballot.paxos.acceptor.AcceptorState;
+import ballot.paxos.acceptor.DeferredPromises;
 import ballot.paxos.acceptor.Step;
 import ballot.paxos.message.Commit;
 import ballot.paxos.message.Prepare;
@@ -31,10 +32,11 @@ import java.util.function.Consumer;
  *
  * <p>Per partition the steps stay strictly sequential: while a persist is in flight the partition's next requests wait
  * here in arrival order, and the reply (with a promise's read, taken after the persist) is sent before the next one
- * starts. That keeps what the Replica shell guarantees: each step sees the registers the previous one made durable,
- * a promise's read is taken after its promise is durable, and nothing is acknowledged before it is on disk.
- * Confined to the lane's thread, except the persist itself, which runs on the group commit's writer and reports back
- * through {@code lane}.
+ * starts. That keeps what the Replica shell guarantees: each step sees the registers of the previous one, a
+ * promise's read is taken after its promise is recorded, and nothing is acknowledged before it is on disk, except
+ * the sole replica's deferred promises, which are kept in memory until the partition's next write (docs/paxos.md
+ * §4.2.5, {@link DeferredPromises}). Confined to the lane's thread, which also encodes each step; the synced write
+ * runs on the group commit's writer, which reports back through {@code lane}.
  */
 final class LaneAcceptor {
     /** Where a request's outcome goes: its reply (null for Prune), or the failure that kept it from being answered. */
@@ -74,21 +76,15 @@ final class LaneAcceptor {
      * fails (the store's content is then unknown).
      */
     private final Map<PaxosKey, AcceptorState> registers;
-    /**
-     * Deferred promises of the sole replica's own coordinator (docs/paxos.md §4.2.5): registers newer than the
-     * store's, oldest first, each dropped once a later state of its partition is durable. A crash loses them together
-     * with every round that relied on them.
-     */
-    private final LinkedHashMap<PaxosKey, AcceptorState> unsynced = new LinkedHashMap<>();
-    private final int unsyncedMax;
+    private final DeferredPromises deferred;
 
     /**
-     * @param cachedRegisters how many partitions' durable registers to keep in memory; as many deferred promises may
-     *     wait for a write before the oldest is written out on its own
+     * @param cachedRegisters how many partitions' durable registers to keep in memory
+     * @param deferredMax how many deferred promises may wait for a write before the oldest is written out on its own
      */
-    LaneAcceptor(NodeId self, PaxosStore store, GroupCommit groupCommit, Executor lane, int cachedRegisters) {
+    LaneAcceptor(NodeId self, PaxosStore store, GroupCommit groupCommit, Executor lane, int cachedRegisters, int deferredMax) {
         this.self = self;
-        this.unsyncedMax = cachedRegisters;
+        this.deferred = new DeferredPromises(deferredMax);
         this.store = store;
         this.groupCommit = groupCommit;
         this.lane = lane;
@@ -116,9 +112,12 @@ final class LaneAcceptor {
         PaxosKey key = request.key();
         Step step;
         try {
-            AcceptorState state = unsynced.get(key);
+            AcceptorState state = deferred.get(key);
             if (state == null) state = registers.get(key);
-            if (state == null) state = store.load(key);
+            if (state == null) {
+                state = store.load(key);
+                registers.put(key, state);
+            }
             if (request instanceof Prepare prepare) step = Acceptor.onPrepare(state, prepare);
             else if (request instanceof Propose propose) step = Acceptor.onPropose(self, state, propose, store.plainVersion(key));
             else if (request instanceof Commit commit) step = Acceptor.onCommit(state, commit);
@@ -133,10 +132,10 @@ final class LaneAcceptor {
             return;
         }
         if (step.deferrable()) {
-            unsynced.remove(key);
-            unsynced.put(key, step.next());
+            deferred.defer(key, step.next());
             send(request, step.reply(), answer);
-            if (unsynced.size() > unsyncedMax) writeOutOldestDeferred();
+            Map.Entry<PaxosKey, AcceptorState> oldest = deferred.overflow(busy::containsKey);
+            if (oldest != null) persist(oldest.getKey(), oldest.getValue(), List.of(), failed -> {});
             return;
         }
         Step durable = step;
@@ -158,7 +157,7 @@ final class LaneAcceptor {
                 lane.execute(() -> {
                     if (failed == null) {
                         registers.put(key, state);
-                        unsynced.remove(key); // a later state than any deferred one: steps of a partition are sequential
+                        deferred.durable(key); // no later than any deferred one: steps of a partition are sequential
                     } else {
                         registers.remove(key);
                     }
@@ -169,15 +168,6 @@ final class LaneAcceptor {
                 // the node is stopping: the reply is lost, as any message may be; what was persisted stays
             }
         });
-    }
-
-    /** Too many deferred promises: write out the oldest whose partition is not already writing. */
-    private void writeOutOldestDeferred() {
-        for (Map.Entry<PaxosKey, AcceptorState> oldest : unsynced.entrySet()) {
-            if (busy.containsKey(oldest.getKey())) continue;
-            persist(oldest.getKey(), oldest.getValue(), List.of(), failed -> {});
-            return;
-        }
     }
 
     private void send(Request request, Reply step, Answer answer) {

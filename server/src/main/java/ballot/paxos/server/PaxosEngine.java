@@ -90,6 +90,8 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
      * of being promoted and marked by G1 (the same holds for the coordinator's idle sessions).
      */
     private static final int CACHED_REGISTERS_PER_LANE = 1024;
+    /** Deferred promises (docs/paxos.md §4.2.5) waiting per lane before the oldest is written out on its own. */
+    private static final int DEFERRED_PROMISES_PER_LANE = 1024;
     /** How far after a round's ballot a write in its state may be and still move the round's ballot past it (§5.6). */
     private static final long BALLOT_CATCH_UP_MAX_MICROS = 1_000_000;
 
@@ -371,9 +373,10 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
 
         @Override
         public Optional<Bytes> evaluate(Bytes current, long timestampMicros) {
-            PartitionData state = CqlValues.decodeResult(current);
+            PartitionData state;
             PartitionUpdate update;
             try {
+                state = CqlValues.decodeResult(current);
                 update = request.apply(state, timestampMicros);
                 error = null;
             } catch (RuntimeException e) {
@@ -484,7 +487,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                 t.setDaemon(true);
                 return t;
             });
-            acceptor = new LaneAcceptor(self, store, groupCommit, this::execute, CACHED_REGISTERS_PER_LANE);
+            acceptor = new LaneAcceptor(self, store, groupCommit, this::execute, CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
         }
 
         void start() {

@@ -82,14 +82,14 @@ class LaneAcceptorTest {
 
     @Test
     void aPromiseToAnotherCoordinatorIsDurableBeforeTheReply() throws Exception {
-        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 8);
+        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 8, 8);
         assertThat(send(acceptor, new Prepare(key(1), ballot(100), List.of(query)))).isInstanceOf(Promise.class);
         assertThat(store.load(key(1)).promised()).isEqualTo(ballot(100));
     }
 
     @Test
     void theSoleReplicasOwnCoordinatorIsPromisedFromMemoryAndTheAcceptWritesItOut() throws Exception {
-        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 8);
+        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 8, 8);
         assertThat(send(acceptor, new Prepare(key(1), ballot(100), List.of(query), true))).isInstanceOf(Promise.class);
         assertThat(store.load(key(1)).promised()).as("not written").isEqualTo(Ballot.ZERO);
         assertThat(send(acceptor, new Prepare(key(1), ballot(90), List.of(query))))
@@ -104,7 +104,7 @@ class LaneAcceptorTest {
 
     @Test
     void deferredPromisesBeyondTheLimitAreWrittenOutOldestFirst() throws Exception {
-        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 1);
+        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 8, 1);
         send(acceptor, new Prepare(key(1), ballot(100), List.of(query), true));
         send(acceptor, new Prepare(key(2), ballot(101), List.of(query), true));
         // The write-out of key 1 is in flight; a request behind it on the same partition waits for it.
