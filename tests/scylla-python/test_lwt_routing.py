@@ -65,6 +65,8 @@ def test_plain_statements_are_not(session, cql):
 
 
 def test_every_lwt_goes_to_the_first_replica_of_its_partition(cluster, session):
+    if len(cluster.metadata.all_hosts()) < 2:
+        pytest.skip("one node: routing cannot be observed")
     insert = session.prepare("INSERT INTO kv (k, v) VALUES (?, ?) IF NOT EXISTS")
     coordinators = set()
     for k in range(30):
@@ -76,6 +78,5 @@ def test_every_lwt_goes_to_the_first_replica_of_its_partition(cluster, session):
             assert result.one().applied == (attempt == 0)
             assert result.response_future.attempted_hosts == [replicas[0]], "k=%d attempt %d" % (k, attempt)
         coordinators.add(replicas[0])
-    if len(cluster.metadata.all_hosts()) > 1:
-        # the first replicas of 30 partitions are not all one node: the driver routed, it did not stick to one host
-        assert len(coordinators) > 1
+    # the first replicas of 30 partitions are not all one node: the driver routed, it did not stick to one host
+    assert len(coordinators) > 1
