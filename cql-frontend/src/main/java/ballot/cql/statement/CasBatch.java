@@ -10,7 +10,6 @@ import ballot.cql.protocol.message.Result;
 import ballot.cql.schema.TableMetadata;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -31,7 +30,6 @@ final class CasBatch {
     private final Set<Clustering> readBeforeWrite = new HashSet<>();
     private TableMetadata table;
     private PartitionKey key;
-    private Comparator<ByteBuffer[]> clusteringOrder;
 
     private CasBatch(boolean batch) {
         this.batch = batch;
@@ -72,7 +70,6 @@ final class CasBatch {
         if (key == null) {
             table = statement.table();
             key = keys.get(0);
-            clusteringOrder = statement.where().clusteringOrder();
         } else if (!key.equals(keys.get(0))) {
             throw new InvalidRequestException("Batch with conditions cannot span multiple partitions");
         }
@@ -88,7 +85,7 @@ final class CasBatch {
 
     /** The compare-and-set, reading each conditioned row and each row read before writing (the static row comes with any read). */
     private PartitionCas build(int nowInSec) {
-        TreeSet<ByteBuffer[]> rows = new TreeSet<>(clusteringOrder);
+        TreeSet<ByteBuffer[]> rows = new TreeSet<>(table.clusteringOrder());
         for (Clustering c : conditions.rows()) if (!c.isStatic()) rows.add(c.values());
         for (Clustering c : readBeforeWrite) if (!c.isStatic()) rows.add(c.values());
         List<Slice> slices = new ArrayList<>(rows.size());

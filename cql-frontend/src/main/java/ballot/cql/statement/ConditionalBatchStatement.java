@@ -29,7 +29,7 @@ final class ConditionalBatchStatement implements CqlStatement {
         TableMetadata table = statements.get(0).table();
         for (CasPart s : statements) {
             BatchStatement.checkCounterType(type, s.isCounter());
-            if (!s.table().keyspace().equals(table.keyspace()) || !s.table().name().equals(table.name())) {
+            if (!s.table().id().equals(table.id())) {
                 throw new InvalidRequestException("Batch with conditions cannot span multiple tables");
             }
         }

@@ -19,7 +19,6 @@ import ballot.cql.type.TupleType;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -444,16 +443,11 @@ final class Restrictions {
             for (KeyValues k : clusteringPrefix) values.add(k.bind(b));
             for (List<ByteBuffer> combination : cartesian(values)) prefixes.add(combination.toArray(new ByteBuffer[0]));
         }
-        Comparator<ByteBuffer[]> order = clusteringOrder();
-        TreeSet<ByteBuffer[]> sorted = new TreeSet<>(order);
+        TreeSet<ByteBuffer[]> sorted = new TreeSet<>(table.clusteringOrder());
         sorted.addAll(prefixes);
         return new ArrayList<>(sorted);
     }
 
-    /** Compares clustering prefixes of equal length in the table's clustering order. */
-    Comparator<ByteBuffer[]> clusteringOrder() {
-        return table.clusteringOrder();
-    }
 
     /** The clustering slices to read, in clustering order. */
     List<Slice> slices(Bindings b) {
@@ -482,7 +476,7 @@ final class Restrictions {
         ByteBuffer[] start = slice.start().prefix();
         ByteBuffer[] end = slice.end().prefix();
         int common = Math.min(start.length, end.length);
-        int c = clusteringOrder().compare(java.util.Arrays.copyOf(start, common), java.util.Arrays.copyOf(end, common));
+        int c = table.clusteringOrder().compare(java.util.Arrays.copyOf(start, common), java.util.Arrays.copyOf(end, common));
         if (c != 0) return c > 0;
         if (start.length == end.length) return !(slice.start().inclusive() && slice.end().inclusive());
         return false;

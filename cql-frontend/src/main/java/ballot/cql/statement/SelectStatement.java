@@ -287,7 +287,7 @@ final class SelectStatement implements CqlStatement {
 
     /** Rows of several partitions in the requested clustering order (ORDER BY with IN). */
     private List<ByteBuffer[]> sortByClustering(List<ByteBuffer[]> rows, List<ByteBuffer[]> clusterings) {
-        Comparator<ByteBuffer[]> order = where.clusteringOrder();
+        Comparator<ByteBuffer[]> order = table.clusteringOrder();
         if (reversed) order = order.reversed();
         Integer[] indexes = new Integer[rows.size()];
         for (int i = 0; i < indexes.length; i++) indexes[i] = i;

@@ -25,7 +25,6 @@ import ballot.cql.spi.DataCoordinator;
 import ballot.cql.spi.SchemaStore;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,32 +141,25 @@ final class CasFixture implements DataCoordinator, SchemaStore {
         casLevels.add(serial);
         casLevels.add(commit);
         PartitionData stored = partitions.get(List.of(request.table().id(), request.key()));
-        PartitionData current = read(stored, request.key(), request.read());
+        PartitionData current = read(stored, request.key(), request.read(), request.table());
         PartitionUpdate update = request.apply(current, DECREE_TIMESTAMP);
         casUpdates.add(update);
         return CompletableFuture.completedFuture(new CasResult(update != null, current));
     }
 
     /** The rows of {@code data} in {@code spec}'s slices, and the static row, as a Paxos read returns them. */
-    private static PartitionData read(PartitionData data, PartitionKey key, ReadSpec spec) {
+    private static PartitionData read(PartitionData data, PartitionKey key, ReadSpec spec, TableMetadata table) {
         if (data == null) return new PartitionData(key, DeletionTime.LIVE, List.of(), null, List.of());
         List<Row> rows = new ArrayList<>();
         for (Row r : data.rows()) {
             for (Slice s : spec.slices()) {
-                if (selects(s, r.clustering())) {
+                if (s.contains(r.clustering().values(), table::compareClusteringPrefix)) {
                     rows.add(r);
                     break;
                 }
             }
         }
         return new PartitionData(key, data.partitionDeletion(), data.rangeTombstones(), data.staticRow(), rows);
-    }
-
-    private static boolean selects(Slice slice, Clustering clustering) {
-        if (slice.selectsAll()) return true;
-        ByteBuffer[] prefix = slice.start().prefix();
-        if (!Arrays.equals(prefix, slice.end().prefix())) throw new UnsupportedOperationException("the fixture reads single rows");
-        return Arrays.equals(prefix, Arrays.copyOf(clustering.values(), prefix.length));
     }
 
     @Override
