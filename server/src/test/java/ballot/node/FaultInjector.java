@@ -3,7 +3,6 @@ package ballot.node;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import com.datastax.oss.driver.api.core.metadata.Node;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,37 +90,17 @@ final class FaultInjector implements Callable<Void> {
      * detector, which Paxos asks too). Until then a coordinator may count a dead replica alive, or a live one dead.
      */
     void awaitHealed() throws InterruptedException {
-        long deadline = System.nanoTime() + HEAL_WAIT.toNanos();
-        RuntimeException last = null;
-        while (true) {
-            try {
-                if (allSeeAllUp()) {
-                    log("healed: every node sees " + nodes.size() + " nodes up");
-                    return;
-                }
-            } catch (RuntimeException e) {
-                last = e; // the driver has not reconnected yet
-            }
-            if (System.nanoTime() > deadline)
-                throw new AssertionError("the cluster did not heal within " + HEAL_WAIT.toSeconds() + " s; events: " + events(), last);
-            Thread.sleep(200);
-        }
+        NodeProcess.await("every node sees " + nodes.size() + " nodes up (events: " + events() + ")", HEAL_WAIT, this::allSeeAllUp);
+        log("healed: every node sees " + nodes.size() + " nodes up");
     }
 
     private boolean allSeeAllUp() {
         for (NodeProcess p : nodes) {
             List<Row> rows = session.execute(SimpleStatement.newInstance("SELECT status FROM system_views.nodes")
-                    .setNode(driverNode(p))).all();
+                    .setNode(p.driverNode(session))).all();
             if (rows.size() != nodes.size() || !rows.stream().allMatch(r -> "UP".equals(r.getString("status")))) return false;
         }
         return true;
-    }
-
-    /** The driver's node for a process (to pin a statement's coordinator). */
-    Node driverNode(NodeProcess process) {
-        return session.getMetadata().getNodes().values().stream()
-                .filter(n -> n.getBroadcastRpcAddress().map(a -> a.getAddress().getHostAddress().equals(process.address)).orElse(false))
-                .findFirst().orElseThrow(() -> new IllegalStateException("the driver does not know " + process.address));
     }
 
     private void pauseMillis(int min, int max) throws InterruptedException {

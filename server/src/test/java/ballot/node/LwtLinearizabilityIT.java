@@ -240,7 +240,7 @@ class LwtLinearizabilityIT {
                     long invoke = System.nanoTime() - start;
                     try {
                         Row row = session.execute(statements.read().bind(register.register)
-                                .setConsistencyLevel(DefaultConsistencyLevel.SERIAL).setNode(faults.driverNode(nodes.get(n)))).one();
+                                .setConsistencyLevel(DefaultConsistencyLevel.SERIAL).setNode(nodes.get(n).driverNode(session))).one();
                         Integer value = row == null || row.isNull("v") ? null : row.getInt("v");
                         register.definite(CLIENTS + n, Kind.READ, null, null, value, false, invoke, System.nanoTime() - start);
                         last.put(register.register, value == null ? null : value.longValue());

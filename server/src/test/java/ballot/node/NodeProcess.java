@@ -118,6 +118,32 @@ final class NodeProcess implements AutoCloseable {
     }
 
     /** A port free on the loopback interface now (the node binds it moments later). */
+    /** The driver's node for this process, to pin a statement's coordinator. */
+    com.datastax.oss.driver.api.core.metadata.Node driverNode(com.datastax.oss.driver.api.core.CqlSession session) {
+        return session.getMetadata().getNodes().values().stream()
+                .filter(n -> n.getBroadcastRpcAddress().map(a -> a.getAddress().getHostAddress().equals(address)).orElse(false))
+                .findFirst().orElseThrow(() -> new IllegalStateException("the driver does not know " + address));
+    }
+
+    /**
+     * Polls {@code condition} every 200 ms until it holds, for at most {@code wait}. A driver error while the cluster
+     * settles counts as "not yet"; the last one is the timeout's cause.
+     */
+    static void await(String what, java.time.Duration wait, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        RuntimeException last = null;
+        while (true) {
+            try {
+                if (condition.getAsBoolean()) return;
+            } catch (RuntimeException e) {
+                last = e;
+            }
+            if (System.nanoTime() > deadline)
+                throw new AssertionError("timed out after " + wait.toSeconds() + " s waiting until " + what, last);
+            Thread.sleep(200);
+        }
+    }
+
     static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();

@@ -209,9 +209,7 @@ class ThreeNodeClusterIT {
     }
 
     private Node node(NodeProcess process) {
-        return session.getMetadata().getNodes().values().stream()
-                .filter(n -> n.getBroadcastRpcAddress().map(a -> a.getAddress().getHostAddress().equals(process.address)).orElse(false))
-                .findFirst().orElseThrow(() -> new AssertionError("the driver does not know " + process.address));
+        return process.driverNode(session);
     }
 
     private long upNodes() {
@@ -219,18 +217,6 @@ class ThreeNodeClusterIT {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        RuntimeException last = null;
-        while (true) {
-            try {
-                if (condition.getAsBoolean()) return;
-            } catch (RuntimeException e) {
-                last = e; // a driver error while the cluster settles: ask again
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + WAIT.toSeconds() + " s waiting until " + what, last);
-            }
-            Thread.sleep(200);
-        }
+        NodeProcess.await(what, WAIT, condition);
     }
 }
