@@ -108,8 +108,9 @@ class ConditionalBatchTest {
 
         assertThat(columns(result)).containsExactly("[applied]");
         assertThat(values(result)).containsExactly(List.of(true));
-        assertThat(clusterings(f.lastUpdate())).as("the same condition twice on a row is one condition")
-                .containsExactly(List.of(1), List.of(2), List.of(2));
+        assertThat(readRows()).as("the same condition twice on a row is one condition: one read of the row")
+                .containsExactly(1, 2);
+        assertThat(clusterings(f.lastUpdate())).as("both writes to row 2 are kept").containsExactly(List.of(1), List.of(2), List.of(2));
     }
 
     @Test

@@ -276,7 +276,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     private void answer(CompletableFuture<CasResult> future, ballot.paxos.coordinator.CasResult result, CasRequest request,
             Evaluation evaluation, Electorate electorate, ConsistencyLevel serial, ConsistencyLevel commit, CommitLevel level,
             long arrivedNanos) {
-        stats.record(result, request.isRead(), clock.nanoTime() - arrivedNanos);
+        stats.record(result, request.isRead(), evaluation != null && evaluation.error != null, clock.nanoTime() - arrivedNanos);
         if (log.isDebugEnabled()) {
             log.debug("cas answered table={} read={} outcome={} commit={} round_trips={} contentions={} fast_path={}", request.table(),
                     request.isRead(), result.outcome(), level, result.roundTrips(), result.contentions(), result.fastPath());

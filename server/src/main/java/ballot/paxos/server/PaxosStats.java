@@ -122,10 +122,11 @@ public final class PaxosStats {
         }
     }
 
-    /** One answer of the engine, {@code nanos} after the request arrived. */
-    void record(CasResult result, boolean read, long nanos) {
+    /** One answer of the engine, {@code nanos} after the request arrived; {@code statementFailed}: its evaluation threw. */
+    void record(CasResult result, boolean read, boolean statementFailed, long nanos) {
         (read ? reads : writes).record(result, nanos);
-        if (!read && result.outcome() == Outcome.NOT_APPLIED) conditionNotMet.increment();
+        // NOT_APPLIED also answers a statement that failed when evaluated (a list index out of bounds): not a condition
+        if (!read && result.outcome() == Outcome.NOT_APPLIED && !statementFailed) conditionNotMet.increment();
         if (!read && result.outcome() == Outcome.UNKNOWN) timeoutDueToUncertainty.increment();
         if (result.fastPath()) fastPath.increment();
     }

@@ -46,18 +46,26 @@ class PaxosStatsTest {
         return registry.get(name).counter().count();
     }
 
+    /** NOT_APPLIED also answers a statement whose evaluation failed (a list index out of bounds): no condition failed. */
+    @Test
+    void aFailedStatementIsNotAConditionNotMet() {
+        stats.record(result(Outcome.NOT_APPLIED, 1, 0, false), false, true, 1);
+        assertThat(counter("ballot.paxos.cas.write.condition.not.met")).isZero();
+        assertThat(stats.results(Outcome.NOT_APPLIED)).isEqualTo(1);
+    }
+
     @Test
     void countsEachOutcomeOfWritesAndReadsUnderItsCasName() {
         long ms = TimeUnit.MILLISECONDS.toNanos(1);
-        stats.record(result(Outcome.APPLIED, 2, 1, true), false, 3 * ms);
-        stats.record(result(Outcome.NOT_APPLIED, 1, 0, true), false, ms);
-        stats.record(result(Outcome.UNKNOWN, 4, 3, false), false, 1000 * ms);
-        stats.record(result(Outcome.TIMED_OUT, 0, 5, false), false, 1000 * ms);
-        stats.record(result(Outcome.COMMIT_TIMEOUT, 2, 0, false), false, 1000 * ms);
-        stats.record(result(Outcome.UNAVAILABLE, 0, 0, false), false, 0);
+        stats.record(result(Outcome.APPLIED, 2, 1, true), false, false, 3 * ms);
+        stats.record(result(Outcome.NOT_APPLIED, 1, 0, true), false, false, ms);
+        stats.record(result(Outcome.UNKNOWN, 4, 3, false), false, false, 1000 * ms);
+        stats.record(result(Outcome.TIMED_OUT, 0, 5, false), false, false, 1000 * ms);
+        stats.record(result(Outcome.COMMIT_TIMEOUT, 2, 0, false), false, false, 1000 * ms);
+        stats.record(result(Outcome.UNAVAILABLE, 0, 0, false), false, false, 0);
         stats.unavailable(false);
-        stats.record(result(Outcome.NOT_APPLIED, 1, 0, false), true, ms);
-        stats.record(result(Outcome.TIMED_OUT, 2, 2, false), true, 1000 * ms);
+        stats.record(result(Outcome.NOT_APPLIED, 1, 0, false), true, false, ms);
+        stats.record(result(Outcome.TIMED_OUT, 2, 2, false), true, false, 1000 * ms);
         stats.unavailable(true);
 
         assertThat(counter("ballot.paxos.cas.write.condition.not.met")).isEqualTo(1);
