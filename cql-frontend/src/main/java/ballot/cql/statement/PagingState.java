@@ -7,13 +7,21 @@ import java.nio.ByteBuffer;
 
 /**
  * Where a paged SELECT stopped: the last partition it read from and, if that partition may have more rows, the
- * clustering of the last row consumed; plus how many rows LIMIT and PER PARTITION LIMIT still allow. Opaque to
- * clients; a state that does not decode is a protocol error.
+ * clustering of the last row consumed (never empty: a partition without clustering columns is done after its row);
+ * plus how many rows LIMIT and PER PARTITION LIMIT still allow. Opaque to clients; a state that does not decode is a
+ * protocol error.
  * <pre>
  * version(1)=1 · keyLength(2) key · flags(1) [clusteringCount(1) (length(2) value)*] · remaining(4) · remainingInPartition(4)
  * </pre>
  */
 record PagingState(PartitionKey partition, ByteBuffer[] clustering, boolean partitionDone, int remaining, int remainingInPartition) {
+    PagingState {
+        // A page that stopped inside a partition resumes after a row, so it names that row.
+        if (!partitionDone && (clustering == null || clustering.length == 0)) {
+            throw new IllegalArgumentException("a paging state inside a partition needs the clustering of its last row");
+        }
+    }
+
     private static final int VERSION = 1;
     private static final int PARTITION_DONE = 1;
     private static final int HAS_CLUSTERING = 2;

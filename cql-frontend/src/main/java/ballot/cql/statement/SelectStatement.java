@@ -457,7 +457,7 @@ final class SelectStatement implements CqlStatement {
 
         /** Reads the rest of the partition the cursor stopped in; null if nothing is left there. */
         private List<Candidate> readRest(int chunk) {
-            List<Slice> toRead = positionClustering != null ? resume(slices, positionClustering) : slices;
+            List<Slice> toRead = resume(slices, positionClustering);
             int allowance = storageLimitsPartitions ? leftInPartition : Integer.MAX_VALUE;
             int rows = Math.min(chunk, allowance);
             if (toRead.isEmpty() || rows <= 0) {
@@ -552,15 +552,21 @@ final class SelectStatement implements CqlStatement {
             return out;
         }
 
-        /** Records that {@code c} was consumed: the paging state resumes after it. */
+        /**
+         * Records that {@code c} was consumed: the paging state resumes after it. The one resumption rule: a later
+         * page reads the rest of this partition only if rows may follow {@code c} in it. None can when the reader saw
+         * the partition end, when {@code c} has no row (it stands for the whole partition: DISTINCT, static-only or
+         * nothing to show), or when the table has no clustering columns (a partition holds one row at most).
+         */
         void consumed(Candidate c) {
             if (!c.key().equals(lastConsumedKey)) {
                 leftInPartition = partitionLimit;
                 lastConsumedKey = c.key();
             }
             position = c.key();
-            positionClustering = c.view() == null || c.view().row() == null ? null : c.view().row().clustering().values();
-            positionDone = c.lastOfPartition();
+            boolean hasRow = c.view() != null && c.view().row() != null;
+            positionClustering = hasRow ? c.view().row().clustering().values() : null;
+            positionDone = c.lastOfPartition() || !hasRow || table.clustering().isEmpty();
         }
 
         /** Whether PER PARTITION LIMIT lets the current partition yield one more row (and counts it). */
