@@ -56,5 +56,9 @@ public enum Mark {
     /** A decided request's commit did not reach its commit level in time. */
     COMMIT_TIMEOUT,
     /** The state a round read was written after its ballot's timestamp: the round ran again with a later ballot. */
-    BALLOT_TOO_EARLY
+    BALLOT_TOO_EARLY,
+    /** An acceptor request waited for its partition's persist in flight before its step ran (§4.12). */
+    ACCEPTOR_WAITED_FOR_PERSIST,
+    /** More deferred promises waited than allowed: the oldest was written out on its own (§4.2.5). */
+    DEFERRED_PROMISE_WRITTEN_OUT
 }

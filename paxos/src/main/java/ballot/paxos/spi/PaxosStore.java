@@ -5,6 +5,7 @@ import ballot.paxos.Decree;
 import ballot.paxos.PaxosKey;
 import ballot.paxos.acceptor.AcceptorState;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * One replica's durable state for Paxos: the acceptor registers of each partition (system.paxos) and access to the
@@ -13,8 +14,11 @@ import java.util.List;
  * <p>Contract (docs/paxos.md §9):
  * <ul>
  *   <li>{@link #persist} makes the registers durable and applies the decrees' entries to the base table atomically
- *       (one write batch) and returns only once both are synced to disk; group commit may delay the return. The
- *       caller replies only after it returns ("persist, then acknowledge").
+ *       (one write batch), and calls {@code done} once both are synced to disk (with null), or with the failure
+ *       that leaves it unknown whether they were; on any thread, possibly before {@code persist} returns. The
+ *       acceptor replies only after that ("persist, then acknowledge"), and never has two persists of one
+ *       partition in flight, so a store may complete different partitions' persists in any order (docs/paxos.md
+ *       §4.12).
  *   <li>Entry {@code i} of a decree is applied with write timestamp {@link Decree#timestampMicros(int)}; later
  *       entries of one decree win over earlier ones. Applying a decree twice must be harmless (last-write-wins).
  *   <li>The plain-write version of a partition changes whenever anything other than {@link #persist} changes the
@@ -26,7 +30,7 @@ public interface PaxosStore {
     /** The partition's registers, or {@link AcceptorState#EMPTY} if it has none. */
     AcceptorState load(PaxosKey key);
 
-    void persist(PaxosKey key, AcceptorState state, List<Decree> apply);
+    void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done);
 
     /** Reads the queries from one snapshot of the partition's base data, with its plain-write version. */
     LocalRead read(PaxosKey key, List<Bytes> queries);

@@ -26,11 +26,15 @@ class CasSimulationTest {
         Map<Mark, Integer> marks = new EnumMap<>(Mark.class);
         List<String> failures = new ArrayList<>();
         long histories = 0;
+        int landedInCrash = 0;
+        int lostInCrash = 0;
         for (long seed : SimSeed.seeds(150)) {
             SimOptions options = SimOptions.random(new SplittableRandom(seed), OPS);
             SimCluster.RunResult result = SimCluster.run(seed, options);
             System.out.println(result);
             result.marks().forEach((m, n) -> marks.merge(m, n, Integer::sum));
+            landedInCrash += result.stats().persistsLandedInCrash();
+            lostInCrash += result.stats().persistsLostInCrash();
             histories += result.historyOps();
             if (!result.violations().isEmpty()) failures.add("seed " + seed + ": " + result.violations());
         }
@@ -43,7 +47,10 @@ class CasSimulationTest {
                     Mark.FAST_PATH_SUPERSEDED, Mark.FAST_PATH_QUERY_MISS, Mark.FAST_PATH_EMPTY_VALIDATION,
                     Mark.READ_ONLY_ROUND, Mark.BATCHED, Mark.RETRY_WITHOUT_SIDE_EFFECTS, Mark.PROPOSAL_IN_DOUBT,
                     Mark.IN_DOUBT_RESOLVED_APPLIED, Mark.COMMIT_PIGGYBACKED, Mark.LATE_PROMISE_MERGED, Mark.PRUNE,
-                    Mark.RETRANSMIT, Mark.UNKNOWN));
+                    Mark.RETRANSMIT, Mark.UNKNOWN, Mark.ACCEPTOR_WAITED_FOR_PERSIST));
+            // The acceptor shell's persists were caught in flight by crashes, both ways (§4.12).
+            assertThat(landedInCrash).as("persists in flight at a crash that reached the disk").isPositive();
+            assertThat(lostInCrash).as("persists in flight at a crash that were lost").isPositive();
         }
     }
 
@@ -54,16 +61,19 @@ class CasSimulationTest {
     @Test
     void soleReplicaIsLinearizableUnderFaults() {
         List<String> failures = new ArrayList<>();
+        Map<Mark, Integer> marks = new EnumMap<>(Mark.class);
         long histories = 0;
         for (long seed : SimSeed.seeds(40)) {
             SimCluster.RunResult result = SimCluster.run(seed, SimOptions.random(new SplittableRandom(seed), OPS).withNodes(1));
             System.out.println(result);
+            result.marks().forEach((m, n) -> marks.merge(m, n, Integer::sum));
             histories += result.historyOps();
             if (!result.violations().isEmpty()) failures.add("seed " + seed + ": " + result.violations());
         }
-        System.out.println("SIM (one replica) checked " + histories + " operations");
+        System.out.println("SIM (one replica) checked " + histories + " operations; marks " + marks);
         assertThat(failures).as("violations (replay with -Dballot.sim.seed=<seed>)").isEmpty();
         assertThat(histories).isPositive();
+        if (!SimSeed.replaying()) assertThat(marks).containsKey(Mark.DEFERRED_PROMISE_WRITTEN_OUT);
     }
 
     @Test

@@ -5,7 +5,7 @@ import ballot.paxos.Electorate;
 import ballot.paxos.Mark;
 import ballot.paxos.NodeId;
 import ballot.paxos.PaxosKey;
-import ballot.paxos.acceptor.Replica;
+import ballot.paxos.acceptor.AcceptorShell;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CasRequest;
 import ballot.paxos.coordinator.CasResult;
@@ -45,7 +45,9 @@ final class ManualCluster {
     static final Electorate ELECTORATE = Electorate.of(N1, N2, N3);
 
     final Map<NodeId, SimStore> stores = new LinkedHashMap<>();
-    final Map<NodeId, Replica> replicas = new LinkedHashMap<>();
+    final Map<NodeId, AcceptorShell> acceptors = new LinkedHashMap<>();
+    /** The acceptors' home executor: its tasks run right after the delivery that caused them. */
+    private final java.util.ArrayDeque<Runnable> acceptorTasks = new java.util.ArrayDeque<>();
     final Map<NodeId, CasCoordinator> coordinators = new LinkedHashMap<>();
     final List<Envelope> inFlight = new ArrayList<>();
     final Set<NodeId> down = new HashSet<>();
@@ -66,9 +68,14 @@ final class ManualCluster {
 
     ManualCluster() {
         for (NodeId n : ELECTORATE.replicas()) {
-            SimStore store = new SimStore(SimStore.Bug.NONE);
-            stores.put(n, store);
-            replicas.put(n, new Replica(n, store, transport(n)));
+            // Persists land at once: the scenarios script the network, not the disk.
+            SimStore[] store = new SimStore[1];
+            store[0] = new SimStore(SimStore.Bug.NONE, write -> {
+                store[0].land(write);
+                write.done().accept(null);
+            });
+            stores.put(n, store[0]);
+            acceptors.put(n, new AcceptorShell(n, store[0], acceptorTasks::add, mark -> marks.merge(mark, 1, Integer::sum), 1024, 1024));
         }
     }
 
@@ -167,8 +174,21 @@ final class ManualCluster {
 
     private void handle(Envelope e) {
         if (e.message() instanceof Request request) {
-            Replica replica = replicas.get(e.to());
-            if (replica != null) replica.receive(e.from(), request);
+            AcceptorShell acceptor = acceptors.get(e.to());
+            if (acceptor == null) return;
+            Transport transport = transport(e.to());
+            acceptor.receive(request, new AcceptorShell.Answer() {
+                @Override
+                public void reply(Reply reply) {
+                    if (reply != null) transport.send(e.from(), reply);
+                }
+
+                @Override
+                public void fail(RuntimeException failure) {
+                    throw new AssertionError("acceptor step failed on " + e.to(), failure);
+                }
+            });
+            for (Runnable task; (task = acceptorTasks.poll()) != null; ) task.run();
         } else {
             CasCoordinator c = coordinators.get(e.to());
             if (c != null) c.receive(e.from(), (Reply) e.message());

@@ -33,6 +33,14 @@ class PlantedBugSimulationTest {
         assertThat(found.get(0)).containsAnyOf("stale read", "stale evaluation");
     }
 
+    /** A store that answers a persist before it is durable loses acknowledged steps in crashes (§4.12). */
+    @Test
+    void checkerFindsPersistsAcknowledgedBeforeTheyAreDurable() {
+        List<String> found = runUntilViolation(SimStore.Bug.ACKNOWLEDGE_BEFORE_DURABLE, false);
+        System.out.println("planted ACKNOWLEDGE_BEFORE_DURABLE found: " + found.subList(0, Math.min(3, found.size())));
+        assertThat(found).as("the checks must catch an acceptor that replies before its persist is on disk").isNotEmpty();
+    }
+
     private static List<String> runUntilViolation(SimStore.Bug bug, boolean plainWrites) {
         SplittableRandom seeds = new SplittableRandom(20_240_601L + bug.ordinal());
         for (int i = 0; i < SEEDS; i++) {

@@ -6,7 +6,7 @@ import ballot.paxos.Electorate;
 import ballot.paxos.Mark;
 import ballot.paxos.NodeId;
 import ballot.paxos.PaxosKey;
-import ballot.paxos.acceptor.Replica;
+import ballot.paxos.acceptor.AcceptorShell;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CasResult;
 import ballot.paxos.coordinator.CommitLevel;
@@ -30,15 +30,18 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 
 /**
- * A deterministic simulated cluster (docs/paxos.md §10): nodes with a {@link Replica} and a {@link CasCoordinator}
- * over {@link SimStore}s, a network that drops, duplicates, delays (so reorders) and partitions, clocks with drift and
- * jumps, crashes that keep only what was persisted (including a crash between persist and reply), concurrent clients,
- * and plain writes. All randomness comes from the seed, so one seed replays one run exactly.
+ * A deterministic simulated cluster (docs/paxos.md §10): nodes with an {@link AcceptorShell} and a
+ * {@link CasCoordinator} over {@link SimStore}s whose persists complete late and out of order (§4.12), a network that
+ * drops, duplicates, delays (so reorders) and partitions, clocks with drift and jumps, crashes that keep only what
+ * reached the disk (a persist in flight lands or not; a crash can also come between a persist and its reply),
+ * concurrent clients, and plain writes. All randomness comes from the seed, so one seed replays one run exactly.
  */
 final class SimCluster {
     private static final long MS = 1_000_000L;
     private static final long TICK_NANOS = 2 * MS;
     private static final long SIM_TIME_MAX = 600_000 * MS;
+    /** A persist lands this long after it was submitted (group commit under load); one in 20 is slower still. */
+    private static final long PERSIST_NANOS_MAX = 1_500_000, SLOW_PERSIST_NANOS_MAX = 10 * MS;
 
     record Event(long at, long seq, Runnable action) {}
 
@@ -47,8 +50,9 @@ final class SimCluster {
 
     record PlainAck(long id) {}
 
+    /** @param persistsLandedInCrash, persistsLostInCrash persists in flight at a crash that reached the disk, or did not */
     record Stats(int ops, Map<CasResult.Outcome, Integer> outcomes, long appliedRoundTrips, int applied, int fastPath,
-            long events) {
+            long events, int persistsLandedInCrash, int persistsLostInCrash) {
         double roundTripsPerApplied() {
             return applied == 0 ? 0 : (double) appliedRoundTrips / applied;
         }
@@ -94,6 +98,9 @@ final class SimCluster {
     private int appliedCount;
     private int fastPathCount;
     private int opsIssued;
+    private final List<String> acceptorFailures = new ArrayList<>();
+    private int persistsLandedInCrash;
+    private int persistsLostInCrash;
 
     private SimCluster(long seed, SimOptions options) {
         this.seed = seed;
@@ -140,7 +147,8 @@ final class SimCluster {
             plainLog.forEach((k, l) -> System.out.println("plain " + k + " " + l.size() + " last " + (l.isEmpty() ? null : l.get(l.size() - 1))));
             for (Observation o : observations) System.out.println("obs " + o.invokeNanos() + " p=" + SimRow.value(o.row(), 'p') + " need " + completedBefore(o.key(), o.invokeNanos()));
         }
-        Stats stats = new Stats(opsIssued, outcomes, appliedRoundTrips, appliedCount, fastPathCount, eventsRun);
+        Stats stats = new Stats(opsIssued, outcomes, appliedRoundTrips, appliedCount, fastPathCount, eventsRun,
+                persistsLandedInCrash, persistsLostInCrash);
         int ops = history.values().stream().mapToInt(List::size).sum();
         return new RunResult(seed, options, violations, marks, stats, ops);
     }
@@ -164,7 +172,7 @@ final class SimCluster {
         final NodeId id;
         final SplittableRandom nodeRandom;
         final SimClock clock;
-        final SimStore store = new SimStore(options.bug());
+        final SimStore store = new SimStore(options.bug(), write -> schedule(persistNanos(), () -> landed(write)));
         final Transport transport = new Transport() {
             @Override
             public void send(NodeId to, Message message) {
@@ -179,7 +187,7 @@ final class SimCluster {
         boolean up = true;
         int incarnation;
         CasCoordinator coordinator;
-        Replica replica;
+        AcceptorShell acceptor;
 
         Node(NodeId id, SplittableRandom nodeRandom) {
             this.id = id;
@@ -205,7 +213,9 @@ final class SimCluster {
                     .sessionIdle(Duration.ofMillis(800))
                     .fastPath(options.fastPath())
                     .build();
-            replica = new Replica(id, store, transport, 1 + nodeRandom.nextInt(3)); // small, so deferred promises get written out too
+            // Small caches, so registers are reloaded and deferred promises get written out on their own too.
+            acceptor = new AcceptorShell(id, store, home(incarnation), mark -> marks.merge(mark, 1, Integer::sum),
+                    1 + nodeRandom.nextInt(4), 1 + nodeRandom.nextInt(3));
             int inc = incarnation;
             schedule(nodeRandom.nextLong(TICK_NANOS) + 1, () -> tick(inc));
         }
@@ -216,13 +226,37 @@ final class SimCluster {
             schedule(TICK_NANOS, () -> tick(inc));
         }
 
+        /** Runs the acceptor's tasks as events of this incarnation: a crash ends them, as it ends the process. */
+        private java.util.concurrent.Executor home(int inc) {
+            return task -> schedule(1_000, () -> {
+                if (up && incarnation == inc) task.run();
+            });
+        }
+
+        /** A persist reaches the disk; then, unless the node crashes right there (before replying), it is answered. */
+        private void landed(SimStore.PendingWrite write) {
+            if (!store.land(write)) return; // a crash resolved it first
+            if (options.crashAfterPersist() > 0 && random.nextDouble() < options.crashAfterPersist()) {
+                crash(this, 20 * MS + random.nextLong(200 * MS));
+                return;
+            }
+            write.done().accept(null);
+        }
+
         void deliver(NodeId from, Object message) {
             if (!up) return;
             if (message instanceof Request request) {
-                if (options.crashAfterPersist() > 0 && random.nextDouble() < options.crashAfterPersist())
-                    store.afterPersist = () -> crash(this, 20 * MS + random.nextLong(200 * MS));
-                replica.receive(from, request);
-                store.afterPersist = null;
+                acceptor.receive(request, new AcceptorShell.Answer() {
+                    @Override
+                    public void reply(Reply reply) {
+                        if (reply != null) transport.send(from, reply);
+                    }
+
+                    @Override
+                    public void fail(RuntimeException failure) { // an acceptor invariant broke (the store never fails here)
+                        acceptorFailures.add("acceptor step failed on " + id + " at " + now + ": " + failure);
+                    }
+                });
             } else if (message instanceof Reply reply) {
                 coordinator.receive(from, reply);
             } else if (message instanceof PlainWrite w) {
@@ -260,9 +294,19 @@ final class SimCluster {
         return down;
     }
 
+    private long persistNanos() {
+        return random.nextInt(20) == 0 ? random.nextLong(SLOW_PERSIST_NANOS_MAX) + 1 : 50_000 + random.nextLong(PERSIST_NANOS_MAX);
+    }
+
     private void crash(Node n, long downNanos) {
         if (!n.up) return;
         n.up = false;
+        n.store.crash(() -> {
+            boolean landed = random.nextBoolean();
+            if (landed) persistsLandedInCrash++;
+            else persistsLostInCrash++;
+            return landed;
+        });
         n.coordinator = null; // volatile state is lost; its clients will see no answer
         schedule(downNanos, () -> {
             n.up = true;
@@ -437,7 +481,7 @@ final class SimCluster {
     // ------------------------------------------------------------------ checks
 
     private List<String> check() {
-        List<String> violations = new ArrayList<>();
+        List<String> violations = new ArrayList<>(acceptorFailures);
         for (PaxosKey key : keys) {
             LinearizabilityChecker.Result r = LinearizabilityChecker.check(history.get(key), null, 20_000_000);
             if (!r.linearizable()) violations.add("not linearizable on " + key + ": " + r.detail());

@@ -1,8 +1,5 @@
 package ballot.paxos.server;
 
-import ballot.paxos.Decree;
-import ballot.paxos.PaxosKey;
-import ballot.paxos.acceptor.AcceptorState;
 import ballot.storage.StorageEngine;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,24 +11,25 @@ import java.util.function.Consumer;
 /**
  * Makes acceptor steps durable in groups: one writer thread takes every step submitted while the previous group was
  * being synced and writes them all in one synced RocksDB batch, so that N steps in flight cost one fsync, whatever N
- * (docs/paxos.md §12). Callers submit at most one step per partition at a time ({@link LaneAcceptor} queues a
- * partition's next requests behind its persist), so a group never holds two steps of one partition.
+ * (docs/paxos.md §12). Callers submit at most one step per partition at a time (the acceptor shell queues a
+ * partition's next requests behind its persist, §4.12), so a group never holds two steps of one partition.
  */
 final class GroupCommit implements AutoCloseable {
     private record Step(StorageEngine.PaxosWrite write, Consumer<RuntimeException> done) {}
 
     private static final int LOADED_GROUP = 8;
     private static final long GROUP_WINDOW_NANOS = 200_000;
-    private final RocksPaxosStore store;
+    /** Writes a group in one synced batch; returns once it is durable. */
+    private final Consumer<List<StorageEngine.PaxosWrite>> sync;
     private final int groupMax;
     private final LinkedBlockingQueue<Step> pending = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean stopped;
 
     /** @param groupMax the most steps one synced batch holds */
-    GroupCommit(RocksPaxosStore store, int groupMax) {
+    GroupCommit(StorageEngine storage, int groupMax) {
         if (groupMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupMax + "; must be >= 1");
-        this.store = store;
+        this.sync = storage::persistPaxos;
         this.groupMax = groupMax;
         this.writer = new Thread(this::run, "paxos-group-commit");
         writer.setDaemon(true);
@@ -40,17 +38,9 @@ final class GroupCommit implements AutoCloseable {
 
     /**
      * Persists one step; {@code done} hears null once it is on disk, or the failure (then nothing of its group is known
-     * to be durable), on the writer thread (or on the caller's, for a step that cannot be encoded): it must hand over to the
-     * caller's thread and return.
+     * to be durable), on the writer thread: it must hand over to the caller's thread and return.
      */
-    void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done) {
-        StorageEngine.PaxosWrite write;
-        try {
-            write = store.write(key, state, apply);
-        } catch (RuntimeException e) {
-            done.accept(e); // nothing written
-            return;
-        }
+    void persist(StorageEngine.PaxosWrite write, Consumer<RuntimeException> done) {
         pending.add(new Step(write, done));
     }
 
@@ -73,7 +63,7 @@ final class GroupCommit implements AutoCloseable {
             try {
                 List<StorageEngine.PaxosWrite> writes = new ArrayList<>(group.size());
                 for (Step s : group) writes.add(s.write());
-                store.persistAll(writes);
+                sync.accept(writes);
             } catch (RuntimeException e) {
                 failure = e;
             }

@@ -22,6 +22,7 @@ import ballot.paxos.Bytes;
 import ballot.paxos.Electorate;
 import ballot.paxos.NodeId;
 import ballot.paxos.PaxosKey;
+import ballot.paxos.acceptor.AcceptorShell;
 import ballot.paxos.coordinator.BallotTooEarly;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CommitLevel;
@@ -64,7 +65,7 @@ import org.slf4j.LoggerFactory;
  * replication factor (docs/paxos.md §9, "how the server drives the core").
  *
  * <p>Threading. {@code N} lanes, each one single-threaded executor owning a {@link CasCoordinator} and a
- * {@link LaneAcceptor}; a partition belongs to the lane its key hashes to, and every request, reply, acceptor request
+ * {@link AcceptorShell}; a partition belongs to the lane its key hashes to, and every request, reply, acceptor request
  * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. Each lane ticks every few
  * milliseconds. An acceptor step's synced write goes to the {@link GroupCommit} writer while the lane goes on with
  * other partitions (the partition's own next requests wait for it); the writer puts every step that arrived during the
@@ -85,7 +86,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     private static final Logger log = LoggerFactory.getLogger(PaxosEngine.class);
     private static final String INCARNATION = "paxos/incarnation";
     /**
-     * Registers each lane keeps in memory ({@link LaneAcceptor}): enough for the rounds in flight and hot partitions,
+     * Registers each lane keeps in memory ({@link AcceptorShell}): enough for the rounds in flight and hot partitions,
      * so most steps skip a RocksDB read; few enough that, under a stream of new partitions, entries die young instead
      * of being promoted and marked by G1 (the same holds for the coordinator's idle sessions).
      */
@@ -163,20 +164,20 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
             }
         };
         this.readModel = new CqlReadModel(tables);
-        this.store = new RocksPaxosStore(storage, tables, () -> (int) (wallMicros.getAsLong() / 1_000_000));
+        this.groupCommit = new GroupCommit(storage, options.groupCommitMax());
+        this.store = new RocksPaxosStore(storage, tables, () -> (int) (wallMicros.getAsLong() / 1_000_000), groupCommit);
         byte[] previous = storage.getMeta(INCARNATION);
         this.incarnation = previous == null ? 1 : ByteBuffer.wrap(previous).getInt() + 1;
         storage.putMeta(INCARNATION, ByteBuffer.allocate(4).putInt(0, incarnation).array());
-        this.groupCommit = new GroupCommit(store, options.groupCommitMax());
         this.answers = pool("paxos-answer", 2);
         this.ticker = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "paxos-ticker");
             t.setDaemon(true);
             return t;
         });
+        this.stats = new PaxosStats(metrics, storage, this::queues); // before the lanes: their acceptors report to it
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i);
-        this.stats = new PaxosStats(metrics, storage, this::queues);
         log.info("paxos ready node={} incarnation={} lanes={} contention_timeout={}ms", self, incarnation, lanes.length,
                 options.contentionTimeout().toMillis());
     }
@@ -404,7 +405,18 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Lane lane = lane(request.key());
         try {
-            lane.execute(() -> lane.acceptor.receive(request, LaneAcceptor.Answer.completing(reply, lane::failed)));
+            lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
+                @Override
+                public void reply(Reply r) {
+                    reply.complete(r);
+                }
+
+                @Override
+                public void fail(RuntimeException failure) {
+                    reply.completeExceptionally(failure);
+                    lane.failed(failure);
+                }
+            }));
         } catch (RejectedExecutionException e) {
             reply.completeExceptionally(new IllegalStateException("node is stopping"));
         }
@@ -420,7 +432,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                 throw new IllegalArgumentException("replies travel as responses, not as messages: " + message);
             Lane lane = lane(request.key());
             if (to.equals(self)) {
-                lane.execute(() -> lane.acceptor.receive(request, new LaneAcceptor.Answer() {
+                lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
                     @Override
                     public void reply(Reply reply) {
                         if (reply != null) lane.coordinator.receive(self, reply);
@@ -474,7 +486,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
     private final class Lane {
         private final int index;
         private final ThreadPoolExecutor executor;
-        final LaneAcceptor acceptor;
+        final AcceptorShell acceptor;
         /** Written and read on the lane's thread only. */
         CasCoordinator coordinator;
         /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
@@ -487,7 +499,7 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                 t.setDaemon(true);
                 return t;
             });
-            acceptor = new LaneAcceptor(self, store, groupCommit, this::execute, CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
+            acceptor = new AcceptorShell(self, store, this::execute, stats::mark, CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
         }
 
         void start() {

@@ -17,14 +17,15 @@ import ballot.storage.WriteId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 /**
  * The acceptor's durable state on RocksDB (docs/paxos.md §9): registers in the paxos column family keyed by table and
- * partition key; decree entries written to the table in the same synced batch; reads and the plain-write version
- * from one snapshot. Thread-safe; the server still runs one partition's requests on one thread at a time, which is
- * what makes load, transition and persist one atomic step.
+ * partition key; decree entries written to the table in the same synced batch, through the {@link GroupCommit}; reads
+ * and the plain-write version from one snapshot. Thread-safe; the acceptor shell runs one partition's steps one at
+ * a time (§4.12), which is what makes load, transition and persist one atomic step.
  *
  * <p>A decree entry is stored under the write id {@code timestamp(8) · 0xFFFFFFFF · ballot node(4)}: a plain write's
  * id carries its coordinator's generation (seconds since the epoch) where this carries -1, and decided decrees occupy
@@ -35,11 +36,13 @@ final class RocksPaxosStore implements PaxosStore {
     private final StorageEngine storage;
     private final Function<UUID, TableMetadata> tables;
     private final IntSupplier nowInSec;
+    private final GroupCommit groupCommit;
 
-    RocksPaxosStore(StorageEngine storage, Function<UUID, TableMetadata> tables, IntSupplier nowInSec) {
+    RocksPaxosStore(StorageEngine storage, Function<UUID, TableMetadata> tables, IntSupplier nowInSec, GroupCommit groupCommit) {
         this.storage = storage;
         this.tables = tables;
         this.nowInSec = nowInSec;
+        this.groupCommit = groupCommit;
     }
 
     @Override
@@ -48,18 +51,21 @@ final class RocksPaxosStore implements PaxosStore {
         return state == null ? AcceptorState.EMPTY : PaxosCodec.decodeState(state);
     }
 
+    /** Encodes the step on the caller's thread (the lane), then hands it to the group commit's writer. */
     @Override
-    public void persist(PaxosKey key, AcceptorState state, List<Decree> apply) {
-        storage.persistPaxos(List.of(write(key, state, apply)));
-    }
-
-    /** Several partitions' steps in one synced batch (group commit); each must be a different partition. */
-    void persistAll(List<StorageEngine.PaxosWrite> writes) {
-        storage.persistPaxos(writes);
+    public void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done) {
+        StorageEngine.PaxosWrite write;
+        try {
+            write = write(key, state, apply);
+        } catch (RuntimeException e) {
+            done.accept(e); // nothing written
+            return;
+        }
+        groupCommit.persist(write, done);
     }
 
     /** What {@link #persist} writes for one step: the encoded registers and the decrees' entries as mutations. */
-    StorageEngine.PaxosWrite write(PaxosKey key, AcceptorState state, List<Decree> apply) {
+    private StorageEngine.PaxosWrite write(PaxosKey key, AcceptorState state, List<Decree> apply) {
         UUID table = CqlValues.tableId(key);
         PartitionKey partition = CqlValues.partitionKey(key);
         List<Mutation> entries = new ArrayList<>();

@@ -52,6 +52,7 @@ class CqlReadModelTest {
     @TempDir
     Path directory;
     private final List<StorageEngine> engines = new ArrayList<>();
+    private final List<GroupCommit> groupCommits = new ArrayList<>();
     private final TableMetadata table = SchemaDefinitions.table("ks",
             "CREATE TABLE t (k int, c int, s int static, v int, m map<int, int>, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC)",
             UUID.randomUUID());
@@ -68,7 +69,8 @@ class CqlReadModelTest {
     private long writeCounter;
 
     @AfterEach
-    void close() {
+    void close() throws InterruptedException {
+        for (GroupCommit g : groupCommits) g.close();
         for (StorageEngine e : engines) e.close();
     }
 
@@ -80,7 +82,9 @@ class CqlReadModelTest {
         StorageEngine e = StorageEngine.open(new StorageOptions(directory.resolve(name), false, 10_000, 8L << 20, 0));
         engines.add(e);
         e.ensureTable(table);
-        return new RocksPaxosStore(e, id -> table, () -> NOW);
+        GroupCommit groupCommit = new GroupCommit(e, 16);
+        groupCommits.add(groupCommit);
+        return new RocksPaxosStore(e, id -> table, () -> NOW, groupCommit);
     }
 
     private void write(RocksPaxosStore store, PartitionUpdate update) {
@@ -168,7 +172,7 @@ class CqlReadModelTest {
             }
             Decree decree = new Decree(ballot, ballot, decreeEntries);
             registers = new AcceptorState(ballot, null, decree, decree.spanEndMicros(), registers.recent().with(decree));
-            store.persist(key, registers, List.of(decree));
+            Durably.persist(store, key, registers, List.of(decree));
             micros = decree.spanEndMicros() + 1 + random.nextInt(5);
             List<Bytes> read = store.read(key, queries).results();
             for (int q = 0; q < queries.size(); q++) {

@@ -45,6 +45,7 @@ class RocksPaxosStoreTest {
     @TempDir
     Path directory;
     private StorageEngine storage;
+    private GroupCommit groupCommit;
     private RocksPaxosStore store;
     private final TableMetadata table = SchemaDefinitions.table("ks", "CREATE TABLE t (k int, c int, v int, tokens set<int>, PRIMARY KEY (k, c))", UUID.randomUUID());
     private final PartitionKey partition = PartitionKey.of(CqlValuesTest.i(1));
@@ -56,16 +57,18 @@ class RocksPaxosStoreTest {
     void open() {
         storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
         storage.ensureTable(table);
-        store = new RocksPaxosStore(storage, id -> table, () -> NOW);
+        groupCommit = new GroupCommit(storage, 16);
+        store = new RocksPaxosStore(storage, id -> table, () -> NOW, groupCommit);
         v = table.column("v").id();
     }
 
     @AfterEach
-    void close() {
+    void close() throws InterruptedException {
+        groupCommit.close();
         storage.close();
     }
 
-    private void reopen() {
+    private void reopen() throws InterruptedException {
         storage.close();
         open();
     }
@@ -95,7 +98,7 @@ class RocksPaxosStoreTest {
 
     private void commit(Decree decree) {
         Step step = Acceptor.onCommit(store.load(key), new Commit(key, decree));
-        store.persist(key, step.next(), step.apply());
+        Durably.persist(store, key, step.next(), step.apply());
     }
 
     private PartitionData read() {
@@ -108,14 +111,14 @@ class RocksPaxosStoreTest {
     }
 
     @Test
-    void registersSurviveReopening() {
+    void registersSurviveReopening() throws Exception {
         Ballot b1 = new Ballot(1_000, 0, 7, 1);
         Ballot b2 = new Ballot(2_000, 0, 7, 1);
         Decree committed = new Decree(b1, b1, List.of(setV(1, 10)));
         AcceptorState state = new AcceptorState(new Ballot(3_000, 0, 8, 2), new Proposal(b2, b2, List.of(setV(1, 20)), committed, null),
                 committed, 2_000, RecentDecrees.NONE.with(committed));
         assertThat(store.load(key)).isEqualTo(AcceptorState.EMPTY);
-        store.persist(key, state, List.of(committed));
+        Durably.persist(store, key, state, List.of(committed));
         reopen();
         assertThat(store.load(key)).isEqualTo(state);
         assertThat(cell(read(), 1).value()).isEqualTo(CqlValuesTest.i(10));
@@ -124,16 +127,16 @@ class RocksPaxosStoreTest {
     }
 
     @Test
-    void decreeEntriesAreWrittenAtTheDecreesTimestampsLaterEntriesWinning() {
+    void decreeEntriesAreWrittenAtTheDecreesTimestampsLaterEntriesWinning() throws Exception {
         Ballot b = new Ballot(5_000, 0, 7, 1);
         Decree decree = new Decree(b, b, List.of(setV(1, 1), setV(1, 2), setV(2, 3)));
-        store.persist(key, new AcceptorState(b, null, decree, decree.spanEndMicros(), RecentDecrees.NONE.with(decree)), List.of(decree));
+        Durably.persist(store, key, new AcceptorState(b, null, decree, decree.spanEndMicros(), RecentDecrees.NONE.with(decree)), List.of(decree));
         PartitionData data = read();
         assertThat(cell(data, 1).value()).isEqualTo(CqlValuesTest.i(2));
         assertThat(cell(data, 1).timestamp()).isEqualTo(5_001);
         assertThat(cell(data, 2).timestamp()).isEqualTo(5_002);
         // Applying the same decree again (a retransmitted commit) changes nothing.
-        store.persist(key, store.load(key), List.of(decree));
+        Durably.persist(store, key, store.load(key), List.of(decree));
         assertThat(CqlValues.encodeResult(read())).isEqualTo(CqlValues.encodeResult(data));
     }
 
@@ -143,7 +146,7 @@ class RocksPaxosStoreTest {
      * decrees' entries: under concurrent coordinators it dropped acknowledged LWTs (PaxosClusterIT).
      */
     @Test
-    void anOlderDecreeCommittedAgainAfterTheRowWasSweptLosesNothing() {
+    void anOlderDecreeCommittedAgainAfterTheRowWasSweptLosesNothing() throws Exception {
         List<Decree> decrees = new java.util.ArrayList<>();
         for (int i = 1; i <= 6; i++) {
             Ballot b = new Ballot(1_000L * i, 0, 7, 1);
@@ -159,25 +162,25 @@ class RocksPaxosStoreTest {
     }
 
     @Test
-    void aFailedPersistWritesNeitherRegistersNorEntries() {
+    void aFailedPersistWritesNeitherRegistersNorEntries() throws Exception {
         Ballot b = new Ballot(5_000, 0, 7, 1);
         Decree good = new Decree(b, b, List.of(setV(1, 1)));
         Decree corrupt = new Decree(new Ballot(6_000, 0, 7, 1), new Ballot(6_000, 0, 7, 1), List.of(Bytes.wrap(new byte[] {9})));
         AcceptorState state = new AcceptorState(corrupt.ballot(), null, corrupt, 6_000, RecentDecrees.NONE);
-        assertThatThrownBy(() -> store.persist(key, state, List.of(good, corrupt))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Durably.persist(store, key, state, List.of(good, corrupt))).isInstanceOf(IllegalArgumentException.class);
         assertThat(store.load(key)).isEqualTo(AcceptorState.EMPTY);
         assertThat(read().rows()).isEmpty();
     }
 
     @Test
-    void plainWritesChangeTheVersionAndPaxosDoesNot() {
+    void plainWritesChangeTheVersionAndPaxosDoesNot() throws Exception {
         assertThat(store.plainVersion(key)).isZero();
         plainWrite(1, 1, 100);
         long v1 = store.plainVersion(key);
         assertThat(v1).isPositive();
         Ballot b = new Ballot(5_000, 0, 7, 1);
         Decree decree = new Decree(b, b, List.of(setV(1, 2)));
-        store.persist(key, new AcceptorState(b, null, decree, decree.spanEndMicros(), RecentDecrees.NONE), List.of(decree));
+        Durably.persist(store, key, new AcceptorState(b, null, decree, decree.spanEndMicros(), RecentDecrees.NONE), List.of(decree));
         assertThat(store.plainVersion(key)).as("a decree is not a plain write").isEqualTo(v1);
         LocalRead read = store.read(key, List.of(query));
         assertThat(read.plainVersion()).as("read with its version from one snapshot").isEqualTo(v1);
@@ -197,9 +200,9 @@ class RocksPaxosStoreTest {
     }
 
     @Test
-    void droppingATableDropsItsPaxosState() {
+    void droppingATableDropsItsPaxosState() throws Exception {
         Ballot b = new Ballot(5_000, 0, 7, 1);
-        store.persist(key, new AcceptorState(b, null, Decree.NONE, 0, RecentDecrees.NONE), List.of());
+        Durably.persist(store, key, new AcceptorState(b, null, Decree.NONE, 0, RecentDecrees.NONE), List.of());
         plainWrite(1, 1, 100);
         storage.dropTable(table.id());
         storage.ensureTable(table);
@@ -208,7 +211,7 @@ class RocksPaxosStoreTest {
     }
 
     @Test
-    void queriesReadWholeSlicesOfOnePartition() {
+    void queriesReadWholeSlicesOfOnePartition() throws Exception {
         for (int c = 1; c <= 5; c++) plainWrite(c, c * 10, 100 + c);
         Bytes slice = CqlValues.Query.of(table.id(), new ReadSpec(List.of(Slice.of(CqlValuesTest.i(3))), false, 1, 1, NOW)).encode();
         Bytes reversed = CqlValues.Query.of(table.id(), new ReadSpec(List.of(Slice.ALL), true, 1, 1, NOW)).encode();

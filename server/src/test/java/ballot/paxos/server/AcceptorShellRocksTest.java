@@ -12,6 +12,7 @@ import ballot.paxos.Decree;
 import ballot.paxos.NodeId;
 import ballot.paxos.PaxosKey;
 import ballot.paxos.Proposal;
+import ballot.paxos.acceptor.AcceptorShell;
 import ballot.paxos.message.Accepted;
 import ballot.paxos.message.Prepare;
 import ballot.paxos.message.Promise;
@@ -19,6 +20,7 @@ import ballot.paxos.message.Propose;
 import ballot.paxos.message.Rejected;
 import ballot.paxos.message.Reply;
 import ballot.paxos.message.Request;
+import ballot.paxos.spi.Observer;
 import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
 import java.nio.file.Path;
@@ -34,11 +36,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lane's acceptor shell on a real RocksDB: durable steps reach the store before their reply, and the sole
- * replica's own coordinator gets its promise from memory, written with the partition's next step
- * (docs/paxos.md §4.2.5).
+ * The acceptor shell as the server runs it, over RocksDB and the group commit: durable steps reach the store before
+ * their reply (docs/paxos.md §4.12), and the sole replica's own coordinator gets its promise from memory, written
+ * with the partition's next step (§4.2.5).
  */
-class LaneAcceptorTest {
+class AcceptorShellRocksTest {
     private static final int NOW = 1_700_000_000;
     private static final NodeId SELF = NodeId.of(1);
 
@@ -55,8 +57,8 @@ class LaneAcceptorTest {
     void open() {
         storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
         storage.ensureTable(table);
-        store = new RocksPaxosStore(storage, id -> table, () -> NOW);
-        groupCommit = new GroupCommit(store, 16);
+        groupCommit = new GroupCommit(storage, 16);
+        store = new RocksPaxosStore(storage, id -> table, () -> NOW, groupCommit);
     }
 
     @AfterEach
@@ -74,22 +76,36 @@ class LaneAcceptorTest {
         return new Ballot(micros, 0, SELF.id(), 1);
     }
 
-    private Reply send(LaneAcceptor acceptor, Request request) throws Exception {
+    private Reply send(AcceptorShell acceptor, Request request) throws Exception {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        lane.execute(() -> acceptor.receive(request, LaneAcceptor.Answer.completing(reply, failure -> {})));
+        lane.execute(() -> acceptor.receive(request, new AcceptorShell.Answer() {
+            @Override
+            public void reply(Reply r) {
+                reply.complete(r);
+            }
+
+            @Override
+            public void fail(RuntimeException failure) {
+                reply.completeExceptionally(failure);
+            }
+        }));
         return reply.get(10, TimeUnit.SECONDS);
+    }
+
+    private AcceptorShell acceptor(int deferredMax) {
+        return new AcceptorShell(SELF, store, lane, Observer.NONE, 8, deferredMax);
     }
 
     @Test
     void aPromiseToAnotherCoordinatorIsDurableBeforeTheReply() throws Exception {
-        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 8, 8);
+        AcceptorShell acceptor = acceptor(8);
         assertThat(send(acceptor, new Prepare(key(1), ballot(100), List.of(query)))).isInstanceOf(Promise.class);
         assertThat(store.load(key(1)).promised()).isEqualTo(ballot(100));
     }
 
     @Test
     void theSoleReplicasOwnCoordinatorIsPromisedFromMemoryAndTheAcceptWritesItOut() throws Exception {
-        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 8, 8);
+        AcceptorShell acceptor = acceptor(8);
         assertThat(send(acceptor, new Prepare(key(1), ballot(100), List.of(query), true))).isInstanceOf(Promise.class);
         assertThat(store.load(key(1)).promised()).as("not written").isEqualTo(Ballot.ZERO);
         assertThat(send(acceptor, new Prepare(key(1), ballot(90), List.of(query))))
@@ -104,7 +120,7 @@ class LaneAcceptorTest {
 
     @Test
     void deferredPromisesBeyondTheLimitAreWrittenOutOldestFirst() throws Exception {
-        LaneAcceptor acceptor = new LaneAcceptor(SELF, store, groupCommit, lane, 8, 1);
+        AcceptorShell acceptor = acceptor(1);
         send(acceptor, new Prepare(key(1), ballot(100), List.of(query), true));
         send(acceptor, new Prepare(key(2), ballot(101), List.of(query), true));
         // The write-out of key 1 is in flight; a request behind it on the same partition waits for it.
