@@ -45,6 +45,11 @@ import org.HdrHistogram.Recorder;
  * {@code --consistency}) of new rows of {@code kvc (p bigint, c bigint, payload text, PRIMARY KEY (p, c))}: each row in its
  * own partition, or every row in partition 0, to compare LWT throughput on one hot partition with the uniform case.
  *
+ * <p>Phase {@code scan} reads the whole of {@code kv} (every key below {@code --keys} written first, unmeasured) with
+ * {@code SELECT k, name, n, payload FROM bench.kv} in pages of {@code --scan-page} rows (default 5,000), over and over:
+ * an operation is a row, its latency is that of the page fetch that brought it, and a scan that does not return
+ * exactly {@code --keys} rows counts once as missing. {@code --concurrency} scans run at once.
+ *
  * <p>Load: a closed loop holding exactly {@code --concurrency} requests in flight (a new request goes out when one
  * completes) on {@code --connections} connections. Each phase runs {@code --warmup} seconds unrecorded, then
  * {@code --duration} seconds recorded. Latency is from {@code executeAsync} to completion, in an HdrHistogram;
@@ -59,7 +64,7 @@ import org.HdrHistogram.Recorder;
  * java -cp src-bench/target/benchmarks.jar ballot.bench.e2e.DriverLoad --port 19500 [--host 127.0.0.1]
  *     [--dc datacenter1] [--target ballot] [--phases insert,select] [--keys 100000] [--concurrency 64]
  *     [--connections 1] [--warmup 20] [--duration 30] [--value-bytes 100] [--report-every 5] [--server-pid PID,...]
- *     [--rf 1] [--consistency ONE] [--protocol V5]
+ *     [--rf 1] [--consistency ONE] [--protocol V5] [--scan-page 5000]
  * </pre>
  */
 public final class DriverLoad {
@@ -74,7 +79,7 @@ public final class DriverLoad {
      * the two differ only in how the same conditional inserts share partitions.
      */
     enum Phase {
-        INSERT, SELECT, LWT_UNIFORM, LWT_HOT;
+        INSERT, SELECT, LWT_UNIFORM, LWT_HOT, SCAN;
 
         String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -83,7 +88,8 @@ public final class DriverLoad {
 
     record Options(String host, int port, String dataCenter, String target, List<Phase> phases, int keys,
                    int concurrency, int connections, Duration warmup, Duration duration, int valueBytes,
-                   Duration reportEvery, List<Long> serverPids, int replicationFactor, String consistency, String protocol) {}
+                   Duration reportEvery, List<Long> serverPids, int replicationFactor, String consistency, String protocol,
+                   int scanPage) {}
 
     /** What one recorded phase measured. */
     record PhaseResult(Phase phase, double seconds, long ops, Histogram latencyNanos, long errors,
@@ -179,7 +185,7 @@ public final class DriverLoad {
     // ---------------------------------------------------------------- phases
 
     private PhaseResult run(Phase phase) throws InterruptedException {
-        if (phase == Phase.SELECT && insertsIssued < options.keys()) fillMissingKeys();
+        if ((phase == Phase.SELECT || phase == Phase.SCAN) && insertsIssued < options.keys()) fillMissingKeys();
         drive(phase, "warm-up", options.warmup());
         return drive(phase, "measure", options.duration());
     }
@@ -263,10 +269,15 @@ public final class DriverLoad {
             }
             long waitNanos = Math.min(nextReport, end) - now;
             if (!permits.tryAcquire(waitNanos, TimeUnit.NANOSECONDS)) continue;
+            if (phase == Phase.SCAN) {
+                scan(recorder, missing, errors, errorKinds, permits);
+                continue;
+            }
             BoundStatement statement = switch (phase) {
                 case INSERT -> nextInsert();
                 case SELECT -> nextSelect();
                 case LWT_UNIFORM, LWT_HOT -> nextConditionalInsert(phase);
+                case SCAN -> throw new IllegalStateException("scans are driven page by page");
             };
             long sent = System.nanoTime();
             CompletionStage<AsyncResultSet> response = session.executeAsync(statement);
@@ -294,6 +305,37 @@ public final class DriverLoad {
         awaitInFlight(permits);
         return new PhaseResult(phase, (stopped - start) / 1e9, total.getTotalCount(), total, errorCount, kinds,
                 missingCount, options.serverPids().isEmpty() ? Double.NaN : serverCpu, clientCpu);
+    }
+
+    /**
+     * Reads the whole table page by page, recording each page's fetch latency once per row it brought; releases its
+     * permit when the scan ends.
+     */
+    private void scan(Recorder recorder, LongAdder missing, LongAdder errors, Map<String, LongAdder> errorKinds, Semaphore permits) {
+        SimpleStatement statement = SimpleStatement.newInstance("SELECT k, name, n, payload FROM " + TABLE).setPageSize(options.scanPage());
+        nextPage(session.executeAsync(statement), System.nanoTime(), 0, recorder, missing, errors, errorKinds, permits);
+    }
+
+    private void nextPage(CompletionStage<AsyncResultSet> page, long sent, long rowsBefore, Recorder recorder, LongAdder missing,
+            LongAdder errors, Map<String, LongAdder> errorKinds, Semaphore permits) {
+        page.whenComplete((rs, error) -> {
+            if (error != null) {
+                errors.increment();
+                errorKinds.computeIfAbsent(error.getClass().getSimpleName(), e -> new LongAdder()).increment();
+                permits.release();
+                return;
+            }
+            long latency = System.nanoTime() - sent;
+            int rows = rs.remaining();
+            if (rows > 0) recorder.recordValueWithCount(latency, rows);
+            long total = rowsBefore + rows;
+            if (rs.hasMorePages()) {
+                nextPage(rs.fetchNextPage(), System.nanoTime(), total, recorder, missing, errors, errorKinds, permits);
+                return;
+            }
+            if (total != options.keys()) missing.increment();
+            permits.release();
+        });
     }
 
     private void awaitInFlight(Semaphore permits) throws InterruptedException {
@@ -341,7 +383,8 @@ public final class DriverLoad {
                         + "errors %d%s%s; server CPU %.1f s (%.1f us/op), client CPU %.1f s%n",
                 o.target(), r.phase().name(), r.ops(), r.seconds(), r.opsPerSecond(), millis(h.getValueAtPercentile(50)),
                 millis(h.getValueAtPercentile(99)), millis(h.getValueAtPercentile(99.9)), millis(h.getMaxValue()), r.errors(),
-                r.errorKinds().isEmpty() ? "" : " " + r.errorKinds(), r.phase() == Phase.SELECT ? "; rows not found " + r.missing() : "",
+                r.errorKinds().isEmpty() ? "" : " " + r.errorKinds(), r.phase() == Phase.SELECT ? "; rows not found " + r.missing()
+                        : r.phase() == Phase.SCAN ? "; scans with a wrong row count " + r.missing() : "",
                 r.serverCpuSeconds(), r.serverCpuSeconds() * 1e6 / Math.max(1, r.ops()), r.clientCpuSeconds());
     }
 
@@ -365,6 +408,7 @@ public final class DriverLoad {
         values.put("--server-pid", "");
         values.put("--rf", "1");
         values.put("--consistency", "ONE");
+        values.put("--scan-page", "5000");
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (!values.containsKey(name) && !name.equals("--port") && !name.equals("--protocol"))
@@ -378,7 +422,7 @@ public final class DriverLoad {
             try {
                 phases.add(Phase.valueOf(p.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--phases takes insert, select, lwt-uniform and lwt-hot, not '" + p + "'");
+                throw new IllegalArgumentException("--phases takes insert, select, lwt-uniform, lwt-hot and scan, not '" + p + "'");
             }
         }
         return new Options(values.get("--host"), positive(values, "--port"), values.get("--dc"), values.get("--target"),
@@ -386,7 +430,8 @@ public final class DriverLoad {
                 positive(values, "--connections"), Duration.ofSeconds(atLeast(values, "--warmup", 0)),
                 Duration.ofSeconds(positive(values, "--duration")), atLeast(values, "--value-bytes", 0),
                 Duration.ofSeconds(positive(values, "--report-every")), pids(values.get("--server-pid")),
-                positive(values, "--rf"), values.get("--consistency").toUpperCase(Locale.ROOT), values.get("--protocol"));
+                positive(values, "--rf"), values.get("--consistency").toUpperCase(Locale.ROOT), values.get("--protocol"),
+                positive(values, "--scan-page"));
     }
 
     private static List<Long> pids(String list) {
