@@ -1,6 +1,5 @@
 package ballot.tracing;
 
-import ballot.cql.data.TimeUuids;
 import ballot.cql.trace.Trace;
 import ballot.cql.trace.TraceEvent;
 import java.net.InetSocketAddress;
@@ -23,9 +22,7 @@ final class ReplicaTrace implements Trace {
 
     @Override
     public void event(String activity) {
-        int elapsed = (int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - startNanos) / 1000);
-        TraceEvent event = new TraceEvent(TimeUuids.next(System.currentTimeMillis()), activity, self.getAddress(), self.getPort(),
-                elapsed, Thread.currentThread().getName());
+        TraceEvent event = TraceEvent.now(activity, self.getAddress(), self.getPort(), startNanos);
         synchronized (events) {
             events.add(event);
         }

@@ -16,10 +16,16 @@ import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -182,8 +188,41 @@ class TracingIT {
         }
     }
 
+    /** nodetool settraceprobability's call, as ScyllaDB's REST API has it: takes effect for the next request. */
+    @Test
+    void traceProbabilityChangesWhileTheNodeRuns() throws IOException, InterruptedException {
+        int metricsPort = NodeProcess.freePort();
+        try (TestNode running = TestNode.start("tracing-runtime", config -> config.metricsPort = metricsPort);
+             CqlSession s = session(running)) {
+            HttpClient http = HttpClient.newHttpClient();
+            Function<String, HttpResponse<String>> call = query -> {
+                URI uri = URI.create("http://" + running.metricsAddress().getAddress().getHostAddress() + ":"
+                        + metricsPort + "/storage_service/trace_probability" + query);
+                var request = HttpRequest.newBuilder(uri).method(query.isEmpty() ? "GET" : "POST",
+                        HttpRequest.BodyPublishers.noBody()).build();
+                try {
+                    return http.send(request, HttpResponse.BodyHandlers.ofString());
+                } catch (IOException | InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            };
+            assertThat(call.apply("").body().strip()).isEqualTo("0.0");
+            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNull();
+
+            assertThat(call.apply("?probability=1").statusCode()).isEqualTo(200);
+            assertThat(call.apply("").body().strip()).isEqualTo("1.0");
+            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNotNull();
+
+            var refused = call.apply("?probability=1.5");
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(refused.body()).contains("between 0 and 1, was '1.5'");
+            assertThat(call.apply("?probability=0").statusCode()).isEqualTo(200);
+            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNull();
+        }
+    }
+
     /** Reads until the trace writer has written the row (it writes after the answer is sent). */
-    private static Row poll(java.util.function.Supplier<Row> read) {
+    private static Row poll(Supplier<Row> read) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         Row row;
         while ((row = read.get()) == null || row.isNull("duration")) {

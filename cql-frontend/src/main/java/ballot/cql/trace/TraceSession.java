@@ -1,6 +1,5 @@
 package ballot.cql.trace;
 
-import ballot.cql.data.TimeUuids;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,10 +58,7 @@ public final class TraceSession implements Trace {
 
     @Override
     public void event(String activity) {
-        long now = System.currentTimeMillis();
-        int elapsed = (int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - startNanos) / 1000);
-        add(List.of(new TraceEvent(TimeUuids.next(now), activity, coordinator, coordinatorPort, elapsed,
-                Thread.currentThread().getName())));
+        add(List.of(TraceEvent.now(activity, coordinator, coordinatorPort, startNanos)));
     }
 
     /** Adds events another node recorded for this request (a replica's, sent back with its reply). */
