@@ -1,6 +1,7 @@
 package ballot.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scrape endpoint: {@code GET /metrics} answers every meter of the registry in the Prometheus text format
- * (docs/metrics.md); any other path is 404, any other method 405. The JDK's HTTP server runs the handler on its one
+ * (docs/metrics.md); the admin calls the node {@link #route}s are served beside it; any other path is 404, any other
+ * method 405. The JDK's HTTP server runs the handler on its one
  * dispatcher thread, so scrapes are sequential, and {@link #close()} returns only after a scrape in progress has
  * finished: once closed, nothing reads the gauges (some read storage that is closed next).
  */
@@ -50,6 +52,11 @@ public final class MetricsServer implements AutoCloseable {
 
     public InetSocketAddress address() {
         return server.getAddress();
+    }
+
+    /** Serves {@code path} (and the paths under it) with {@code handler} too: the node's few admin calls. */
+    public void route(String path, HttpHandler handler) {
+        server.createContext(path, handler);
     }
 
     private static void handle(PrometheusMeterRegistry registry, HttpExchange exchange) throws IOException {

@@ -1,11 +1,13 @@
 package ballot.metrics;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.LongSupplier;
 
 /**
  * The meter registry of one node, created by the node and handed to the parts that record into it; never a global
@@ -26,6 +28,16 @@ public final class NodeMetrics implements AutoCloseable {
 
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    /** The trace writer's counters: sessions dropped because it was behind, and writes that failed. */
+    public void traces(LongSupplier dropped, LongSupplier failed) {
+        FunctionCounter.builder("ballot.tracing.dropped", dropped, LongSupplier::getAsLong)
+                .description("Trace sessions (or late events) not written because the trace writer was behind")
+                .register(registry);
+        FunctionCounter.builder("ballot.tracing.write.failures", failed, LongSupplier::getAsLong)
+                .description("Trace sessions (or late events) whose write to system_traces failed")
+                .register(registry);
     }
 
     @Override

@@ -8,12 +8,14 @@ import ballot.cluster.NodeInfo;
 import ballot.cql.describe.DescribeStatements;
 import ballot.cql.describe.TokenRing;
 import ballot.cql.execute.QueryProcessor;
+import ballot.cql.execute.TraceWriter;
 import ballot.cql.protocol.message.SchemaChangeEvent;
 import ballot.cql.protocol.message.StatusChange;
 import ballot.cql.protocol.message.TopologyChange;
 import ballot.cql.spi.DataCoordinator;
 import ballot.cql.statement.Preparer;
 import ballot.cql.statement.QueryEnvironment;
+import ballot.cql.trace.Tracer;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
 import ballot.metrics.CqlMetrics;
@@ -29,6 +31,8 @@ import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import ballot.system.LocalNode;
 import ballot.system.SystemKeyspaces;
+import ballot.tracing.TraceProbabilityEndpoint;
+import ballot.tracing.TracingMessaging;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -59,6 +63,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class BallotNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BallotNode.class);
+    /** Finished trace sessions waiting to be written before new ones are dropped. */
+    private static final int TRACE_QUEUE_MAX = 4096;
+    /** Trace sessions being written at once. */
+    private static final int TRACE_WRITES_IN_FLIGHT_MAX = 64;
 
     private final StorageEngine storage;
     private NodeMetrics metrics;
@@ -69,6 +77,8 @@ public final class BallotNode implements AutoCloseable {
     private Replication replication;
     private final LocalNode identity;
     private InetSocketAddress address;
+    private TraceWriter traces;
+    private Tracer tracer;
 
     private BallotNode(NodeConfig config) {
         config.validate();
@@ -84,18 +94,18 @@ public final class BallotNode implements AutoCloseable {
             ServerClock clock = new ServerClock(ServerClock::systemMicros);
             LocalSchema schema = new LocalSchema(storage, clock::nextMicros);
             SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema, new SystemPaxosRows(storage, schema::schema));
-            schema.load(system.keyspaces());
+            schema.load(system.keyspaces(), system.storedTables());
 
             replication = new Replication(storage, schema::schema, system, new WriteId(identity.generation()), clock::nextMicros,
                     identity.hostId(), new ReplicatedCoordinator.Timeouts(Duration.ofMillis(config.writeTimeoutMillis),
                             Duration.ofMillis(config.readTimeoutMillis), Duration.ofMillis(config.rangeTimeoutMillis)),
                     Duration.ofMillis(config.casContentionTimeoutMillis), metrics.registry());
             cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
-                replication.verbs().accept(messaging);
+                replication.verbs().accept(new TracingMessaging(messaging));
                 SchemaSync.handle(messaging, schema);
             });
             Membership membership = cluster.membership();
-            DataCoordinator coordinator = replication.start(membership, cluster.messaging());
+            DataCoordinator coordinator = replication.start(membership, new TracingMessaging(cluster.messaging()));
             system.peers(new SystemKeyspaces.Peers() {
                 public Collection<NodeInfo> others() {
                     List<NodeInfo> others = new ArrayList<>();
@@ -116,6 +126,10 @@ public final class BallotNode implements AutoCloseable {
             requests = requestExecutor(config.requestThreads);
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
+            traces = new TraceWriter(environment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
+            tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
+            metrics.traces(traces::dropped, traces::failed);
+            if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer));
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             server = new CqlServer(CqlServerOptions.builder()
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
@@ -123,6 +137,7 @@ public final class BallotNode implements AutoCloseable {
                     .frameBytesMax(config.frameSizeMb << 20)
                     .cqlVersion(LocalNode.CQL_VERSION)
                     .observer(cqlMetrics)
+                    .tracer(tracer)
                     .build(), processor);
             cqlMetrics.connections(server);
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));
@@ -159,6 +174,11 @@ public final class BallotNode implements AutoCloseable {
 
     public LocalNode identity() {
         return identity;
+    }
+
+    /** Decides which requests are traced; its probability can be changed while the node runs. */
+    public Tracer tracer() {
+        return tracer;
     }
 
     /** Where {@code GET /metrics} is served; null when metrics_port is 0. */
@@ -278,6 +298,7 @@ public final class BallotNode implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        if (traces != null) traces.close();
         if (replication != null) replication.close();
         if (cluster != null) cluster.close();
         storage.close();

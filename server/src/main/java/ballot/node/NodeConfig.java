@@ -39,6 +39,10 @@ public final class NodeConfig {
     @JsonProperty("prepared_statements_cache_entries") public long preparedStatementsCacheEntries = 10_000;
     @JsonProperty("block_cache_size_in_mb") public long blockCacheMb = 128;
     @JsonProperty("sweep_period_in_s") public long sweepPeriodSeconds = 3600;
+    /** The fraction of requests traced without the client asking (Cassandra's nodetool settraceprobability). */
+    @JsonProperty("trace_probability") public double traceProbability = 0;
+    /** Seconds a trace (system_traces rows) is kept. */
+    @JsonProperty("tracetype_query_ttl") public int traceTtlSeconds = 86_400;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
@@ -67,6 +71,8 @@ public final class NodeConfig {
         if (writeTimeoutMillis < 1 || readTimeoutMillis < 1 || rangeTimeoutMillis < 1 || casContentionTimeoutMillis < 1) {
             throw new IllegalArgumentException("request timeouts must be positive");
         }
+        if (!(traceProbability >= 0 && traceProbability <= 1)) throw new IllegalArgumentException("trace_probability must be in [0, 1], was " + traceProbability);
+        if (traceTtlSeconds < 1) throw new IllegalArgumentException("tracetype_query_ttl must be positive, was " + traceTtlSeconds);
         if (requestThreads < 1) throw new IllegalArgumentException("request_threads must be positive, was " + requestThreads);
     }
 }

@@ -7,6 +7,8 @@ import ballot.cql.data.ReadSpec;
 import ballot.cql.data.TokenRange;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
+import ballot.cql.trace.Trace;
+import ballot.cql.trace.Tracing;
 import ballot.storage.Mutation;
 import ballot.storage.StorageEngine;
 import ballot.storage.WriteId;
@@ -50,7 +52,10 @@ final class LocalReplica {
 
     void apply(List<Mutation> mutations) {
         for (Mutation m : mutations) table(m.update().tableId());
+        Trace trace = Tracing.current();
+        if (trace != null) StorageTraces.applying(trace, mutations, schema.get());
         storage.apply(mutations);
+        if (trace != null) trace.event("Mutation applied");
     }
 
     void applyDurably(List<Mutation> mutations) {
@@ -58,11 +63,21 @@ final class LocalReplica {
     }
 
     PartitionData read(UUID table, PartitionKey key, ReadSpec spec) {
-        return storage.read(table(table), key, spec);
+        TableMetadata metadata = table(table);
+        Trace trace = Tracing.current();
+        if (trace != null) trace.event("Executing single-partition query on " + metadata.name());
+        PartitionData data = storage.read(metadata, key, spec);
+        if (trace != null) StorageTraces.read(trace, List.of(data), spec.nowInSec());
+        return data;
     }
 
     List<PartitionData> scan(UUID table, TokenRange range, ReadSpec spec, int partitionLimit) {
-        return storage.scan(table(table), range, spec, partitionLimit);
+        TableMetadata metadata = table(table);
+        Trace trace = Tracing.current();
+        if (trace != null) trace.event("Executing seq scan across " + metadata.name() + " for range " + range);
+        List<PartitionData> data = storage.scan(metadata, range, spec, partitionLimit);
+        if (trace != null) StorageTraces.read(trace, data, spec.nowInSec());
+        return data;
     }
 
     void truncate(UUID table) {

@@ -55,8 +55,11 @@ public final class LocalSchema implements SchemaStore {
         this.nowMicros = nowMicros;
     }
 
-    /** Loads the persisted user keyspaces and attaches storage to their tables; {@code systemKeyspaces} are merged in. */
-    public synchronized void load(Map<String, KeyspaceMetadata> systemKeyspaces) {
+    /**
+     * Loads the persisted user keyspaces and attaches storage to their tables; {@code systemKeyspaces} are merged in,
+     * and storage is attached to those of their tables that are stored ({@code storedSystemTables}).
+     */
+    public synchronized void load(Map<String, KeyspaceMetadata> systemKeyspaces, List<TableMetadata> storedSystemTables) {
         this.system = Map.copyOf(systemKeyspaces);
         Map<String, KeyspaceMetadata> user = new TreeMap<>();
         storage.forEachMeta(KEYSPACE, (key, value) -> {
@@ -66,6 +69,10 @@ public final class LocalSchema implements SchemaStore {
         storage.forEachMeta(CHANGED, (key, value) -> changedAt.put(key.substring(CHANGED.length()), ByteBuffer.wrap(value).getLong()));
         storage.forEachMeta(DROPPED, (key, value) -> droppedAt.put(key.substring(DROPPED.length()), ByteBuffer.wrap(value).getLong()));
         Set<UUID> tables = new HashSet<>();
+        for (TableMetadata t : storedSystemTables) {
+            storage.ensureTable(t);
+            tables.add(t.id());
+        }
         for (KeyspaceMetadata ks : user.values()) {
             for (TableMetadata t : ks.tables().values()) {
                 storage.ensureTable(t);

@@ -8,6 +8,7 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.schema.TableParams;
 import ballot.cql.schema.UserTypes;
 import ballot.cql.statement.SchemaDefinitions;
+import ballot.cql.trace.TraceKeyspace;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +23,8 @@ import java.util.function.Supplier;
 /**
  * The keyspaces the node defines itself, in Cassandra 5.0's shape, so that drivers and cqlsh find what they read at
  * connect: system (local, peers, peers_v2, and paxos for operators), system_schema (the schema as tables),
- * system_virtual_schema, and the distributed system keyspaces (listed, without tables). Their tables are
+ * system_virtual_schema, system_traces, and the other distributed system keyspaces (listed, without tables). The
+ * tables of system_traces are stored and replicated like a user's ({@link #storedTables()}); the others are
  * {@link VirtualTable}s generated from the node's state, its Paxos registers and the current schema.
  */
 public final class SystemKeyspaces {
@@ -65,7 +67,7 @@ public final class SystemKeyspaces {
         defineVirtualSchema();
         keyspaces.put("system_auth", new KeyspaceMetadata("system_auth", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "1"), true, Map.of(), Map.of()));
         keyspaces.put("system_distributed", new KeyspaceMetadata("system_distributed", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "3"), true, Map.of(), Map.of()));
-        keyspaces.put("system_traces", new KeyspaceMetadata("system_traces", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "2"), true, Map.of(), Map.of()));
+        defineTraces();
         defineViews();
     }
 
@@ -77,6 +79,11 @@ public final class SystemKeyspaces {
     /** The system keyspaces, to merge into every schema snapshot. */
     public Map<String, KeyspaceMetadata> keyspaces() {
         return keyspaces;
+    }
+
+    /** The system tables kept in storage, as user tables are: system_traces.sessions and events. */
+    public List<TableMetadata> storedTables() {
+        return List.copyOf(keyspaces.get(TraceKeyspace.NAME).tables().values());
     }
 
     /** The generated table with this id, or null if the table is stored. */
@@ -378,6 +385,15 @@ public final class SystemKeyspaces {
         return rows;
     }
 
+    // ---------------------------------------------------------------- system_traces
+
+    private void defineTraces() {
+        Map<String, TableMetadata> t = new TreeMap<>();
+        t.put(TraceKeyspace.SESSIONS, definition(TraceKeyspace.NAME, TraceKeyspace.SESSIONS, "tracing sessions", TraceKeyspace.CREATE_SESSIONS, "0"));
+        t.put(TraceKeyspace.EVENTS, definition(TraceKeyspace.NAME, TraceKeyspace.EVENTS, "tracing events", TraceKeyspace.CREATE_EVENTS, "0"));
+        keyspaces.put(TraceKeyspace.NAME, new KeyspaceMetadata(TraceKeyspace.NAME, TraceKeyspace.REPLICATION, true, t, Map.of()));
+    }
+
     // ---------------------------------------------------------------- system_virtual_schema
 
     private void defineVirtualSchema() {
@@ -413,14 +429,18 @@ public final class SystemKeyspaces {
 
     private void add(Map<String, TableMetadata> into, String keyspace, String name, String comment, String cql,
             VirtualTable.Source rows) {
+        TableMetadata table = definition(keyspace, name, comment, cql, keyspace.equals("system") ? "0" : "604800");
+        table = table.withParams(table.params().with(Map.of("memtable_flush_period_in_ms", "3600000")));
+        into.put(name, table);
+        tables.put(table.id(), new VirtualTable(table, rows));
+    }
+
+    /** A system table with Cassandra's id for it ({@code TableId.forSystemTable}: a name-based UUID of both names). */
+    private static TableMetadata definition(String keyspace, String name, String comment, String cql, String gcGraceSeconds) {
         UUID id = UUID.nameUUIDFromBytes((keyspace + name).getBytes(StandardCharsets.UTF_8));
-        TableMetadata table = SchemaDefinitions.table(keyspace, cql, id);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("comment", comment);
-        params.put("gc_grace_seconds", keyspace.equals("system") ? "0" : "604800");
-        params.put("memtable_flush_period_in_ms", "3600000");
-        table = table.withParams(TableParams.DEFAULT.with(params));
-        into.put(name, table);
-        tables.put(id, new VirtualTable(table, rows));
+        params.put("gc_grace_seconds", gcGraceSeconds);
+        return SchemaDefinitions.table(keyspace, cql, id).withParams(TableParams.DEFAULT.with(params));
     }
 }

@@ -21,8 +21,13 @@ import java.util.Map;
  */
 final class RawCqlConnection implements AutoCloseable {
     private static final int READY = 0x02, SUPPORTED = 0x06, RESULT = 0x08;
-    private static final int ERROR = 0x00, STARTUP = 0x01, OPTIONS = 0x05, PREPARE = 0x09, EXECUTE = 0x0A;
+    private static final int ERROR = 0x00, STARTUP = 0x01, QUERY = 0x07, OPTIONS = 0x05, PREPARE = 0x09, EXECUTE = 0x0A;
+    private static final int FLAG_TRACING = 0x02;
+    private static final short ONE = 0x0001;
     private static final short QUORUM = 0x0004;
+
+    /** A response with its header flags, exactly as it came. */
+    record Response(int flags, int opcode, byte[] body) {}
 
     /** A response: its opcode and body. */
     record Frame(int opcode, byte[] body) {
@@ -145,9 +150,29 @@ final class RawCqlConnection implements AutoCloseable {
         return rows.readBoolean();
     }
 
+    /** QUERY at ONE with no parameters, the request's header flags set to {@code flags}; the response as it came. */
+    Response query(String query, int flags) throws IOException {
+        Body body = new Body();
+        body.longString(query);
+        body.out.writeShort(ONE);
+        body.out.writeByte(0x00); // query flags: none
+        return send(flags, QUERY, body.bytes());
+    }
+
+    /** A QUERY with the tracing flag (spec §2.2). */
+    Response tracedQuery(String query) throws IOException {
+        return query(query, FLAG_TRACING);
+    }
+
     private Frame request(int opcode, byte[] body) throws IOException {
+        Response response = send(0x00, opcode, body);
+        if (response.flags() != 0) throw new AssertionError("unexpected response flags 0x" + Integer.toHexString(response.flags()));
+        return new Frame(response.opcode(), response.body());
+    }
+
+    private Response send(int flags, int opcode, byte[] body) throws IOException {
         out.writeByte(0x04);
-        out.writeByte(0x00);
+        out.writeByte(flags);
         out.writeShort(1);
         out.writeByte(opcode);
         out.writeInt(body.length);
@@ -155,13 +180,12 @@ final class RawCqlConnection implements AutoCloseable {
         out.flush();
         int version = in.readUnsignedByte();
         if (version != 0x84) throw new AssertionError("response version byte 0x" + Integer.toHexString(version));
-        int flags = in.readUnsignedByte();
-        if (flags != 0) throw new AssertionError("unexpected response flags 0x" + Integer.toHexString(flags));
+        int responseFlags = in.readUnsignedByte();
         in.readShort();
         int responseOpcode = in.readUnsignedByte();
         byte[] responseBody = new byte[in.readInt()];
         in.readFully(responseBody);
-        return new Frame(responseOpcode, responseBody);
+        return new Response(responseFlags, responseOpcode, responseBody);
     }
 
     private static Frame expect(Frame frame, int opcode) throws IOException {

@@ -20,6 +20,9 @@ import ballot.cql.statement.Preparer;
 import ballot.cql.statement.ProtocolBatch;
 import ballot.cql.statement.QueryContext;
 import ballot.cql.statement.QueryEnvironment;
+import ballot.cql.trace.Trace;
+import ballot.cql.trace.TraceSession;
+import ballot.cql.trace.Tracing;
 import ballot.cql.transport.ClientState;
 import ballot.cql.transport.RequestHandler;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -30,6 +33,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -70,17 +74,47 @@ public final class QueryProcessor implements RequestHandler {
 
     @Override
     public CompletionStage<? extends Response> handle(Request request, ClientState client) {
+        return handle(request, client, null);
+    }
+
+    /** With a trace, the request's work on this thread runs with it as {@link Tracing#current()}. */
+    @Override
+    public CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace) {
+        if (trace != null) begin(trace, request);
         if (inlineWrites && request instanceof Execute e) {
             PreparedEntry entry = prepared.getIfPresent(e.statementId());
             if (entry != null && entry.statement().executesWithoutWaiting()) {
                 try {
-                    return execute(e, client);
+                    return trace == null ? execute(e, client) : Tracing.call(trace, () -> execute(e, client));
                 } catch (RuntimeException failure) {
                     return CompletableFuture.failedFuture(failure);
                 }
             }
         }
-        return CompletableFuture.supplyAsync(() -> dispatch(request, client), executor).thenCompose(f -> f);
+        return CompletableFuture.supplyAsync(() -> trace == null ? dispatch(request, client)
+                : Tracing.call(trace, () -> dispatch(request, client)), executor).thenCompose(f -> f);
+    }
+
+    /** Names a traced request and its parameters as Cassandra does. */
+    private void begin(TraceSession trace, Request request) {
+        if (request instanceof Query q) {
+            trace.begin("Execute CQL3 query", TraceParameters.of(q.query(), q.options(), List.of()));
+        } else if (request instanceof Prepare p) {
+            trace.begin("Preparing CQL3 query", Map.of("query", p.query()));
+        } else if (request instanceof Execute e) {
+            PreparedEntry entry = prepared.getIfPresent(e.statementId());
+            trace.begin("Execute CQL3 prepared query", entry == null ? TraceParameters.of(null, e.options(), List.of())
+                    : TraceParameters.of(entry.query(), e.options(), entry.statement().variables()));
+        } else if (request instanceof Batch b) {
+            trace.begin("Execute batch of CQL3 queries", TraceParameters.ofBatch(b.consistency(), b.serialConsistency()));
+        }
+    }
+
+    /** The parser and preparer, with the step in the request's trace. */
+    private CqlStatement prepare(String query, String keyspace) {
+        Trace trace = Tracing.current();
+        if (trace != null) trace.event("Parsing and preparing " + query);
+        return preparer.prepare(query, keyspace);
     }
 
     private CompletableFuture<? extends Response> dispatch(Request request, ClientState client) {
@@ -93,12 +127,13 @@ public final class QueryProcessor implements RequestHandler {
 
     private CompletableFuture<Response> query(Query q, ClientState client) {
         String keyspace = keyspace(q.options(), client);
-        CqlStatement statement = preparer.prepare(q.query(), keyspace);
+        CqlStatement statement = prepare(q.query(), keyspace);
         return run(statement, q.options(), keyspace, client);
     }
 
     private CompletableFuture<Response> run(CqlStatement statement, QueryOptions options, String keyspace, ClientState client) {
         QueryContext context = QueryContext.of(environment, keyspace, options, statement);
+        Tracing.event("Executing statement");
         return statement.execute(context).thenApply(result -> {
             if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
             return result.withWarnings(context.warnings());
@@ -109,7 +144,7 @@ public final class QueryProcessor implements RequestHandler {
         String keyspace = p.keyspace() != null ? p.keyspace() : client.keyspace();
         ByteBuffer id = statementId(p.query(), keyspace);
         Schema schema = environment.schemas().schema();
-        CqlStatement statement = preparer.prepare(p.query(), keyspace);
+        CqlStatement statement = prepare(p.query(), keyspace);
         PreparedEntry entry = new PreparedEntry(p.query(), keyspace, statement, schema.version());
         prepared.put(id, entry);
         RowsMetadata resultMetadata = statement.resultMetadata();
@@ -140,7 +175,7 @@ public final class QueryProcessor implements RequestHandler {
         }
         Schema schema = environment.schemas().schema();
         if (!schema.version().equals(entry.schemaVersion())) {
-            entry = new PreparedEntry(entry.query(), entry.keyspace(), preparer.prepare(entry.query(), entry.keyspace()), schema.version());
+            entry = new PreparedEntry(entry.query(), entry.keyspace(), prepare(entry.query(), entry.keyspace()), schema.version());
             prepared.put(id, entry);
         }
         return entry;
@@ -150,13 +185,14 @@ public final class QueryProcessor implements RequestHandler {
         String keyspace = b.keyspace() != null ? b.keyspace() : client.keyspace();
         List<CqlStatement> statements = new ArrayList<>(b.children().size());
         for (Batch.Child child : b.children()) {
-            if (child instanceof Batch.QueryChild q) statements.add(preparer.prepare(q.query(), keyspace));
+            if (child instanceof Batch.QueryChild q) statements.add(prepare(q.query(), keyspace));
             else statements.add(current(((Batch.PreparedChild) child).statementId()).statement());
         }
         QueryOptions options = new QueryOptions(b.consistency(), List.of(), null, false, -1, null, b.serialConsistency(),
                 b.defaultTimestamp(), keyspace, b.nowInSeconds());
         List<List<ByteBuffer>> values = new ArrayList<>();
         for (Batch.Child child : b.children()) values.add(child.values());
+        Tracing.event("Executing batch");
         return ProtocolBatch.run(environment, b.type(), statements, values, options, keyspace)
                 .thenApply(r -> (Response) r);
     }

@@ -30,6 +30,7 @@ import ballot.cql.protocol.message.Rows;
 import ballot.cql.protocol.message.Startup;
 import ballot.cql.protocol.message.Supported;
 import ballot.cql.protocol.message.WithWarnings;
+import ballot.cql.trace.TraceSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelFutureListener;
@@ -41,6 +42,7 @@ import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -281,12 +283,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     private void start(Envelope envelope) {
         int stream = envelope.streamId();
+        boolean tracingRequested = envelope.hasFlag(Envelope.FLAG_TRACING);
         Request request = decodeOrFail(envelope);
         if (request == null) return;
         inFlight++;
+        TraceSession trace = options.tracer().newSession(client.remoteAddress(), tracingRequested);
         CompletionStage<? extends Response> stage;
         try {
-            stage = handler.handle(request, client);
+            stage = trace == null ? handler.handle(request, client) : handler.handle(request, client, trace);
             if (stage == null) throw new NullPointerException("RequestHandler returned null for " + envelope.opcode());
         } catch (VirtualMachineError e) {
             throw e;
@@ -294,17 +298,19 @@ final class Connection extends ChannelInboundHandlerAdapter {
             stage = CompletableFuture.failedFuture(t);
         }
         stage.whenComplete((response, failure) -> {
-            if (ctx.executor().inEventLoop()) complete(stream, request, response, failure);
-            else ctx.executor().execute(() -> complete(stream, request, response, failure));
+            if (ctx.executor().inEventLoop()) complete(stream, request, trace, response, failure);
+            else ctx.executor().execute(() -> complete(stream, request, trace, response, failure));
         });
     }
 
-    private void complete(int stream, Request request, Response response, Throwable failure) {
+    /** Answers a statement; a traced one's answer carries its tracing id, errors included (as in Cassandra). */
+    private void complete(int stream, Request request, TraceSession trace, Response response, Throwable failure) {
         inFlight--;
+        if (trace != null) trace.finish();
         if (state != State.CLOSING) {
             Response answer = failure == null ? skipMetadataIfAsked(request, withoutLwtUnlessNegotiated(response))
                     : errorFor(failure, stream, request);
-            reply(answer, stream, client.protocolVersion());
+            reply(answer, trace == null ? null : trace.id(), stream, client.protocolVersion());
         }
         drainPending();
     }
@@ -374,10 +380,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     private void reply(Response response, int stream, ProtocolVersion version) {
+        reply(response, null, stream, version);
+    }
+
+    private void reply(Response response, UUID tracingId, int stream, ProtocolVersion version) {
         if (response instanceof ErrorResponse error) options.observer().errorSent(error.code());
         Envelope envelope;
         try {
-            envelope = ResponseCodec.encode(response, stream, version, ctx.alloc());
+            envelope = ResponseCodec.encode(response, tracingId, stream, version, ctx.alloc());
         } catch (RuntimeException e) {
             log.error("could not encode response client={} stream={} response={}", client, stream, abbreviate(response), e);
             envelope = ResponseCodec.encode(ErrorResponse.serverError(e), stream, version, ctx.alloc());

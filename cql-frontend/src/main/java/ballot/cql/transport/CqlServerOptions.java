@@ -2,6 +2,7 @@ package ballot.cql.transport;
 
 import ballot.cql.protocol.ProtocolVersion;
 import ballot.cql.protocol.message.Startup;
+import ballot.cql.trace.Tracer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
@@ -21,16 +22,18 @@ import java.util.Objects;
  * @param extraSupportedOptions further SUPPORTED keys, after the standard ones and the {@link ProtocolExtension}s
  * @param authenticator who may connect; default everyone
  * @param observer hears every request's opcode and every error code sent (metrics); default none
+ * @param tracer opens a trace session for each statement that asks for one or is sampled; default {@link Tracer#OFF}
  */
 public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytesMax, int inFlightRequestsMax,
                                String cqlVersion, Map<String, List<String>> extraSupportedOptions,
-                               Authenticator authenticator, RequestObserver observer) {
+                               Authenticator authenticator, RequestObserver observer, Tracer tracer) {
     public static final int FRAME_BYTES_MAX_DEFAULT = 16 * 1024 * 1024;
 
     public CqlServerOptions {
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(authenticator, "authenticator");
         Objects.requireNonNull(observer, "observer");
+        Objects.requireNonNull(tracer, "tracer");
         extraSupportedOptions = Map.copyOf(extraSupportedOptions);
     }
 
@@ -66,6 +69,7 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         private final Map<String, List<String>> extraSupportedOptions = new LinkedHashMap<>();
         private Authenticator authenticator = Authenticator.NONE;
         private RequestObserver observer = RequestObserver.NONE;
+        private Tracer tracer = Tracer.OFF;
 
         private Builder() {
             try {
@@ -123,9 +127,14 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
             return this;
         }
 
+        public Builder tracer(Tracer tracer) {
+            this.tracer = Objects.requireNonNull(tracer, "tracer");
+            return this;
+        }
+
         public CqlServerOptions build() {
             return new CqlServerOptions(bindAddress, port, frameBytesMax, inFlightRequestsMax, cqlVersion,
-                    extraSupportedOptions, authenticator, observer);
+                    extraSupportedOptions, authenticator, observer, tracer);
         }
     }
 }

@@ -2,6 +2,7 @@ package ballot.cql.transport;
 
 import ballot.cql.protocol.message.Request;
 import ballot.cql.protocol.message.Response;
+import ballot.cql.trace.TraceSession;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -25,4 +26,12 @@ import java.util.concurrent.CompletionStage;
 @FunctionalInterface
 public interface RequestHandler {
     CompletionStage<? extends Response> handle(Request request, ClientState client);
+
+    /**
+     * Handles a traced request, recording its steps in {@code trace}. The transport opened the session and finishes
+     * it when the stage completes; a handler that records nothing may ignore it.
+     */
+    default CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace) {
+        return handle(request, client);
+    }
 }

@@ -16,6 +16,8 @@ import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.CasResult;
+import ballot.cql.trace.Trace;
+import ballot.cql.trace.Tracing;
 import ballot.net.LogThrottle;
 import ballot.net.Messaging;
 import ballot.paxos.Bytes;
@@ -42,7 +44,9 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -252,10 +256,21 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         long deadline = arrived + options.contentionTimeout().toNanos();
         CompletableFuture<CasResult> future = new CompletableFuture<>();
         Lane lane = lane(key);
+        Trace trace = Tracing.current();
+        if (trace != null) {
+            trace.event("Starting Paxos on " + table.keyspace() + "." + table.name() + " with " + replicas.size()
+                    + " replicas (serial " + serial + ", commit " + (read ? "none" : commit) + ")");
+        }
         try {
             lane.execute(() -> {
+                if (trace != null) lane.traced.put(key, trace);
                 try {
                     lane.coordinator.submit(key, electorate, coreRequest, level, deadline, result -> {
+                        if (trace != null) {
+                            lane.traced.remove(key, trace);
+                            trace.event("Paxos " + result.outcome() + " after " + result.roundTrips() + " round trips and "
+                                    + result.contentions() + " contentions" + (result.fastPath() ? " (fast path)" : ""));
+                        }
                         try {
                             answers.execute(() -> answer(future, result, request, evaluation, electorate, serial, commit, level, arrived));
                         } catch (RejectedExecutionException e) {
@@ -420,7 +435,12 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         } catch (RejectedExecutionException e) {
             reply.completeExceptionally(new IllegalStateException("node is stopping"));
         }
-        return reply;
+        Trace trace = Tracing.current();
+        if (trace == null) return reply;
+        return reply.thenApply(r -> {
+            trace.event(PaxosTraces.acceptor(r));
+            return r;
+        });
     }
 
     // ---------------------------------------------------------------- transport
@@ -431,11 +451,15 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
             if (!(message instanceof Request request))
                 throw new IllegalArgumentException("replies travel as responses, not as messages: " + message);
             Lane lane = lane(request.key());
+            Trace trace = lane.traced.isEmpty() ? null : lane.traced.get(request.key());
             if (to.equals(self)) {
+                if (trace != null) trace.event(PaxosTraces.sending(request, "this node"));
                 lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
                     @Override
                     public void reply(Reply reply) {
-                        if (reply != null) lane.coordinator.receive(self, reply);
+                        if (reply == null) return;
+                        if (trace != null) trace.event(PaxosTraces.received(reply, "this node"));
+                        lane.coordinator.receive(self, reply);
                     }
 
                     @Override
@@ -447,17 +471,13 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
             }
             NodeInfo node = nodeIds.node(to);
             if (node == null || !membership.isAlive(node.hostId())) return; // lost; the core retransmits
-            CompletableFuture<Reply> response;
-            if (request instanceof Prepare p) response = messaging.request(node.internode(), PaxosVerbs.PREPARE, p, options.messageTimeout());
-            else if (request instanceof Propose p) response = messaging.request(node.internode(), PaxosVerbs.PROPOSE, p, options.messageTimeout());
-            else if (request instanceof Commit c) response = messaging.request(node.internode(), PaxosVerbs.COMMIT, c, options.messageTimeout());
-            else if (request instanceof Prune p) response = messaging.request(node.internode(), PaxosVerbs.PRUNE, p, options.messageTimeout())
-                    .thenApply(nothing -> null);
-            else throw new IllegalArgumentException("unknown request " + request);
+            if (trace != null) trace.event(PaxosTraces.sending(request, node.internode().toString()));
+            CompletableFuture<Reply> response = trace == null ? request(node, request) : Tracing.call(trace, () -> request(node, request));
             response.whenComplete((reply, error) -> {
                 if (error != null) {
                     log.debug("paxos {} to {} failed: {}", request.getClass().getSimpleName(), node.internode(), error.toString());
                 } else if (reply != null) {
+                    if (trace != null) trace.event(PaxosTraces.received(reply, node.internode().toString()));
                     try {
                         lane.execute(() -> lane.coordinator.receive(to, reply));
                     } catch (RejectedExecutionException stopping) {
@@ -465,6 +485,15 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
                     }
                 }
             });
+        }
+
+        private CompletableFuture<Reply> request(NodeInfo node, Request request) {
+            if (request instanceof Prepare p) return messaging.request(node.internode(), PaxosVerbs.PREPARE, p, options.messageTimeout());
+            if (request instanceof Propose p) return messaging.request(node.internode(), PaxosVerbs.PROPOSE, p, options.messageTimeout());
+            if (request instanceof Commit c) return messaging.request(node.internode(), PaxosVerbs.COMMIT, c, options.messageTimeout());
+            if (request instanceof Prune p) return messaging.request(node.internode(), PaxosVerbs.PRUNE, p, options.messageTimeout())
+                    .thenApply(nothing -> null);
+            throw new IllegalArgumentException("unknown request " + request);
         }
 
         @Override
@@ -489,6 +518,8 @@ public final class PaxosEngine implements ReplicatedCoordinator.CasEngine, AutoC
         final AcceptorShell acceptor;
         /** Written and read on the lane's thread only. */
         CasCoordinator coordinator;
+        /** The traces of traced requests in progress, by partition; lane thread only, empty unless something is traced. */
+        final Map<PaxosKey, Trace> traced = new HashMap<>();
         /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
         volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
 

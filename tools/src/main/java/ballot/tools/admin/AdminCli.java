@@ -5,9 +5,17 @@ import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
+import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,9 +30,12 @@ import picocli.CommandLine.Option;
 
 /**
  * The admin CLI, like nodetool: {@code status} and {@code ring} of a Ballot cluster, read over CQL from any node
- * (system.local, system.peers and Ballot's system_views.nodes).
+ * (system.local, system.peers and Ballot's system_views.nodes); {@code settraceprobability} and
+ * {@code gettraceprobability} of one node, through the admin call it serves beside its metrics (as ScyllaDB's nodetool
+ * uses its REST API).
  */
-@Command(name = "ballot-admin", mixinStandardHelpOptions = true, subcommands = {AdminCli.Status.class, AdminCli.Ring.class},
+@Command(name = "ballot-admin", mixinStandardHelpOptions = true, subcommands = {AdminCli.Status.class, AdminCli.Ring.class,
+        AdminCli.SetTraceProbability.class, AdminCli.GetTraceProbability.class},
         description = "Inspect a Ballot cluster.")
 public final class AdminCli {
     @Option(names = {"-h", "--host"}, defaultValue = "127.0.0.1", description = "a node to ask (default ${DEFAULT-VALUE})", scope = CommandLine.ScopeType.INHERIT)
@@ -32,6 +43,10 @@ public final class AdminCli {
 
     @Option(names = {"-p", "--port"}, defaultValue = "9042", description = "its CQL port (default ${DEFAULT-VALUE})", scope = CommandLine.ScopeType.INHERIT)
     int port;
+
+    @Option(names = "--metrics-port", defaultValue = "9180", description = "the node's metrics_port, where it takes admin calls (default ${DEFAULT-VALUE})",
+            scope = CommandLine.ScopeType.INHERIT)
+    int metricsPort;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new AdminCli()).execute(args));
@@ -158,6 +173,44 @@ public final class AdminCli {
                 }
                 return 0;
             }
+        }
+    }
+
+    /** The node's trace_probability call: GET reads it, POST sets it; the node's answer is its value, or why not. */
+    String traceProbability(String method, String query) throws IOException, InterruptedException {
+        URI uri = URI.create("http://" + host + ":" + metricsPort + "/storage_service/trace_probability" + (query == null ? "" : "?" + query));
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build();
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200)
+            throw new CommandLine.ParameterException(new CommandLine(this), response.body().strip());
+        return response.body().strip();
+    }
+
+    @Command(name = "settraceprobability", description = "Sets the fraction of requests the node traces without being asked (like nodetool settraceprobability).")
+    static final class SetTraceProbability implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        AdminCli parent;
+
+        @CommandLine.Parameters(description = "between 0 (trace none) and 1 (trace all)")
+        String probability;
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            parent.traceProbability("POST", "probability=" + URLEncoder.encode(probability, StandardCharsets.UTF_8));
+            return 0;
+        }
+    }
+
+    @Command(name = "gettraceprobability", description = "Prints the node's trace probability (like nodetool gettraceprobability).")
+    static final class GetTraceProbability implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        AdminCli parent;
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            System.out.println("Current trace probability: " + parent.traceProbability("GET", null));
+            return 0;
         }
     }
 }

@@ -8,20 +8,30 @@ import ballot.cql.protocol.ProtocolVersion;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.List;
+import java.util.UUID;
 
 /**
- * Response bodies (native_protocol_v5.spec §4.2): encoded by the server, decoded by clients and tests. Warnings
- * ({@link WithWarnings}) become the envelope's Warning flag and a leading [string list]; v3 has no warnings and
- * drops them.
+ * Response bodies (native_protocol_v5.spec §4.2): encoded by the server, decoded by clients and tests. The answer to a
+ * traced request starts with its tracing id, a [uuid], under the Tracing flag (§2.4.1.2, "Flags"); warnings
+ * ({@link WithWarnings}) come next, under the Warning flag, as a [string list]; v3 has no warnings and drops them.
  */
 public final class ResponseCodec {
     private ResponseCodec() {}
 
     /** Encodes {@code response} on {@code streamId} (-1 for events) in {@code version}. */
     public static Envelope encode(Response response, int streamId, ProtocolVersion version, ByteBufAllocator alloc) {
+        return encode(response, null, streamId, version, alloc);
+    }
+
+    /** Encodes the answer to a request traced under {@code tracingId} (none if null). */
+    public static Envelope encode(Response response, UUID tracingId, int streamId, ProtocolVersion version, ByteBufAllocator alloc) {
         ByteBuf body = alloc.buffer();
         try {
             int flags = 0;
+            if (tracingId != null) {
+                flags |= Envelope.FLAG_TRACING;
+                Primitives.writeUuid(tracingId, body);
+            }
             Response message = response;
             if (response instanceof WithWarnings w) {
                 message = w.response();

@@ -353,6 +353,25 @@ class ResponseCodecTest {
         assertThat(roundTrip(warned, ProtocolVersion.V5)).isEqualTo(warned);
     }
 
+    /** Spec §2.2: the tracing id comes first, then the warnings, then the message; the driver reads them so. */
+    @ParameterizedTest
+    @EnumSource(value = ProtocolVersion.class, names = {"V4", "V5"})
+    void putsTheTracingIdBeforeWarningsAndBody(ProtocolVersion version) {
+        java.util.UUID id = java.util.UUID.fromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+        Response warned = new VoidResult().withWarnings(List.of("w"));
+
+        Envelope envelope = ResponseCodec.encode(warned, id, 5, version, ballot.cql.protocol.TestBytes.UNTRACKED);
+        Frame driver = driverDecode(envelope);
+
+        assertThat(envelope.flags()).isEqualTo(Envelope.FLAG_TRACING | Envelope.FLAG_WARNING);
+        assertThat(hexOf(envelope.body())).isEqualTo("6b a7 b8 10 9d ad 11 d1 80 b4 00 c0 4f d4 30 c8" // tracing id
+                + " 00 01 00 01 77" // warnings: [string list] ["w"]
+                + " 00 00 00 01"); // RESULT Void
+        assertThat(driver.tracingId).isEqualTo(id);
+        assertThat(driver.warnings).containsExactly("w");
+        assertThat(ResponseCodec.decode(envelope, TestTypeOptions.DECODER)).isEqualTo(warned);
+    }
+
     @Test
     void dropsWarningsForV3Clients() {
         Envelope envelope = encode(new SetKeyspace("ks").withWarnings(List.of("w")), ProtocolVersion.V3);

@@ -1,0 +1,72 @@
+package ballot.cql.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class TraceSessionTest {
+    /** Keeps what a node's trace writer would be given. */
+    private static final class Recorded implements TraceSink {
+        final List<TraceSession.Completed> completed = new ArrayList<>();
+        final List<List<TraceEvent>> late = new ArrayList<>();
+
+        @Override
+        public void completed(TraceSession.Completed session) {
+            completed.add(session);
+        }
+
+        @Override
+        public void late(UUID sessionId, List<TraceEvent> events) {
+            late.add(events);
+        }
+    }
+
+    private final Recorded sink = new Recorded();
+    private final Tracer tracer = new Tracer(InetAddress.getLoopbackAddress(), 7000, sink, 0);
+
+    @Test
+    void finishedSessionHasItsRequestEventsAndDurationOnce() {
+        TraceSession session = tracer.newSession(new InetSocketAddress("127.0.0.9", 50000), true);
+        session.begin("Execute CQL3 query", Map.of("query", "SELECT 1"));
+        session.event("Parsing");
+        session.event("Executing");
+        session.finish();
+        session.finish();
+
+        assertThat(sink.completed).hasSize(1);
+        TraceSession.Completed done = sink.completed.get(0);
+        assertThat(done.sessionId()).isEqualTo(session.id());
+        assertThat(done.sessionId().version()).isEqualTo(1);
+        assertThat(done.client().getHostAddress()).isEqualTo("127.0.0.9");
+        assertThat(done.command()).isEqualTo("QUERY");
+        assertThat(done.request()).isEqualTo("Execute CQL3 query");
+        assertThat(done.parameters()).containsEntry("query", "SELECT 1");
+        assertThat(done.events()).extracting(TraceEvent::activity).containsExactly("Parsing", "Executing");
+        assertThat(done.events().get(0).eventId().timestamp()).isLessThan(done.events().get(1).eventId().timestamp());
+        assertThat(done.durationMicros()).isGreaterThanOrEqualTo(done.events().get(1).sourceElapsedMicros());
+    }
+
+    @Test
+    void eventsAfterTheEndAreWrittenOnTheirOwn() {
+        TraceSession session = tracer.newSession(null, true);
+        session.finish();
+        session.event("MUTATION reply received from /127.0.0.3:7000");
+        assertThat(sink.completed.get(0).events()).isEmpty();
+        assertThat(sink.late).hasSize(1);
+        assertThat(sink.late.get(0)).extracting(TraceEvent::activity).containsExactly("MUTATION reply received from /127.0.0.3:7000");
+    }
+
+    @Test
+    void samplesByProbabilityOnlyRequestsThatDidNotAsk() {
+        assertThat(tracer.newSession(null, false)).isNull();
+        tracer.probability(1);
+        assertThat(tracer.newSession(null, false)).isNotNull();
+        assertThat(Tracer.OFF.newSession(null, true)).as("a transport without a node traces nothing").isNull();
+    }
+}
