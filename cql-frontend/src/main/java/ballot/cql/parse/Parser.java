@@ -29,6 +29,11 @@ public final class Parser {
     private final List<Token> tokens;
     private int index;
     private int markers;
+    private static final String DATA_MASKING_DISABLED = "Cannot mask columns because dynamic data masking is not enabled. "
+            + "You can enable it with the dynamic_data_masking_enabled property on cassandra.yaml";
+
+    /** A refusal Cassandra makes once the statement has parsed (syntax errors anywhere in it come first). */
+    private InvalidRequestException refusal;
 
     private Parser(String text) {
         this.text = text;
@@ -44,7 +49,19 @@ public final class Parser {
         Statement statement = parser.statement();
         parser.acceptSymbol(";");
         parser.expectEnd();
+        if (parser.refusal != null) throw parser.refusal;
         return new Parsed(statement, parser.markers);
+    }
+
+    private void refuseAfterParsing(String message) {
+        if (refusal == null) refusal = new InvalidRequestException(message);
+    }
+
+    /** Ends a statement Ballot has no representation for: it must be complete, and is then refused. */
+    private <T> T refuseAtEnd() {
+        acceptSymbol(";");
+        expectEnd();
+        throw refusal;
     }
 
     // ---------------------------------------------------------------- statements
@@ -119,9 +136,9 @@ public final class Parser {
             next();
             expectWord("partition");
             expectWord("limit");
-            perPartitionLimit = term();
+            perPartitionLimit = intValue();
         }
-        Term limit = acceptWord("limit") ? term() : null;
+        Term limit = acceptWord("limit") ? intValue() : null;
         boolean allowFiltering = false;
         if (acceptWord("allow")) {
             expectWord("filtering");
@@ -164,9 +181,6 @@ public final class Parser {
         expectSymbol(")");
         boolean ifNotExists = ifNotExists();
         Attributes attributes = usingClause();
-        if (!ifNotExists && peek().isWord("if")) {
-            ifNotExists = ifNotExists();
-        }
         return new Statement.Insert(table, List.copyOf(columns), List.copyOf(values), ifNotExists, attributes);
     }
 
@@ -249,7 +263,7 @@ public final class Parser {
         }
         expectWord("from");
         QualifiedName table = qualifiedName("table name");
-        Attributes attributes = usingClause();
+        Attributes attributes = deleteUsingClause();
         expectWord("where");
         List<Relation> where = whereClause();
         boolean ifExists = false;
@@ -310,15 +324,27 @@ public final class Parser {
         do {
             if (acceptWord("ttl")) {
                 if (ttl != null) throw syntax(previous(), "TTL given twice");
-                ttl = term();
+                ttl = intValue();
             } else if (acceptWord("timestamp")) {
                 if (timestamp != null) throw syntax(previous(), "TIMESTAMP given twice");
-                timestamp = term();
+                timestamp = intValue();
             } else {
                 throw unexpected("TTL or TIMESTAMP");
             }
         } while (acceptWord("and"));
         return new Attributes(ttl, timestamp);
+    }
+
+    /** DELETE takes USING TIMESTAMP only: a TTL there is a syntax error, as in Cassandra's grammar. */
+    private Attributes deleteUsingClause() {
+        int start = index;
+        Attributes attributes = usingClause();
+        if (attributes.ttl() != null) {
+            for (int i = start; i < index; i++) {
+                if (tokens.get(i).isWord("ttl")) throw syntax(tokens.get(i), "mismatched input 'TTL' expecting TIMESTAMP");
+            }
+        }
+        return attributes;
     }
 
     private List<Condition> conditions() {
@@ -450,14 +476,12 @@ public final class Parser {
         if (acceptWord("type")) {
             boolean ifNotExists = ifNotExists();
             QualifiedName name = qualifiedName("type name");
-            expectSymbol("(");
             List<String> names = new ArrayList<>();
             List<String> types = new ArrayList<>();
-            do {
+            elementList(() -> {
                 names.add(identifier("field name"));
                 types.add(type());
-            } while (acceptSymbol(","));
-            expectSymbol(")");
+            });
             return new Statement.CreateType(name, ifNotExists, List.copyOf(names), List.copyOf(types));
         }
         Token t = peek();
@@ -472,44 +496,61 @@ public final class Parser {
     private Statement createTable() {
         boolean ifNotExists = ifNotExists();
         QualifiedName name = qualifiedName("table name");
+        TableElements elements = new TableElements();
+        elementList(elements::element);
+        Properties properties = acceptWord("with") ? properties(true) : Properties.NONE;
+        if (elements.partitionKey.isEmpty()) throw new InvalidRequestException("No PRIMARY KEY specifed for table '" + name.name() + "' (exactly one required)");
+        return new Statement.CreateTable(name, ifNotExists, List.copyOf(elements.columns), List.copyOf(elements.partitionKey),
+                List.copyOf(elements.clustering), properties);
+    }
+
+    /**
+     * {@code '(' element (',' element?)* ')'}: the column lists of CREATE TABLE and CREATE TYPE, where Cassandra's
+     * grammar lets any comma after the first element stand alone, so {@code (a int, b int,)} is valid.
+     */
+    private void elementList(Runnable element) {
         expectSymbol("(");
-        List<Statement.ColumnDefinition> columns = new ArrayList<>();
-        List<String> partitionKey = new ArrayList<>();
-        List<String> clustering = new ArrayList<>();
-        boolean primaryKeyDeclared = false;
-        do {
-            if (peek().isWord("primary")) {
-                next();
-                expectWord("key");
-                if (primaryKeyDeclared) throw syntax(previous(), "multiple PRIMARY KEY declarations");
-                primaryKeyDeclared = true;
-                expectSymbol("(");
-                if (acceptSymbol("(")) {
-                    do partitionKey.add(identifier("partition key column")); while (acceptSymbol(","));
-                    expectSymbol(")");
-                } else {
-                    partitionKey.add(identifier("partition key column"));
-                }
-                while (acceptSymbol(",")) clustering.add(identifier("clustering column"));
-                expectSymbol(")");
-                continue;
-            }
-            String column = identifier("column name");
-            String type = type();
-            boolean isStatic = acceptWord("static");
+        element.run();
+        while (acceptSymbol(",")) {
+            if (!peek().isSymbol(",") && !peek().isSymbol(")")) element.run();
+        }
+        expectSymbol(")");
+    }
+
+    /** The columns and primary key of a CREATE TABLE, as its elements are read. */
+    private final class TableElements {
+        final List<Statement.ColumnDefinition> columns = new ArrayList<>();
+        final List<String> partitionKey = new ArrayList<>();
+        final List<String> clustering = new ArrayList<>();
+
+        void element() {
             if (acceptWord("primary")) {
                 expectWord("key");
-                if (primaryKeyDeclared) throw new InvalidRequestException("Multiple PRIMARY KEYs specified (exactly one required)");
-                primaryKeyDeclared = true;
-                partitionKey.add(column);
+                expectSymbol("(");
+                List<String> key = new ArrayList<>();
+                if (acceptSymbol("(")) {
+                    do key.add(identifier("partition key column")); while (acceptSymbol(","));
+                    expectSymbol(")");
+                } else {
+                    key.add(identifier("partition key column"));
+                }
+                setPartitionKey(key);
+                while (acceptSymbol(",")) clustering.add(identifier("clustering column"));
+                expectSymbol(")");
+                return;
             }
-            columns.add(new Statement.ColumnDefinition(column, type, isStatic));
-        } while (acceptSymbol(","));
-        expectSymbol(")");
-        Properties properties = acceptWord("with") ? properties(true) : Properties.NONE;
-        if (!primaryKeyDeclared) throw new InvalidRequestException("No PRIMARY KEY specifed for table '" + name.name() + "' (exactly one required)");
-        return new Statement.CreateTable(name, ifNotExists, List.copyOf(columns), List.copyOf(partitionKey),
-                List.copyOf(clustering), properties);
+            Statement.ColumnDefinition column = columnDefinition();
+            columns.add(column);
+            if (acceptWord("primary")) {
+                expectWord("key");
+                setPartitionKey(List.of(column.name()));
+            }
+        }
+
+        private void setPartitionKey(List<String> key) {
+            if (!partitionKey.isEmpty()) throw new InvalidRequestException("Multiple PRIMARY KEYs specified (exactly one required)");
+            partitionKey.addAll(key);
+        }
     }
 
     private Properties properties(boolean table) {
@@ -639,6 +680,10 @@ public final class Parser {
             }
             return new Statement.AddColumns(List.copyOf(columns), ifNotExists);
         }
+        if (peek().isWord("drop") && peek(1).isWord("compact") && peek(2).isWord("storage")) {
+            index += 3;
+            return new Statement.DropCompactStorage();
+        }
         if (acceptWord("drop")) {
             boolean ifExists = ifExists();
             List<String> columns = new ArrayList<>();
@@ -651,7 +696,7 @@ public final class Parser {
             Term timestamp = null;
             if (acceptWord("using")) {
                 expectWord("timestamp");
-                timestamp = term();
+                timestamp = integerLiteral();
             }
             return new Statement.DropColumns(List.copyOf(columns), ifExists, timestamp);
         }
@@ -666,20 +711,41 @@ public final class Parser {
             } while (acceptWord("and"));
             return new Statement.RenameColumns(List.copyOf(from), List.copyOf(to), ifExists);
         }
-        if (acceptWord("with")) return new Statement.SetTableOptions(properties(true));
+        if (acceptWord("with")) return new Statement.SetTableOptions(properties(false));
         if (acceptWord("alter")) {
+            boolean ifExists = ifExists();
             String column = identifier("column name");
-            expectWord("type");
-            return new Statement.AlterColumnType(column, type());
+            if (!ifExists && acceptWord("type")) return new Statement.AlterColumnType(column, type());
+            if (peek().isWord("masked")) {
+                columnMask();
+            } else {
+                expectWord("drop");
+                expectWord("masked");
+                refuseAfterParsing(DATA_MASKING_DISABLED);
+            }
+            return refuseAtEnd();
         }
         throw unexpected("ADD, DROP, RENAME, ALTER or WITH");
     }
 
+    /** {@code name type [STATIC] [MASKED WITH ...]}; a mask is refused once the statement is read, see {@link #columnMask}. */
     private Statement.ColumnDefinition columnDefinition() {
         String column = identifier("column name");
         String type = type();
         boolean isStatic = acceptWord("static");
+        if (peek().isWord("masked")) columnMask();
         return new Statement.ColumnDefinition(column, type, isStatic);
+    }
+
+    /**
+     * {@code MASKED WITH DEFAULT} or {@code MASKED WITH [ks.]function(args)}: dynamic data masking, which Cassandra 5.0
+     * refuses unless enabled in cassandra.yaml (it is off by default), and Ballot always refuses the same way.
+     */
+    private void columnMask() {
+        expectWord("masked");
+        expectWord("with");
+        if (!acceptWord("default")) functionCall(acceptKeyspacePrefix());
+        refuseAfterParsing(DATA_MASKING_DISABLED);
     }
 
     private Statement drop() {
@@ -755,7 +821,10 @@ public final class Parser {
         return false;
     }
 
-    /** A CQL type as canonical text for the type parser: lower-cased words, quoted names kept quoted. */
+    /**
+     * A CQL type as canonical text for the type parser: lower-cased words, quoted names kept quoted, a custom type's
+     * class in single quotes.
+     */
     private String type() {
         StringBuilder sb = new StringBuilder();
         typeInto(sb);
@@ -766,6 +835,9 @@ public final class Parser {
         Token t = next();
         if (t.is(Token.Kind.QUOTED_NAME)) {
             sb.append('"').append(t.text().replace("\"", "\"\"")).append('"');
+        } else if (t.is(Token.Kind.STRING)) {
+            sb.append('\'').append(t.text()).append('\'');
+            return;
         } else if (t.is(Token.Kind.IDENTIFIER)) {
             sb.append(lower(t.text()));
         } else {
@@ -1029,6 +1101,14 @@ public final class Parser {
         throw unexpected("a value (a column name is not allowed here)");
     }
 
+    /** {@code ks.} before a function name, or null when the name is unqualified. */
+    private String acceptKeyspacePrefix() {
+        if (!peek(1).isSymbol(".")) return null;
+        String keyspace = identifier("keyspace name");
+        expectSymbol(".");
+        return keyspace;
+    }
+
     private Term functionCall(String keyspace) {
         String name = functionName(next());
         expectSymbol("(");
@@ -1038,6 +1118,19 @@ public final class Parser {
         }
         expectSymbol(")");
         return new Term.FunctionCall(keyspace, name, List.copyOf(args));
+    }
+
+    /** Cassandra's INTEGER token, which carries its minus sign: {@code 5} or {@code -5}. */
+    private Term integerLiteral() {
+        boolean negative = peek().isSymbol("-") && peek(1).is(Token.Kind.INTEGER);
+        if (negative) next();
+        if (!peek().is(Token.Kind.INTEGER)) throw unexpected("an integer");
+        return new Term.Constant(ConstantKind.INTEGER, (negative ? "-" : "") + next().text());
+    }
+
+    /** Cassandra's {@code intValue}: an integer literal or a bind marker, as USING TTL and LIMIT take. */
+    private Term intValue() {
+        return isMarker(peek()) ? simpleTerm() : integerLiteral();
     }
 
     private static boolean isConstantWord(Token t) {

@@ -218,6 +218,78 @@ class ParserTest {
                 new Statement.Describe(Statement.DescribeKind.KEYSPACE, new QualifiedName("ks", "ks"), true, true));
     }
 
+    @Test
+    void columnListsOfCreateTableAndCreateTypeMayHaveStrayCommas() {
+        Statement.CreateTable c = (Statement.CreateTable) parse("CREATE TABLE t (id int PRIMARY KEY, v int, )");
+        assertThat(c.columns()).extracting(Statement.ColumnDefinition::name).containsExactly("id", "v");
+        Statement.CreateTable twice = (Statement.CreateTable) parse("CREATE TABLE t (id int,, v int, PRIMARY KEY (id),)");
+        assertThat(twice.partitionKey()).containsExactly("id");
+        Statement.CreateType type = (Statement.CreateType) parse("CREATE TYPE a (street text, zip int,)");
+        assertThat(type.fieldNames()).containsExactly("street", "zip");
+        assertThatThrownBy(() -> parse("CREATE TABLE t (, id int PRIMARY KEY)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("CREATE TABLE t ()")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("ALTER TABLE t ADD (a int,)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("INSERT INTO t (a, b,) VALUES (1, 2)")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void aSecondPrimaryKeyIsInvalidWhereverItIsDeclared() {
+        assertThatThrownBy(() -> parse("CREATE TABLE t (a int PRIMARY KEY, b int, PRIMARY KEY (b))"))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("Multiple PRIMARY KEYs specified (exactly one required)");
+        assertThatThrownBy(() -> parse("CREATE TABLE t (a int, PRIMARY KEY (a), PRIMARY KEY (a))"))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("Multiple PRIMARY KEYs specified (exactly one required)");
+    }
+
+    @Test
+    void typesMayBeCassandraClassesInQuotes() {
+        Statement.CreateTable c = (Statement.CreateTable) parse("CREATE TABLE t (k int PRIMARY KEY, "
+                + "c 'org.apache.cassandra.db.marshal.LexicalUUIDType', l list<'LexicalUUIDType'>, f frozen<'Int32Type'>)");
+        assertThat(c.columns()).extracting(Statement.ColumnDefinition::type).containsExactly("int",
+                "'org.apache.cassandra.db.marshal.LexicalUUIDType'", "list<'LexicalUUIDType'>", "frozen<'Int32Type'>");
+    }
+
+    @Test
+    void dataMaskingIsReadThenRefusedAsCassandraDoesByDefault() {
+        String disabled = "Cannot mask columns because dynamic data masking is not enabled. "
+                + "You can enable it with the dynamic_data_masking_enabled property on cassandra.yaml";
+        for (String cql : List.of("CREATE TABLE t (k int PRIMARY KEY, v text MASKED WITH mask_inner(1, null))",
+                "CREATE TABLE t (k int MASKED WITH DEFAULT PRIMARY KEY)",
+                "ALTER TABLE t ADD v int MASKED WITH system.mask_null()",
+                "ALTER TABLE t ALTER IF EXISTS v MASKED WITH mask_default()",
+                "ALTER TABLE t ALTER v DROP MASKED")) {
+            assertThatThrownBy(() -> parse(cql)).as(cql).isInstanceOf(InvalidRequestException.class).hasMessage(disabled);
+        }
+        assertThatThrownBy(() -> parse("CREATE TABLE t (k int PRIMARY KEY, v text MASKED WITH mask_inner(1, ) )"))
+                .isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void alterTableTakesOnlyPropertiesAfterWithAndCompactStorageOnlyToDropIt() {
+        assertThat(parse("ALTER TABLE t DROP COMPACT STORAGE")).isEqualTo(new Statement.AlterTable(new QualifiedName(null, "t"),
+                false, new Statement.DropCompactStorage()));
+        assertThat(parse("ALTER TABLE t DROP compact")).isEqualTo(new Statement.AlterTable(new QualifiedName(null, "t"),
+                false, new Statement.DropColumns(List.of("compact"), false, null)));
+        assertThat(parse("ALTER TABLE t DROP (a, b) USING TIMESTAMP 12")).isEqualTo(new Statement.AlterTable(
+                new QualifiedName(null, "t"), false, new Statement.DropColumns(List.of("a", "b"), false, integer("12"))));
+        assertThatThrownBy(() -> parse("ALTER TABLE t DROP a USING TIMESTAMP ?")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("ALTER TABLE t WITH CLUSTERING ORDER BY (c DESC)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("ALTER TABLE t WITH COMPACT STORAGE")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void usingAndLimitTakeIntegersOrMarkersInCassandrasOrder() {
+        Statement.Insert i = (Statement.Insert) parse("INSERT INTO t (k) VALUES (1) IF NOT EXISTS USING TTL -1 AND TIMESTAMP :ts");
+        assertThat(i.attributes()).isEqualTo(new Statement.Attributes(integer("-1"), new Term.BindMarker(0, "ts")));
+        assertThatThrownBy(() -> parse("INSERT INTO t (k) VALUES (1) USING TTL 5 IF NOT EXISTS")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("UPDATE t USING TTL 1 + 1 SET v = 1 WHERE k = 1")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("SELECT * FROM t LIMIT 'a'")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("DELETE FROM t USING TIMESTAMP 1 AND TTL 5 WHERE k = 1"))
+                .isInstanceOf(SyntaxException.class).hasMessageContaining("mismatched input 'TTL' expecting TIMESTAMP");
+        Statement.Select s = (Statement.Select) parse("SELECT * FROM t PER PARTITION LIMIT ? LIMIT 3");
+        assertThat(s.perPartitionLimit()).isEqualTo(new Term.BindMarker(0, null));
+        assertThat(s.limit()).isEqualTo(integer("3"));
+    }
+
     private static Term integer(String text) {
         return new Term.Constant(ConstantKind.INTEGER, text);
     }
