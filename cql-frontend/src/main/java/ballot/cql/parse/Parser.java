@@ -4,6 +4,7 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
 import ballot.cql.parse.Statement.Attributes;
 import ballot.cql.type.ConstantKind;
+import ballot.cql.type.CqlTypes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,9 +22,14 @@ public final class Parser {
             "add", "allow", "alter", "and", "apply", "asc", "authorize", "batch", "begin", "by", "columnfamily",
             "create", "delete", "desc", "describe", "drop", "entries", "execute", "from", "full", "grant", "if", "in",
             "index", "infinity", "insert", "into", "is", "keyspace", "limit", "materialized", "modify", "nan",
-            "norecursive", "not", "null", "of", "on", "or", "order", "primary", "rename", "replace", "revoke", "schema",
-            "select", "set", "table", "to", "token", "truncate", "unlogged", "unset", "update", "use", "using", "view",
+            "norecursive", "not", "null", "of", "on", "or", "order", "primary", "rename", "revoke", "schema",
+            "select", "set", "table", "to", "token", "truncate", "unlogged", "update", "use", "using", "view",
             "where", "with");
+
+    /** Unreserved keywords that still cannot name a user type. */
+    private static final Set<String> NOT_TYPE_NAMES = Set.of("ttl", "count", "writetime", "maxwritetime", "cast", "json", "distinct");
+    /** Names Cassandra keeps for types it may add. */
+    private static final Set<String> RESERVED_TYPE_NAMES = Set.of("byte", "complex", "enum", "interval", "macaddr", "bitstring");
 
     private final String text;
     private final List<Token> tokens;
@@ -359,6 +365,11 @@ public final class Parser {
             } else if (acceptSymbol(".")) {
                 field = identifier("field name");
             }
+            if (key == null && field == null && acceptWord("contains")) {
+                Operator op = acceptWord("key") ? Operator.CONTAINS_KEY : Operator.CONTAINS;
+                conditions.add(new Condition(column, null, null, op, term()));
+                continue;
+            }
             Operator op = operator(true);
             Term value = op == Operator.IN ? inValues() : term();
             conditions.add(new Condition(column, key, field, op, value));
@@ -386,7 +397,7 @@ public final class Parser {
             List<String> columns = new ArrayList<>();
             do columns.add(identifier("clustering column")); while (acceptSymbol(","));
             expectSymbol(")");
-            Operator op = operator(false);
+            Operator op = operator(true);
             if (op == Operator.IN) {
                 if (isMarker(peek())) return new Relation.Multi(List.copyOf(columns), op, term());
                 expectSymbol("(");
@@ -401,24 +412,24 @@ public final class Parser {
             return new Relation.Multi(List.copyOf(columns), op, value);
         }
         String column = identifier("column name");
-        Term mapKey = null;
         if (acceptSymbol("[")) {
-            mapKey = term();
+            Term mapKey = term();
             expectSymbol("]");
+            return new Relation.Single(column, mapKey, operator(false), term());
         }
         if (acceptWord("is")) {
             expectWord("not");
             expectWord("null");
-            return new Relation.Single(column, mapKey, Operator.IS_NOT, new Term.Null());
+            return new Relation.Single(column, null, Operator.IS_NOT, new Term.Null());
         }
         if (acceptWord("contains")) {
             Operator op = acceptWord("key") ? Operator.CONTAINS_KEY : Operator.CONTAINS;
-            return new Relation.Single(column, mapKey, op, term());
+            return new Relation.Single(column, null, op, term());
         }
-        if (acceptWord("like")) return new Relation.Single(column, mapKey, Operator.LIKE, term());
+        if (acceptWord("like")) return new Relation.Single(column, null, Operator.LIKE, term());
         Operator op = operator(true);
-        Term value = op == Operator.IN || op == Operator.NOT_IN ? inValues() : term();
-        return new Relation.Single(column, mapKey, op, value);
+        Term value = op == Operator.IN ? inValues() : term();
+        return new Relation.Single(column, null, op, value);
     }
 
     private Term inValues() {
@@ -453,13 +464,9 @@ public final class Parser {
                 default: break;
             }
         }
-        if (t.isWord("in")) return Operator.IN;
-        if (t.isWord("not") && peek().isWord("in")) {
-            next();
-            return Operator.NOT_IN;
-        }
+        if (allowIn && t.isWord("in")) return Operator.IN;
         index--;
-        throw unexpected(allowIn ? "an operator (=, !=, <, <=, >, >=, IN)" : "an operator (=, <, <=, >, >=)");
+        throw unexpected(allowIn ? "an operator (=, !=, <, <=, >, >=, IN)" : "an operator (=, !=, <, <=, >, >=)");
     }
 
     // ---------------------------------------------------------------- DDL
@@ -475,7 +482,7 @@ public final class Parser {
         if (acceptWord("table") || acceptWord("columnfamily")) return createTable();
         if (acceptWord("type")) {
             boolean ifNotExists = ifNotExists();
-            QualifiedName name = qualifiedName("type name");
+            QualifiedName name = userTypeName();
             List<String> names = new ArrayList<>();
             List<String> types = new ArrayList<>();
             elementList(() -> {
@@ -483,6 +490,10 @@ public final class Parser {
                 types.add(type());
             });
             return new Statement.CreateType(name, ifNotExists, List.copyOf(names), List.copyOf(types));
+        }
+        if (peek().isWord("or") && peek(1).isWord("replace") && (peek(2).isWord("function") || peek(2).isWord("aggregate"))) {
+            throw new InvalidRequestException("CREATE OR REPLACE " + peek(2).text().toUpperCase(Locale.ROOT)
+                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE)");
         }
         Token t = peek();
         if (t.isWord("index") || t.isWord("custom") || t.isWord("materialized") || t.isWord("function")
@@ -639,7 +650,7 @@ public final class Parser {
         }
         if (acceptWord("type")) {
             boolean ifExists = ifExists();
-            QualifiedName name = qualifiedName("type name");
+            QualifiedName name = userTypeName();
             if (acceptWord("add")) {
                 boolean ifNotExists = ifNotExists();
                 String field = identifier("field name");
@@ -760,7 +771,7 @@ public final class Parser {
         }
         if (acceptWord("type")) {
             boolean ifExists = ifExists();
-            return new Statement.DropType(qualifiedName("type name"), ifExists);
+            return new Statement.DropType(userTypeName(), ifExists);
         }
         Token t = peek();
         if (t.isWord("index") || t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate")
@@ -863,25 +874,59 @@ public final class Parser {
 
     // ---------------------------------------------------------------- selectors
 
+    /** Cassandra's {@code selectionAddition}: left-associative, {@code * / %} binding tighter than {@code + -}. */
     private Selector selector() {
+        Selector result = productSelector();
+        while (peek().isSymbol("+") || peek().isSymbol("-")) {
+            char op = next().text().charAt(0);
+            result = new Selector.Arithmetic(op, result, productSelector());
+        }
+        return result;
+    }
+
+    private Selector productSelector() {
+        Selector result = unarySelector();
+        while (peek().isSymbol("*") || peek().isSymbol("/") || peek().isSymbol("%")) {
+            char op = next().text().charAt(0);
+            result = new Selector.Arithmetic(op, result, unarySelector());
+        }
+        return result;
+    }
+
+    /** A selector with its field, element and slice modifiers, or a negated one; a minus before a number is its sign. */
+    private Selector unarySelector() {
+        if (peek().isSymbol("-") && !isSignedConstant(peek(1))) {
+            next();
+            return new Selector.Negation(unarySelector());
+        }
         Selector selector = primarySelector();
         while (true) {
             if (peek().isSymbol(".") && (peek(1).is(Token.Kind.IDENTIFIER) || peek(1).is(Token.Kind.QUOTED_NAME))) {
                 next();
                 selector = new Selector.Field(selector, identifier("field name"));
             } else if (acceptSymbol("[")) {
-                Term key = term();
-                expectSymbol("]");
-                selector = new Selector.Element(selector, key, null, false);
+                selector = elementOrSlice(selector);
             } else {
-                break;
+                return selector;
             }
         }
-        if (peek().isSymbol("+") || peek().isSymbol("-") || peek().isSymbol("*") || peek().isSymbol("/") || peek().isSymbol("%")) {
-            char op = next().text().charAt(0);
-            return new Selector.Arithmetic(op, selector, selector());
+    }
+
+    /** After {@code [}: {@code key]}, or a slice {@code from..to]}, {@code from..]} or {@code ..to]}. */
+    private Selector elementOrSlice(Selector collection) {
+        Term from = peek().isSymbol("..") ? null : term();
+        if (!acceptSymbol("..")) {
+            expectSymbol("]");
+            return new Selector.Element(collection, from, null, false);
         }
-        return selector;
+        Term to = from == null || !peek().isSymbol("]") ? term() : null;
+        expectSymbol("]");
+        return new Selector.Element(collection, from, to, true);
+    }
+
+    private static boolean isSignedConstant(Token t) {
+        return t.is(Token.Kind.INTEGER) || t.is(Token.Kind.FLOAT) || t.is(Token.Kind.DURATION) || t.isWord("nan")
+                || t.isWord("infinity");
     }
 
     private Selector primarySelector() {
@@ -1151,12 +1196,30 @@ public final class Parser {
         return new QualifiedName(null, first);
     }
 
+    /**
+     * {@code [ks.]name} of a user type (Cassandra's {@code userTypeName}): unquoted, the name may not be a native type
+     * or one of the unreserved keywords that are not {@code basic_unreserved_keyword}s, nor a reserved type name.
+     */
+    private QualifiedName userTypeName() {
+        String keyspace = peek(1).isSymbol(".") ? identifier("keyspace name") : null;
+        if (keyspace != null) next();
+        Token t = peek();
+        if (t.is(Token.Kind.IDENTIFIER)) {
+            String word = lower(t.text());
+            if (CqlTypes.nativeType(word) != null || NOT_TYPE_NAMES.contains(word)) {
+                throw syntax(t, "no viable alternative at input " + t.describe());
+            }
+            if (RESERVED_TYPE_NAMES.contains(word)) throw new SyntaxException("Invalid (reserved) user type name " + t.text());
+        }
+        return new QualifiedName(keyspace, identifier("type name"));
+    }
+
     private String identifier(String what) {
         Token t = next();
         if (t.is(Token.Kind.QUOTED_NAME)) return t.text();
         if (t.is(Token.Kind.IDENTIFIER)) {
             String word = lower(t.text());
-            if (!RESERVED.contains(word)) return word;
+            if (!RESERVED.contains(word) && !word.equals("true") && !word.equals("false")) return word;
             index--;
             throw syntax(t, "mismatched input " + t.describe() + " expecting " + what
                     + " (" + t.text() + " is a reserved keyword; quote it to use it as a name)");
