@@ -300,6 +300,32 @@ class CqlCompatibilityIT {
                 .hasMessage("Error setting type com.example.Nope: Unable to find abstract-type class 'com.example.Nope'");
     }
 
+    @Test
+    void syntaxCassandra50AcceptsWorksAndLaterSyntaxIsRefused() {
+        session.execute("CREATE TABLE it.syntax (k int PRIMARY KEY, s set<text>, m map<text, int>, a int, b int, c int)");
+        session.execute("INSERT INTO it.syntax (k, s, m, a, b, c) VALUES (1, {'x'}, {'k': 1}, 10, 4, 3) -- a comment\n");
+        assertThat(session.execute("UPDATE it.syntax SET a = 11 WHERE k = 1 IF s CONTAINS 'y'").wasApplied()).isFalse();
+        assertThat(session.execute("UPDATE it.syntax SET a = 11 WHERE k = 1 IF s CONTAINS 'x' AND m CONTAINS KEY 'k'")
+                .wasApplied()).isTrue();
+        PreparedStatement contains = session.prepare("DELETE s FROM it.syntax WHERE k = 1 IF m CONTAINS ?");
+        assertThat(session.execute(contains.bind(2)).wasApplied()).isFalse();
+        assertThat(session.execute(contains.bind(1)).wasApplied()).isTrue();
+        Row row = session.execute("SELECT a - b - c, a + b * c, -a AS minus FROM it.syntax WHERE k = 1").one();
+        assertThat(row.getInt(0)).isEqualTo(11 - 4 - 3);
+        assertThat(row.getInt(1)).isEqualTo(11 + 4 * 3);
+        assertThat(row.getInt("minus")).isEqualTo(-11);
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.syntax WHERE a NOT IN (1) ALLOW FILTERING"))
+                .isInstanceOf(SyntaxError.class);
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.syntax -- unterminated"))
+                .isInstanceOf(SyntaxError.class).hasMessageContaining("mismatched character '<EOF>'");
+        assertThatThrownBy(() -> session.execute("UPDATE it.syntax SET a = 1 WHERE k = 1 IF a CONTAINS 1"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("Cannot use CONTAINS on non-collection column a");
+        assertThatThrownBy(() -> session.execute("CREATE TABLE it.masked (k int PRIMARY KEY, v text MASKED WITH DEFAULT)"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageStartingWith("Cannot mask columns because dynamic data masking");
+        assertThatThrownBy(() -> session.execute("CREATE FUNCTION it.f (a int) RETURNS NULL ON NULL INPUT RETURNS int "
+                + "LANGUAGE java AS 'return a;'")).isInstanceOf(InvalidQueryException.class).hasMessageContaining("not supported");
+    }
+
     private static ByteBuffer bytes(UUID uuid) {
         return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).flip();
     }
