@@ -136,7 +136,7 @@ abstract class AbstractCompositeType extends CustomType {
     public final ByteBuffer fromString(String text) {
         List<Component> components = new ArrayList<>();
         byte last = 0;
-        List<String> parts = split(text);
+        List<String> parts = TupleLikeType.splitOnColons(text);
         for (int i = 0; i < parts.size(); i++) {
             String part = parts.get(i);
             if (part.equals("!") || part.equals("_")) {
@@ -171,20 +171,5 @@ abstract class AbstractCompositeType extends CustomType {
             return text;
         String unescaped = text.replace("\\:", ":");
         return unescaped.endsWith("!") ? unescaped.substring(0, unescaped.length() - 1) : unescaped;
-    }
-
-    private static List<String> split(String text) {
-        List<String> parts = new ArrayList<>();
-        if (text.isEmpty())
-            return parts;
-        int start = 0;
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) == ':' && (i == 0 || text.charAt(i - 1) != '\\')) {
-                parts.add(text.substring(start, i));
-                start = i + 1;
-            }
-        }
-        parts.add(text.substring(start));
-        return parts;
     }
 }

@@ -222,7 +222,7 @@ final class TypeStringParser {
         }
     }
 
-    private final class RawNative extends Raw {
+    private class RawNative extends Raw {
         final CqlType type;
 
         RawNative(CqlType type) {
@@ -246,16 +246,9 @@ final class TypeStringParser {
     }
 
     /** A custom type: like Cassandra's, it accepts {@code frozen<>}, which changes nothing. */
-    private final class RawCustom extends Raw {
-        final CqlType type;
-
+    private final class RawCustom extends RawNative {
         RawCustom(CqlType type) {
-            this.type = type;
-        }
-
-        @Override
-        CqlType prepare() {
-            return type;
+            super(type);
         }
 
         @Override
