@@ -255,6 +255,86 @@ class CqlCompatibilityIT {
     }
 
     @Test
+    void aTableDeclaredWithATrailingCommaIsCreatedAndUsable() {
+        session.execute("CREATE TABLE it.trailing (id int PRIMARY KEY, v int, )");
+        session.execute("INSERT INTO it.trailing (id, v) VALUES (1, 2)");
+        assertThat(session.execute("SELECT v FROM it.trailing WHERE id = 1").one().getInt("v")).isEqualTo(2);
+        assertThat(session.getMetadata().getKeyspace("it").orElseThrow().getTable("trailing").orElseThrow().getColumns())
+                .hasSize(2);
+    }
+
+    @Test
+    void customTypeColumnsHoldBytesAndAreDescribedByTheirClassAsInCassandra() {
+        String lexical = "org.apache.cassandra.db.marshal.LexicalUUIDType";
+        String composite = "org.apache.cassandra.db.marshal.CompositeType(org.apache.cassandra.db.marshal.Int32Type,"
+                + "org.apache.cassandra.db.marshal.UTF8Type)";
+        session.execute("CREATE TABLE it.custom (k int, c '" + lexical + "', v 'CompositeType(Int32Type, UTF8Type)', "
+                + "n 'org.apache.cassandra.db.marshal.Int32Type', PRIMARY KEY (k, c))");
+        UUID high = new UUID(5, 1);
+        UUID negative = new UUID(-5, 1); // LexicalUUIDType compares signed: sorts before high
+        session.execute("INSERT INTO it.custom (k, c, v, n) VALUES (1, 0x" + hex(high) + ", 0x0004000000070000016100, 3)");
+        PreparedStatement insert = session.prepare("INSERT INTO it.custom (k, c, n) VALUES (1, ?, ?)");
+        assertThat(insert.getVariableDefinitions().get(0).getType()).isEqualTo(DataTypes.custom(lexical));
+        session.execute(insert.bind(bytes(negative), 4));
+
+        ResultSet rows = session.execute("SELECT c, v, n FROM it.custom WHERE k = 1");
+        assertThat(rows.getColumnDefinitions().get("c").getType()).isEqualTo(DataTypes.custom(lexical));
+        assertThat(rows.getColumnDefinitions().get("v").getType()).isEqualTo(DataTypes.custom(composite));
+        assertThat(rows.getColumnDefinitions().get("n").getType()).isEqualTo(DataTypes.INT);
+        List<Row> all = rows.all();
+        assertThat(all).extracting(r -> r.getByteBuffer("c")).containsExactly(bytes(negative), bytes(high));
+        assertThat(all.get(1).getByteBuffer("v")).isEqualTo(ByteBuffer.wrap(new byte[] {0, 4, 0, 0, 0, 7, 0, 0, 1, 'a', 0}));
+        assertThat(all.get(0).getInt("n")).isEqualTo(4);
+        assertThatThrownBy(() -> session.execute("INSERT INTO it.custom (k, c) VALUES (1, 0xabcd)"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("UUID should be 16 or 0 bytes (2)");
+
+        TableMetadata table = session.getMetadata().getKeyspace("it").orElseThrow().getTable("custom").orElseThrow();
+        assertThat(table.getColumn("c").orElseThrow().getType()).isEqualTo(DataTypes.custom(lexical));
+        assertThat(table.getColumn("n").orElseThrow().getType()).isEqualTo(DataTypes.INT);
+        assertThat(session.execute("SELECT type FROM system_schema.columns WHERE keyspace_name = 'it' AND table_name = 'custom' "
+                + "AND column_name = 'c'").one().getString("type")).isEqualTo("'" + lexical + "'");
+        String described = session.execute("DESCRIBE TABLE it.custom").one().getString("create_statement");
+        assertThat(described).contains("c '" + lexical + "',", "v '" + composite + "',", "n int,");
+        assertThatThrownBy(() -> session.execute("CREATE TABLE it.nope (k int PRIMARY KEY, c 'com.example.Nope')"))
+                .isInstanceOf(SyntaxError.class)
+                .hasMessage("Error setting type com.example.Nope: Unable to find abstract-type class 'com.example.Nope'");
+    }
+
+    @Test
+    void syntaxCassandra50AcceptsWorksAndLaterSyntaxIsRefused() {
+        session.execute("CREATE TABLE it.syntax (k int PRIMARY KEY, s set<text>, m map<text, int>, a int, b int, c int)");
+        session.execute("INSERT INTO it.syntax (k, s, m, a, b, c) VALUES (1, {'x'}, {'k': 1}, 10, 4, 3) -- a comment\n");
+        assertThat(session.execute("UPDATE it.syntax SET a = 11 WHERE k = 1 IF s CONTAINS 'y'").wasApplied()).isFalse();
+        assertThat(session.execute("UPDATE it.syntax SET a = 11 WHERE k = 1 IF s CONTAINS 'x' AND m CONTAINS KEY 'k'")
+                .wasApplied()).isTrue();
+        PreparedStatement contains = session.prepare("DELETE s FROM it.syntax WHERE k = 1 IF m CONTAINS ?");
+        assertThat(session.execute(contains.bind(2)).wasApplied()).isFalse();
+        assertThat(session.execute(contains.bind(1)).wasApplied()).isTrue();
+        Row row = session.execute("SELECT a - b - c, a + b * c, -a AS minus FROM it.syntax WHERE k = 1").one();
+        assertThat(row.getInt(0)).isEqualTo(11 - 4 - 3);
+        assertThat(row.getInt(1)).isEqualTo(11 + 4 * 3);
+        assertThat(row.getInt("minus")).isEqualTo(-11);
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.syntax WHERE a NOT IN (1) ALLOW FILTERING"))
+                .isInstanceOf(SyntaxError.class);
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.syntax -- unterminated"))
+                .isInstanceOf(SyntaxError.class).hasMessageContaining("mismatched character '<EOF>'");
+        assertThatThrownBy(() -> session.execute("UPDATE it.syntax SET a = 1 WHERE k = 1 IF a CONTAINS 1"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("Cannot use CONTAINS on non-collection column a");
+        assertThatThrownBy(() -> session.execute("CREATE TABLE it.masked (k int PRIMARY KEY, v text MASKED WITH DEFAULT)"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageStartingWith("Cannot mask columns because dynamic data masking");
+        assertThatThrownBy(() -> session.execute("CREATE FUNCTION it.f (a int) RETURNS NULL ON NULL INPUT RETURNS int "
+                + "LANGUAGE java AS 'return a;'")).isInstanceOf(InvalidQueryException.class).hasMessageContaining("not supported");
+    }
+
+    private static ByteBuffer bytes(UUID uuid) {
+        return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).flip();
+    }
+
+    private static String hex(UUID uuid) {
+        return String.format("%016x%016x", uuid.getMostSignificantBits(), uuid.getLeastSignificantBits());
+    }
+
+    @Test
     void dataAndSchemaSurviveARestart() {
         session.execute("CREATE TABLE it.durable (k int PRIMARY KEY, v text)");
         session.execute("INSERT INTO it.durable (k, v) VALUES (42, 'kept')");

@@ -6,18 +6,28 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Splits CQL text into tokens; a minus sign is always its own token (the parser folds it into constants). Comments ({@code --}, {@code //}, {@code /* *}{@code /}) and whitespace are skipped. */
+/**
+ * Splits CQL text into tokens as Cassandra's Lexer.g does, except that a minus sign is always its own token (the
+ * parser folds it into constants). Comments ({@code --} and {@code //} to the end of the line, {@code /* *}{@code /})
+ * and whitespace (space, tab, CR, LF) are skipped.
+ */
 final class Lexer {
     private static final Pattern UUID = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-    /** Cassandra duration literals: 1h30m, 2y3mo, ISO 8601 P1Y2M3DT4H5M6S and P1W, alternative P0001-02-03T04:05:06. */
+    private static final String TIME_DESIGNATORS = "T(\\d+H(\\d+M)?(\\d+S)?|\\d+M(\\d+S)?|\\d+S)";
+    /**
+     * Cassandra's duration literals: units ({@code 1h30m}, {@code 2y3mo}, case-insensitive) and ISO 8601 forms, whose
+     * designators are upper case as in Cassandra's lexer: {@code P1Y2M3DT4H5M6S}, {@code PT5M}, {@code P2W} and the
+     * alternative {@code P0001-02-03T04:05:06}.
+     */
     private static final Pattern DURATION = Pattern.compile(
-            "(?i)(\\d+(y|mo|w|d|h|s|ms|us|µs|ns|m))+"
-                    + "|P(\\d+Y)?(\\d+M)?(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+S)?)?"
+            "(?i:(\\d+(y|mo|w|d|h|s|ms|us|µs|ns|m))+)"
+                    + "|P(\\d+Y(\\d+M)?(\\d+D)?|\\d+M(\\d+D)?|\\d+D)(" + TIME_DESIGNATORS + ")?"
+                    + "|P" + TIME_DESIGNATORS
                     + "|P\\d+W"
                     + "|P\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}");
-    private static final Pattern NUMBER = Pattern.compile(
-            "\\d+(\\.\\d*)?([eE][+-]?\\d+)?|\\.\\d+([eE][+-]?\\d+)?");
+    /** Cassandra's FLOAT: digits, an optional fraction (possibly empty, {@code 1.}), an optional exponent. */
+    private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d*)?([eE][+-]?\\d+)?");
 
     private final String text;
     private int pos;
@@ -40,11 +50,11 @@ final class Lexer {
                 tokens.add(token(Token.Kind.EOF, "", pos));
                 return tokens;
             }
-            tokens.add(next(tokens.isEmpty() ? null : tokens.get(tokens.size() - 1)));
+            tokens.add(next());
         }
     }
 
-    private Token next(Token previous) {
+    private Token next() {
         int start = pos;
         char c = text.charAt(pos);
         if (c == '\'') return string(start);
@@ -75,8 +85,7 @@ final class Lexer {
             pos = uuid.end();
             return token(Token.Kind.UUID, uuid.group(), start);
         }
-        if (Character.isDigit(c) || c == '.' && pos + 1 < text.length() && Character.isDigit(text.charAt(pos + 1))
-                && !(previous != null && previous.is(Token.Kind.IDENTIFIER))) {
+        if (isDigit(c)) {
             Matcher duration = DURATION.matcher(text).region(pos, text.length());
             Matcher number = NUMBER.matcher(text).region(pos, text.length());
             boolean isNumber = number.lookingAt();
@@ -85,13 +94,15 @@ final class Lexer {
                 return token(Token.Kind.DURATION, text.substring(start, pos), start);
             }
             if (isNumber) {
-                pos = number.end();
                 String literal = number.group();
+                // 1..3 is a collection slice: the integer, then the range
+                if (literal.endsWith(".") && text.startsWith(".", number.end())) literal = literal.substring(0, literal.length() - 1);
+                pos = start + literal.length();
                 boolean isFloat = literal.indexOf('.') >= 0 || literal.indexOf('e') >= 0 || literal.indexOf('E') >= 0;
                 return token(isFloat ? Token.Kind.FLOAT : Token.Kind.INTEGER, literal, start);
             }
         }
-        if (c == 'P' || c == 'p') {
+        if (c == 'P') {
             Matcher duration = DURATION.matcher(text).region(pos, text.length());
             if (duration.lookingAt() && duration.end() > pos + 1 && !continuesWord(duration.end())) {
                 pos = duration.end();
@@ -102,13 +113,13 @@ final class Lexer {
             while (pos < text.length() && isIdentifierPart(text.charAt(pos))) pos++;
             return token(Token.Kind.IDENTIFIER, text.substring(start, pos), start);
         }
-        for (String symbol : new String[] {"!=", "<=", ">=", "+=", "-=", "=", "<", ">", "(", ")", "[", "]", "{", "}", ",", ";", ".", "*", ":", "+", "-", "/", "%", "@"}) {
+        for (String symbol : new String[] {"!=", "<=", ">=", "+=", "-=", "..", "=", "<", ">", "(", ")", "[", "]", "{", "}", ",", ";", ".", "*", ":", "+", "-", "/", "%"}) {
             if (text.startsWith(symbol, pos)) {
                 pos += symbol.length();
                 return token(Token.Kind.SYMBOL, symbol, start);
             }
         }
-        throw new SyntaxException(String.format("line %d:%d unexpected character '%s'", line, start - lineStart, c));
+        throw new SyntaxException(String.format("line %d:%d no viable alternative at character '%s'", line, start - lineStart, c));
     }
 
     private boolean continuesWord(int end) {
@@ -183,10 +194,15 @@ final class Lexer {
             if (c == '\n') {
                 newLine(pos);
                 pos++;
-            } else if (Character.isWhitespace(c)) {
+            } else if (c == ' ' || c == '\t' || c == '\r') {
                 pos++;
             } else if (text.startsWith("--", pos) || text.startsWith("//", pos)) {
-                while (pos < text.length() && text.charAt(pos) != '\n') pos++;
+                while (pos < text.length() && text.charAt(pos) != '\n' && text.charAt(pos) != '\r') pos++;
+                // Cassandra's lexer ends a line comment with its newline only: a statement that ends inside one is invalid
+                if (pos == text.length()) {
+                    throw new SyntaxException(String.format("line %d:%d mismatched character '<EOF>' expecting set null",
+                            line, pos - lineStart));
+                }
             } else if (text.startsWith("/*", pos)) {
                 int end = text.indexOf("*/", pos + 2);
                 if (end < 0) throw new SyntaxException(String.format("line %d:%d unterminated comment", line, pos - lineStart));
@@ -207,11 +223,16 @@ final class Lexer {
         return new Token(kind, value, line, start - lineStart, start);
     }
 
+    /** Cassandra's IDENT is {@code [A-Za-z][A-Za-z0-9_]*}: ASCII only, and not starting with an underscore. */
     private static boolean isIdentifierStart(char c) {
-        return Character.isLetter(c) || c == '_';
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
     }
 
     private static boolean isIdentifierPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_';
+        return isIdentifierStart(c) || isDigit(c) || c == '_';
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 }

@@ -2,7 +2,7 @@ package ballot.cql.parse;
 
 /** Comparison operators of WHERE relations and IF conditions. */
 public enum Operator {
-    EQ("="), NEQ("!="), LT("<"), LTE("<="), GT(">"), GTE(">="), IN("IN"), NOT_IN("NOT IN"),
+    EQ("="), NEQ("!="), LT("<"), LTE("<="), GT(">"), GTE(">="), IN("IN"),
     CONTAINS("CONTAINS"), CONTAINS_KEY("CONTAINS KEY"), LIKE("LIKE"), IS_NOT("IS NOT");
 
     private final String symbol;

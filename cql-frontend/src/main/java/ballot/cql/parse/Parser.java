@@ -4,6 +4,7 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
 import ballot.cql.parse.Statement.Attributes;
 import ballot.cql.type.ConstantKind;
+import ballot.cql.type.CqlTypes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,14 +22,24 @@ public final class Parser {
             "add", "allow", "alter", "and", "apply", "asc", "authorize", "batch", "begin", "by", "columnfamily",
             "create", "delete", "desc", "describe", "drop", "entries", "execute", "from", "full", "grant", "if", "in",
             "index", "infinity", "insert", "into", "is", "keyspace", "limit", "materialized", "modify", "nan",
-            "norecursive", "not", "null", "of", "on", "or", "order", "primary", "rename", "replace", "revoke", "schema",
-            "select", "set", "table", "to", "token", "truncate", "unlogged", "unset", "update", "use", "using", "view",
+            "norecursive", "not", "null", "of", "on", "or", "order", "primary", "rename", "revoke", "schema",
+            "select", "set", "table", "to", "token", "truncate", "unlogged", "update", "use", "using", "view",
             "where", "with");
+
+    /** Unreserved keywords that still cannot name a user type. */
+    private static final Set<String> NOT_TYPE_NAMES = Set.of("ttl", "count", "writetime", "maxwritetime", "cast", "json", "distinct");
+    /** Names Cassandra keeps for types it may add. */
+    private static final Set<String> RESERVED_TYPE_NAMES = Set.of("byte", "complex", "enum", "interval", "macaddr", "bitstring");
 
     private final String text;
     private final List<Token> tokens;
     private int index;
     private int markers;
+    private static final String DATA_MASKING_DISABLED = "Cannot mask columns because dynamic data masking is not enabled. "
+            + "You can enable it with the dynamic_data_masking_enabled property on cassandra.yaml";
+
+    /** A refusal Cassandra makes once the statement has parsed (syntax errors anywhere in it come first). */
+    private InvalidRequestException refusal;
 
     private Parser(String text) {
         this.text = text;
@@ -44,7 +55,19 @@ public final class Parser {
         Statement statement = parser.statement();
         parser.acceptSymbol(";");
         parser.expectEnd();
+        if (parser.refusal != null) throw parser.refusal;
         return new Parsed(statement, parser.markers);
+    }
+
+    private void refuseAfterParsing(String message) {
+        if (refusal == null) refusal = new InvalidRequestException(message);
+    }
+
+    /** Ends a statement Ballot has no representation for: it must be complete, and is then refused. */
+    private <T> T refuseAtEnd() {
+        acceptSymbol(";");
+        expectEnd();
+        throw refusal;
     }
 
     // ---------------------------------------------------------------- statements
@@ -119,9 +142,9 @@ public final class Parser {
             next();
             expectWord("partition");
             expectWord("limit");
-            perPartitionLimit = term();
+            perPartitionLimit = intValue();
         }
-        Term limit = acceptWord("limit") ? term() : null;
+        Term limit = acceptWord("limit") ? intValue() : null;
         boolean allowFiltering = false;
         if (acceptWord("allow")) {
             expectWord("filtering");
@@ -164,9 +187,6 @@ public final class Parser {
         expectSymbol(")");
         boolean ifNotExists = ifNotExists();
         Attributes attributes = usingClause();
-        if (!ifNotExists && peek().isWord("if")) {
-            ifNotExists = ifNotExists();
-        }
         return new Statement.Insert(table, List.copyOf(columns), List.copyOf(values), ifNotExists, attributes);
     }
 
@@ -249,7 +269,7 @@ public final class Parser {
         }
         expectWord("from");
         QualifiedName table = qualifiedName("table name");
-        Attributes attributes = usingClause();
+        Attributes attributes = deleteUsingClause();
         expectWord("where");
         List<Relation> where = whereClause();
         boolean ifExists = false;
@@ -310,15 +330,27 @@ public final class Parser {
         do {
             if (acceptWord("ttl")) {
                 if (ttl != null) throw syntax(previous(), "TTL given twice");
-                ttl = term();
+                ttl = intValue();
             } else if (acceptWord("timestamp")) {
                 if (timestamp != null) throw syntax(previous(), "TIMESTAMP given twice");
-                timestamp = term();
+                timestamp = intValue();
             } else {
                 throw unexpected("TTL or TIMESTAMP");
             }
         } while (acceptWord("and"));
         return new Attributes(ttl, timestamp);
+    }
+
+    /** DELETE takes USING TIMESTAMP only: a TTL there is a syntax error, as in Cassandra's grammar. */
+    private Attributes deleteUsingClause() {
+        int start = index;
+        Attributes attributes = usingClause();
+        if (attributes.ttl() != null) {
+            for (int i = start; i < index; i++) {
+                if (tokens.get(i).isWord("ttl")) throw syntax(tokens.get(i), "mismatched input 'TTL' expecting TIMESTAMP");
+            }
+        }
+        return attributes;
     }
 
     private List<Condition> conditions() {
@@ -332,6 +364,11 @@ public final class Parser {
                 expectSymbol("]");
             } else if (acceptSymbol(".")) {
                 field = identifier("field name");
+            }
+            if (key == null && field == null && acceptWord("contains")) {
+                Operator op = acceptWord("key") ? Operator.CONTAINS_KEY : Operator.CONTAINS;
+                conditions.add(new Condition(column, null, null, op, term()));
+                continue;
             }
             Operator op = operator(true);
             Term value = op == Operator.IN ? inValues() : term();
@@ -360,7 +397,7 @@ public final class Parser {
             List<String> columns = new ArrayList<>();
             do columns.add(identifier("clustering column")); while (acceptSymbol(","));
             expectSymbol(")");
-            Operator op = operator(false);
+            Operator op = operator(true);
             if (op == Operator.IN) {
                 if (isMarker(peek())) return new Relation.Multi(List.copyOf(columns), op, term());
                 expectSymbol("(");
@@ -375,24 +412,24 @@ public final class Parser {
             return new Relation.Multi(List.copyOf(columns), op, value);
         }
         String column = identifier("column name");
-        Term mapKey = null;
         if (acceptSymbol("[")) {
-            mapKey = term();
+            Term mapKey = term();
             expectSymbol("]");
+            return new Relation.Single(column, mapKey, operator(false), term());
         }
         if (acceptWord("is")) {
             expectWord("not");
             expectWord("null");
-            return new Relation.Single(column, mapKey, Operator.IS_NOT, new Term.Null());
+            return new Relation.Single(column, null, Operator.IS_NOT, new Term.Null());
         }
         if (acceptWord("contains")) {
             Operator op = acceptWord("key") ? Operator.CONTAINS_KEY : Operator.CONTAINS;
-            return new Relation.Single(column, mapKey, op, term());
+            return new Relation.Single(column, null, op, term());
         }
-        if (acceptWord("like")) return new Relation.Single(column, mapKey, Operator.LIKE, term());
+        if (acceptWord("like")) return new Relation.Single(column, null, Operator.LIKE, term());
         Operator op = operator(true);
-        Term value = op == Operator.IN || op == Operator.NOT_IN ? inValues() : term();
-        return new Relation.Single(column, mapKey, op, value);
+        Term value = op == Operator.IN ? inValues() : term();
+        return new Relation.Single(column, null, op, value);
     }
 
     private Term inValues() {
@@ -427,13 +464,9 @@ public final class Parser {
                 default: break;
             }
         }
-        if (t.isWord("in")) return Operator.IN;
-        if (t.isWord("not") && peek().isWord("in")) {
-            next();
-            return Operator.NOT_IN;
-        }
+        if (allowIn && t.isWord("in")) return Operator.IN;
         index--;
-        throw unexpected(allowIn ? "an operator (=, !=, <, <=, >, >=, IN)" : "an operator (=, <, <=, >, >=)");
+        throw unexpected(allowIn ? "an operator (=, !=, <, <=, >, >=, IN)" : "an operator (=, !=, <, <=, >, >=)");
     }
 
     // ---------------------------------------------------------------- DDL
@@ -449,16 +482,18 @@ public final class Parser {
         if (acceptWord("table") || acceptWord("columnfamily")) return createTable();
         if (acceptWord("type")) {
             boolean ifNotExists = ifNotExists();
-            QualifiedName name = qualifiedName("type name");
-            expectSymbol("(");
+            QualifiedName name = userTypeName();
             List<String> names = new ArrayList<>();
             List<String> types = new ArrayList<>();
-            do {
+            elementList(() -> {
                 names.add(identifier("field name"));
                 types.add(type());
-            } while (acceptSymbol(","));
-            expectSymbol(")");
+            });
             return new Statement.CreateType(name, ifNotExists, List.copyOf(names), List.copyOf(types));
+        }
+        if (peek().isWord("or") && peek(1).isWord("replace") && (peek(2).isWord("function") || peek(2).isWord("aggregate"))) {
+            throw new InvalidRequestException("CREATE OR REPLACE " + peek(2).text().toUpperCase(Locale.ROOT)
+                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE)");
         }
         Token t = peek();
         if (t.isWord("index") || t.isWord("custom") || t.isWord("materialized") || t.isWord("function")
@@ -472,44 +507,61 @@ public final class Parser {
     private Statement createTable() {
         boolean ifNotExists = ifNotExists();
         QualifiedName name = qualifiedName("table name");
+        TableElements elements = new TableElements();
+        elementList(elements::element);
+        Properties properties = acceptWord("with") ? properties(true) : Properties.NONE;
+        if (elements.partitionKey.isEmpty()) throw new InvalidRequestException("No PRIMARY KEY specifed for table '" + name.name() + "' (exactly one required)");
+        return new Statement.CreateTable(name, ifNotExists, List.copyOf(elements.columns), List.copyOf(elements.partitionKey),
+                List.copyOf(elements.clustering), properties);
+    }
+
+    /**
+     * {@code '(' element (',' element?)* ')'}: the column lists of CREATE TABLE and CREATE TYPE, where Cassandra's
+     * grammar lets any comma after the first element stand alone, so {@code (a int, b int,)} is valid.
+     */
+    private void elementList(Runnable element) {
         expectSymbol("(");
-        List<Statement.ColumnDefinition> columns = new ArrayList<>();
-        List<String> partitionKey = new ArrayList<>();
-        List<String> clustering = new ArrayList<>();
-        boolean primaryKeyDeclared = false;
-        do {
-            if (peek().isWord("primary")) {
-                next();
-                expectWord("key");
-                if (primaryKeyDeclared) throw syntax(previous(), "multiple PRIMARY KEY declarations");
-                primaryKeyDeclared = true;
-                expectSymbol("(");
-                if (acceptSymbol("(")) {
-                    do partitionKey.add(identifier("partition key column")); while (acceptSymbol(","));
-                    expectSymbol(")");
-                } else {
-                    partitionKey.add(identifier("partition key column"));
-                }
-                while (acceptSymbol(",")) clustering.add(identifier("clustering column"));
-                expectSymbol(")");
-                continue;
-            }
-            String column = identifier("column name");
-            String type = type();
-            boolean isStatic = acceptWord("static");
+        element.run();
+        while (acceptSymbol(",")) {
+            if (!peek().isSymbol(",") && !peek().isSymbol(")")) element.run();
+        }
+        expectSymbol(")");
+    }
+
+    /** The columns and primary key of a CREATE TABLE, as its elements are read. */
+    private final class TableElements {
+        final List<Statement.ColumnDefinition> columns = new ArrayList<>();
+        final List<String> partitionKey = new ArrayList<>();
+        final List<String> clustering = new ArrayList<>();
+
+        void element() {
             if (acceptWord("primary")) {
                 expectWord("key");
-                if (primaryKeyDeclared) throw new InvalidRequestException("Multiple PRIMARY KEYs specified (exactly one required)");
-                primaryKeyDeclared = true;
-                partitionKey.add(column);
+                expectSymbol("(");
+                List<String> key = new ArrayList<>();
+                if (acceptSymbol("(")) {
+                    do key.add(identifier("partition key column")); while (acceptSymbol(","));
+                    expectSymbol(")");
+                } else {
+                    key.add(identifier("partition key column"));
+                }
+                setPartitionKey(key);
+                while (acceptSymbol(",")) clustering.add(identifier("clustering column"));
+                expectSymbol(")");
+                return;
             }
-            columns.add(new Statement.ColumnDefinition(column, type, isStatic));
-        } while (acceptSymbol(","));
-        expectSymbol(")");
-        Properties properties = acceptWord("with") ? properties(true) : Properties.NONE;
-        if (!primaryKeyDeclared) throw new InvalidRequestException("No PRIMARY KEY specifed for table '" + name.name() + "' (exactly one required)");
-        return new Statement.CreateTable(name, ifNotExists, List.copyOf(columns), List.copyOf(partitionKey),
-                List.copyOf(clustering), properties);
+            Statement.ColumnDefinition column = columnDefinition();
+            columns.add(column);
+            if (acceptWord("primary")) {
+                expectWord("key");
+                setPartitionKey(List.of(column.name()));
+            }
+        }
+
+        private void setPartitionKey(List<String> key) {
+            if (!partitionKey.isEmpty()) throw new InvalidRequestException("Multiple PRIMARY KEYs specified (exactly one required)");
+            partitionKey.addAll(key);
+        }
     }
 
     private Properties properties(boolean table) {
@@ -598,7 +650,7 @@ public final class Parser {
         }
         if (acceptWord("type")) {
             boolean ifExists = ifExists();
-            QualifiedName name = qualifiedName("type name");
+            QualifiedName name = userTypeName();
             if (acceptWord("add")) {
                 boolean ifNotExists = ifNotExists();
                 String field = identifier("field name");
@@ -639,6 +691,10 @@ public final class Parser {
             }
             return new Statement.AddColumns(List.copyOf(columns), ifNotExists);
         }
+        if (peek().isWord("drop") && peek(1).isWord("compact") && peek(2).isWord("storage")) {
+            index += 3;
+            return new Statement.DropCompactStorage();
+        }
         if (acceptWord("drop")) {
             boolean ifExists = ifExists();
             List<String> columns = new ArrayList<>();
@@ -651,7 +707,7 @@ public final class Parser {
             Term timestamp = null;
             if (acceptWord("using")) {
                 expectWord("timestamp");
-                timestamp = term();
+                timestamp = integerLiteral();
             }
             return new Statement.DropColumns(List.copyOf(columns), ifExists, timestamp);
         }
@@ -666,20 +722,41 @@ public final class Parser {
             } while (acceptWord("and"));
             return new Statement.RenameColumns(List.copyOf(from), List.copyOf(to), ifExists);
         }
-        if (acceptWord("with")) return new Statement.SetTableOptions(properties(true));
+        if (acceptWord("with")) return new Statement.SetTableOptions(properties(false));
         if (acceptWord("alter")) {
+            boolean ifExists = ifExists();
             String column = identifier("column name");
-            expectWord("type");
-            return new Statement.AlterColumnType(column, type());
+            if (!ifExists && acceptWord("type")) return new Statement.AlterColumnType(column, type());
+            if (peek().isWord("masked")) {
+                columnMask();
+            } else {
+                expectWord("drop");
+                expectWord("masked");
+                refuseAfterParsing(DATA_MASKING_DISABLED);
+            }
+            return refuseAtEnd();
         }
         throw unexpected("ADD, DROP, RENAME, ALTER or WITH");
     }
 
+    /** {@code name type [STATIC] [MASKED WITH ...]}; a mask is refused once the statement is read, see {@link #columnMask}. */
     private Statement.ColumnDefinition columnDefinition() {
         String column = identifier("column name");
         String type = type();
         boolean isStatic = acceptWord("static");
+        if (peek().isWord("masked")) columnMask();
         return new Statement.ColumnDefinition(column, type, isStatic);
+    }
+
+    /**
+     * {@code MASKED WITH DEFAULT} or {@code MASKED WITH [ks.]function(args)}: dynamic data masking, which Cassandra 5.0
+     * refuses unless enabled in cassandra.yaml (it is off by default), and Ballot always refuses the same way.
+     */
+    private void columnMask() {
+        expectWord("masked");
+        expectWord("with");
+        if (!acceptWord("default")) functionCall(acceptKeyspacePrefix());
+        refuseAfterParsing(DATA_MASKING_DISABLED);
     }
 
     private Statement drop() {
@@ -694,7 +771,7 @@ public final class Parser {
         }
         if (acceptWord("type")) {
             boolean ifExists = ifExists();
-            return new Statement.DropType(qualifiedName("type name"), ifExists);
+            return new Statement.DropType(userTypeName(), ifExists);
         }
         Token t = peek();
         if (t.isWord("index") || t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate")
@@ -755,7 +832,10 @@ public final class Parser {
         return false;
     }
 
-    /** A CQL type as canonical text for the type parser: lower-cased words, quoted names kept quoted. */
+    /**
+     * A CQL type as canonical text for the type parser: lower-cased words, quoted names kept quoted, a custom type's
+     * class in single quotes.
+     */
     private String type() {
         StringBuilder sb = new StringBuilder();
         typeInto(sb);
@@ -766,6 +846,9 @@ public final class Parser {
         Token t = next();
         if (t.is(Token.Kind.QUOTED_NAME)) {
             sb.append('"').append(t.text().replace("\"", "\"\"")).append('"');
+        } else if (t.is(Token.Kind.STRING)) {
+            sb.append('\'').append(t.text()).append('\'');
+            return;
         } else if (t.is(Token.Kind.IDENTIFIER)) {
             sb.append(lower(t.text()));
         } else {
@@ -791,25 +874,59 @@ public final class Parser {
 
     // ---------------------------------------------------------------- selectors
 
+    /** Cassandra's {@code selectionAddition}: left-associative, {@code * / %} binding tighter than {@code + -}. */
     private Selector selector() {
+        Selector result = productSelector();
+        while (peek().isSymbol("+") || peek().isSymbol("-")) {
+            char op = next().text().charAt(0);
+            result = new Selector.Arithmetic(op, result, productSelector());
+        }
+        return result;
+    }
+
+    private Selector productSelector() {
+        Selector result = unarySelector();
+        while (peek().isSymbol("*") || peek().isSymbol("/") || peek().isSymbol("%")) {
+            char op = next().text().charAt(0);
+            result = new Selector.Arithmetic(op, result, unarySelector());
+        }
+        return result;
+    }
+
+    /** A selector with its field, element and slice modifiers, or a negated one; a minus before a number is its sign. */
+    private Selector unarySelector() {
+        if (peek().isSymbol("-") && !isSignedConstant(peek(1))) {
+            next();
+            return new Selector.Negation(unarySelector());
+        }
         Selector selector = primarySelector();
         while (true) {
             if (peek().isSymbol(".") && (peek(1).is(Token.Kind.IDENTIFIER) || peek(1).is(Token.Kind.QUOTED_NAME))) {
                 next();
                 selector = new Selector.Field(selector, identifier("field name"));
             } else if (acceptSymbol("[")) {
-                Term key = term();
-                expectSymbol("]");
-                selector = new Selector.Element(selector, key, null, false);
+                selector = elementOrSlice(selector);
             } else {
-                break;
+                return selector;
             }
         }
-        if (peek().isSymbol("+") || peek().isSymbol("-") || peek().isSymbol("*") || peek().isSymbol("/") || peek().isSymbol("%")) {
-            char op = next().text().charAt(0);
-            return new Selector.Arithmetic(op, selector, selector());
+    }
+
+    /** After {@code [}: {@code key]}, or a slice {@code from..to]}, {@code from..]} or {@code ..to]}. */
+    private Selector elementOrSlice(Selector collection) {
+        Term from = peek().isSymbol("..") ? null : term();
+        if (!acceptSymbol("..")) {
+            expectSymbol("]");
+            return new Selector.Element(collection, from, null, false);
         }
-        return selector;
+        Term to = from == null || !peek().isSymbol("]") ? term() : null;
+        expectSymbol("]");
+        return new Selector.Element(collection, from, to, true);
+    }
+
+    private static boolean isSignedConstant(Token t) {
+        return t.is(Token.Kind.INTEGER) || t.is(Token.Kind.FLOAT) || t.is(Token.Kind.DURATION) || t.isWord("nan")
+                || t.isWord("infinity");
     }
 
     private Selector primarySelector() {
@@ -1029,6 +1146,14 @@ public final class Parser {
         throw unexpected("a value (a column name is not allowed here)");
     }
 
+    /** {@code ks.} before a function name, or null when the name is unqualified. */
+    private String acceptKeyspacePrefix() {
+        if (!peek(1).isSymbol(".")) return null;
+        String keyspace = identifier("keyspace name");
+        expectSymbol(".");
+        return keyspace;
+    }
+
     private Term functionCall(String keyspace) {
         String name = functionName(next());
         expectSymbol("(");
@@ -1038,6 +1163,19 @@ public final class Parser {
         }
         expectSymbol(")");
         return new Term.FunctionCall(keyspace, name, List.copyOf(args));
+    }
+
+    /** Cassandra's INTEGER token, which carries its minus sign: {@code 5} or {@code -5}. */
+    private Term integerLiteral() {
+        boolean negative = peek().isSymbol("-") && peek(1).is(Token.Kind.INTEGER);
+        if (negative) next();
+        if (!peek().is(Token.Kind.INTEGER)) throw unexpected("an integer");
+        return new Term.Constant(ConstantKind.INTEGER, (negative ? "-" : "") + next().text());
+    }
+
+    /** Cassandra's {@code intValue}: an integer literal or a bind marker, as USING TTL and LIMIT take. */
+    private Term intValue() {
+        return isMarker(peek()) ? simpleTerm() : integerLiteral();
     }
 
     private static boolean isConstantWord(Token t) {
@@ -1058,12 +1196,30 @@ public final class Parser {
         return new QualifiedName(null, first);
     }
 
+    /**
+     * {@code [ks.]name} of a user type (Cassandra's {@code userTypeName}): unquoted, the name may not be a native type
+     * or one of the unreserved keywords that are not {@code basic_unreserved_keyword}s, nor a reserved type name.
+     */
+    private QualifiedName userTypeName() {
+        String keyspace = peek(1).isSymbol(".") ? identifier("keyspace name") : null;
+        if (keyspace != null) next();
+        Token t = peek();
+        if (t.is(Token.Kind.IDENTIFIER)) {
+            String word = lower(t.text());
+            if (CqlTypes.nativeType(word) != null || NOT_TYPE_NAMES.contains(word)) {
+                throw syntax(t, "no viable alternative at input " + t.describe());
+            }
+            if (RESERVED_TYPE_NAMES.contains(word)) throw new SyntaxException("Invalid (reserved) user type name " + t.text());
+        }
+        return new QualifiedName(keyspace, identifier("type name"));
+    }
+
     private String identifier(String what) {
         Token t = next();
         if (t.is(Token.Kind.QUOTED_NAME)) return t.text();
         if (t.is(Token.Kind.IDENTIFIER)) {
             String word = lower(t.text());
-            if (!RESERVED.contains(word)) return word;
+            if (!RESERVED.contains(word) && !word.equals("true") && !word.equals("false")) return word;
             index--;
             throw syntax(t, "mismatched input " + t.describe() + " expecting " + what
                     + " (" + t.text() + " is a reserved keyword; quote it to use it as a name)");

@@ -17,10 +17,13 @@ public sealed interface Selector {
 
     record Field(Selector selector, String field) implements Selector {}
 
-    /** {@code sel[key]}, or {@code sel[from..to]} when {@code to} or {@code isSlice}. */
+    /** {@code sel[key]}, or a slice {@code sel[from..to]} when {@code isSlice}, {@code from} or {@code to} null when open. */
     record Element(Selector selector, Term key, Term to, boolean isSlice) implements Selector {}
 
     record Arithmetic(char op, Selector left, Selector right) implements Selector {}
+
+    /** {@code -selector}. */
+    record Negation(Selector selector) implements Selector {}
 
     /** A selector with its optional alias (AS name). */
     record Aliased(Selector selector, String alias) {}

@@ -51,6 +51,8 @@ public sealed interface Statement {
 
     record SetTableOptions(Properties properties) implements AlterTableAction {}
 
+    record DropCompactStorage() implements AlterTableAction {}
+
     record AlterTable(QualifiedName name, boolean ifExists, AlterTableAction action) implements Statement {}
 
     record DropTable(QualifiedName name, boolean ifExists) implements Statement {}

@@ -53,9 +53,7 @@ final class ColumnCondition {
         CqlType type = c.type();
         ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), c.name(), type);
         Operator op = condition.op();
-        if (op == Operator.CONTAINS || op == Operator.CONTAINS_KEY || op == Operator.LIKE || op == Operator.IS_NOT || op == Operator.NOT_IN) {
-            throw new InvalidRequestException("Unsupported operator " + op.symbol() + " in IF condition on " + c.name());
-        }
+        if (op == Operator.CONTAINS || op == Operator.CONTAINS_KEY) return contains(c, spec, condition, markers, types);
         // What the condition compares: the column itself, one element, or one field.
         CqlType compared;
         ElementAccess access;
@@ -153,6 +151,43 @@ final class ColumnCondition {
                         };
                     }
                 };
+            };
+        });
+    }
+
+    /** {@code IF c CONTAINS v} and {@code IF m CONTAINS KEY k} (Cassandra 4.1+): false when the collection is missing. */
+    private static ColumnCondition contains(ColumnMetadata c, ColumnSpec spec, Condition condition, Markers markers,
+            UserTypeResolver types) {
+        CqlType type = c.type();
+        boolean key = condition.op() == Operator.CONTAINS_KEY;
+        CqlType searched;
+        java.util.function.Function<ByteBuffer, List<ByteBuffer>> members;
+        if (key) {
+            if (!(type instanceof MapType map)) throw new InvalidRequestException("Cannot use CONTAINS KEY on non-map column " + c.name());
+            searched = map.keys();
+            members = whole -> map.unpack(whole).stream().map(Map.Entry::getKey).toList();
+        } else if (type instanceof MapType map) {
+            searched = map.values();
+            members = whole -> map.unpack(whole).stream().map(Map.Entry::getValue).toList();
+        } else if (type instanceof ListType list) {
+            searched = list.elements();
+            members = list::unpack;
+        } else if (type instanceof SetType set) {
+            searched = set.elements();
+            members = set::unpack;
+        } else {
+            throw new InvalidRequestException("Cannot use CONTAINS on non-collection column " + c.name());
+        }
+        Value value = Terms.prepare(condition.value(), Terms.element(spec, key ? "key" : "value", searched), markers, types);
+        return new ColumnCondition(c, b -> {
+            ByteBuffer wanted = value.bind(b);
+            if (wanted == QueryOptions.UNSET) throw new InvalidRequestException("Invalid 'unset' value in condition");
+            if (wanted == null) throw new InvalidRequestException("Invalid comparison with null for operator \"" + condition.op().symbol() + "\"");
+            return row -> {
+                ByteBuffer whole = row == null ? null : row.value(c);
+                if (whole == null) return false;
+                for (ByteBuffer member : members.apply(whole)) if (searched.compare(member, wanted) == 0) return true;
+                return false;
             };
         });
     }

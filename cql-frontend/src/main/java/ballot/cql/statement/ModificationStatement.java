@@ -113,7 +113,6 @@ final class ModificationStatement implements BatchableStatement {
     }
 
     static ModificationStatement delete(TableMetadata table, Statement.Delete delete, Markers markers, UserTypeResolver types) {
-        if (delete.attributes().ttl() != null) throw new InvalidRequestException("TTL attribute is not allowed for deletes");
         List<Operation> operations = new ArrayList<>();
         for (Statement.DeleteTarget target : delete.targets()) operations.add(Operation.delete(table, target, markers, types));
         Value timestampValue = attribute(delete.attributes().timestamp(), table, "[timestamp]", markers, types, false);

@@ -64,7 +64,6 @@ final class RowFilter {
         if (op == Operator.LIKE) {
             throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns. " + c.name() + " LIKE ... is not valid.");
         }
-        if (op == Operator.NOT_IN) throw new InvalidRequestException("NOT IN restrictions are not supported");
         if (s.mapKey() != null) {
             if (!(type instanceof MapType map)) {
                 throw new InvalidRequestException("Column " + c.name() + " cannot be used as a map");

@@ -137,7 +137,11 @@ final class Selection {
         if (selector instanceof Selector.Function f) return function(table, f, markers, types);
         if (selector instanceof Selector.Cast c) return cast(prepare(table, c.selector(), markers, types), CqlTypes.parse(c.type(), types));
         if (selector instanceof Selector.Field f) return field(prepare(table, f.selector(), markers, types), f.field());
-        if (selector instanceof Selector.Element e) return element(table, prepare(table, e.selector(), markers, types), e.key(), markers, types);
+        if (selector instanceof Selector.Element e) {
+            if (e.isSlice()) throw new InvalidRequestException("Ballot does not support collection slices in selections");
+            return element(table, prepare(table, e.selector(), markers, types), e.key(), markers, types);
+        }
+        if (selector instanceof Selector.Negation n) return negation(prepare(table, n.selector(), markers, types));
         if (selector instanceof Selector.Value v) return value(table, v.term(), markers, types);
         if (selector instanceof Selector.Arithmetic a) {
             Prepared left = prepare(table, a.left(), markers, types);
@@ -564,6 +568,18 @@ final class Selection {
             };
         }
         throw new InvalidRequestException("Invalid element selection: " + arg.name() + " is of type " + type.cqlName() + " is not a collection");
+    }
+
+    private static Prepared negation(Prepared arg) {
+        if (!isNumeric(arg.type())) throw new InvalidRequestException("the '-' operation is not supported on " + arg.name());
+        return scalar("-" + arg.name(), arg.type(), List.of(arg), values -> values.get(0) == null ? null
+                : negate(arg.type(), new BigDecimal(arg.type().asString(values.get(0)))));
+    }
+
+    private static ByteBuffer negate(CqlType type, BigDecimal value) {
+        if (isFloating(type)) return type.fromString(Double.toString(-value.doubleValue()));
+        if (type.kind() == CqlType.Kind.DECIMAL) return type.fromString(value.negate().toPlainString());
+        return integral(type, value.toBigInteger().negate());
     }
 
     private static Prepared arithmetic(char op, Prepared left, Prepared right) {

@@ -215,15 +215,16 @@ final class TableStatements {
             return changed ? table.withColumns(columns, table.dropped(), table.nextColumnId()) : table;
         }
         if (action instanceof Statement.SetTableOptions options) {
-            if (!options.properties().clusteringOrder().isEmpty() || options.properties().compactStorage()) {
-                throw new InvalidRequestException("CLUSTERING ORDER and COMPACT STORAGE cannot be changed by ALTER TABLE");
-            }
             if (options.properties().values().containsKey("id")) throw new ConfigurationException("Cannot alter table id.");
             TableParams params = table.params().with(options.properties().values());
             if (table.isCounter() && params.defaultTimeToLive() > 0) {
                 throw new InvalidRequestException("Cannot set default_time_to_live on a table with counters");
             }
             return params.equals(table.params()) ? table : table.withParams(params);
+        }
+        if (action instanceof Statement.DropCompactStorage) {
+            // Cassandra 5.0's default (drop_compact_storage_enabled: false); Ballot has no compact tables anyway
+            throw new InvalidRequestException("DROP COMPACT STORAGE is disabled. Enable in cassandra.yaml to use.");
         }
         if (action instanceof Statement.AlterColumnType) {
             throw new InvalidRequestException("Altering column types is no longer supported");

@@ -25,7 +25,9 @@ public abstract class CqlType {
     /** What a type is, for code that must switch on it. */
     public enum Kind {
         ASCII, BIGINT, BLOB, BOOLEAN, COUNTER, DATE, DECIMAL, DOUBLE, DURATION, FLOAT, INET, INT, SMALLINT, TEXT,
-        TIME, TIMESTAMP, TIMEUUID, TINYINT, UUID, VARINT, LIST, SET, MAP, TUPLE, UDT, VECTOR
+        TIME, TIMESTAMP, TIMEUUID, TINYINT, UUID, VARINT, LIST, SET, MAP, TUPLE, UDT, VECTOR,
+        /** A type CQL names only by its Cassandra marshal class, e.g. {@code 'org.apache.cassandra.db.marshal.LexicalUUIDType'}. */
+        CUSTOM
     }
 
     /** The newest native protocol version; {@link #writeTypeOption(ByteBuf)} writes for it. */

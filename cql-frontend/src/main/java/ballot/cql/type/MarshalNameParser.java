@@ -4,14 +4,18 @@ import ballot.cql.error.InvalidRequestException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads Cassandra's marshal class form of a type ({@code AbstractType.toString()}), as custom type options and quoted
  * custom types in DDL carry it: {@code org.apache.cassandra.db.marshal.VectorType(...FloatType , 3)},
  * {@code FrozenType(ListType(Int32Type))}, {@code UserType(ks,6b6579,...)}. The package prefix is optional, as in
- * Cassandra. Inside {@code FrozenType(...)} every nested type is frozen; {@code ReversedType(T)} reads as T.
+ * Cassandra. Inside {@code FrozenType(...)} every nested type is frozen; {@code ReversedType(T)} reads as T. Classes
+ * that are native CQL types read as those types; {@code LexicalUUIDType}, {@code CompositeType(...)} and
+ * {@code DynamicCompositeType(...)} read as {@link CustomType}s; Cassandra's other classes are refused.
  */
 final class MarshalNameParser {
     private static final String PACKAGE = "org.apache.cassandra.db.marshal.";
@@ -27,6 +31,10 @@ final class MarshalNameParser {
             Map.entry("DateType", CqlTypes.TIMESTAMP), Map.entry("TimeUUIDType", CqlTypes.TIMEUUID),
             Map.entry("ByteType", CqlTypes.TINYINT), Map.entry("UUIDType", CqlTypes.UUID),
             Map.entry("IntegerType", CqlTypes.VARINT));
+
+    /** Cassandra's own classes that Ballot has no counterpart for. */
+    private static final Set<String> UNSUPPORTED = Set.of("ColumnToCollectionType", "EmptyType", "LegacyTimeUUIDType",
+            "LocalByPartionerType", "PartitionerDefinedOrder");
 
     private final String input;
     private int pos;
@@ -83,11 +91,20 @@ final class MarshalNameParser {
             }
             case "UserType":
                 return userType(frozen);
+            case "LexicalUUIDType":
+                return LexicalUuidType.INSTANCE;
+            case "CompositeType":
+                return new CompositeType(optionalParameters());
+            case "DynamicCompositeType":
+                return new DynamicCompositeType(aliases());
             default: {
                 CqlType type = NATIVE.get(name);
-                if (type == null)
-                    throw error("unsupported type class " + name);
-                return type;
+                if (type != null)
+                    return type;
+                if (UNSUPPORTED.contains(name))
+                    throw new InvalidRequestException("Ballot does not support the type class " + PACKAGE + name);
+                throw new InvalidRequestException("Unable to find abstract-type class '"
+                        + (name.contains(".") ? name : PACKAGE + name) + "'");
             }
         }
     }
@@ -107,6 +124,36 @@ final class MarshalNameParser {
         }
         expect(')');
         return CqlTypes.userType(keyspace, name, fieldNames, fieldTypes, frozen);
+    }
+
+    /** {@code (T1,T2,...)} as CompositeType takes them; none at all is an empty list, as in Cassandra. */
+    private List<CqlType> optionalParameters() {
+        skipSpaces();
+        if (pos >= input.length() || input.charAt(pos) != '(')
+            return List.of();
+        return parameters(true, -1);
+    }
+
+    /** {@code (a=>T1,b=>T2,...)}: single-character aliases, as DynamicCompositeType takes them. */
+    private Map<Byte, CqlType> aliases() {
+        Map<Byte, CqlType> aliases = new HashMap<>();
+        if (!accept('('))
+            return aliases;
+        if (accept(')'))
+            return aliases;
+        do {
+            String alias = token();
+            if (alias.length() != 1)
+                throw error("An alias should be a single character");
+            char c = alias.charAt(0);
+            if (c < 33 || c > 127)
+                throw error("An alias should be a single character in [0..9a..bA..B-+._&]");
+            expect('=');
+            expect('>');
+            aliases.put((byte) c, type(true));
+        } while (accept(','));
+        expect(')');
+        return aliases;
     }
 
     private List<CqlType> parameters(boolean frozen, int count) {
@@ -130,7 +177,7 @@ final class MarshalNameParser {
     private String token() {
         skipSpaces();
         int start = pos;
-        while (pos < input.length() && "(),: ".indexOf(input.charAt(pos)) < 0)
+        while (pos < input.length() && "(),:= ".indexOf(input.charAt(pos)) < 0)
             pos++;
         if (start == pos)
             throw error("expected a name at position " + pos);

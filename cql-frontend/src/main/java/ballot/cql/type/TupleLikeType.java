@@ -234,7 +234,7 @@ abstract class TupleLikeType extends CqlType {
     }
 
     /** Splits on each {@code :} whose previous character is not a backslash, as Cassandra does. */
-    private static List<String> splitOnColons(String text) {
+    static List<String> splitOnColons(String text) {
         List<String> parts = new ArrayList<>();
         if (text.isEmpty())
             return parts;

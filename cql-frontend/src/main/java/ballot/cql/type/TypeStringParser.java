@@ -38,7 +38,7 @@ final class TypeStringParser {
         if (peekChar() == '"')
             return userType(quotedName());
         if (peekChar() == '\'')
-            return new RawNative(MarshalNameParser.parse(customClass()));
+            return custom(customClass());
         String word = word();
         String lower = word.toLowerCase(Locale.ROOT);
         skipSpaces();
@@ -134,6 +134,19 @@ final class TypeStringParser {
         }
     }
 
+    /**
+     * A type named by its marshal class. A class that is a native type is that type (frozen or not, as written); an
+     * unknown or unsupported class is a syntax error, worded as Cassandra's parser words it.
+     */
+    private Raw custom(String className) {
+        try {
+            CqlType type = MarshalNameParser.parse(className);
+            return type.kind() == CqlType.Kind.CUSTOM ? new RawCustom(type) : new RawNative(type);
+        } catch (InvalidRequestException e) {
+            throw new SyntaxException("Error setting type " + className + ": " + e.getMessage());
+        }
+    }
+
     /** A quoted custom type, {@code 'org.apache.cassandra.db.marshal.Int32Type'}; only Cassandra's own classes. */
     private String customClass() {
         expect('\'');
@@ -209,7 +222,7 @@ final class TypeStringParser {
         }
     }
 
-    private final class RawNative extends Raw {
+    private class RawNative extends Raw {
         final CqlType type;
 
         RawNative(CqlType type) {
@@ -229,6 +242,28 @@ final class TypeStringParser {
         @Override
         public String toString() {
             return type.cqlName();
+        }
+    }
+
+    /** A custom type: like Cassandra's, it accepts {@code frozen<>}, which changes nothing. */
+    private final class RawCustom extends RawNative {
+        RawCustom(CqlType type) {
+            super(type);
+        }
+
+        @Override
+        boolean supportsFreezing() {
+            return true;
+        }
+
+        @Override
+        Raw freeze() {
+            return this;
+        }
+
+        @Override
+        public String toString() {
+            return '"' + type.marshalName(false) + '"';
         }
     }
 

@@ -218,6 +218,183 @@ class ParserTest {
                 new Statement.Describe(Statement.DescribeKind.KEYSPACE, new QualifiedName("ks", "ks"), true, true));
     }
 
+    @Test
+    void columnListsOfCreateTableAndCreateTypeMayHaveStrayCommas() {
+        Statement.CreateTable c = (Statement.CreateTable) parse("CREATE TABLE t (id int PRIMARY KEY, v int, )");
+        assertThat(c.columns()).extracting(Statement.ColumnDefinition::name).containsExactly("id", "v");
+        Statement.CreateTable twice = (Statement.CreateTable) parse("CREATE TABLE t (id int,, v int, PRIMARY KEY (id),)");
+        assertThat(twice.partitionKey()).containsExactly("id");
+        Statement.CreateType type = (Statement.CreateType) parse("CREATE TYPE a (street text, zip int,)");
+        assertThat(type.fieldNames()).containsExactly("street", "zip");
+        assertThatThrownBy(() -> parse("CREATE TABLE t (, id int PRIMARY KEY)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("CREATE TABLE t ()")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("ALTER TABLE t ADD (a int,)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("INSERT INTO t (a, b,) VALUES (1, 2)")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void aSecondPrimaryKeyIsInvalidWhereverItIsDeclared() {
+        assertThatThrownBy(() -> parse("CREATE TABLE t (a int PRIMARY KEY, b int, PRIMARY KEY (b))"))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("Multiple PRIMARY KEYs specified (exactly one required)");
+        assertThatThrownBy(() -> parse("CREATE TABLE t (a int, PRIMARY KEY (a), PRIMARY KEY (a))"))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("Multiple PRIMARY KEYs specified (exactly one required)");
+    }
+
+    @Test
+    void typesMayBeCassandraClassesInQuotes() {
+        Statement.CreateTable c = (Statement.CreateTable) parse("CREATE TABLE t (k int PRIMARY KEY, "
+                + "c 'org.apache.cassandra.db.marshal.LexicalUUIDType', l list<'LexicalUUIDType'>, f frozen<'Int32Type'>)");
+        assertThat(c.columns()).extracting(Statement.ColumnDefinition::type).containsExactly("int",
+                "'org.apache.cassandra.db.marshal.LexicalUUIDType'", "list<'LexicalUUIDType'>", "frozen<'Int32Type'>");
+    }
+
+    @Test
+    void dataMaskingIsReadThenRefusedAsCassandraDoesByDefault() {
+        String disabled = "Cannot mask columns because dynamic data masking is not enabled. "
+                + "You can enable it with the dynamic_data_masking_enabled property on cassandra.yaml";
+        for (String cql : List.of("CREATE TABLE t (k int PRIMARY KEY, v text MASKED WITH mask_inner(1, null))",
+                "CREATE TABLE t (k int MASKED WITH DEFAULT PRIMARY KEY)",
+                "ALTER TABLE t ADD v int MASKED WITH system.mask_null()",
+                "ALTER TABLE t ALTER IF EXISTS v MASKED WITH mask_default()",
+                "ALTER TABLE t ALTER v DROP MASKED")) {
+            assertThatThrownBy(() -> parse(cql)).as(cql).isInstanceOf(InvalidRequestException.class).hasMessage(disabled);
+        }
+        assertThatThrownBy(() -> parse("CREATE TABLE t (k int PRIMARY KEY, v text MASKED WITH mask_inner(1, ) )"))
+                .isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void alterTableTakesOnlyPropertiesAfterWithAndCompactStorageOnlyToDropIt() {
+        assertThat(parse("ALTER TABLE t DROP COMPACT STORAGE")).isEqualTo(new Statement.AlterTable(new QualifiedName(null, "t"),
+                false, new Statement.DropCompactStorage()));
+        assertThat(parse("ALTER TABLE t DROP compact")).isEqualTo(new Statement.AlterTable(new QualifiedName(null, "t"),
+                false, new Statement.DropColumns(List.of("compact"), false, null)));
+        assertThat(parse("ALTER TABLE t DROP (a, b) USING TIMESTAMP 12")).isEqualTo(new Statement.AlterTable(
+                new QualifiedName(null, "t"), false, new Statement.DropColumns(List.of("a", "b"), false, integer("12"))));
+        assertThatThrownBy(() -> parse("ALTER TABLE t DROP a USING TIMESTAMP ?")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("ALTER TABLE t WITH CLUSTERING ORDER BY (c DESC)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("ALTER TABLE t WITH COMPACT STORAGE")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void usingAndLimitTakeIntegersOrMarkersInCassandrasOrder() {
+        Statement.Insert i = (Statement.Insert) parse("INSERT INTO t (k) VALUES (1) IF NOT EXISTS USING TTL -1 AND TIMESTAMP :ts");
+        assertThat(i.attributes()).isEqualTo(new Statement.Attributes(integer("-1"), new Term.BindMarker(0, "ts")));
+        assertThatThrownBy(() -> parse("INSERT INTO t (k) VALUES (1) USING TTL 5 IF NOT EXISTS")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("UPDATE t USING TTL 1 + 1 SET v = 1 WHERE k = 1")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("SELECT * FROM t LIMIT 'a'")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("DELETE FROM t USING TIMESTAMP 1 AND TTL 5 WHERE k = 1"))
+                .isInstanceOf(SyntaxException.class).hasMessageContaining("mismatched input 'TTL' expecting TIMESTAMP");
+        Statement.Select s = (Statement.Select) parse("SELECT * FROM t PER PARTITION LIMIT ? LIMIT 3");
+        assertThat(s.perPartitionLimit()).isEqualTo(new Term.BindMarker(0, null));
+        assertThat(s.limit()).isEqualTo(integer("3"));
+    }
+
+    @Test
+    void lexesLiteralsAsCassandrasLexerDoes() {
+        Statement.Insert i = (Statement.Insert) parse("INSERT INTO t (a, b, c, d, e, f, g, h) VALUES "
+                + "(1., 1E5, -Infinity, TRUE, 0XcaFE, $$it's$$, P1Y2M3DT4H, PT5M)");
+        assertThat(i.values()).containsExactly(new Term.Constant(ConstantKind.FLOAT, "1."),
+                new Term.Constant(ConstantKind.FLOAT, "1E5"), new Term.Constant(ConstantKind.FLOAT, "-Infinity"),
+                new Term.Constant(ConstantKind.BOOLEAN, "true"), new Term.Constant(ConstantKind.HEX, "0XcaFE"),
+                string("it's"), new Term.Constant(ConstantKind.DURATION, "P1Y2M3DT4H"),
+                new Term.Constant(ConstantKind.DURATION, "PT5M"));
+        // ISO 8601 designators are upper case only, and a fraction needs its integer part
+        assertThatThrownBy(() -> parse("INSERT INTO t (a) VALUES (p1d)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("INSERT INTO t (a) VALUES (.5)")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void identifiersAreAsciiAndStartWithALetter() {
+        assertThatThrownBy(() -> parse("SELECT _a FROM t")).isInstanceOf(SyntaxException.class)
+                .hasMessageStartingWith("line 1:7 no viable alternative at character '_'");
+        assertThatThrownBy(() -> parse("SELECT café FROM t")).isInstanceOf(SyntaxException.class)
+                .hasMessageStartingWith("line 1:10 no viable alternative at character 'é'");
+        assertThat(((Statement.Select) parse("SELECT \"café\", a_1 FROM t")).selectors()).extracting(Selector.Aliased::selector)
+                .containsExactly(new Selector.Column("café"), new Selector.Column("a_1"));
+    }
+
+    @Test
+    void lineCommentsEndAtANewlineOnly() {
+        assertThat(parse("SELECT * FROM t // all\r")).isInstanceOf(Statement.Select.class);
+        assertThatThrownBy(() -> parse("SELECT * FROM t -- all")).isInstanceOf(SyntaxException.class)
+                .hasMessage("line 1:22 mismatched character '<EOF>' expecting set null");
+    }
+
+    @Test
+    void unreservedKeywordsAreNamesAndBooleansAreNot() {
+        Statement.CreateTable c = (Statement.CreateTable) parse("CREATE TABLE t (replace int PRIMARY KEY, unset int, key int, "
+                + "ttl int, json int, distinct int, like int, contains int, vector int, masked int, group int)");
+        assertThat(c.columns()).hasSize(11);
+        assertThatThrownBy(() -> parse("CREATE TABLE t (true int PRIMARY KEY)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("CREATE TABLE t (nan int PRIMARY KEY)")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void userTypeNamesMayNotBeTypesOrReservedTypeNames() {
+        assertThat(parse("CREATE TYPE ks.key (a int)")).isInstanceOf(Statement.CreateType.class);
+        assertThatThrownBy(() -> parse("CREATE TYPE int (a int)")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("DROP TYPE ks.ttl")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("CREATE TYPE byte (a int)")).isInstanceOf(SyntaxException.class)
+                .hasMessage("Invalid (reserved) user type name byte");
+        assertThat(parse("CREATE TYPE \"int\" (a int)")).isInstanceOf(Statement.CreateType.class);
+    }
+
+    @Test
+    void relationsAreCassandra50s() {
+        Statement.Select s = (Statement.Select) parse("SELECT * FROM t WHERE m['k'] = 1 AND (a, b) IN ? AND c IN () "
+                + "AND s CONTAINS 'x' AND m CONTAINS KEY 'k' AND v IS NOT NULL AND n LIKE 'a%'");
+        assertThat(s.where()).extracting(r -> r instanceof Relation.Single single ? single.op() : ((Relation.Multi) r).op())
+                .containsExactly(Operator.EQ, Operator.IN, Operator.IN, Operator.CONTAINS, Operator.CONTAINS_KEY,
+                        Operator.IS_NOT, Operator.LIKE);
+        // NOT IN, NOT CONTAINS and BETWEEN arrived after 5.0; an element of a map is compared, never searched
+        for (String cql : List.of("SELECT * FROM t WHERE c NOT IN (1)", "SELECT * FROM t WHERE s NOT CONTAINS 1",
+                "SELECT * FROM t WHERE c BETWEEN 1 AND 2", "SELECT * FROM t WHERE m['k'] IN (1)",
+                "SELECT * FROM t WHERE m['k'] CONTAINS 1", "SELECT * FROM t WHERE token(k) IN (1)")) {
+            assertThatThrownBy(() -> parse(cql)).as(cql).isInstanceOf(SyntaxException.class);
+        }
+    }
+
+    @Test
+    void conditionsTakeContainsOnWholeCollections() {
+        Statement.Update u = (Statement.Update) parse("UPDATE t SET v = 1 WHERE k = 1 IF s CONTAINS 'a' AND m CONTAINS KEY ? "
+                + "AND m['k'] IN ('a', 'b') AND u.f >= 2");
+        assertThat(u.conditions()).containsExactly(new Condition("s", null, null, Operator.CONTAINS, string("a")),
+                new Condition("m", null, null, Operator.CONTAINS_KEY, new Term.BindMarker(0, null)),
+                new Condition("m", string("k"), null, Operator.IN, new Term.ListLiteral(List.of(string("a"), string("b")))),
+                new Condition("u", null, "f", Operator.GTE, integer("2")));
+        assertThatThrownBy(() -> parse("DELETE FROM t WHERE k = 1 IF m['k'] CONTAINS 'a'")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void selectorArithmeticHasPrecedenceAndAssociatesLeft() {
+        Statement.Select s = (Statement.Select) parse("SELECT a - b - c, a + b * c, -a, - 2, m[1..3], m[..'x'], m['y'..] FROM t");
+        Selector a = new Selector.Column("a");
+        Selector b = new Selector.Column("b");
+        Selector c = new Selector.Column("c");
+        Selector m = new Selector.Column("m");
+        assertThat(s.selectors()).extracting(Selector.Aliased::selector).containsExactly(
+                new Selector.Arithmetic('-', new Selector.Arithmetic('-', a, b), c),
+                new Selector.Arithmetic('+', a, new Selector.Arithmetic('*', b, c)),
+                new Selector.Negation(a),
+                new Selector.Value(integer("-2")),
+                new Selector.Element(m, integer("1"), integer("3"), true),
+                new Selector.Element(m, null, string("x"), true),
+                new Selector.Element(m, string("y"), null, true));
+    }
+
+    @Test
+    void statementsOfFeaturesBallotLacksAreInvalidRequests() {
+        for (String cql : List.of("CREATE OR REPLACE FUNCTION f (a int) CALLED ON NULL INPUT RETURNS int LANGUAGE java AS 'return a;'",
+                "CREATE AGGREGATE a (int) SFUNC f STYPE int", "CREATE MATERIALIZED VIEW v AS SELECT * FROM t",
+                "CREATE TRIGGER tr ON t USING 'x'", "CREATE ROLE r", "ALTER USER u WITH PASSWORD 'p'", "DROP FUNCTION f",
+                "GRANT SELECT ON t TO r", "LIST ROLES")) {
+            assertThatThrownBy(() -> parse(cql)).as(cql).isInstanceOf(InvalidRequestException.class)
+                    .hasMessageContaining("not supported");
+        }
+        assertThatThrownBy(() -> parse("CREATE OR REPLACE FUNCTION f")).hasMessageStartingWith("CREATE OR REPLACE FUNCTION is not supported");
+    }
+
     private static Term integer(String text) {
         return new Term.Constant(ConstantKind.INTEGER, text);
     }

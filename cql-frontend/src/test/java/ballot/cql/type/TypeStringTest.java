@@ -111,8 +111,36 @@ class TypeStringTest {
         assertThat(parse("'org.apache.cassandra.db.marshal.ListType(org.apache.cassandra.db.marshal.Int32Type)'").cqlName())
                 .isEqualTo("list<int>");
         assertThatThrownBy(() -> parse("'org.apache.cassandra.db.marshal.Int32Type")).isInstanceOf(SyntaxException.class);
-        assertThatThrownBy(() -> parse("'com.example.MyType'")).isInstanceOf(InvalidRequestException.class)
-                .hasMessage("Cannot parse type class 'com.example.MyType': unsupported type class com.example.MyType");
+        assertThatThrownBy(() -> parse("'com.example.MyType'")).isInstanceOf(SyntaxException.class)
+                .hasMessage("Error setting type com.example.MyType: Unable to find abstract-type class 'com.example.MyType'");
+        assertThatThrownBy(() -> parse("'EmptyType'")).isInstanceOf(SyntaxException.class)
+                .hasMessage("Error setting type EmptyType: Ballot does not support the type class org.apache.cassandra.db.marshal.EmptyType");
+    }
+
+    @Test
+    void classesThatAreNotCqlTypesStayCustomAndQuoted() {
+        CqlType lexical = parse("'org.apache.cassandra.db.marshal.LexicalUUIDType'");
+        assertThat(lexical.kind()).isEqualTo(CqlType.Kind.CUSTOM);
+        assertThat(lexical.cqlName()).isEqualTo("'org.apache.cassandra.db.marshal.LexicalUUIDType'");
+        assertThat(parse("'LexicalUUIDType'")).isEqualTo(lexical);
+        assertThat(parse("frozen<'LexicalUUIDType'>")).isEqualTo(lexical);
+        assertThat(parse("'org.apache.cassandra.db.marshal.ReversedType(org.apache.cassandra.db.marshal.LexicalUUIDType)'"))
+                .isEqualTo(lexical);
+        assertThat(parse("list<'LexicalUUIDType'>").cqlName()).isEqualTo("list<'org.apache.cassandra.db.marshal.LexicalUUIDType'>");
+        assertThat(parse("'CompositeType(Int32Type, UTF8Type)'").cqlName()).isEqualTo("'org.apache.cassandra.db.marshal.CompositeType("
+                + "org.apache.cassandra.db.marshal.Int32Type,org.apache.cassandra.db.marshal.UTF8Type)'");
+        assertThat(parse("'DynamicCompositeType(s=>UTF8Type,b=>BytesType)'").cqlName()).isEqualTo(
+                "'org.apache.cassandra.db.marshal.DynamicCompositeType(b=>org.apache.cassandra.db.marshal.BytesType,"
+                        + "s=>org.apache.cassandra.db.marshal.UTF8Type)'");
+        assertThat(parse(parse("'DynamicCompositeType(s=>UTF8Type)'").cqlName())).isEqualTo(parse("'DynamicCompositeType(s=>UTF8Type)'"));
+    }
+
+    @Test
+    void classesThatAreCqlTypesBecomeThoseTypes() {
+        assertThat(parse("'org.apache.cassandra.db.marshal.Int32Type'")).isSameAs(CqlTypes.INT);
+        assertThat(parse("'UTF8Type'")).isSameAs(CqlTypes.TEXT);
+        assertThat(parse("'org.apache.cassandra.db.marshal.ReversedType(org.apache.cassandra.db.marshal.LongType)'"))
+                .isSameAs(CqlTypes.BIGINT);
     }
 
     @Test
