@@ -66,7 +66,8 @@ public final class Parser {
         if (t.isWord("truncate")) {
             next();
             if (!acceptWord("table")) acceptWord("columnfamily");
-            return new Statement.Truncate(qualifiedName("table name"));
+            QualifiedName table = qualifiedName("table name");
+            return new Statement.Truncate(table, usingClause(Using.TIMEOUT).timeout());
         }
         if (t.isWord("describe") || t.isWord("desc")) return describe();
         if (t.isWord("grant") || t.isWord("revoke") || t.isWord("list")) {
@@ -127,8 +128,9 @@ public final class Parser {
             expectWord("filtering");
             allowFiltering = true;
         }
+        Term timeout = usingClause(Using.TIMEOUT).timeout();
         return new Statement.Select(table, json, distinct, List.copyOf(selectors), where, List.copyOf(groupBy),
-                List.copyOf(orderBy), perPartitionLimit, limit, allowFiltering);
+                List.copyOf(orderBy), perPartitionLimit, limit, allowFiltering, timeout);
     }
 
     /** JSON and DISTINCT are not reserved: they are keywords only when a selector follows them. */
@@ -150,7 +152,7 @@ public final class Parser {
                 else if (!acceptWord("null")) throw unexpected("NULL or UNSET");
             }
             boolean ifNotExists = ifNotExists();
-            Attributes attributes = usingClause();
+            Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
             return new Statement.InsertJson(table, json, defaultUnset, ifNotExists, attributes);
         }
         expectSymbol("(");
@@ -163,7 +165,7 @@ public final class Parser {
         do values.add(term()); while (acceptSymbol(","));
         expectSymbol(")");
         boolean ifNotExists = ifNotExists();
-        Attributes attributes = usingClause();
+        Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
         if (!ifNotExists && peek().isWord("if")) {
             ifNotExists = ifNotExists();
         }
@@ -173,7 +175,7 @@ public final class Parser {
     private Statement update() {
         expectWord("update");
         QualifiedName table = qualifiedName("table name");
-        Attributes attributes = usingClause();
+        Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
         expectWord("set");
         List<Assignment> assignments = new ArrayList<>();
         do assignments.add(assignment()); while (acceptSymbol(","));
@@ -249,7 +251,7 @@ public final class Parser {
         }
         expectWord("from");
         QualifiedName table = qualifiedName("table name");
-        Attributes attributes = usingClause();
+        Attributes attributes = usingClause(Using.TIMESTAMP, Using.TIMEOUT);
         expectWord("where");
         List<Relation> where = whereClause();
         boolean ifExists = false;
@@ -267,7 +269,7 @@ public final class Parser {
         if (acceptWord("unlogged")) type = Statement.BatchType.UNLOGGED;
         else if (acceptWord("counter")) type = Statement.BatchType.COUNTER;
         expectWord("batch");
-        Attributes attributes = usingClause();
+        Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
         List<Statement.Modification> statements = new ArrayList<>();
         while (!peek().isWord("apply")) {
             Token t = peek();
@@ -303,22 +305,29 @@ public final class Parser {
         return false;
     }
 
-    private Attributes usingClause() {
+    /** What a USING clause may set: which of them depends on the statement (Cassandra's and ScyllaDB's Cql.g). */
+    private enum Using { TTL, TIMESTAMP, TIMEOUT }
+
+    /**
+     * An optional {@code USING x [AND y ...]} naming only {@code allowed} options, each at most once. TIMEOUT is
+     * ScyllaDB's per-statement timeout: SELECT and TRUNCATE take only it, DELETE has no TTL.
+     */
+    private Attributes usingClause(Using... allowed) {
         if (!acceptWord("using")) return Attributes.NONE;
-        Term ttl = null;
-        Term timestamp = null;
+        Map<Using, Term> given = new java.util.EnumMap<>(Using.class);
         do {
-            if (acceptWord("ttl")) {
-                if (ttl != null) throw syntax(previous(), "TTL given twice");
-                ttl = term();
-            } else if (acceptWord("timestamp")) {
-                if (timestamp != null) throw syntax(previous(), "TIMESTAMP given twice");
-                timestamp = term();
-            } else {
-                throw unexpected("TTL or TIMESTAMP");
+            Using option = null;
+            for (Using u : allowed) if (peek().isWord(lower(u.name()))) option = u;
+            if (option == null) {
+                List<String> names = new ArrayList<>();
+                for (Using u : allowed) names.add(u.name());
+                throw unexpected(String.join(" or ", names));
             }
+            next();
+            if (given.containsKey(option)) throw syntax(previous(), option + " given twice");
+            given.put(option, term());
         } while (acceptWord("and"));
-        return new Attributes(ttl, timestamp);
+        return new Attributes(given.get(Using.TTL), given.get(Using.TIMESTAMP), given.get(Using.TIMEOUT));
     }
 
     private List<Condition> conditions() {
