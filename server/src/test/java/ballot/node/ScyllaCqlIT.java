@@ -15,16 +15,18 @@ import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
 import com.datastax.oss.driver.api.core.servererrors.TruncateException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.api.core.type.DataTypes;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * ScyllaDB's USING TIMEOUT through the Java driver against a real node: the statement's coordinator timeout becomes
- * the given duration (zero times out at once, before anything is written), it combines with TTL and TIMESTAMP, binds
- * as a duration marker, and bad values get ScyllaDB's errors (its test/cqlpy/test_using_timeout.py cases).
+ * What ScyllaDB's drivers send once they take the node for ScyllaDB, through the Java driver against a real node.
+ * USING TIMEOUT: the statement's coordinator timeout becomes the given duration (zero times out at once, before
+ * anything is written), it combines with TTL and TIMESTAMP, binds as a duration marker, and bad values get ScyllaDB's
+ * errors (its test/cqlpy/test_using_timeout.py cases). system_schema.scylla_tables: a row per table.
  */
-class UsingTimeoutIT {
+class ScyllaCqlIT {
     private static final CqlDuration ZERO = CqlDuration.newInstance(0, 0, 0);
     private static final CqlDuration DAY = CqlDuration.from("24h");
 
@@ -33,7 +35,7 @@ class UsingTimeoutIT {
 
     @BeforeAll
     static void start() {
-        node = TestNode.start("using-timeout");
+        node = TestNode.start("scylla-cql");
         session = node.session();
         session.execute("CREATE KEYSPACE ut WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         session.execute("CREATE TABLE ut.t (p bigint, c int, v int, PRIMARY KEY (p, c))");
@@ -137,6 +139,19 @@ class UsingTimeoutIT {
         assertThatThrownBy(() -> session.execute("SELECT * FROM ut.t USING TIMEOUT 60s AND TIMESTAMP 42")).isInstanceOf(SyntaxError.class);
         assertThatThrownBy(() -> session.execute("SELECT * FROM ut.t USING TIMEOUT 60s AND TTL 10000")).isInstanceOf(SyntaxError.class);
         assertThatThrownBy(() -> session.execute("DELETE FROM ut.t USING TIMEOUT 60s AND TTL 42 WHERE p = 42")).isInstanceOf(SyntaxError.class);
+    }
+
+    @Test
+    void scyllaTablesHasARowPerTableWithTheDefaultsNull() {
+        session.execute("CREATE TABLE ut.described (k int PRIMARY KEY)");
+        Row row = session.execute("SELECT * FROM system_schema.scylla_tables WHERE keyspace_name = 'ut' AND table_name = 'described'").one();
+        assertThat(row).isNotNull();
+        for (String property : List.of("cdc", "committed_by_group0", "in_memory", "partitioner", "tablets", "version")) {
+            assertThat(row.isNull(property)).as(property).isTrue();
+        }
+        session.execute("DROP TABLE ut.described");
+        assertThat(session.execute("SELECT table_name FROM system_schema.scylla_tables WHERE keyspace_name = 'ut'").all())
+                .extracting(r -> r.getString(0)).doesNotContain("described").contains("t");
     }
 
     private static void assertInvalid(String cql, String message) {
