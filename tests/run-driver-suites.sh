@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Run the driver compatibility suites (gocql, cassandra-driver + pytest, cqlsh,
-# and ScyllaDB's Python and Java drivers) against the CQL server at
+# and ScyllaDB's Python, Java and Go drivers) against the CQL server at
 # BALLOT_HOST:BALLOT_PORT (default 127.0.0.1:9042).
 #
-#   tests/run-driver-suites.sh [go] [python] [cqlsh] [scylla] [scylla-java]   (default: all five)
+#   tests/run-driver-suites.sh [go] [python] [cqlsh] [scylla] [scylla-java] [scylla-go]   (default: all six)
 #
 # Needs Go, Python 3.11, Java 17 with Maven, and network access to PyPI, the Go
 # module proxy and Maven Central the first time; it creates tests/python/.venv and tests/scylla-python/.venv
@@ -20,7 +20,7 @@ SCYLLA_VENV="$TESTS_DIR/scylla-python/.venv"
 PYTHON="${PYTHON:-python3}"
 
 suites=("$@")
-((${#suites[@]})) || suites=(go python cqlsh scylla scylla-java)
+((${#suites[@]})) || suites=(go python cqlsh scylla scylla-java scylla-go)
 
 log() { printf '[driver-suites] %s\n' "$*"; }
 
@@ -82,11 +82,11 @@ log "target $BALLOT_HOST:$BALLOT_PORT answers CQL"
 
 for suite in "${suites[@]}"; do
     case "$suite" in
-        go)
-            if (cd "$TESTS_DIR/go" && timeout 600 go mod download); then
-                run_suite go bash -c 'cd go && go test -count=1 -v ./... 2>&1 | grep -vE "^=== (RUN|PAUSE|CONT)"; exit "${PIPESTATUS[0]}"'
+        go|scylla-go) # scylla-go: ScyllaDB's gocql fork, a module of its own (it replaces github.com/gocql/gocql)
+            if (cd "$TESTS_DIR/$suite" && timeout 600 go mod download); then
+                run_suite "$suite" bash -c "cd $suite && go test -count=1 -v ./... 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'; exit \"\${PIPESTATUS[0]}\""
             else
-                result[go]="FAIL (go mod download)"; seconds[go]=0
+                result[$suite]="FAIL (go mod download)"; seconds[$suite]=0
             fi
             ;;
         python|cqlsh)
@@ -111,7 +111,7 @@ for suite in "${suites[@]}"; do
         scylla-java) # its own Maven project: the fork has the DataStax driver's packages, so it cannot join the main build
             run_suite scylla-java mvn -B -q -f scylla-java/pom.xml test
             ;;
-        *) log "unknown suite '$suite' (go, python, cqlsh, scylla, scylla-java)"; exit 2 ;;
+        *) log "unknown suite '$suite' (go, python, cqlsh, scylla, scylla-java, scylla-go)"; exit 2 ;;
     esac
 done
 

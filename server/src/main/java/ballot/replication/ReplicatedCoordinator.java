@@ -157,15 +157,21 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
-        return metrics.time(CoordinatorMetrics.Kind.WRITE, consistency, () -> writeAll(updates, consistency, writeType));
+        return write(updates, consistency, writeType, Deadline.NONE);
     }
 
-    private CompletableFuture<Void> writeAll(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
+    private CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType,
+            Deadline deadline) {
+        return metrics.time(CoordinatorMetrics.Kind.WRITE, consistency, () -> writeAll(updates, consistency, writeType, deadline));
+    }
+
+    private CompletableFuture<Void> writeAll(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType,
+            Deadline deadline) {
         List<CompletableFuture<Void>> writes = new ArrayList<>(updates.size());
         for (PartitionUpdate update : updates) {
             TableMetadata table = table(update.tableId());
-            if (CounterUpdates.hasIncrements(update)) writes.add(writeCounter(table, update, consistency));
-            else writes.add(replicate(table, local.mutation(update), consistency, writeType, null));
+            if (CounterUpdates.hasIncrements(update)) writes.add(writeCounter(table, update, consistency, deadline));
+            else writes.add(replicate(table, local.mutation(update), consistency, writeType, null, deadline));
         }
         return CompletableFuture.allOf(writes.toArray(new CompletableFuture[0]));
     }
@@ -174,7 +180,8 @@ public final class ReplicatedCoordinator implements DataCoordinator {
      * Sends {@code mutation} to the replicas of its partition and completes when {@code cl} is met; {@code alreadyApplied}
      * is a replica that has it already (a counter leader) and counts as one acknowledgement.
      */
-    CompletableFuture<Void> replicate(TableMetadata table, Mutation mutation, ConsistencyLevel cl, WriteType writeType, NodeInfo alreadyApplied) {
+    private CompletableFuture<Void> replicate(TableMetadata table, Mutation mutation, ConsistencyLevel cl, WriteType writeType,
+            NodeInfo alreadyApplied, Deadline deadline) {
         List<NodeInfo> replicas = replicas(table, mutation.update().key().token());
         List<NodeInfo> alive = alive(replicas);
         long now = nowMillis.getAsLong();
@@ -185,6 +192,8 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         Map<String, Integer> factors = factors(table);
         checkAvailable(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl, factors, alive);
         AckTracker tracker = new AckTracker(cl, factors, localDc(), alive.size(), writeType);
+        if (deadline.hasPassed()) throw tracker.timeout();
+        Duration wait = deadline.stepTimeout(timeouts.write());
         for (NodeInfo n : replicas) {
             if (!alive.contains(n)) hints.store(n.hostId(), mutation, now);
         }
@@ -200,7 +209,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                     tracker.fail(n);
                 }
             } else {
-                messaging.request(n.internode(), ReplicationVerbs.MUTATION, List.of(mutation), timeouts.write())
+                messaging.request(n.internode(), ReplicationVerbs.MUTATION, List.of(mutation), wait)
                         .whenComplete((ok, error) -> {
                             if (error == null) {
                                 tracker.ack(n);
@@ -211,7 +220,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                         });
             }
         }
-        return tracker.result().orTimeout(timeouts.write().toMillis() + 100, java.util.concurrent.TimeUnit.MILLISECONDS)
+        return tracker.result().orTimeout(wait.toMillis() + 100, java.util.concurrent.TimeUnit.MILLISECONDS)
                 .handle((ok, error) -> {
                     if (error == null) return null;
                     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -222,42 +231,61 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     }
 
     /** Counter increments go to one replica (the leader), which turns them into its shards and replicates those. */
-    private CompletableFuture<Void> writeCounter(TableMetadata table, PartitionUpdate update, ConsistencyLevel cl) {
+    private CompletableFuture<Void> writeCounter(TableMetadata table, PartitionUpdate update, ConsistencyLevel cl, Deadline deadline) {
         List<NodeInfo> replicas = replicas(table, update.key().token());
         List<NodeInfo> alive = readOrder(alive(replicas));
         checkAvailable(cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl, factors(table), alive);
         NodeInfo leader = alive.get(0);
-        if (isSelf(leader)) return leadCounter(table, update, cl);
+        if (isSelf(leader)) return leadCounter(table, update, cl, deadline);
+        if (deadline.hasPassed()) throw counterTimeout(table, cl);
         return messaging.request(leader.internode(), ReplicationVerbs.COUNTER_LEADER,
-                        new ReplicationVerbs.CounterCommand(update, cl.code()), timeouts.write())
+                        new ReplicationVerbs.CounterCommand(update, cl.code()), deadline.stepTimeout(timeouts.write()))
                 .exceptionally(e -> {
-                    throw new WriteTimeoutException(cl, 0, Consistency.blockFor(cl, factors(table), localDc()), WriteType.COUNTER, 0);
+                    throw counterTimeout(table, cl);
                 });
     }
 
+    private WriteTimeoutException counterTimeout(TableMetadata table, ConsistencyLevel cl) {
+        return new WriteTimeoutException(cl, 0, Consistency.blockFor(cl, factors(table), localDc()), WriteType.COUNTER, 0);
+    }
+
+    /** Leads a counter write another coordinator sent to this node, within the configured timeouts. */
     CompletableFuture<Void> leadCounter(TableMetadata table, PartitionUpdate update, ConsistencyLevel cl) {
+        return leadCounter(table, update, cl, Deadline.NONE);
+    }
+
+    private CompletableFuture<Void> leadCounter(TableMetadata table, PartitionUpdate update, ConsistencyLevel cl, Deadline deadline) {
+        if (deadline.hasPassed()) throw counterTimeout(table, cl);
         Mutation shards = local.applyIncrements(update);
-        return replicate(table, shards, cl, WriteType.COUNTER, membership.self());
+        return replicate(table, shards, cl, WriteType.COUNTER, membership.self(), deadline);
     }
 
     // ---------------------------------------------------------------- reads
 
     @Override
     public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl) {
-        VirtualTable virtual = system.table(table.id());
-        if (virtual != null) return CompletableFuture.completedFuture(virtual.read(key, spec));
-        return metrics.time(CoordinatorMetrics.Kind.READ, cl, () -> readReplicas(table, key, spec, cl));
+        return read(table, key, spec, cl, Deadline.NONE);
     }
 
-    private CompletableFuture<PartitionData> readReplicas(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl) {
+    /** Tables the node generates are answered from memory at once: no replica to wait for, no deadline to miss. */
+    private CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
+            Deadline deadline) {
+        VirtualTable virtual = system.table(table.id());
+        if (virtual != null) return CompletableFuture.completedFuture(virtual.read(key, spec));
+        return metrics.time(CoordinatorMetrics.Kind.READ, cl, () -> readReplicas(table, key, spec, cl, deadline));
+    }
+
+    private CompletableFuture<PartitionData> readReplicas(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
+            Deadline deadline) {
         List<NodeInfo> replicas = replicas(table, key.token());
         List<NodeInfo> alive = readOrder(alive(replicas));
         Map<String, Integer> factors = factors(table);
         checkAvailable(cl, factors, alive);
         List<NodeInfo> targets = targets(cl, factors, alive);
         int blockFor = Consistency.blockFor(cl, factors, localDc());
+        if (deadline.hasPassed()) throw new ReadTimeoutException(cl, 0, blockFor, false);
         if (targets.size() == 1) {
-            return readFrom(targets.get(0), new ReplicationVerbs.ReadCommand(table.id(), key, spec, false))
+            return readFrom(targets.get(0), new ReplicationVerbs.ReadCommand(table.id(), key, spec, false), deadline)
                     .thenApply(ReplicationVerbs.ReadResponse::data)
                     .exceptionally(e -> {
                         throw new ReadTimeoutException(cl, 0, blockFor, false);
@@ -265,7 +293,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         }
         List<CompletableFuture<ReplicationVerbs.ReadResponse>> answers = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
-            answers.add(readFrom(targets.get(i), new ReplicationVerbs.ReadCommand(table.id(), key, spec, i > 0)));
+            answers.add(readFrom(targets.get(i), new ReplicationVerbs.ReadCommand(table.id(), key, spec, i > 0), deadline));
         }
         return allSettled(answers).thenCompose(settled -> {
             int received = 0;
@@ -278,15 +306,16 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             boolean match = true;
             for (int i = 1; i < answers.size(); i++) match &= Arrays.equals(digest, answers.get(i).join().digest());
             if (match) return CompletableFuture.completedFuture(data);
-            return resolveMismatch(table, key, spec, cl, targets, blockFor);
+            return resolveMismatch(table, key, spec, cl, targets, blockFor, deadline);
         });
     }
 
     /** Digests disagreed: read the data from every target, reconcile, repair the stale ones, then answer. */
     private CompletableFuture<PartitionData> resolveMismatch(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
-            List<NodeInfo> targets, int blockFor) {
+            List<NodeInfo> targets, int blockFor, Deadline deadline) {
+        if (deadline.hasPassed()) throw new ReadTimeoutException(cl, blockFor, blockFor, true);
         List<CompletableFuture<ReplicationVerbs.ReadResponse>> answers = new ArrayList<>();
-        for (NodeInfo n : targets) answers.add(readFrom(n, new ReplicationVerbs.ReadCommand(table.id(), key, spec, false)));
+        for (NodeInfo n : targets) answers.add(readFrom(n, new ReplicationVerbs.ReadCommand(table.id(), key, spec, false), deadline));
         return allSettled(answers).thenCompose(settled -> {
             List<PartitionData> versions = new ArrayList<>();
             for (CompletableFuture<ReplicationVerbs.ReadResponse> f : answers) {
@@ -294,23 +323,25 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 versions.add(f.join().data());
             }
             PartitionData merged = Reconciler.merge(table, versions, spec);
-            return repair(table, merged, targets, versions).thenApply(v -> merged);
+            return repair(table, merged, targets, versions, deadline).thenApply(v -> merged);
         });
     }
 
     /** Blocking read repair: the reconciled partition is written to every replica whose answer differed from it. */
-    private CompletableFuture<Void> repair(TableMetadata table, PartitionData merged, List<NodeInfo> targets, List<PartitionData> versions) {
+    private CompletableFuture<Void> repair(TableMetadata table, PartitionData merged, List<NodeInfo> targets, List<PartitionData> versions,
+            Deadline deadline) {
         byte[] digest = LocalReplica.digest(merged);
         Mutation repair = local.mutation(new PartitionUpdate(table.id(), merged.key(), merged.partitionDeletion(),
                 merged.rangeTombstones(), merged.staticRow(), merged.rows()));
         List<CompletableFuture<Void>> writes = new ArrayList<>();
+        Duration wait = deadline.stepTimeout(timeouts.write());
         for (int i = 0; i < targets.size(); i++) {
             if (Arrays.equals(digest, LocalReplica.digest(versions.get(i)))) continue;
             NodeInfo n = targets.get(i);
             if (isSelf(n)) {
                 local.apply(List.of(repair));
             } else {
-                writes.add(messaging.request(n.internode(), ReplicationVerbs.MUTATION, List.of(repair), timeouts.write())
+                writes.add(messaging.request(n.internode(), ReplicationVerbs.MUTATION, List.of(repair), wait)
                         .exceptionally(e -> {
                             log.debug("read repair of {} on {} failed: {}", table, n.internode(), e.toString());
                             return null;
@@ -320,7 +351,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         return CompletableFuture.allOf(writes.toArray(new CompletableFuture[0]));
     }
 
-    private CompletableFuture<ReplicationVerbs.ReadResponse> readFrom(NodeInfo node, ReplicationVerbs.ReadCommand command) {
+    private CompletableFuture<ReplicationVerbs.ReadResponse> readFrom(NodeInfo node, ReplicationVerbs.ReadCommand command, Deadline deadline) {
         if (isSelf(node)) {
             try {
                 return CompletableFuture.completedFuture(ReplicaHandlers.read(local, command));
@@ -328,7 +359,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 return CompletableFuture.failedFuture(e);
             }
         }
-        return messaging.request(node.internode(), ReplicationVerbs.READ, command, timeouts.read());
+        return messaging.request(node.internode(), ReplicationVerbs.READ, command, deadline.stepTimeout(timeouts.read()));
     }
 
     /** The replicas to ask: as many as the level needs, from the right data centers, closest first. */
@@ -359,16 +390,22 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     @Override
     public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
             ConsistencyLevel cl) {
+        return scan(table, range, spec, partitionLimit, cl, Deadline.NONE);
+    }
+
+    private CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
+            ConsistencyLevel cl, Deadline deadline) {
         VirtualTable virtual = system.table(table.id());
         if (virtual != null) return CompletableFuture.completedFuture(virtual.scan(range, spec, partitionLimit));
-        return metrics.time(CoordinatorMetrics.Kind.RANGE, cl, () -> scanReplicas(table, range, spec, partitionLimit, cl));
+        return metrics.time(CoordinatorMetrics.Kind.RANGE, cl, () -> scanReplicas(table, range, spec, partitionLimit, cl, deadline));
     }
 
     private CompletableFuture<List<PartitionData>> scanReplicas(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
-            ConsistencyLevel cl) {
+            ConsistencyLevel cl, Deadline deadline) {
         KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
         TokenRing current = ring;
         if (ks == null || ReplicationStrategy.isLocal(ks.replication()) || current.isEmpty()) {
+            if (deadline.hasPassed()) throw new ReadTimeoutException(cl, 0, 1, false);
             return CompletableFuture.completedFuture(local.scan(table.id(), range, spec, partitionLimit));
         }
         List<PartitionData> out = new ArrayList<>();
@@ -386,13 +423,15 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             Map<String, Integer> factors = factors(table);
             checkAvailable(cl, factors, alive);
             List<NodeInfo> targets = targets(cl, factors, alive);
+            if (deadline.hasPassed()) throw new ReadTimeoutException(cl, 0, Consistency.blockFor(cl, factors, localDc()), false);
             ReadSpec partSpec = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
             ReplicationVerbs.ScanCommand command = new ReplicationVerbs.ScanCommand(table.id(), part, partSpec, partitionLimit - out.size());
+            Duration wait = deadline.stepTimeout(timeouts.range());
             List<List<PartitionData>> answers = new ArrayList<>();
             for (NodeInfo n : targets) {
                 try {
                     answers.add(isSelf(n) ? local.scan(table.id(), part, partSpec, command.partitionLimit())
-                            : messaging.request(n.internode(), ReplicationVerbs.SCAN, command, timeouts.range()).join());
+                            : messaging.request(n.internode(), ReplicationVerbs.SCAN, command, wait).join());
                 } catch (CompletionException | MessagingException e) {
                     throw new ReadTimeoutException(cl, answers.size(), Consistency.blockFor(cl, factors, localDc()), !answers.isEmpty());
                 }
@@ -431,6 +470,10 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public CompletableFuture<Void> truncate(TableMetadata table) {
+        return truncate(table, Deadline.NONE);
+    }
+
+    private CompletableFuture<Void> truncate(TableMetadata table, Deadline deadline) {
         Collection<NodeInfo> members = ring.isEmpty() ? List.of(membership.self()) : ring.nodes();
         List<CompletableFuture<Void>> truncations = new ArrayList<>();
         for (NodeInfo n : members) {
@@ -439,13 +482,60 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                         + " is down; TRUNCATE needs every node");
             }
         }
+        if (deadline.hasPassed()) throw new TruncateException("TRUNCATE timed out before it began on any node");
+        Duration wait = deadline.stepTimeout(timeouts.range());
         for (NodeInfo n : members) {
             if (isSelf(n)) local.truncate(table.id());
-            else truncations.add(messaging.request(n.internode(), ReplicationVerbs.TRUNCATE, table.id(), timeouts.range()));
+            else truncations.add(messaging.request(n.internode(), ReplicationVerbs.TRUNCATE, table.id(), wait));
         }
         return CompletableFuture.allOf(truncations.toArray(new CompletableFuture[0])).exceptionally(e -> {
             throw new TruncateException("TRUNCATE did not complete on every node: " + e.getMessage());
         });
+    }
+
+    @Override
+    public DataCoordinator within(Duration timeout) {
+        return new WithDeadline(Deadline.at(nowMillis.getAsLong() + timeout.toMillis(), nowMillis));
+    }
+
+    /** This coordinator for one statement execution with USING TIMEOUT: every operation shares its deadline. */
+    private final class WithDeadline implements DataCoordinator {
+        private final Deadline deadline;
+
+        WithDeadline(Deadline deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
+            return ReplicatedCoordinator.this.write(updates, consistency, writeType, deadline);
+        }
+
+        @Override
+        public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel consistency) {
+            return ReplicatedCoordinator.this.read(table, key, spec, consistency, deadline);
+        }
+
+        @Override
+        public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
+                ConsistencyLevel consistency) {
+            return ReplicatedCoordinator.this.scan(table, range, spec, partitionLimit, consistency, deadline);
+        }
+
+        @Override
+        public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
+            return ReplicatedCoordinator.this.cas(request, serial, commit);
+        }
+
+        @Override
+        public CompletableFuture<Void> truncate(TableMetadata table) {
+            return ReplicatedCoordinator.this.truncate(table, deadline);
+        }
+
+        @Override
+        public DataCoordinator within(Duration timeout) {
+            return ReplicatedCoordinator.this.within(timeout);
+        }
     }
 
     private TableMetadata table(UUID id) {

@@ -22,10 +22,11 @@ import java.util.function.Supplier;
 
 /**
  * The keyspaces the node defines itself, in Cassandra 5.0's shape, so that drivers and cqlsh find what they read at
- * connect: system (local, peers, peers_v2, and paxos for operators), system_schema (the schema as tables),
- * system_virtual_schema, system_traces, and the other distributed system keyspaces (listed, without tables). The
- * tables of system_traces are stored and replicated like a user's ({@link #storedTables()}); the others are
- * {@link VirtualTable}s generated from the node's state, its Paxos registers and the current schema.
+ * connect: system (local, peers, peers_v2, and paxos for operators), system_schema (the schema as tables, with
+ * ScyllaDB's scylla_tables for ScyllaDB's drivers), system_virtual_schema, system_traces, and the other distributed
+ * system keyspaces (listed, without tables). The tables of system_traces are stored and replicated like a user's
+ * ({@link #storedTables()}); the others are {@link VirtualTable}s generated from the node's state, its Paxos
+ * registers and the current schema.
  */
 public final class SystemKeyspaces {
     /** Keyspaces that exist only as virtual keyspaces: not in system_schema, only in system_virtual_schema. */
@@ -264,7 +265,29 @@ public final class SystemKeyspaces {
         add(t, "system_schema", "indexes", "secondary index definitions", """
                 CREATE TABLE indexes (keyspace_name text, table_name text, index_name text, kind text,
                   options frozen<map<text, text>>, PRIMARY KEY ((keyspace_name), table_name, index_name))""", List::of);
+        add(t, "system_schema", "scylla_tables", "ScyllaDB's table properties", """
+                CREATE TABLE scylla_tables (keyspace_name text, table_name text, cdc frozen<map<text, text>>,
+                  committed_by_group0 boolean, in_memory boolean, partitioner text, tablets frozen<map<text, text>>, version uuid,
+                  PRIMARY KEY ((keyspace_name), table_name))""", this::scyllaTableRows);
         keyspaces.put("system_schema", new KeyspaceMetadata("system_schema", Map.of("class", LOCAL_STRATEGY), true, t, Map.of()));
+    }
+
+    /**
+     * A row per table, as ScyllaDB's drivers read it (gocql needs the table to load a keyspace's metadata, and with it
+     * token-aware routing). Every property is null, as ScyllaDB leaves them for a table without CDC, with the default
+     * partitioner, on vnodes, and with no schema version of its own (Ballot versions the schema as a whole).
+     */
+    private List<Map<String, Object>> scyllaTableRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            for (TableMetadata table : ks.tables().values()) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("keyspace_name", ks.name());
+                row.put("table_name", table.name());
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 
     /** Keyspaces that system_schema describes: everything but the virtual keyspaces. */

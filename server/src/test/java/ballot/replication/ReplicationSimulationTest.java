@@ -1,6 +1,7 @@
 package ballot.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ballot.cluster.Membership;
 import ballot.cluster.MembershipListener;
@@ -21,11 +22,13 @@ import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.data.Row;
+import ballot.cql.error.ReadTimeoutException;
 import ballot.cql.error.UnavailableException;
 import ballot.cql.error.WriteTimeoutException;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.DataCoordinator;
 import ballot.cql.statement.SchemaDefinitions;
 import ballot.paxos.server.SystemPaxosRows;
 import ballot.storage.StorageEngine;
@@ -255,6 +258,49 @@ class ReplicationSimulationTest {
             // Node 3 alone now has it: a read at ONE from node 3 as coordinator is served locally.
             PartitionData local = c.await(c.nodes.get(2).coordinator().read(c.table, c.key(1), ReadSpec.all(Integer.MAX_VALUE - 10), ConsistencyLevel.ONE));
             assertThat(c.timestampOf(local)).as("repaired replica").isEqualTo(5);
+            }
+        });
+    }
+
+    @Test
+    void aStatementDeadlineCutsTheWaitForReplicasShort() {
+        SimSeed.repeat(seed -> {
+            try (Cluster c = new Cluster(seed, 0)) {
+            Set<InetSocketAddress> all = new HashSet<>();
+            for (Node n : c.nodes) all.add(n.info().internode());
+            // Node 3 is cut off but still believed alive: the coordinator waits for it until a timeout (200 ms configured).
+            c.network.partition(Set.of(c.nodes.get(2).info().internode()), all);
+            ReplicatedCoordinator coordinator = c.nodes.get(0).coordinator();
+
+            long start = c.world.currentTimeMillis();
+            CompletableFuture<Void> write = coordinator.within(Duration.ofMillis(50))
+                    .write(List.of(c.write(1, 5, 5)), ConsistencyLevel.ALL, WriteType.SIMPLE);
+            assertThat(c.world.runUntil(write::isDone, Duration.ofSeconds(30))).isTrue();
+            assertThat(failure(write)).isInstanceOfSatisfying(WriteTimeoutException.class, e -> assertThat(e.received()).isEqualTo(2));
+            assertThat(c.world.currentTimeMillis() - start).as("simulated ms until the write failed").isBetween(50L, 199L);
+
+            start = c.world.currentTimeMillis();
+            CompletableFuture<PartitionData> read = coordinator.within(Duration.ofMillis(50))
+                    .read(c.table, c.key(1), ReadSpec.all(Integer.MAX_VALUE - 10), ConsistencyLevel.ALL);
+            assertThat(c.world.runUntil(read::isDone, Duration.ofSeconds(30))).isTrue();
+            assertThat(failure(read)).isInstanceOf(ReadTimeoutException.class);
+            assertThat(c.world.currentTimeMillis() - start).as("simulated ms until the read failed").isBetween(50L, 199L);
+            }
+        });
+    }
+
+    @Test
+    void anOperationStartingAfterItsDeadlineFailsWithoutTouchingAReplica() {
+        SimSeed.repeat(seed -> {
+            try (Cluster c = new Cluster(seed, 0)) {
+            DataCoordinator expired = c.nodes.get(0).coordinator().within(Duration.ZERO);
+            assertThatThrownBy(() -> expired.write(List.of(c.write(1, 5, 5)), ConsistencyLevel.ONE, WriteType.SIMPLE))
+                    .isInstanceOfSatisfying(WriteTimeoutException.class, e -> assertThat(e.received()).isZero());
+            assertThatThrownBy(() -> expired.read(c.table, c.key(1), ReadSpec.all(Integer.MAX_VALUE - 10), ConsistencyLevel.ONE))
+                    .isInstanceOfSatisfying(ReadTimeoutException.class, e -> assertThat(e.received()).isZero());
+            PartitionData data = c.await(c.nodes.get(0).coordinator().read(c.table, c.key(1), ReadSpec.all(Integer.MAX_VALUE - 10),
+                    ConsistencyLevel.ALL));
+            assertThat(c.timestampOf(data)).as("newest timestamp on every replica").isEqualTo(Long.MIN_VALUE);
             }
         });
     }

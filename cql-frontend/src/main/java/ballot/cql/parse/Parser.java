@@ -89,7 +89,8 @@ public final class Parser {
         if (t.isWord("truncate")) {
             next();
             if (!acceptWord("table")) acceptWord("columnfamily");
-            return new Statement.Truncate(qualifiedName("table name"));
+            QualifiedName table = qualifiedName("table name");
+            return new Statement.Truncate(table, usingClause(Using.TIMEOUT).timeout());
         }
         if (t.isWord("describe") || t.isWord("desc")) return describe();
         if (t.isWord("grant") || t.isWord("revoke") || t.isWord("list")) {
@@ -150,8 +151,9 @@ public final class Parser {
             expectWord("filtering");
             allowFiltering = true;
         }
+        Term timeout = usingClause(Using.TIMEOUT).timeout();
         return new Statement.Select(table, json, distinct, List.copyOf(selectors), where, List.copyOf(groupBy),
-                List.copyOf(orderBy), perPartitionLimit, limit, allowFiltering);
+                List.copyOf(orderBy), perPartitionLimit, limit, allowFiltering, timeout);
     }
 
     /** JSON and DISTINCT are not reserved: they are keywords only when a selector follows them. */
@@ -173,7 +175,7 @@ public final class Parser {
                 else if (!acceptWord("null")) throw unexpected("NULL or UNSET");
             }
             boolean ifNotExists = ifNotExists();
-            Attributes attributes = usingClause();
+            Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
             return new Statement.InsertJson(table, json, defaultUnset, ifNotExists, attributes);
         }
         expectSymbol("(");
@@ -186,14 +188,14 @@ public final class Parser {
         do values.add(term()); while (acceptSymbol(","));
         expectSymbol(")");
         boolean ifNotExists = ifNotExists();
-        Attributes attributes = usingClause();
+        Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
         return new Statement.Insert(table, List.copyOf(columns), List.copyOf(values), ifNotExists, attributes);
     }
 
     private Statement update() {
         expectWord("update");
         QualifiedName table = qualifiedName("table name");
-        Attributes attributes = usingClause();
+        Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
         expectWord("set");
         List<Assignment> assignments = new ArrayList<>();
         do assignments.add(assignment()); while (acceptSymbol(","));
@@ -269,7 +271,7 @@ public final class Parser {
         }
         expectWord("from");
         QualifiedName table = qualifiedName("table name");
-        Attributes attributes = deleteUsingClause();
+        Attributes attributes = usingClause(Using.TIMESTAMP, Using.TIMEOUT);
         expectWord("where");
         List<Relation> where = whereClause();
         boolean ifExists = false;
@@ -287,7 +289,7 @@ public final class Parser {
         if (acceptWord("unlogged")) type = Statement.BatchType.UNLOGGED;
         else if (acceptWord("counter")) type = Statement.BatchType.COUNTER;
         expectWord("batch");
-        Attributes attributes = usingClause();
+        Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
         List<Statement.Modification> statements = new ArrayList<>();
         while (!peek().isWord("apply")) {
             Token t = peek();
@@ -323,34 +325,29 @@ public final class Parser {
         return false;
     }
 
-    private Attributes usingClause() {
-        if (!acceptWord("using")) return Attributes.NONE;
-        Term ttl = null;
-        Term timestamp = null;
-        do {
-            if (acceptWord("ttl")) {
-                if (ttl != null) throw syntax(previous(), "TTL given twice");
-                ttl = intValue();
-            } else if (acceptWord("timestamp")) {
-                if (timestamp != null) throw syntax(previous(), "TIMESTAMP given twice");
-                timestamp = intValue();
-            } else {
-                throw unexpected("TTL or TIMESTAMP");
-            }
-        } while (acceptWord("and"));
-        return new Attributes(ttl, timestamp);
-    }
+    /** What a USING clause may set: which of them depends on the statement (Cassandra's and ScyllaDB's Cql.g). */
+    private enum Using { TTL, TIMESTAMP, TIMEOUT }
 
-    /** DELETE takes USING TIMESTAMP only: a TTL there is a syntax error, as in Cassandra's grammar. */
-    private Attributes deleteUsingClause() {
-        int start = index;
-        Attributes attributes = usingClause();
-        if (attributes.ttl() != null) {
-            for (int i = start; i < index; i++) {
-                if (tokens.get(i).isWord("ttl")) throw syntax(tokens.get(i), "mismatched input 'TTL' expecting TIMESTAMP");
+    /**
+     * An optional {@code USING x [AND y ...]} naming only {@code allowed} options, each at most once. TIMEOUT is
+     * ScyllaDB's per-statement timeout: SELECT and TRUNCATE take only it, DELETE has no TTL.
+     */
+    private Attributes usingClause(Using... allowed) {
+        if (!acceptWord("using")) return Attributes.NONE;
+        Map<Using, Term> given = new java.util.EnumMap<>(Using.class);
+        do {
+            Using option = null;
+            for (Using u : allowed) if (peek().isWord(lower(u.name()))) option = u;
+            if (option == null) {
+                List<String> names = new ArrayList<>();
+                for (Using u : allowed) names.add(u.name());
+                throw unexpected(String.join(" or ", names));
             }
-        }
-        return attributes;
+            next();
+            if (given.containsKey(option)) throw syntax(previous(), option + " given twice");
+            given.put(option, option == Using.TIMEOUT ? term() : intValue()); // TTL and TIMESTAMP: an integer or a marker
+        } while (acceptWord("and"));
+        return new Attributes(given.get(Using.TTL), given.get(Using.TIMESTAMP), given.get(Using.TIMEOUT));
     }
 
     private List<Condition> conditions() {

@@ -4,9 +4,13 @@ import java.util.List;
 
 /** A parsed CQL statement: syntax only, not yet checked against the schema. */
 public sealed interface Statement {
-    /** USING TTL / TIMESTAMP of a modification; null terms mean "not given". */
-    record Attributes(Term ttl, Term timestamp) {
-        public static final Attributes NONE = new Attributes(null, null);
+    /** USING TTL / TIMESTAMP of a modification, and ScyllaDB's USING TIMEOUT; null terms mean "not given". */
+    record Attributes(Term ttl, Term timestamp, Term timeout) {
+        public static final Attributes NONE = new Attributes(null, null, null);
+
+        public Attributes(Term ttl, Term timestamp) {
+            this(ttl, timestamp, null);
+        }
     }
 
     /** Statements that may appear inside a BATCH. */
@@ -57,7 +61,8 @@ public sealed interface Statement {
 
     record DropTable(QualifiedName name, boolean ifExists) implements Statement {}
 
-    record Truncate(QualifiedName name) implements Statement {}
+    /** TRUNCATE, with ScyllaDB's USING TIMEOUT or null. */
+    record Truncate(QualifiedName name, Term timeout) implements Statement {}
 
     record CreateType(QualifiedName name, boolean ifNotExists, List<String> fieldNames, List<String> fieldTypes)
             implements Statement {}
@@ -103,9 +108,10 @@ public sealed interface Statement {
 
     record Ordering(String column, boolean descending) {}
 
+    /** A SELECT; {@code timeout} is ScyllaDB's USING TIMEOUT, or null. */
     record Select(QualifiedName table, boolean json, boolean distinct, List<Selector.Aliased> selectors,
             List<Relation> where, List<String> groupBy, List<Ordering> orderBy, Term perPartitionLimit, Term limit,
-            boolean allowFiltering) implements Statement {
+            boolean allowFiltering, Term timeout) implements Statement {
         /** True for {@code SELECT *}. */
         public boolean selectsAll() {
             return selectors.isEmpty();

@@ -8,6 +8,7 @@ import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.data.TokenRange;
 import ballot.cql.schema.TableMetadata;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -48,4 +49,13 @@ public interface DataCoordinator {
 
     /** Removes all data of the table on every replica. */
     CompletableFuture<Void> truncate(TableMetadata table);
+
+    /**
+     * This coordinator with one deadline, {@code timeout} from now, for every operation (ScyllaDB's USING TIMEOUT, for
+     * one execution of a statement): each step waits for replicas only as long as is left of it, in place of the
+     * configured timeout of its kind, and an operation that would start after the deadline fails at once with its
+     * timeout error (READ_TIMEOUT, WRITE_TIMEOUT, TRUNCATE_ERROR), writing nothing. Compare-and-set and SERIAL reads
+     * keep Paxos's own timeouts, as in ScyllaDB.
+     */
+    DataCoordinator within(Duration timeout);
 }

@@ -20,12 +20,15 @@ final class BatchStatement implements CqlStatement {
     private final List<BatchableStatement> statements;
     private final Markers markers;
     private final Value timestamp;
+    private final StatementTimeout timeout;
 
-    BatchStatement(Statement.BatchType type, List<BatchableStatement> statements, Markers markers, Value timestamp) {
+    BatchStatement(Statement.BatchType type, List<BatchableStatement> statements, Markers markers, Value timestamp,
+            StatementTimeout timeout) {
         this.type = type;
         this.statements = statements;
         this.markers = markers;
         this.timestamp = timestamp;
+        this.timeout = timeout;
         for (BatchableStatement s : statements) {
             if (timestamp != null && s.hasTimestamp()) {
                 throw new InvalidRequestException("Timestamp must be set either on BATCH or individual statements");
@@ -59,8 +62,9 @@ final class BatchStatement implements CqlStatement {
     }
 
     @Override
-    public CompletableFuture<Result> execute(QueryContext context) {
-        ModificationStatement.checkWriteConsistency(context.consistency());
+    public CompletableFuture<Result> execute(QueryContext statement) {
+        ModificationStatement.checkWriteConsistency(statement.consistency());
+        QueryContext context = timeout.applyTo(statement);
         QueryContext batch = context;
         if (timestamp != null) {
             java.nio.ByteBuffer ts = timestamp.bind(context.bindings());
@@ -90,7 +94,7 @@ final class BatchStatement implements CqlStatement {
             case UNLOGGED -> WriteType.UNLOGGED_BATCH;
             case COUNTER -> WriteType.COUNTER;
         };
-        return collected.thenCompose(b -> batch.environment().data().write(b.build(), batch.consistency(), writeType))
+        return collected.thenCompose(b -> batch.data().write(b.build(), batch.consistency(), writeType))
                 .thenApply(ignored -> new VoidResult());
     }
 }

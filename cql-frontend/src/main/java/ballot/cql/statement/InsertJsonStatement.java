@@ -29,17 +29,19 @@ final class InsertJsonStatement implements BatchableStatement {
     private final Value json;
     private final Value ttl;
     private final Value timestamp;
+    private final StatementTimeout timeout;
     private final boolean defaultUnset;
     private final ModificationStatement insert;
     private final List<ColumnMetadata> columns;
     private final Markers markers;
 
-    private InsertJsonStatement(TableMetadata table, Value json, Value ttl, Value timestamp, boolean defaultUnset,
-            ModificationStatement insert, List<ColumnMetadata> columns, Markers markers) {
+    private InsertJsonStatement(TableMetadata table, Value json, Value ttl, Value timestamp, StatementTimeout timeout,
+            boolean defaultUnset, ModificationStatement insert, List<ColumnMetadata> columns, Markers markers) {
         this.table = table;
         this.json = json;
         this.ttl = ttl;
         this.timestamp = timestamp;
+        this.timeout = timeout;
         this.defaultUnset = defaultUnset;
         this.insert = insert;
         this.columns = columns;
@@ -66,7 +68,8 @@ final class InsertJsonStatement implements BatchableStatement {
         Markers inner = new Markers(next);
         ModificationStatement insert = ModificationStatement.insert(table,
                 new Statement.Insert(s.table(), names, values, false, new Statement.Attributes(ttlMarker, timestampMarker)), inner, types);
-        return new InsertJsonStatement(table, json, ttl, timestamp, s.defaultUnset(), insert, columns, markers);
+        StatementTimeout timeout = StatementTimeout.prepare(s.attributes().timeout(), table.keyspace(), table.name(), markers);
+        return new InsertJsonStatement(table, json, ttl, timestamp, timeout, s.defaultUnset(), insert, columns, markers);
     }
 
     @Override
@@ -82,7 +85,7 @@ final class InsertJsonStatement implements BatchableStatement {
     @Override
     public CompletableFuture<Result> execute(QueryContext context) {
         ModificationStatement.checkWriteConsistency(context.consistency());
-        return insert.execute(context.withBindings(innerBindings(context.bindings())));
+        return insert.execute(timeout.applyTo(context).withBindings(innerBindings(context.bindings())));
     }
 
     @Override

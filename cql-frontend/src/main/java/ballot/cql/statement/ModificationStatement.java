@@ -42,11 +42,13 @@ final class ModificationStatement implements BatchableStatement {
     private final List<Operation> staticOperations;
     private final Value ttl;
     private final Value timestamp;
+    /** USING TIMEOUT: applies when the statement runs alone; in a batch the batch's own applies, as in ScyllaDB. */
+    private final StatementTimeout timeout;
     private final Markers markers;
     private final boolean requiresRead;
 
     private ModificationStatement(Kind kind, TableMetadata table, Restrictions where, List<Operation> operations,
-            Value ttl, Value timestamp, Markers markers) {
+            Value ttl, Value timestamp, StatementTimeout timeout, Markers markers) {
         this.kind = kind;
         this.table = table;
         this.where = where;
@@ -59,6 +61,7 @@ final class ModificationStatement implements BatchableStatement {
         }
         this.ttl = ttl;
         this.timestamp = timestamp;
+        this.timeout = timeout;
         this.markers = markers;
         this.requiresRead = read;
         validate();
@@ -83,7 +86,8 @@ final class ModificationStatement implements BatchableStatement {
         Restrictions where = Restrictions.of(table, keyRelations, markers, types);
         return new ModificationStatement(Kind.INSERT, table, where, operations,
                 attribute(insert.attributes().ttl(), table, "[ttl]", markers, types, true),
-                attribute(insert.attributes().timestamp(), table, "[timestamp]", markers, types, false), markers);
+                attribute(insert.attributes().timestamp(), table, "[timestamp]", markers, types, false),
+                StatementTimeout.prepare(insert.attributes().timeout(), table.keyspace(), table.name(), markers), markers);
     }
 
     private static void checkKeyColumnsPresent(TableMetadata table, java.util.Set<String> given, boolean needsClustering) {
@@ -109,7 +113,8 @@ final class ModificationStatement implements BatchableStatement {
             operations.add(op);
         }
         Restrictions where = Restrictions.of(table, update.where(), markers, types);
-        return new ModificationStatement(Kind.UPDATE, table, where, operations, ttlValue, timestampValue, markers);
+        StatementTimeout timeout = StatementTimeout.prepare(update.attributes().timeout(), table.keyspace(), table.name(), markers);
+        return new ModificationStatement(Kind.UPDATE, table, where, operations, ttlValue, timestampValue, timeout, markers);
     }
 
     static ModificationStatement delete(TableMetadata table, Statement.Delete delete, Markers markers, UserTypeResolver types) {
@@ -117,7 +122,8 @@ final class ModificationStatement implements BatchableStatement {
         for (Statement.DeleteTarget target : delete.targets()) operations.add(Operation.delete(table, target, markers, types));
         Value timestampValue = attribute(delete.attributes().timestamp(), table, "[timestamp]", markers, types, false);
         Restrictions where = Restrictions.of(table, delete.where(), markers, types);
-        return new ModificationStatement(Kind.DELETE, table, where, operations, null, timestampValue, markers);
+        StatementTimeout timeout = StatementTimeout.prepare(delete.attributes().timeout(), table.keyspace(), table.name(), markers);
+        return new ModificationStatement(Kind.DELETE, table, where, operations, null, timestampValue, timeout, markers);
     }
 
     private static Value attribute(ballot.cql.parse.Term term, TableMetadata table, String name, Markers markers,
@@ -259,10 +265,11 @@ final class ModificationStatement implements BatchableStatement {
     }
 
     @Override
-    public CompletableFuture<Result> execute(QueryContext context) {
-        checkWriteConsistency(context.consistency());
+    public CompletableFuture<Result> execute(QueryContext statement) {
+        checkWriteConsistency(statement.consistency());
+        QueryContext context = timeout.applyTo(statement);
         return collect(context, new UpdatesBuilder()).thenCompose(builder ->
-                context.environment().data().write(builder.build(), context.consistency(),
+                context.data().write(builder.build(), context.consistency(),
                         table.isCounter() ? WriteType.COUNTER : WriteType.SIMPLE))
                 .thenApply(ignored -> new VoidResult());
     }
@@ -286,7 +293,7 @@ final class ModificationStatement implements BatchableStatement {
         List<CompletableFuture<PartitionData>> reads = new ArrayList<>();
         for (PartitionKey key : keys) {
             ReadSpec spec = ReadSpec.all(context.nowInSec()).withSlices(where.slices(b));
-            reads.add(context.environment().data().read(table, key, spec, readConsistency(context.consistency())));
+            reads.add(context.data().read(table, key, spec, readConsistency(context.consistency())));
         }
         return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenApply(ignored -> {
             for (int i = 0; i < keys.size(); i++) {

@@ -8,7 +8,6 @@ import ballot.cql.parse.Statement;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.SetKeyspace;
-import ballot.cql.protocol.message.VoidResult;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
@@ -49,7 +48,7 @@ public final class Preparer {
         if (statement instanceof Statement.Truncate t) {
             TableMetadata table = table(schema, t.name(), keyspace);
             checkWritable(table.keyspace());
-            return new Simple(ctx -> ctx.environment().data().truncate(table).thenApply(v -> new VoidResult()));
+            return new TruncateStatement(table, StatementTimeout.prepare(t.timeout(), table.keyspace(), table.name(), markers), markers);
         }
         Set<String> dataCenters = Set.of(environment.node().dataCenter());
         long now = environment.currentTimeMillis().getAsLong();
@@ -85,13 +84,15 @@ public final class Preparer {
             }
         }
         if (b.attributes().ttl() != null) throw new InvalidRequestException("Global TTL on the BATCH statement is not supported.");
+        // A conditional batch prepares its timeout (a marker needs its receiver) but keeps Paxos's timeouts, as ScyllaDB does.
+        StatementTimeout timeout = StatementTimeout.prepare(b.attributes().timeout(), "", "", markers);
         if (conditional) {
             if (b.attributes().timestamp() != null) throw new InvalidRequestException("Cannot provide custom timestamp for conditional BATCH");
             return new ConditionalBatchStatement(b.type(), parts, markers);
         }
         Value timestamp = b.attributes().timestamp() == null ? null : Terms.prepare(b.attributes().timestamp(),
                 new ColumnSpec("", "", "[timestamp]", ballot.cql.type.CqlTypes.BIGINT), markers, UserTypeResolver.NONE);
-        return new BatchStatement(b.type(), plain, markers, timestamp);
+        return new BatchStatement(b.type(), plain, markers, timestamp, timeout);
     }
 
     private CasPart conditional(Schema schema, Statement.Modification m, Markers markers, String keyspace) {

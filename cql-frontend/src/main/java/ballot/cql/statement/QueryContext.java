@@ -3,27 +3,38 @@ package ballot.cql.statement;
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.spi.DataCoordinator;
 
 /**
- * One execution of a statement: its options and bound values, the client's current keyspace, and the time. The
- * write timestamp is chosen once, on first use, so every cell a statement writes carries the same one.
+ * One execution of a statement: its options and bound values, the client's current keyspace, the time, and the
+ * coordinator it reads and writes through. The write timestamp is chosen once, on first use, so every cell a statement
+ * writes carries the same one. Contexts derived for parts of a statement (a batch's statements) share its time,
+ * timestamp, coordinator and warnings.
  */
 public final class QueryContext {
     private final QueryEnvironment environment;
     private final String keyspace;
     private final QueryOptions options;
     private final Bindings bindings;
+    private final DataCoordinator data;
     private final int nowInSec;
     private long timestamp = Long.MIN_VALUE;
-    private final java.util.List<String> warnings = new java.util.ArrayList<>();
+    private final java.util.List<String> warnings;
 
     QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings) {
+        this(environment, keyspace, options, bindings, environment.data(), options.nowInSeconds() != null
+                ? options.nowInSeconds() : (int) (environment.currentTimeMillis().getAsLong() / 1000), new java.util.ArrayList<>());
+    }
+
+    private QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings,
+            DataCoordinator data, int nowInSec, java.util.List<String> warnings) {
         this.environment = environment;
         this.keyspace = keyspace;
         this.options = options;
         this.bindings = bindings;
-        this.nowInSec = options.nowInSeconds() != null ? options.nowInSeconds()
-                : (int) (environment.currentTimeMillis().getAsLong() / 1000);
+        this.data = data;
+        this.nowInSec = nowInSec;
+        this.warnings = warnings;
     }
 
     /** A context for {@code statement} with {@code options}' values matched to its markers. */
@@ -33,15 +44,27 @@ public final class QueryContext {
     }
 
     QueryContext withBindings(Bindings newBindings) {
-        QueryContext c = new QueryContext(environment, keyspace, options, newBindings);
+        QueryContext c = new QueryContext(environment, keyspace, options, newBindings, data, nowInSec, warnings);
         c.timestamp = timestamp();
         return c;
     }
 
     QueryContext withTimestamp(long newTimestamp) {
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings);
         c.timestamp = newTimestamp;
         return c;
+    }
+
+    /** This execution with a deadline {@code timeout} from now for everything it asks the coordinator (USING TIMEOUT). */
+    QueryContext within(java.time.Duration timeout) {
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, environment.data().within(timeout), nowInSec, warnings);
+        c.timestamp = timestamp;
+        return c;
+    }
+
+    /** The coordinator this execution reads and writes through. */
+    DataCoordinator data() {
+        return data;
     }
 
     /** Tells the client something about its request (sent as response warnings). */

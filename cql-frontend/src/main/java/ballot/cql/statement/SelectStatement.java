@@ -46,11 +46,13 @@ final class SelectStatement implements CqlStatement {
     private final List<ColumnMetadata> groupBy;
     private final Value limit;
     private final Value perPartitionLimit;
+    private final StatementTimeout timeout;
     private final Markers markers;
     private final List<ColumnSpec> resultColumns;
 
     private SelectStatement(TableMetadata table, Selection selection, Restrictions where, boolean distinct, boolean json,
-            boolean reversed, boolean hasOrderBy, List<ColumnMetadata> groupBy, Value limit, Value perPartitionLimit, Markers markers) {
+            boolean reversed, boolean hasOrderBy, List<ColumnMetadata> groupBy, Value limit, Value perPartitionLimit,
+            StatementTimeout timeout, Markers markers) {
         this.table = table;
         this.selection = selection;
         this.where = where;
@@ -61,6 +63,7 @@ final class SelectStatement implements CqlStatement {
         this.groupBy = groupBy;
         this.limit = limit;
         this.perPartitionLimit = perPartitionLimit;
+        this.timeout = timeout;
         this.markers = markers;
         this.resultColumns = json
                 ? List.of(new ColumnSpec(table.keyspace(), table.name(), "[json]", CqlTypes.TEXT))
@@ -84,8 +87,9 @@ final class SelectStatement implements CqlStatement {
         if (perPartitionLimit != null && select.distinct()) {
             throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
         }
+        StatementTimeout timeout = StatementTimeout.prepare(select.timeout(), table.keyspace(), table.name(), markers);
         return new SelectStatement(table, selection, where, select.distinct(), select.json(), reversed, !select.orderBy().isEmpty(),
-                groupBy, limit, perPartitionLimit, markers);
+                groupBy, limit, perPartitionLimit, timeout, markers);
     }
 
     private static void validateDistinct(TableMetadata table, Selection selection, Restrictions where, Statement.Select select) {
@@ -207,7 +211,7 @@ final class SelectStatement implements CqlStatement {
     @Override
     public CompletableFuture<Result> execute(QueryContext context) {
         try {
-            return CompletableFuture.completedFuture(run(context));
+            return CompletableFuture.completedFuture(run(timeout.applyTo(context)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -485,8 +489,8 @@ final class SelectStatement implements CqlStatement {
         private PartitionData read(PartitionKey key, List<Slice> toRead, int rows) {
             ReadSpec spec = new ReadSpec(toRead, reversed, rows, Integer.MAX_VALUE, context.nowInSec());
             ConsistencyLevel cl = context.consistency();
-            if (cl.isSerial()) return context.environment().data().readSerial(table, key, spec, cl).join();
-            return context.environment().data().read(table, key, spec, readConsistency(context)).join();
+            if (cl.isSerial()) return context.data().readSerial(table, key, spec, cl).join();
+            return context.data().read(table, key, spec, readConsistency(context)).join();
         }
 
         private List<Candidate> nextOfScan(int chunk) {
@@ -499,7 +503,7 @@ final class SelectStatement implements CqlStatement {
             int perPartition = storageLimitsPartitions ? partitionLimit : Integer.MAX_VALUE;
             ReadSpec spec = new ReadSpec(slices, false, chunk, perPartition, context.nowInSec());
             List<PartitionData> partitions = slices.isEmpty() ? List.of()
-                    : context.environment().data().scan(table, range, spec, chunk, readConsistency(context)).join();
+                    : context.data().scan(table, range, spec, chunk, readConsistency(context)).join();
             if (partitions.isEmpty()) {
                 exhausted = true;
                 return null;

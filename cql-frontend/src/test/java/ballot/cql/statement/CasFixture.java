@@ -178,6 +178,11 @@ final class CasFixture implements DataCoordinator, SchemaStore {
         throw new UnsupportedOperationException();
     }
 
+    @Override
+    public DataCoordinator within(java.time.Duration timeout) {
+        throw new UnsupportedOperationException();
+    }
+
     // ---------------------------------------------------------------- SchemaStore
 
     @Override
