@@ -116,6 +116,7 @@ public final class BallotNode implements AutoCloseable {
             requests = requestExecutor(config.requestThreads);
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
+            schema.onInstall(processor::schemaChanged);
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             server = new CqlServer(CqlServerOptions.builder()
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
