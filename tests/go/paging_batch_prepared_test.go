@@ -222,3 +222,38 @@ func TestPreparedPositionalAndNamedMarkers(t *testing.T) {
 	exec(t, "INSERT INTO "+name+" (pk, c, v) VALUES (?, ?, ?)", 2, 0, gocql.UnsetValue)
 	assertEqual(t, "unset", rowsOf(t, "SELECT v FROM "+name+" WHERE pk = 2 AND c = 0"), []string{"many"})
 }
+
+// ALTER TABLE ... ADD drops the table's prepared statements: the next execution of a statement prepared before it
+// is answered UNPREPARED, and gocql prepares it again and scans the rows with the new result metadata.
+func TestPreparedSelectSeesAColumnAddedAfterPrepare(t *testing.T) {
+	for _, version := range []int{4, 0} {
+		t.Run(fmt.Sprintf("protocol %d (0: negotiated)", version), func(t *testing.T) {
+			name := newTable(t, "pk int PRIMARY KEY, a text")
+			exec(t, "INSERT INTO "+name+" (pk, a) VALUES (1, 'a')")
+			c := newCluster()
+			c.Keyspace = keyspace
+			c.ProtoVersion = version
+			s, err := c.CreateSession()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			stmt := "SELECT * FROM " + name + " WHERE pk = ?"
+			before := map[string]interface{}{}
+			if err := s.Query(stmt, 1).MapScan(before); err != nil {
+				t.Fatal(err)
+			}
+			assertEqual(t, "row before ALTER", before, map[string]interface{}{"pk": 1, "a": "a"})
+
+			exec(t, "ALTER TABLE "+name+" ADD b text")
+			exec(t, "UPDATE "+name+" SET b = 'new' WHERE pk = 1")
+
+			after := map[string]interface{}{}
+			if err := s.Query(stmt, 1).MapScan(after); err != nil {
+				t.Fatal(err)
+			}
+			assertEqual(t, "row after ALTER", after, map[string]interface{}{"pk": 1, "a": "a", "b": "new"})
+			t.Logf("protocol v%d", lastResponseVersion.Load())
+		})
+	}
+}

@@ -4,7 +4,10 @@ from collections import Counter
 
 import pytest
 from cassandra import ConsistencyLevel, InvalidRequest
+from cassandra.protocol import ProtocolVersion
 from cassandra.query import BatchStatement, BatchType, SimpleStatement
+
+from conftest import make_cluster
 
 PARTITIONS = 7
 ROWS_PER_PARTITION = 13
@@ -186,3 +189,25 @@ def test_prepared_statement_is_reusable_and_unset_values(session, table):
     session.execute(prepared, (5, 50, UNSET_VALUE))
     assert tuple(session.execute("SELECT a, b FROM %s WHERE pk = 5" % name).one()) == (50, 5)
     assert session.execute("SELECT COUNT(*) FROM %s" % name).one()[0] == 20
+
+
+@pytest.mark.parametrize("protocol_version", [ProtocolVersion.V4, ProtocolVersion.V5])
+def test_prepared_select_sees_a_column_added_after_prepare(session, table, protocol_version):
+    """ALTER TABLE ... ADD drops the table's prepared statements: the next execution is answered UNPREPARED, the
+    driver prepares the statement again and reads rows with the new result metadata."""
+    name = table("pk int PRIMARY KEY, a text")
+    session.execute("INSERT INTO %s (pk, a) VALUES (1, 'a')" % name)
+    other = make_cluster(protocol_version=protocol_version)
+    try:
+        s = other.connect(session.keyspace)
+        assert other.protocol_version == protocol_version
+        select = s.prepare("SELECT * FROM %s WHERE pk = ?" % name)
+        assert s.execute(select, (1,)).one()._asdict() == {"pk": 1, "a": "a"}
+
+        session.execute("ALTER TABLE %s ADD b text" % name)
+        session.execute("UPDATE %s SET b = 'new' WHERE pk = 1" % name)
+
+        assert s.execute(select, (1,)).one()._asdict() == {"pk": 1, "a": "a", "b": "new"}
+        assert [c[2] for c in select.result_metadata] == ["pk", "a", "b"]
+    finally:
+        other.shutdown()

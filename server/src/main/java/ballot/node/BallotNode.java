@@ -126,6 +126,7 @@ public final class BallotNode implements AutoCloseable {
             requests = requestExecutor(config.requestThreads);
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
+            schema.onInstall(processor::schemaChanged);
             traces = new TraceWriter(environment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);

@@ -43,6 +43,7 @@ public final class LocalSchema implements SchemaStore {
 
     private final StorageEngine storage;
     private final LongSupplier nowMicros;
+    private final List<Consumer<Schema>> installListeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<SchemaChange>> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<Schema>> versionListeners = new CopyOnWriteArrayList<>();
     private final Map<String, Long> changedAt = new TreeMap<>();
@@ -82,6 +83,15 @@ public final class LocalSchema implements SchemaStore {
         storage.dropTablesOtherThan(tables);
         schema = snapshot(user);
         log.info("schema loaded keyspaces={} tables={} version={}", user.size(), tables.size(), schema.version());
+    }
+
+    /**
+     * Registers a listener for every schema this node installs, from its own DDL or merged from a peer's: it runs once
+     * the schema is durable and visible, before its change events, and before the change is acknowledged to anyone (the
+     * DDL's client, or the peer that pushed it).
+     */
+    public void onInstall(Consumer<Schema> listener) {
+        installListeners.add(listener);
     }
 
     /** Registers a listener for every schema change event (in Cassandra's order). */
@@ -172,6 +182,7 @@ public final class LocalSchema implements SchemaStore {
     private Schema install(Map<String, KeyspaceMetadata> before, Map<String, KeyspaceMetadata> after, Map<String, Long> stamps) {
         persist(before, after, stamps);
         schema = snapshot(after);
+        for (Consumer<Schema> listener : installListeners) listener.accept(schema);
         List<SchemaChange> events = SchemaEvents.between(before, after);
         for (SchemaChange event : events) {
             log.info("schema changed change={} target={} keyspace={} name={}", event.change(), event.target(), event.keyspace(), event.name());

@@ -21,7 +21,7 @@ import java.util.Map;
  */
 final class RawCqlConnection implements AutoCloseable {
     private static final int READY = 0x02, SUPPORTED = 0x06, RESULT = 0x08;
-    private static final int ERROR = 0x00, STARTUP = 0x01, QUERY = 0x07, OPTIONS = 0x05, PREPARE = 0x09, EXECUTE = 0x0A;
+    private static final int ERROR = 0x00, STARTUP = 0x01, OPTIONS = 0x05, QUERY = 0x07, PREPARE = 0x09, EXECUTE = 0x0A;
     private static final int FLAG_TRACING = 0x02;
     private static final short ONE = 0x0001;
     private static final short QUORUM = 0x0004;
@@ -108,17 +108,60 @@ final class RawCqlConnection implements AutoCloseable {
 
     /** EXECUTE at QUORUM with int values; the RESULT. */
     Frame execute(byte[] id, int... values) throws IOException {
+        return expect(executeAnswer(id, false, values), RESULT);
+    }
+
+    /** EXECUTE at QUORUM with int values, asking to skip the result metadata if {@code skipMetadata}; any answer. */
+    Frame executeAnswer(byte[] id, boolean skipMetadata, int... values) throws IOException {
         Body body = new Body();
         body.out.writeShort(id.length);
         body.out.write(id);
         body.out.writeShort(QUORUM);
-        body.out.writeByte(0x01); // flags: values
+        body.out.writeByte(0x01 | (skipMetadata ? 0x02 : 0)); // flags: values, skip_metadata
         body.out.writeShort(values.length);
         for (int v : values) {
             body.out.writeInt(4);
             body.out.writeInt(v);
         }
-        return expect(request(EXECUTE, body.bytes()), RESULT);
+        return request(EXECUTE, body.bytes());
+    }
+
+    /** QUERY at QUORUM without values (a DDL or USE); the RESULT. */
+    Frame query(String cql) throws IOException {
+        Body body = new Body();
+        body.longString(cql);
+        body.out.writeShort(QUORUM);
+        body.out.writeByte(0x00);
+        return expect(request(QUERY, body.bytes()), RESULT);
+    }
+
+    /** The head of a RESULT Rows (spec §4.2.5.2): its metadata flags and column count. */
+    record RowsHead(int flags, int columnCount) {
+        boolean noMetadata() {
+            return (flags & 0x0004) != 0;
+        }
+    }
+
+    static RowsHead rowsHead(Frame result) throws IOException {
+        DataInputStream rows = expect(result, RESULT).reader();
+        if (rows.readInt() != 0x0002) throw new AssertionError("RESULT is not Rows");
+        return new RowsHead(rows.readInt(), rows.readInt());
+    }
+
+    /** An ERROR (spec §9): its code, message, and for UNPREPARED (0x2500) the unknown statement id. */
+    record Error(int code, String message, byte[] unpreparedId) {}
+
+    static Error error(Frame frame) throws IOException {
+        if (frame.opcode() != ERROR) throw new AssertionError("expected an ERROR, got opcode 0x" + Integer.toHexString(frame.opcode()));
+        DataInputStream body = frame.reader();
+        int code = body.readInt();
+        String message = body.readUTF();
+        byte[] id = null;
+        if (code == 0x2500) {
+            id = new byte[body.readUnsignedShort()];
+            body.readFully(id);
+        }
+        return new Error(code, message, id);
     }
 
     /**

@@ -3,6 +3,7 @@ package ballot.node;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -71,11 +72,17 @@ final class TestNode implements AutoCloseable {
     }
 
     CqlSession session(String keyspace) {
-        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
+        return session(keyspace, options -> { });
+    }
+
+    /** A session whose driver configuration {@code options} adjusts after the test defaults. */
+    CqlSession session(String keyspace, Consumer<ProgrammaticDriverConfigLoaderBuilder> options) {
+        ProgrammaticDriverConfigLoaderBuilder driverOptions = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
-                .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(10))
-                .build();
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(10));
+        options.accept(driverOptions);
+        DriverConfigLoader config = driverOptions.build();
         var builder = CqlSession.builder().addContactPoint(address()).withLocalDatacenter("datacenter1").withConfigLoader(config);
         if (keyspace != null) builder.withKeyspace(keyspace);
         return builder.build();

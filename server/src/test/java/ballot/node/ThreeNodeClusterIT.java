@@ -7,17 +7,21 @@ import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.DefaultProtocolVersion;
 import com.datastax.oss.driver.api.core.ProtocolVersion;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
+import com.datastax.oss.protocol.internal.util.Bytes;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +37,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A real cluster of three node processes on 127.0.0.1, .2 and .3 seen through the DataStax Java driver: discovery,
- * token-aware routing to the replicas the servers use, QUORUM through the SIGKILL of one node, UNAVAILABLE at ALL,
- * hints delivered to a restarted node, read repair, and every QUORUM-acknowledged write read back at the end.
+ * token-aware routing to the replicas the servers use, prepared statements dropped on every node by a schema change
+ * made through one, QUORUM through the SIGKILL of one node, UNAVAILABLE at ALL, hints delivered to a restarted node,
+ * read repair, and every QUORUM-acknowledged write read back at the end.
  */
 class ThreeNodeClusterIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -74,6 +79,7 @@ class ThreeNodeClusterIT {
         PreparedStatement insert = session.prepare("INSERT INTO three.t (k, v) VALUES (?, ?)");
         PreparedStatement select = session.prepare("SELECT v FROM three.t WHERE k = ?");
         TokenMap tokens = session.getMetadata().getTokenMap().orElseThrow();
+        schemaChangeThroughOneNodeDropsPreparedStatementsOnEveryNode();
 
         // Token-aware routing: each statement's coordinator is the one replica the driver computed from the ring the
         // nodes advertise, and every node owns some keys.
@@ -146,6 +152,38 @@ class ThreeNodeClusterIT {
         await("three nodes up", () -> upNodes() == 3);
         awaitViews(tokens, oneSelect);
         for (int k : acknowledged) assertThat(value(select, k, DefaultConsistencyLevel.ALL)).isEqualTo("v" + k);
+    }
+
+    /**
+     * A DDL coordinated by the first node drops the statements it affects on every node before it returns: the second
+     * node prepares the statement again when the driver executes it there, and returns the added column (protocol v5
+     * tells the driver of the new result metadata); the third answers UNPREPARED for it.
+     */
+    private void schemaChangeThroughOneNodeDropsPreparedStatementsOnEveryNode() throws IOException {
+        assertThat(session.getContext().getProtocolVersion()).isEqualTo(DefaultProtocolVersion.V5);
+        Node first = node(nodes.get(0));
+        Node second = node(nodes.get(1));
+        NodeProcess third = nodes.get(2);
+        session.execute("CREATE TABLE three.wide (k int PRIMARY KEY, a text)");
+        session.execute(SimpleStatement.newInstance("INSERT INTO three.wide (k, a) VALUES (1, 'a')").setConsistencyLevel(DefaultConsistencyLevel.QUORUM));
+        String query = "SELECT * FROM three.wide WHERE k = ?";
+        PreparedStatement select = session.prepare(SimpleStatement.newInstance(query).setNode(second));
+        assertThat(session.execute(quorum(select.bind(1)).setNode(second)).one().getColumnDefinitions().size()).isEqualTo(2);
+        try (RawCqlConnection onThird = RawCqlConnection.open(new InetSocketAddress(third.address, third.nativePort))
+                .startup(Map.of("CQL_VERSION", "3.0.0"))) {
+            byte[] id = onThird.prepare(query).id();
+            assertThat(id).isEqualTo(Bytes.getArray(select.getId()));
+            assertThat(RawCqlConnection.rowsHead(onThird.execute(id, 1)).columnCount()).isEqualTo(2);
+
+            session.execute(SimpleStatement.newInstance("ALTER TABLE three.wide ADD b text").setNode(first));
+            session.execute(SimpleStatement.newInstance("UPDATE three.wide SET b = 'b' WHERE k = 1")
+                    .setConsistencyLevel(DefaultConsistencyLevel.QUORUM).setNode(first));
+
+            assertThat(RawCqlConnection.error(onThird.executeAnswer(id, false, 1)).code()).isEqualTo(0x2500);
+        }
+        Row row = session.execute(quorum(select.bind(1)).setNode(second)).one();
+        assertThat(row.getString("a")).isEqualTo("a");
+        assertThat(row.getString("b")).isEqualTo("b");
     }
 
     /**

@@ -1,8 +1,8 @@
 package ballot.cql.execute;
 
 import ballot.cql.error.UnpreparedException;
+import ballot.cql.parse.Parser;
 import ballot.cql.protocol.message.Batch;
-import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.Execute;
 import ballot.cql.protocol.message.Prepare;
 import ballot.cql.protocol.message.Prepared;
@@ -11,6 +11,7 @@ import ballot.cql.protocol.message.Query;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Request;
 import ballot.cql.protocol.message.Response;
+import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.Rows;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.protocol.message.SetKeyspace;
@@ -25,38 +26,25 @@ import ballot.cql.trace.TraceSession;
 import ballot.cql.trace.Tracing;
 import ballot.cql.transport.ClientState;
 import ballot.cql.transport.RequestHandler;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.UnaryOperator;
 
 /**
- * Runs QUERY, PREPARE, EXECUTE and BATCH: parses and prepares statements, keeps prepared ones in a bounded Caffeine
- * cache under Cassandra-style ids (MD5 of keyspace and query text), and executes them on the worker executor, off
- * the connection's event loop. A prepared statement whose schema changed since it was prepared is prepared again
- * from its text before it runs.
+ * Runs QUERY, PREPARE, EXECUTE and BATCH: parses and prepares statements, keeps prepared ones under Cassandra's ids
+ * ({@link PreparedStatements}), and executes them on the worker executor, off the connection's event loop. A schema
+ * change drops the prepared statements it affects ({@link #schemaChanged}); their EXECUTE is answered UNPREPARED.
  */
 public final class QueryProcessor implements RequestHandler {
-    /** An entry of the prepared-statement cache. */
-    private record PreparedEntry(String query, String keyspace, CqlStatement statement, java.util.UUID schemaVersion,
-            ByteBuffer resultMetadataId) {
-        PreparedEntry(String query, String keyspace, CqlStatement statement, java.util.UUID schemaVersion) {
-            this(query, keyspace, statement, schemaVersion, metadataId(statement.resultMetadata()));
-        }
-    }
-
     private final QueryEnvironment environment;
     private final Preparer preparer;
     private final Executor executor;
-    private final Cache<ByteBuffer, PreparedEntry> prepared;
+    private final PreparedStatements prepared;
     private final boolean inlineWrites;
 
     /**
@@ -69,7 +57,16 @@ public final class QueryProcessor implements RequestHandler {
         this.preparer = preparer;
         this.executor = executor;
         this.inlineWrites = inlineWrites;
-        this.prepared = Caffeine.newBuilder().maximumSize(preparedCacheEntriesMax).build();
+        this.prepared = new PreparedStatements(preparedCacheEntriesMax, environment.schemas()::schema);
+    }
+
+    /**
+     * Drops the prepared statements that a change in {@code schema} affects, as Cassandra does when a table, its
+     * keyspace or a user type it uses is altered or dropped. The node calls it for every schema it installs, its own
+     * DDL and changes learnt from peers alike, before the change is acknowledged.
+     */
+    public void schemaChanged(Schema schema) {
+        prepared.dropAffectedBy(schema);
     }
 
     @Override
@@ -82,7 +79,7 @@ public final class QueryProcessor implements RequestHandler {
     public CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace) {
         if (trace != null) begin(trace, request);
         if (inlineWrites && request instanceof Execute e) {
-            PreparedEntry entry = prepared.getIfPresent(e.statementId());
+            PreparedStatements.Entry entry = prepared.get(e.statementId());
             if (entry != null && entry.statement().executesWithoutWaiting()) {
                 try {
                     return trace == null ? execute(e, client) : Tracing.call(trace, () -> execute(e, client));
@@ -102,7 +99,7 @@ public final class QueryProcessor implements RequestHandler {
         } else if (request instanceof Prepare p) {
             trace.begin("Preparing CQL3 query", Map.of("query", p.query()));
         } else if (request instanceof Execute e) {
-            PreparedEntry entry = prepared.getIfPresent(e.statementId());
+            PreparedStatements.Entry entry = prepared.get(e.statementId());
             trace.begin("Execute CQL3 prepared query", entry == null ? TraceParameters.of(null, e.options(), List.of())
                     : TraceParameters.of(entry.query(), e.options(), entry.statement().variables()));
         } else if (request instanceof Batch b) {
@@ -110,11 +107,11 @@ public final class QueryProcessor implements RequestHandler {
         }
     }
 
-    /** The parser and preparer, with the step in the request's trace. */
-    private CqlStatement prepare(String query, String keyspace) {
+    /** The preparer, with the step in the request's trace. */
+    private CqlStatement prepare(Parser.Parsed parsed, String query, String keyspace) {
         Trace trace = Tracing.current();
         if (trace != null) trace.event("Parsing and preparing " + query);
-        return preparer.prepare(query, keyspace);
+        return preparer.prepare(parsed, keyspace);
     }
 
     private CompletableFuture<? extends Response> dispatch(Request request, ClientState client) {
@@ -127,56 +124,66 @@ public final class QueryProcessor implements RequestHandler {
 
     private CompletableFuture<Response> query(Query q, ClientState client) {
         String keyspace = keyspace(q.options(), client);
-        CqlStatement statement = prepare(q.query(), keyspace);
-        return run(statement, q.options(), keyspace, client);
+        CqlStatement statement = prepare(Parser.parse(q.query()), q.query(), keyspace);
+        return run(statement, q.options(), keyspace, client, UnaryOperator.identity());
     }
 
-    private CompletableFuture<Response> run(CqlStatement statement, QueryOptions options, String keyspace, ClientState client) {
+    /** Runs {@code statement}; {@code answer} turns its result into what the client is sent. */
+    private CompletableFuture<Response> run(CqlStatement statement, QueryOptions options, String keyspace, ClientState client,
+            UnaryOperator<Result> answer) {
         QueryContext context = QueryContext.of(environment, keyspace, options, statement);
         Tracing.event("Executing statement");
         return statement.execute(context).thenApply(result -> {
             if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
-            return result.withWarnings(context.warnings());
+            return answer.apply(result).withWarnings(context.warnings());
         });
     }
 
     private Prepared prepare(Prepare p, ClientState client) {
         String keyspace = p.keyspace() != null ? p.keyspace() : client.keyspace();
-        ByteBuffer id = statementId(p.query(), keyspace);
-        Schema schema = environment.schemas().schema();
-        CqlStatement statement = prepare(p.query(), keyspace);
-        PreparedEntry entry = new PreparedEntry(p.query(), keyspace, statement, schema.version());
+        Parser.Parsed parsed = Parser.parse(p.query());
+        CqlStatement statement = prepare(parsed, p.query(), keyspace);
+        ByteBuffer id = PreparedStatements.statementId(p.query(), keyspace, Preparer.isFullyQualified(parsed.statement()));
+        PreparedStatements.Entry entry = new PreparedStatements.Entry(p.query(), keyspace, statement);
         prepared.put(id, entry);
-        RowsMetadata resultMetadata = statement.resultMetadata();
         return new Prepared(id.duplicate(), entry.resultMetadataId().duplicate(),
                 new PreparedMetadata(statement.variables(), statement.partitionKeyIndexes(), statement.isConditional()),
-                resultMetadata);
+                statement.resultMetadata());
     }
 
     private CompletableFuture<Response> execute(Execute e, ClientState client) {
-        PreparedEntry entry = current(e.statementId());
-        CompletableFuture<Response> response = run(entry.statement(), e.options(), entry.keyspace(), client);
-        if (e.resultMetadataId() == null) return response;
-        return response.thenApply(r -> {
-            if (!(r instanceof Rows rows)) return r;
-            ByteBuffer actual = entry.resultMetadataId();
-            if (actual.equals(e.resultMetadataId())) return r;
-            return new Rows(rows.metadata().withNewMetadataId(actual.duplicate()), rows.rows());
-        });
+        PreparedStatements.Entry entry = current(e.statementId());
+        return run(entry.statement(), e.options(), entry.keyspace(), client,
+                result -> result instanceof Rows rows ? withResultMetadata(rows, e, entry) : result);
     }
 
-    /** The cached statement for {@code id}, prepared again if the schema changed since. */
-    private PreparedEntry current(ByteBuffer id) {
-        PreparedEntry entry = prepared.getIfPresent(id);
+    /**
+     * The metadata of an EXECUTE's rows, as Cassandra 5.0 decides it. From v5 on, where the client sends the id of the
+     * result metadata it holds: a conditional statement's rows always carry their metadata, which varies with the
+     * outcome; other rows whose metadata has another id carry it with Metadata_changed and the new id, and the rest
+     * leave it out if the client asked. Before v5: the metadata is left out if asked, unless it is not the metadata the
+     * statement was prepared with.
+     */
+    private static Rows withResultMetadata(Rows rows, Execute e, PreparedStatements.Entry entry) {
+        RowsMetadata metadata = rows.metadata();
+        boolean skip = e.options().skipMetadata();
+        ByteBuffer actual = metadata.columns().equals(entry.statement().resultMetadata().columns())
+                ? entry.resultMetadataId() : PreparedStatements.metadataId(metadata);
+        if (e.resultMetadataId() != null) {
+            if (entry.statement().isConditional()) return rows;
+            if (!actual.equals(e.resultMetadataId())) return new Rows(metadata.withNewMetadataId(actual.duplicate()), rows.rows());
+            return skip ? new Rows(metadata.withoutColumnSpecsUnlessChanged(), rows.rows()) : rows;
+        }
+        return skip && actual.equals(entry.resultMetadataId()) ? new Rows(metadata.withoutColumnSpecsUnlessChanged(), rows.rows()) : rows;
+    }
+
+    /** The statement prepared under {@code id}; UNPREPARED if there is none (never prepared, evicted or dropped). */
+    private PreparedStatements.Entry current(ByteBuffer id) {
+        PreparedStatements.Entry entry = prepared.get(id);
         if (entry == null) {
             byte[] bytes = new byte[id.remaining()];
             id.duplicate().get(bytes);
             throw new UnpreparedException(bytes);
-        }
-        Schema schema = environment.schemas().schema();
-        if (!schema.version().equals(entry.schemaVersion())) {
-            entry = new PreparedEntry(entry.query(), entry.keyspace(), prepare(entry.query(), entry.keyspace()), schema.version());
-            prepared.put(id, entry);
         }
         return entry;
     }
@@ -185,7 +192,7 @@ public final class QueryProcessor implements RequestHandler {
         String keyspace = b.keyspace() != null ? b.keyspace() : client.keyspace();
         List<CqlStatement> statements = new ArrayList<>(b.children().size());
         for (Batch.Child child : b.children()) {
-            if (child instanceof Batch.QueryChild q) statements.add(prepare(q.query(), keyspace));
+            if (child instanceof Batch.QueryChild q) statements.add(prepare(Parser.parse(q.query()), q.query(), keyspace));
             else statements.add(current(((Batch.PreparedChild) child).statementId()).statement());
         }
         QueryOptions options = new QueryOptions(b.consistency(), List.of(), null, false, -1, null, b.serialConsistency(),
@@ -199,25 +206,5 @@ public final class QueryProcessor implements RequestHandler {
 
     private static String keyspace(QueryOptions options, ClientState client) {
         return options.keyspace() != null ? options.keyspace() : client.keyspace();
-    }
-
-    /** Cassandra's statement id: MD5 of the keyspace (if any) followed by the query text. */
-    static ByteBuffer statementId(String query, String keyspace) {
-        return ByteBuffer.wrap(md5((keyspace == null ? "" : keyspace) + query));
-    }
-
-    /** Identifies result metadata (v5): MD5 over column names and types. */
-    static ByteBuffer metadataId(RowsMetadata metadata) {
-        StringBuilder sb = new StringBuilder();
-        for (ColumnSpec c : metadata.columns()) sb.append(c.keyspace()).append('.').append(c.table()).append('.').append(c.name()).append(':').append(c.type().cqlName()).append(';');
-        return ByteBuffer.wrap(md5(sb.toString()));
-    }
-
-    private static byte[] md5(String text) {
-        try {
-            return MessageDigest.getInstance("MD5").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("MD5 is required of every JVM", e);
-        }
     }
 }

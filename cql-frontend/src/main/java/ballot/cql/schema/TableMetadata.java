@@ -129,6 +129,17 @@ public final class TableMetadata {
         return counter;
     }
 
+    /**
+     * True if statements prepared against this table must be prepared again against {@code updated}, as Cassandra's
+     * changeAffectsPreparedStatements decides: another table under the name, other columns (a changed user type they
+     * use included), or another default_time_to_live or gc_grace_seconds, the options statements apply when they run.
+     */
+    public boolean changeAffectsStatements(TableMetadata updated) {
+        return !id.equals(updated.id) || !columns.equals(updated.columns)
+                || params.defaultTimeToLive() != updated.params.defaultTimeToLive()
+                || params.gcGraceSeconds() != updated.params.gcGraceSeconds();
+    }
+
     public TableMetadata withColumns(List<ColumnMetadata> newColumns, Map<String, DroppedColumn> newDropped, int newNextColumnId) {
         return new TableMetadata(keyspace, name, id, newColumns, params, newDropped, newNextColumnId);
     }

@@ -6,6 +6,7 @@ import ballot.cql.parse.Statement;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.VoidResult;
+import ballot.cql.schema.TableMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +55,13 @@ final class BatchStatement implements CqlStatement {
     @Override
     public List<ColumnSpec> variables() {
         return markers.specs();
+    }
+
+    @Override
+    public List<TableMetadata> tables() {
+        List<TableMetadata> tables = new ArrayList<>();
+        for (CqlStatement s : statements) tables.addAll(s.tables());
+        return tables;
     }
 
     @Override

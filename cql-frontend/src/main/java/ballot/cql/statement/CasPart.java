@@ -1,6 +1,7 @@
 package ballot.cql.statement;
 
 import ballot.cql.schema.TableMetadata;
+import java.util.List;
 
 /**
  * A statement that can take part in a compare-and-set on one partition: a conditional statement, alone or in a BATCH,
@@ -8,6 +9,11 @@ import ballot.cql.schema.TableMetadata;
  */
 interface CasPart extends CqlStatement {
     TableMetadata table();
+
+    @Override
+    default List<TableMetadata> tables() {
+        return List.of(table());
+    }
 
     boolean isCounter();
 

@@ -41,6 +41,13 @@ final class ConditionalBatchStatement implements CqlStatement {
     }
 
     @Override
+    public List<TableMetadata> tables() {
+        List<TableMetadata> tables = new ArrayList<>();
+        for (CqlStatement s : statements) tables.addAll(s.tables());
+        return tables;
+    }
+
+    @Override
     public List<String> markerNames() {
         return markers.names();
     }

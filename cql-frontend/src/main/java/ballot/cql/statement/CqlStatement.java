@@ -3,6 +3,7 @@ package ballot.cql.statement;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.RowsMetadata;
+import ballot.cql.schema.TableMetadata;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -27,6 +28,15 @@ public interface CqlStatement {
     /** True for a conditional statement (IF NOT EXISTS, IF EXISTS, IF conditions): it runs as a lightweight transaction. */
     default boolean isConditional() {
         return false;
+    }
+
+    /**
+     * The tables this statement reads or writes, as it was prepared against them. A prepared statement is dropped when
+     * a schema change affects one of them ({@link TableMetadata#changeAffectsStatements}); a statement that looks its
+     * tables up when it runs has none.
+     */
+    default List<TableMetadata> tables() {
+        return List.of();
     }
 
     CompletableFuture<Result> execute(QueryContext context);

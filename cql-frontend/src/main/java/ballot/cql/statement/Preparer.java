@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 /** Turns parsed statements into executable ones against the current schema and the client's keyspace. */
 public final class Preparer {
@@ -32,8 +33,24 @@ public final class Preparer {
 
     /** Parses and prepares {@code cql}; {@code keyspace} is the client's current keyspace or null. */
     public CqlStatement prepare(String cql, String keyspace) {
-        Parser.Parsed parsed = Parser.parse(cql);
+        return prepare(Parser.parse(cql), keyspace);
+    }
+
+    /** Prepares a parsed statement; {@code keyspace} is the client's current keyspace or null. */
+    public CqlStatement prepare(Parser.Parsed parsed, String keyspace) {
         return prepare(parsed.statement(), new Markers(parsed.markerCount()), keyspace);
+    }
+
+    /**
+     * True if {@code statement} names the keyspace of the table it reads or writes: a SELECT, INSERT, UPDATE, DELETE or
+     * TRUNCATE of {@code keyspace.table}. Cassandra leaves the client's keyspace out of the prepared id of such a fully
+     * qualified statement (CASSANDRA-15252), so that its id does not change with USE.
+     */
+    public static boolean isFullyQualified(Statement statement) {
+        if (statement instanceof Statement.Select s) return s.table().keyspace() != null;
+        if (statement instanceof Statement.Modification m) return m.table().keyspace() != null;
+        if (statement instanceof Statement.Truncate t) return t.name().keyspace() != null;
+        return false;
     }
 
     private CqlStatement prepare(Statement statement, Markers markers, String keyspace) {
@@ -48,15 +65,17 @@ public final class Preparer {
         if (statement instanceof Statement.Truncate t) {
             TableMetadata table = table(schema, t.name(), keyspace);
             checkWritable(table.keyspace());
-            return new TruncateStatement(table, StatementTimeout.prepare(t.timeout(), table.keyspace(), table.name(), markers), markers);
+            // Looked up again when it runs, as Cassandra does: a prepared TRUNCATE empties the table now under the name.
+            return new TruncateStatement(current -> table(current, t.name(), keyspace),
+                    StatementTimeout.prepare(t.timeout(), table.keyspace(), table.name(), markers), markers);
         }
         Set<String> dataCenters = Set.of(environment.node().dataCenter());
-        long now = environment.currentTimeMillis().getAsLong();
+        LongSupplier now = environment.currentTimeMillis();
         if (statement instanceof Statement.CreateKeyspace s) return KeyspaceStatements.create(s, dataCenters);
         if (statement instanceof Statement.AlterKeyspace s) return KeyspaceStatements.alter(s, dataCenters);
         if (statement instanceof Statement.DropKeyspace s) return KeyspaceStatements.drop(s);
         if (statement instanceof Statement.CreateTable s) return TableStatements.create(s, keyspaceOf(s.name(), keyspace), now);
-        if (statement instanceof Statement.AlterTable s) return TableStatements.alter(s, keyspaceOf(s.name(), keyspace), now * 1000);
+        if (statement instanceof Statement.AlterTable s) return TableStatements.alter(s, keyspaceOf(s.name(), keyspace), now);
         if (statement instanceof Statement.DropTable s) return TableStatements.drop(s, keyspaceOf(s.name(), keyspace));
         if (statement instanceof Statement.CreateType s) return TypeStatements.create(s, keyspaceOf(s.name(), keyspace));
         if (statement instanceof Statement.AlterType s) return TypeStatements.alter(s, keyspaceOf(s.name(), keyspace));
@@ -118,9 +137,17 @@ public final class Preparer {
         if (READ_ONLY_KEYSPACES.contains(keyspace)) throw new UnauthorizedException(keyspace + " keyspace is not user-modifiable.");
     }
 
+    /** USE; the keyspace must exist when it is prepared and again when it runs (a prepared USE outlives a DROP). */
     private static CqlStatement use(Schema schema, String keyspace) {
+        checkKeyspaceExists(schema, keyspace);
+        return new Simple(ctx -> {
+            checkKeyspaceExists(ctx.environment().schemas().schema(), keyspace);
+            return CompletableFuture.completedFuture(new SetKeyspace(keyspace));
+        });
+    }
+
+    private static void checkKeyspaceExists(Schema schema, String keyspace) {
         if (schema.keyspace(keyspace) == null) throw new InvalidRequestException("Keyspace '" + keyspace + "' does not exist");
-        return new Simple(ctx -> CompletableFuture.completedFuture(new SetKeyspace(keyspace)));
     }
 
     static String keyspaceOf(QualifiedName name, String current) {

@@ -202,6 +202,11 @@ final class SelectStatement implements CqlStatement {
         return RowsMetadata.of(resultColumns);
     }
 
+    @Override
+    public List<TableMetadata> tables() {
+        return List.of(table);
+    }
+
     TableMetadata table() {
         return table;
     }
@@ -273,7 +278,6 @@ final class SelectStatement implements CqlStatement {
         if (json) rows = toJson(rows);
         RowsMetadata metadata = RowsMetadata.of(resultColumns);
         if (more && remaining > 0) metadata = metadata.withPagingState(cursor.state(remaining).encode());
-        if (options.skipMetadata()) metadata = metadata.withoutColumnSpecsUnlessChanged();
         return new Rows(metadata, rows);
     }
 

@@ -21,18 +21,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 /** CREATE, ALTER and DROP TABLE. */
 final class TableStatements {
     private TableStatements() {}
 
-    static SchemaStatement create(Statement.CreateTable s, String keyspace, long nowMillis) {
+    /** {@code nowMillis} is read when the statement runs, for the id of the table (unless it names one). */
+    static SchemaStatement create(Statement.CreateTable s, String keyspace, LongSupplier nowMillis) {
         SchemaStatement.checkUserKeyspace(keyspace);
         SchemaStatement.checkName(s.name().name(), "Table", SchemaStatement.TABLE_NAME_MAX);
         if (s.properties().compactStorage()) {
             throw new InvalidRequestException("Compact tables are not allowed in Cassandra starting with 4.0 version.");
         }
-        UUID id = requestedId(s.properties(), nowMillis);
+        UUID requestedId = requestedId(s.properties());
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
                 KeyspaceMetadata ks = keyspace(current, keyspace);
@@ -40,6 +42,7 @@ final class TableStatements {
                     if (s.ifNotExists()) return current;
                     throw new AlreadyExistsException(keyspace, s.name().name());
                 }
+                UUID id = requestedId != null ? requestedId : TimeUuids.next(nowMillis.getAsLong());
                 return with(current, ks.withTable(build(s, ks, id)));
             }
 
@@ -49,9 +52,10 @@ final class TableStatements {
         };
     }
 
-    private static UUID requestedId(Properties properties, long nowMillis) {
+    /** The id the statement gives the table (WITH id = ...), or null. */
+    private static UUID requestedId(Properties properties) {
         Object id = properties.values().get("id");
-        if (id == null) return TimeUuids.next(nowMillis);
+        if (id == null) return null;
         try {
             return UUID.fromString(id.toString());
         } catch (IllegalArgumentException e) {
@@ -129,7 +133,8 @@ final class TableStatements {
         }
     }
 
-    static SchemaStatement alter(Statement.AlterTable s, String keyspace, long nowMicros) {
+    /** {@code nowMillis} is read when the statement runs, for the time a column is dropped at. */
+    static SchemaStatement alter(Statement.AlterTable s, String keyspace, LongSupplier nowMillis) {
         SchemaStatement.checkUserKeyspace(keyspace);
         String name = s.name().name();
         return new SchemaStatement() {
@@ -140,7 +145,7 @@ final class TableStatements {
                     if (s.ifExists()) return current;
                     throw new InvalidRequestException("Table '" + keyspace + "." + name + "' doesn't exist");
                 }
-                TableMetadata altered = alterTable(table, s.action(), ks, nowMicros);
+                TableMetadata altered = alterTable(table, s.action(), ks, nowMillis.getAsLong() * 1000);
                 return altered == table ? current : with(current, ks.withTable(altered));
             }
 

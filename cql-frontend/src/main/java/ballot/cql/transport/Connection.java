@@ -16,10 +16,8 @@ import ballot.cql.protocol.message.Authenticate;
 import ballot.cql.protocol.message.ErrorResponse;
 import ballot.cql.protocol.message.Event;
 import ballot.cql.protocol.message.EventType;
-import ballot.cql.protocol.message.Execute;
 import ballot.cql.protocol.message.Prepared;
 import ballot.cql.protocol.message.Query;
-import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Ready;
 import ballot.cql.protocol.message.Register;
 import ballot.cql.protocol.message.Request;
@@ -327,9 +325,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
         updateAutoRead();
     }
 
+    /**
+     * Drops the column specs of a QUERY's rows if the client asked. An EXECUTE's rows come with their metadata decided
+     * by the handler, which knows the metadata the statement was prepared with (Cassandra's rules differ for it).
+     */
     private static Response skipMetadataIfAsked(Request request, Response response) {
-        QueryOptions asked = request instanceof Query q ? q.options() : request instanceof Execute e ? e.options() : null;
-        if (asked == null || !asked.skipMetadata()) return response;
+        if (!(request instanceof Query q) || !q.options().skipMetadata()) return response;
         if (response instanceof Rows rows)
             return new Rows(rows.metadata().withoutColumnSpecsUnlessChanged(), rows.rows());
         if (response instanceof WithWarnings w && w.response() instanceof Rows rows)

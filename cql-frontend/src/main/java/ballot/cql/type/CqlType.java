@@ -170,6 +170,14 @@ public abstract class CqlType {
      */
     public abstract ByteBuffer fromJson(Object parsed);
 
+    /**
+     * Cassandra's {@code AbstractType.toString()}: the marshal class form, frozen types wrapped in FrozenType, with every
+     * field of a user type; result metadata ids are digests of it.
+     */
+    public final String marshalName() {
+        return marshalName(false);
+    }
+
     // ---------------------------------------------------------------- package internals
 
     /** Cassandra's {@code AbstractType.toString(ignoreFreezing)}: the marshal class form used in custom type options. */

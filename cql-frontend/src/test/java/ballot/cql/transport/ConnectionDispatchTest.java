@@ -150,22 +150,26 @@ class ConnectionDispatchTest {
     }
 
     @Test
-    void dropsColumnSpecsWhenTheRequestAskedToSkipMetadata() {
+    void dropsColumnSpecsWhenAQueryAskedToSkipMetadataAndLeavesExecuteToTheHandler() {
         EmbeddedClient client = new EmbeddedClient(handler).start(null);
         RowsMetadata full = RowsMetadata.of(List.of(new ColumnSpec("ks", "t", "k", CqlTypes.INT)));
         ByteBuffer[] row = {CqlTypes.INT.decompose(7)};
+        QueryOptions skipping = QueryOptions.of(ConsistencyLevel.ONE, List.of()).withSkipMetadata(true);
 
-        client.send(new Execute(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.wrap(new byte[] {2}),
-                QueryOptions.of(ConsistencyLevel.ONE, List.of()).withSkipMetadata(true)), 1);
+        client.send(new Query("SELECT k FROM ks.t", skipping), 1);
         handler.call(0).answer().complete(new Rows(full, List.<ByteBuffer[]>of(row)));
-        client.send(query("SELECT k FROM ks.t"), 2);
+        client.send(new Execute(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.wrap(new byte[] {2}), skipping), 2);
         handler.call(1).answer().complete(new Rows(full, List.<ByteBuffer[]>of(row)));
+        client.send(query("SELECT k FROM ks.t"), 3);
+        handler.call(2).answer().complete(new Rows(full, List.<ByteBuffer[]>of(row)));
 
         Rows skipped = (Rows) client.next();
+        Rows executed = (Rows) client.next();
         Rows kept = (Rows) client.next();
         assertThat(skipped.metadata().noMetadata()).isTrue();
         assertThat(skipped.metadata().columnCount()).isEqualTo(1);
         assertThat(skipped.rows().get(0)).containsExactly(CqlTypes.INT.decompose(7));
+        assertThat(executed.metadata().columns()).hasSize(1);
         assertThat(kept.metadata().columns()).hasSize(1);
     }
 
