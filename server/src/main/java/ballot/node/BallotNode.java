@@ -21,7 +21,8 @@ import ballot.cql.transport.CqlServerOptions;
 import ballot.metrics.CqlMetrics;
 import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
-import ballot.paxos.server.SystemPaxosRows;
+import ballot.lwt.PaxosEngine;
+import ballot.lwt.SystemPaxosRows;
 import ballot.replication.ReplicatedCoordinator;
 import ballot.replication.Replication;
 import ballot.schema.LocalSchema;
@@ -75,6 +76,7 @@ public final class BallotNode implements AutoCloseable {
     private CqlServer server;
     private Cluster cluster;
     private Replication replication;
+    private PaxosEngine paxos;
     private final LocalNode identity;
     private InetSocketAddress address;
     private TraceWriter traces;
@@ -99,13 +101,18 @@ public final class BallotNode implements AutoCloseable {
             replication = new Replication(storage, schema::schema, system, new WriteId(identity.generation()), clock::nextMicros,
                     identity.hostId(), new ReplicatedCoordinator.Timeouts(Duration.ofMillis(config.writeTimeoutMillis),
                             Duration.ofMillis(config.readTimeoutMillis), Duration.ofMillis(config.rangeTimeoutMillis)),
-                    Duration.ofMillis(config.casContentionTimeoutMillis), metrics.registry());
+                    metrics.registry());
+            paxos = new PaxosEngine(storage, schema::schema, system::table, identity.hostId(), clock::nextMicros,
+                    PaxosEngine.Options.defaults(Duration.ofMillis(config.casContentionTimeoutMillis)), metrics.registry());
             cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
-                replication.verbs().accept(new TracingMessaging(messaging));
+                TracingMessaging traced = new TracingMessaging(messaging);
+                replication.verbs().accept(traced);
+                paxos.handle(traced);
                 SchemaSync.handle(messaging, schema);
             });
             Membership membership = cluster.membership();
-            DataCoordinator coordinator = replication.start(membership, new TracingMessaging(cluster.messaging()));
+            ReplicatedCoordinator coordinator = replication.start(membership, new TracingMessaging(cluster.messaging()));
+            paxos.start(membership, new TracingMessaging(cluster.messaging()), coordinator::replicasAvailableFor);
             system.peers(new SystemKeyspaces.Peers() {
                 public Collection<NodeInfo> others() {
                     List<NodeInfo> others = new ArrayList<>();
@@ -119,7 +126,7 @@ public final class BallotNode implements AutoCloseable {
             });
             new SchemaSync(schema, cluster.messaging(), membership, Duration.ofSeconds(10)).start();
 
-            QueryEnvironment environment = new QueryEnvironment(coordinator, schema, clock::nextMicros, System::currentTimeMillis,
+            QueryEnvironment environment = new QueryEnvironment(coordinator, paxos, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter));
             Preparer preparer = new Preparer(environment,
                     new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
@@ -300,6 +307,7 @@ public final class BallotNode implements AutoCloseable {
             }
         }
         if (traces != null) traces.close();
+        if (paxos != null) paxos.close();
         if (replication != null) replication.close();
         if (cluster != null) cluster.close();
         storage.close();

@@ -17,8 +17,6 @@ import ballot.cql.error.WriteTimeoutException;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
-import ballot.cql.spi.CasRequest;
-import ballot.cql.spi.CasResult;
 import ballot.cql.spi.DataCoordinator;
 import ballot.net.Messaging;
 import ballot.net.MessagingException;
@@ -52,14 +50,6 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /** Timeouts of the request kinds, as cassandra.yaml names them. */
     public record Timeouts(Duration write, Duration read, Duration range) {}
 
-    /** Runs conditional statements and SERIAL reads (ballot.paxos.server.PaxosEngine). */
-    public interface CasEngine {
-        CompletableFuture<CasResult> cas(CasRequest request, List<NodeInfo> replicas, ConsistencyLevel serial, ConsistencyLevel commit);
-
-        /** The coordinator answered {@code request} UNAVAILABLE without calling {@link #cas} (for the engine's counters). */
-        void unavailable(CasRequest request);
-    }
-
     private final Membership membership;
     private final Messaging messaging;
     private final LocalReplica local;
@@ -69,7 +59,6 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     private final Timeouts timeouts;
     private final LongSupplier nowMillis;
     private final CoordinatorMetrics metrics;
-    private volatile CasEngine cas;
     private volatile TokenRing ring;
     /** Placement per replication setting for the current ring; emptied whenever the ring is rebuilt. */
     private final java.util.concurrent.ConcurrentHashMap<Map<String, String>, ReplicaPlacement> placements = new java.util.concurrent.ConcurrentHashMap<>();
@@ -86,10 +75,6 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         this.nowMillis = nowMillis;
         this.metrics = metrics;
         refreshRing();
-    }
-
-    void casEngine(CasEngine engine) {
-        this.cas = engine;
     }
 
     /** Rebuilds the token ring from membership; called when members join, leave or change tokens. */
@@ -112,6 +97,16 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     }
 
     // ---------------------------------------------------------------- replicas
+
+    /**
+     * The replicas of {@code token} for the table's keyspace, primary first, once it is known that enough of them are
+     * alive for {@code cl}; UNAVAILABLE otherwise. Paxos runs its rounds over these.
+     */
+    public List<NodeInfo> replicasAvailableFor(TableMetadata table, long token, ConsistencyLevel cl) {
+        List<NodeInfo> replicas = replicas(table, token);
+        checkAvailable(cl, factors(table), alive(replicas));
+        return replicas;
+    }
 
     /** The replicas of {@code token} for the table's keyspace, primary first. */
     List<NodeInfo> replicas(TableMetadata table, long token) {
@@ -449,24 +444,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         return CompletableFuture.completedFuture(out);
     }
 
-    // ---------------------------------------------------------------- conditional statements and truncate
-
-    @Override
-    public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
-        List<NodeInfo> replicas = replicas(request.table(), request.key().token());
-        List<NodeInfo> alive = alive(replicas);
-        CasEngine engine = cas;
-        try {
-            checkAvailable(serial, factors(request.table()), alive);
-        } catch (UnavailableException e) {
-            if (engine != null) engine.unavailable(request);
-            throw e;
-        }
-        VirtualTable virtual = request.isRead() ? system.table(request.table().id()) : null;
-        if (virtual != null) return CompletableFuture.completedFuture(new CasResult(false, virtual.read(request.key(), request.read())));
-        if (engine == null) throw new InvalidRequestException("Conditional statements are not available on this node");
-        return engine.cas(request, replicas, serial, commit);
-    }
+    // ---------------------------------------------------------------- truncate
 
     @Override
     public CompletableFuture<Void> truncate(TableMetadata table) {
@@ -520,11 +498,6 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
                 ConsistencyLevel consistency) {
             return ReplicatedCoordinator.this.scan(table, range, spec, partitionLimit, consistency, deadline);
-        }
-
-        @Override
-        public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
-            return ReplicatedCoordinator.this.cas(request, serial, commit);
         }
 
         @Override

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with the write id, so re-applying the same write overwrites itself with the same fragment: idempotent.
  *
  * <p>Generations of writes are never negative. Negative ones are reserved: {@code -1} marks Paxos decree entries
- * (ballot.paxos.server.RocksPaxosStore), and {@code MERGED | epoch} marks the merged fragments that sweeps and read
+ * (ballot.lwt.RocksPaxosStore), and {@code MERGED | epoch} marks the merged fragments that sweeps and read
  * write-backs put in place of the fragments they read ({@link #forMerges}). No write can therefore rewrite a merged
  * fragment, which holds the data of fragments already deleted (docs/storage.md, "Sweeping").
  */

@@ -30,7 +30,7 @@ import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.DataCoordinator;
 import ballot.cql.statement.SchemaDefinitions;
-import ballot.paxos.server.SystemPaxosRows;
+import ballot.lwt.SystemPaxosRows;
 import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;

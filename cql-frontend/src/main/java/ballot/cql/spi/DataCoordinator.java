@@ -31,22 +31,6 @@ public interface DataCoordinator {
     CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
             ConsistencyLevel consistency);
 
-    /**
-     * Runs a compare-and-set linearizably with every other one on the partition: reads what {@code request} needs at
-     * {@code serial}, evaluates it, and if it applies, commits the update at {@code commit} before completing. Fails
-     * with WriteTimeout(CAS) when the outcome is unknown.
-     */
-    CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit);
-
-    /**
-     * Reads one partition linearizably (SERIAL or LOCAL_SERIAL): as a compare-and-set that never applies, so it sees
-     * every conditional update that completed before it and finishes any that is half done. Fails with ReadTimeout
-     * when it cannot complete in time.
-     */
-    default CompletableFuture<PartitionData> readSerial(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel serial) {
-        return cas(CasRequest.read(table, key, spec), serial, ConsistencyLevel.ONE).thenApply(CasResult::current);
-    }
-
     /** Removes all data of the table on every replica. */
     CompletableFuture<Void> truncate(TableMetadata table);
 

@@ -54,7 +54,7 @@ final class CasBatch {
         CasBatch cas = new CasBatch(batch);
         for (int i = 0; i < parts.size(); i++) parts.get(i).addTo(cas, contexts.get(i));
         PartitionCas partitionCas = cas.build(request.nowInSec());
-        return request.data().cas(partitionCas, serial, commit).thenApply(result -> CasResultRows.of(
+        return request.environment().lwt().cas(partitionCas, serial, commit).thenApply(result -> CasResultRows.of(
                 partitionCas.table(), partitionCas.conditions(), result.applied(), partitionCas.current(result.current()), batch));
     }
 

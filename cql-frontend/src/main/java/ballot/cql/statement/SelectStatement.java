@@ -493,7 +493,7 @@ final class SelectStatement implements CqlStatement {
         private PartitionData read(PartitionKey key, List<Slice> toRead, int rows) {
             ReadSpec spec = new ReadSpec(toRead, reversed, rows, Integer.MAX_VALUE, context.nowInSec());
             ConsistencyLevel cl = context.consistency();
-            if (cl.isSerial()) return context.data().readSerial(table, key, spec, cl).join();
+            if (cl.isSerial()) return context.environment().lwt().readSerial(table, key, spec, cl).join();
             return context.data().read(table, key, spec, readConsistency(context)).join();
         }
 

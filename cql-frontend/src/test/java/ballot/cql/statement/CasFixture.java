@@ -22,6 +22,7 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.CasResult;
 import ballot.cql.spi.DataCoordinator;
+import ballot.cql.spi.LwtCoordinator;
 import ballot.cql.spi.SchemaStore;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ import java.util.function.UnaryOperator;
  * what the one plain write given to it left, and a compare-and-set evaluates its request on the rows of that partition
  * its read selects, as Paxos would, and records the read and the update. Nothing a compare-and-set writes is kept.
  */
-final class CasFixture implements DataCoordinator, SchemaStore {
+final class CasFixture implements DataCoordinator, LwtCoordinator, SchemaStore {
     static final long DECREE_TIMESTAMP = 1_000_000L;
 
     private Schema schema = new Schema(new TreeMap<>(), UUID.randomUUID());
@@ -49,7 +50,7 @@ final class CasFixture implements DataCoordinator, SchemaStore {
     private final List<PartitionUpdate> casUpdates = new ArrayList<>();
     private final List<ConsistencyLevel> casLevels = new ArrayList<>();
     private long timestamp = 1;
-    final QueryEnvironment environment = new QueryEnvironment(this, this, () -> timestamp++, () -> 1_700_000_000_000L,
+    final QueryEnvironment environment = new QueryEnvironment(this, this, this, () -> timestamp++, () -> 1_700_000_000_000L,
             new QueryEnvironment.NodeInfo("Test Cluster", "org.apache.cassandra.dht.Murmur3Partitioner", "datacenter1"));
     final Preparer preparer = new Preparer(environment, (d, k) -> { throw new UnsupportedOperationException(); });
 

@@ -1,0 +1,123 @@
+package ballot.lwt;
+
+import ballot.cql.data.ClusteringBound;
+import ballot.cql.data.DeletionTime;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.RangeTombstone;
+import ballot.cql.data.Row;
+import ballot.cql.data.Slice;
+import ballot.cql.schema.TableMetadata;
+import ballot.paxos.Bytes;
+import ballot.paxos.spi.ReadModel;
+import ballot.storage.RowMerger;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * The Paxos core's view of CQL data (docs/paxos.md §9): {@link #merge} reconciles replicas' reads of a query with
+ * Cassandra's rules (last write wins per cell, deletions shadow what they cover, the same rules as fragments on one
+ * node), and {@link #apply} advances a query's result by a decree entry written at a timestamp.
+ *
+ * <p>Merge is a join (commutative, associative, idempotent up to encoding: §5.3): per cell the winner does not depend
+ * on the order, deletions take the maximum, and range tombstones are a set kept in a canonical order.
+ */
+final class CqlReadModel implements ReadModel {
+    private final Function<UUID, TableMetadata> tables;
+
+    /** {@code tables} finds a table by id (the current schema); it throws for a table that does not exist. */
+    CqlReadModel(Function<UUID, TableMetadata> tables) {
+        this.tables = tables;
+    }
+
+    @Override
+    public Bytes merge(Bytes query, List<Bytes> results) {
+        if (results.size() == 1) return results.get(0);
+        CqlValues.Query q = CqlValues.Query.decode(query);
+        List<PartitionData> partitions = new ArrayList<>(results.size());
+        for (Bytes r : results) partitions.add(CqlValues.decodeResult(r));
+        return CqlValues.encodeResult(merge(tables.apply(q.tableId()), partitions, q.reversed()));
+    }
+
+    @Override
+    public Bytes apply(Bytes query, Bytes result, Bytes update, long timestampMicros) {
+        CqlValues.Query q = CqlValues.Query.decode(query);
+        TableMetadata table = tables.apply(q.tableId());
+        PartitionData current = CqlValues.decodeResult(result);
+        PartitionUpdate u = CqlValues.decodeEntry(update, table.id(), current.key(), timestampMicros);
+        return CqlValues.encodeResult(merge(table, List.of(current, within(table, q, u)), q.reversed()));
+    }
+
+    /** What a read of {@code query} would return of the update alone: its rows in the query's slices, all deletions. */
+    static PartitionData within(TableMetadata table, CqlValues.Query query, PartitionUpdate update) {
+        List<Row> rows = new ArrayList<>();
+        for (Row r : update.rows()) {
+            for (Slice s : query.slices()) {
+                if (s.contains(r.clustering().values(), table::compareClusteringPrefix)) {
+                    rows.add(r);
+                    break;
+                }
+            }
+        }
+        return new PartitionData(update.key(), update.partitionDeletion(), update.rangeTombstones(), update.staticRow(), rows);
+    }
+
+    /** Reconciles several reads of one partition (rows in clustering order, reversed if asked). */
+    static PartitionData merge(TableMetadata table, List<PartitionData> reads, boolean reversed) {
+        PartitionKey key = reads.get(0).key();
+        DeletionTime partitionDeletion = DeletionTime.LIVE;
+        Map<Bytes, RangeTombstone> rangeTombstones = new TreeMap<>();
+        List<Row> statics = new ArrayList<>();
+        Comparator<ByteBuffer[]> order = table.clusteringOrder();
+        TreeMap<ByteBuffer[], List<Row>> rows = new TreeMap<>(reversed ? order.reversed() : order);
+        for (PartitionData p : reads) {
+            if (!p.key().equals(key)) throw new IllegalArgumentException("merging reads of different partitions");
+            partitionDeletion = partitionDeletion.max(p.partitionDeletion());
+            for (RangeTombstone rt : p.rangeTombstones()) rangeTombstones.put(canonical(rt), rt);
+            if (p.staticRow() != null) statics.add(p.staticRow());
+            for (Row r : p.rows()) rows.computeIfAbsent(r.clustering().values(), c -> new ArrayList<>()).add(r);
+        }
+        Row staticRow = null;
+        if (!statics.isEmpty()) {
+            Row merged = RowMerger.merge(statics, partitionDeletion);
+            if (!merged.isEmpty()) staticRow = merged;
+        }
+        List<Row> merged = new ArrayList<>(rows.size());
+        for (Map.Entry<ByteBuffer[], List<Row>> e : rows.entrySet()) {
+            DeletionTime covering = partitionDeletion;
+            for (RangeTombstone rt : rangeTombstones.values()) {
+                if (rt.slice().contains(e.getKey(), table::compareClusteringPrefix)) covering = covering.max(rt.deletion());
+            }
+            Row row = RowMerger.merge(e.getValue(), covering);
+            if (!row.isEmpty()) merged.add(row);
+        }
+        return new PartitionData(key, partitionDeletion, List.copyOf(rangeTombstones.values()), staticRow, merged);
+    }
+
+    /** A range tombstone's identity: equal tombstones from different replicas collapse into one. */
+    private static Bytes canonical(RangeTombstone rt) {
+        ByteBuffer out = ByteBuffer.allocate(size(rt.slice().start()) + size(rt.slice().end()) + 12);
+        put(out, rt.slice().start());
+        put(out, rt.slice().end());
+        out.putLong(rt.deletion().markedAt()).putInt(rt.deletion().localDeletionTime());
+        return Bytes.wrap(out.array());
+    }
+
+    private static int size(ClusteringBound b) {
+        int n = 5;
+        for (ByteBuffer v : b.prefix()) n += 4 + v.remaining();
+        return n;
+    }
+
+    private static void put(ByteBuffer out, ClusteringBound b) {
+        out.put((byte) (b.inclusive() ? 1 : 0)).putInt(b.prefix().length);
+        for (ByteBuffer v : b.prefix()) out.putInt(v.remaining()).put(v.duplicate());
+    }
+}

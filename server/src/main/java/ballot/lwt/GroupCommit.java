@@ -1,0 +1,81 @@
+package ballot.lwt;
+
+import ballot.storage.StorageEngine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * Makes acceptor steps durable in groups: one writer thread takes every step submitted while the previous group was
+ * being synced and writes them all in one synced RocksDB batch, so that N steps in flight cost one fsync, whatever N
+ * (docs/paxos.md §12). Callers submit at most one step per partition at a time (the acceptor shell queues a
+ * partition's next requests behind its persist, §4.12), so a group never holds two steps of one partition.
+ */
+final class GroupCommit implements AutoCloseable {
+    private record Step(StorageEngine.PaxosWrite write, Consumer<RuntimeException> done) {}
+
+    private static final int LOADED_GROUP = 8;
+    private static final long GROUP_WINDOW_NANOS = 200_000;
+    /** Writes a group in one synced batch; returns once it is durable. */
+    private final Consumer<List<StorageEngine.PaxosWrite>> sync;
+    private final int groupMax;
+    private final LinkedBlockingQueue<Step> pending = new LinkedBlockingQueue<>();
+    private final Thread writer;
+    private volatile boolean stopped;
+
+    /** @param groupMax the most steps one synced batch holds */
+    GroupCommit(StorageEngine storage, int groupMax) {
+        if (groupMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupMax + "; must be >= 1");
+        this.sync = storage::persistPaxos;
+        this.groupMax = groupMax;
+        this.writer = new Thread(this::run, "paxos-group-commit");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /**
+     * Persists one step; {@code done} hears null once it is on disk, or the failure (then nothing of its group is known
+     * to be durable), on the writer thread: it must hand over to the caller's thread and return.
+     */
+    void persist(StorageEngine.PaxosWrite write, Consumer<RuntimeException> done) {
+        pending.add(new Step(write, done));
+    }
+
+    private void run() {
+        List<Step> group = new ArrayList<>();
+        int previous = 0;
+        while (!stopped) {
+            try {
+                Step first = pending.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) continue;
+                group.add(first);
+                // Under load (the last group was large), let the group fill a little longer: fewer fsyncs per step.
+                if (previous >= LOADED_GROUP) LockSupport.parkNanos(GROUP_WINDOW_NANOS);
+                pending.drainTo(group, groupMax - 1);
+                previous = group.size();
+            } catch (InterruptedException e) {
+                return; // closing: steps not yet written are lost, as messages may be
+            }
+            RuntimeException failure = null;
+            try {
+                List<StorageEngine.PaxosWrite> writes = new ArrayList<>(group.size());
+                for (Step s : group) writes.add(s.write());
+                sync.accept(writes);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            for (Step s : group) s.done().accept(failure);
+            group.clear();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stopped = true;
+        writer.interrupt();
+        writer.join(5_000);
+    }
+}

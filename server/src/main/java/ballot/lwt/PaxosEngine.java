@@ -1,0 +1,613 @@
+package ballot.lwt;
+
+import ballot.cluster.Membership;
+import ballot.cluster.MembershipListener;
+import ballot.cluster.NodeInfo;
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionUpdate;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.data.Row;
+import ballot.cql.error.ReadTimeoutException;
+import ballot.cql.error.UnavailableException;
+import ballot.cql.error.WriteTimeoutException;
+import ballot.cql.schema.Schema;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.CasRequest;
+import ballot.cql.spi.CasResult;
+import ballot.cql.spi.LwtCoordinator;
+import ballot.cql.trace.Trace;
+import ballot.cql.trace.Tracing;
+import ballot.net.LogThrottle;
+import ballot.net.Messaging;
+import ballot.paxos.Bytes;
+import ballot.paxos.Electorate;
+import ballot.paxos.NodeId;
+import ballot.paxos.PaxosKey;
+import ballot.paxos.acceptor.AcceptorShell;
+import ballot.paxos.coordinator.BallotTooEarly;
+import ballot.paxos.coordinator.CasCoordinator;
+import ballot.paxos.coordinator.CommitLevel;
+import ballot.paxos.message.Commit;
+import ballot.paxos.message.Message;
+import ballot.paxos.message.Prepare;
+import ballot.paxos.message.Propose;
+import ballot.paxos.message.Prune;
+import ballot.paxos.message.Reply;
+import ballot.paxos.message.Request;
+import ballot.paxos.spi.Clock;
+import ballot.paxos.spi.Transport;
+import ballot.storage.StorageEngine;
+import ballot.system.VirtualTable;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's Paxos: runs conditional statements and SERIAL reads through the core in module {@code paxos} on every
+ * replication factor (docs/paxos.md §9, "how the server drives the core").
+ *
+ * <p>Threading. {@code N} lanes, each one single-threaded executor owning a {@link CasCoordinator} and a
+ * {@link AcceptorShell}; a partition belongs to the lane its key hashes to, and every request, reply, acceptor request
+ * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. Each lane ticks every few
+ * milliseconds. An acceptor step's synced write goes to the {@link GroupCommit} writer while the lane goes on with
+ * other partitions (the partition's own next requests wait for it); the writer puts every step that arrived during the
+ * previous sync into one synced batch, so steps in flight share an fsync however many there are. Answers leave the lanes on their own executor, so nothing a statement chains
+ * on a result ever runs on (or blocks) a lane; statement threads only wait on futures.
+ *
+ * <p>Messaging. The core's messages are fire-and-forget; each acceptor request travels as a PAXOS_* request whose
+ * response is the acceptor's reply, handed to the lane of its partition. A request to this node is a task on the
+ * lane, never a network call. Requests to nodes the failure detector believes down are dropped (the core
+ * retransmits), and failed requests are simply lost messages.
+ *
+ * <p>Answers (docs/paxos.md §4.10): APPLIED and NOT_APPLIED carry the state the condition saw; an update that may
+ * have been accepted but whose fate is unknown by the contention timeout is WriteTimeout(CAS); one that had no effect
+ * is WriteTimeout(CAS) too (ReadTimeout for a SERIAL read); a decided update short of its commit level is
+ * WriteTimeout(SIMPLE) at the commit level; too few live replicas at the start is Unavailable.
+ */
+public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PaxosEngine.class);
+    private static final String INCARNATION = "paxos/incarnation";
+    /**
+     * Registers each lane keeps in memory ({@link AcceptorShell}): enough for the rounds in flight and hot partitions,
+     * so most steps skip a RocksDB read; few enough that, under a stream of new partitions, entries die young instead
+     * of being promoted and marked by G1 (the same holds for the coordinator's idle sessions).
+     */
+    private static final int CACHED_REGISTERS_PER_LANE = 1024;
+    /** Deferred promises (docs/paxos.md §4.2.5) waiting per lane before the oldest is written out on its own. */
+    private static final int DEFERRED_PROMISES_PER_LANE = 1024;
+    /** How far after a round's ballot a write in its state may be and still move the round's ballot past it (§5.6). */
+    private static final long BALLOT_CATCH_UP_MAX_MICROS = 1_000_000;
+
+    /**
+     * @param contentionTimeout how long a request may take in all, retries after contention included
+     *     ({@code cas_contention_timeout_in_ms})
+     * @param lanes single-threaded executors partitions are spread over (at least 2)
+     * @param tick how often each lane's coordinator checks deadlines, retransmissions and back-off
+     * @param messageTimeout how long one internode Paxos request waits for its reply (the core retransmits anyway)
+     * @param groupCommitMax the most acceptor steps one synced batch holds ({@link GroupCommit})
+     */
+    public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout, int groupCommitMax) {
+        public Options {
+            if (contentionTimeout.isNegative() || contentionTimeout.isZero())
+                throw new IllegalArgumentException("cas contention timeout is " + contentionTimeout + "; must be positive");
+            if (lanes < 1) throw new IllegalArgumentException("paxos lanes is " + lanes + "; must be >= 1");
+            if (tick.isNegative() || tick.isZero()) throw new IllegalArgumentException("paxos tick is " + tick + "; must be positive");
+            if (groupCommitMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupCommitMax + "; must be >= 1");
+        }
+
+        /** N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout, groups of 1024. */
+        public static Options defaults(Duration contentionTimeout) {
+            return new Options(contentionTimeout, Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofMillis(5),
+                    contentionTimeout, 1024);
+        }
+    }
+
+    private final NodeId self;
+    private final int incarnation;
+    private final Options options;
+    private final Function<UUID, TableMetadata> tables;
+    private final Clock clock;
+    private final RocksPaxosStore store;
+    private final Lane[] lanes;
+    private final GroupCommit groupCommit;
+    private final ThreadPoolExecutor answers;
+    /** Puts each lane's tick on the lane; the lanes themselves are plain FIFO executors (cheaper to submit to). */
+    private final ScheduledThreadPoolExecutor ticker;
+    private final PaxosStats stats;
+    private final LogThrottle throttle = new LogThrottle(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
+    private final CqlReadModel readModel;
+    private final Transport transport = new MessagingTransport();
+    private final Function<UUID, VirtualTable> virtualTables;
+    private volatile Membership membership;
+    private volatile Placement placement;
+    private volatile Messaging messaging;
+    private volatile NodeIds nodeIds;
+
+    /**
+     * @param virtualTables the node's generated table of an id, or null: a SERIAL read of one reads it locally
+     * @param wallMicros the node's timestamp clock: ballots' micros are the write timestamps of what they decide
+     * @param metrics where {@link PaxosStats} registers its meters
+     */
+    public PaxosEngine(StorageEngine storage, Supplier<Schema> schema, Function<UUID, VirtualTable> virtualTables, UUID hostId,
+            LongSupplier wallMicros, Options options, MeterRegistry metrics) {
+        this.options = options;
+        this.virtualTables = virtualTables;
+        this.self = NodeIds.of(hostId);
+        this.tables = id -> {
+            TableMetadata table = schema.get().table(id);
+            if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
+            return table;
+        };
+        this.clock = new Clock() {
+            @Override
+            public long nanoTime() {
+                return System.nanoTime();
+            }
+
+            @Override
+            public long wallMicros() {
+                return wallMicros.getAsLong();
+            }
+        };
+        this.readModel = new CqlReadModel(tables);
+        this.groupCommit = new GroupCommit(storage, options.groupCommitMax());
+        this.store = new RocksPaxosStore(storage, tables, () -> (int) (wallMicros.getAsLong() / 1_000_000), groupCommit);
+        byte[] previous = storage.getMeta(INCARNATION);
+        this.incarnation = previous == null ? 1 : ByteBuffer.wrap(previous).getInt() + 1;
+        storage.putMeta(INCARNATION, ByteBuffer.allocate(4).putInt(0, incarnation).array());
+        this.answers = pool("paxos-answer", 2);
+        this.ticker = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "paxos-ticker");
+            t.setDaemon(true);
+            return t;
+        });
+        this.stats = new PaxosStats(metrics, storage, this::queues); // before the lanes: their acceptors report to it
+        this.lanes = new Lane[options.lanes()];
+        for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i);
+        log.info("paxos ready node={} incarnation={} lanes={} contention_timeout={}ms", self, incarnation, lanes.length,
+                options.contentionTimeout().toMillis());
+    }
+
+    private static ThreadPoolExecutor pool(String name, int threads) {
+        AtomicInteger n = new AtomicInteger();
+        return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Installs the acceptor's verbs; called before the node joins, so no peer finds them missing. */
+    public void handle(Messaging messaging) {
+        messaging.handle(PaxosVerbs.PREPARE, (prepare, from) -> accept(prepare));
+        messaging.handle(PaxosVerbs.PROPOSE, (propose, from) -> accept(propose));
+        messaging.handle(PaxosVerbs.COMMIT, (commit, from) -> accept(commit));
+        messaging.handle(PaxosVerbs.PRUNE, (prune, from) -> accept(prune).thenApply(reply -> null));
+    }
+
+    /** Starts coordinating, once the node is a member of the cluster; {@code placement} gives partitions' electorates. */
+    public void start(Membership membership, Messaging messaging, Placement placement) {
+        this.membership = membership;
+        this.messaging = messaging;
+        this.placement = placement;
+        NodeIds ids = new NodeIds(membership);
+        ids.refresh();
+        this.nodeIds = ids;
+        membership.listen(new MembershipListener() {
+            public void joined(NodeInfo node) { ids.refresh(); }
+            public void left(NodeInfo node) { ids.refresh(); }
+            public void changed(NodeInfo node) { ids.refresh(); }
+        });
+        for (Lane lane : lanes) lane.start();
+    }
+
+    /** Counters of outcomes, round trips and protocol marks since the start. */
+    public PaxosStats stats() {
+        return stats;
+    }
+
+    /** The lanes' coordinator queues as of their last ticks. */
+    private PaxosStats.Queues queues() {
+        int partitions = 0, queued = 0, queuedMax = 0;
+        for (Lane lane : lanes) {
+            PaxosStats.Queues q = lane.queues;
+            partitions += q.partitions();
+            queued += q.queued();
+            queuedMax = Math.max(queuedMax, q.queuedMax());
+        }
+        return new PaxosStats.Queues(partitions, queued, queuedMax);
+    }
+
+    // ---------------------------------------------------------------- coordinator side
+
+    @Override
+    public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
+        List<NodeInfo> replicas;
+        try {
+            replicas = placement.replicas(request.table(), request.key().token(), serial);
+        } catch (UnavailableException e) {
+            stats.unavailable(request.isRead());
+            throw e;
+        }
+        VirtualTable virtual = request.isRead() ? virtualTables.apply(request.table().id()) : null;
+        if (virtual != null) return CompletableFuture.completedFuture(new CasResult(false, virtual.read(request.key(), request.read())));
+        TableMetadata table = request.table();
+        PaxosKey key = CqlValues.key(table.id(), request.key());
+        Electorate electorate = electorate(replicas);
+        Bytes query = CqlValues.Query.of(table.id(), request.read()).encode();
+        boolean read = request.isRead();
+        Evaluation evaluation = read ? null : new Evaluation(request, query);
+        ballot.paxos.coordinator.CasRequest coreRequest = read ? ballot.paxos.coordinator.CasRequest.read(query) : evaluation;
+        CommitLevel level = read ? CommitLevel.ANY : commitLevel(commit);
+        long arrived = clock.nanoTime();
+        long deadline = arrived + options.contentionTimeout().toNanos();
+        CompletableFuture<CasResult> future = new CompletableFuture<>();
+        Lane lane = lane(key);
+        Trace trace = Tracing.current();
+        if (trace != null) {
+            trace.event("Starting Paxos on " + table.keyspace() + "." + table.name() + " with " + replicas.size()
+                    + " replicas (serial " + serial + ", commit " + (read ? "none" : commit) + ")");
+        }
+        try {
+            lane.execute(() -> {
+                if (trace != null) lane.traced.put(key, trace);
+                try {
+                    lane.coordinator.submit(key, electorate, coreRequest, level, deadline, result -> {
+                        if (trace != null) {
+                            lane.traced.remove(key, trace);
+                            trace.event("Paxos " + result.outcome() + " after " + result.roundTrips() + " round trips and "
+                                    + result.contentions() + " contentions" + (result.fastPath() ? " (fast path)" : ""));
+                        }
+                        try {
+                            answers.execute(() -> answer(future, result, request, evaluation, electorate, serial, commit, level, arrived));
+                        } catch (RejectedExecutionException e) {
+                            future.completeExceptionally(new IllegalStateException("node is stopping"));
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    future.completeExceptionally(e);
+                    throw e;
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            future.completeExceptionally(new IllegalStateException("node is stopping"));
+        }
+        return future;
+    }
+
+    /** Maps the core's answer to the query layer's (docs/paxos.md §4.10). Runs on the answer executor. */
+    private void answer(CompletableFuture<CasResult> future, ballot.paxos.coordinator.CasResult result, CasRequest request,
+            Evaluation evaluation, Electorate electorate, ConsistencyLevel serial, ConsistencyLevel commit, CommitLevel level,
+            long arrivedNanos) {
+        stats.record(result, request.isRead(), evaluation != null && evaluation.error != null, clock.nanoTime() - arrivedNanos);
+        if (log.isDebugEnabled()) {
+            log.debug("cas answered table={} read={} outcome={} commit={} round_trips={} contentions={} fast_path={}", request.table(),
+                    request.isRead(), result.outcome(), level, result.roundTrips(), result.contentions(), result.fastPath());
+        }
+        try {
+            switch (result.outcome()) {
+                case APPLIED -> future.complete(new CasResult(true, CqlValues.decodeResult(result.current())));
+                case NOT_APPLIED -> {
+                    RuntimeException error = evaluation == null ? null : evaluation.error;
+                    if (error != null) {
+                        future.completeExceptionally(error);
+                        return;
+                    }
+                    PartitionData current = CqlValues.decodeResult(result.current());
+                    future.complete(new CasResult(false, request.isRead() ? limit(current, request.read()) : current));
+                }
+                case COMMIT_TIMEOUT -> future.completeExceptionally(
+                        new WriteTimeoutException(commit, 0, level.acksRequired(electorate), WriteType.SIMPLE, 0));
+                case UNKNOWN -> future.completeExceptionally(
+                        new WriteTimeoutException(serial, 0, electorate.quorum(), WriteType.CAS, result.contentions()));
+                case TIMED_OUT -> future.completeExceptionally(request.isRead()
+                        ? new ReadTimeoutException(serial, 0, electorate.quorum(), false)
+                        : new WriteTimeoutException(serial, 0, electorate.quorum(), WriteType.CAS, result.contentions()));
+                case UNAVAILABLE -> {
+                    int alive = 0;
+                    for (NodeId n : electorate.replicas()) if (transport.isAlive(n)) alive++;
+                    future.completeExceptionally(alive < electorate.quorum()
+                            ? new UnavailableException(serial, electorate.quorum(), alive)
+                            : new UnavailableException(commit, level.acksRequired(electorate), alive));
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("cannot answer a conditional statement on table {} outcome={}", request.table(), result.outcome(), e);
+            future.completeExceptionally(e);
+        }
+    }
+
+    /** A SERIAL read's rows up to its limit: the Paxos query reads whole slices so that its result can be advanced. */
+    static PartitionData limit(PartitionData data, ReadSpec spec) {
+        int limit = Math.min(spec.rowLimit(), spec.partitionRowLimit());
+        int live = 0;
+        List<Row> rows = new ArrayList<>();
+        for (Row r : data.rows()) {
+            if (live >= limit) break;
+            rows.add(r);
+            if (r.hasLiveData(spec.nowInSec())) live++;
+        }
+        if (rows.size() == data.rows().size()) return data;
+        return new PartitionData(data.key(), data.partitionDeletion(), data.rangeTombstones(), data.staticRow(), rows);
+    }
+
+    private Electorate electorate(List<NodeInfo> replicas) {
+        List<NodeId> ids = new ArrayList<>(replicas.size());
+        for (NodeInfo n : replicas) {
+            NodeId id = NodeIds.of(n.hostId());
+            if (ids.contains(id))
+                throw new IllegalStateException("two replicas share Paxos node id " + id + " (host " + n.hostId() + "); replace one host id");
+            ids.add(id);
+        }
+        return new Electorate(ids);
+    }
+
+    static CommitLevel commitLevel(ConsistencyLevel commit) {
+        return switch (commit) {
+            case ANY -> CommitLevel.ANY;
+            case ONE, LOCAL_ONE -> CommitLevel.ONE;
+            case TWO -> CommitLevel.TWO;
+            case THREE -> CommitLevel.THREE;
+            case QUORUM, LOCAL_QUORUM, EACH_QUORUM -> CommitLevel.QUORUM; // one electorate: a single data center (§11)
+            case ALL -> CommitLevel.ALL;
+            case SERIAL, LOCAL_SERIAL -> throw new IllegalArgumentException(commit + " is not a commit consistency");
+        };
+    }
+
+    /**
+     * A conditional statement as the core sees it: the condition and update of the query layer, over encoded state.
+     * An error of the statement itself (say, a list index out of bounds) is a "no update" for the core, and the
+     * statement's error for the client; the core may evaluate again, and the last evaluation decides.
+     */
+    private static final class Evaluation implements ballot.paxos.coordinator.CasRequest {
+        private final CasRequest request;
+        private final Bytes query;
+        volatile RuntimeException error;
+
+        Evaluation(CasRequest request, Bytes query) {
+            this.request = request;
+            this.query = query;
+        }
+
+        @Override
+        public Bytes query() {
+            return query;
+        }
+
+        @Override
+        public Optional<Bytes> evaluate(Bytes current, long timestampMicros) {
+            PartitionData state;
+            PartitionUpdate update;
+            try {
+                state = CqlValues.decodeResult(current);
+                update = request.apply(state, timestampMicros);
+                error = null;
+            } catch (RuntimeException e) {
+                error = e;
+                return Optional.empty();
+            }
+            if (update == null) return Optional.empty();
+            // A write stamped by a client clock a little ahead of ours would shadow the update: take a later ballot.
+            // Far ahead (a USING TIMESTAMP in the future), following it would push every later ballot there too.
+            long newest = state.newestTimestamp();
+            if (newest >= timestampMicros && newest - timestampMicros < BALLOT_CATCH_UP_MAX_MICROS) throw new BallotTooEarly(newest);
+            return Optional.of(CqlValues.encodeEntry(update, timestampMicros));
+        }
+
+        @Override
+        public String toString() {
+            return "cas(" + request.table() + ")";
+        }
+    }
+
+    // ---------------------------------------------------------------- acceptor side
+
+    /** Runs a peer's acceptor request on its partition's lane; the reply is sent once the step is persisted. */
+    private CompletableFuture<Reply> accept(Request request) {
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        Lane lane = lane(request.key());
+        try {
+            lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
+                @Override
+                public void reply(Reply r) {
+                    reply.complete(r);
+                }
+
+                @Override
+                public void fail(RuntimeException failure) {
+                    reply.completeExceptionally(failure);
+                    lane.failed(failure);
+                }
+            }));
+        } catch (RejectedExecutionException e) {
+            reply.completeExceptionally(new IllegalStateException("node is stopping"));
+        }
+        Trace trace = Tracing.current();
+        if (trace == null) return reply;
+        return reply.thenApply(r -> {
+            trace.event(PaxosTraces.acceptor(r));
+            return r;
+        });
+    }
+
+    // ---------------------------------------------------------------- transport
+
+    private final class MessagingTransport implements Transport {
+        @Override
+        public void send(NodeId to, Message message) {
+            if (!(message instanceof Request request))
+                throw new IllegalArgumentException("replies travel as responses, not as messages: " + message);
+            Lane lane = lane(request.key());
+            Trace trace = lane.traced.isEmpty() ? null : lane.traced.get(request.key());
+            if (to.equals(self)) {
+                if (trace != null) trace.event(PaxosTraces.sending(request, "this node"));
+                lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
+                    @Override
+                    public void reply(Reply reply) {
+                        if (reply == null) return;
+                        if (trace != null) trace.event(PaxosTraces.received(reply, "this node"));
+                        lane.coordinator.receive(self, reply);
+                    }
+
+                    @Override
+                    public void fail(RuntimeException failure) {
+                        lane.failed(failure);
+                    }
+                }));
+                return;
+            }
+            NodeInfo node = nodeIds.node(to);
+            if (node == null || !membership.isAlive(node.hostId())) return; // lost; the core retransmits
+            if (trace != null) trace.event(PaxosTraces.sending(request, node.internode().toString()));
+            CompletableFuture<Reply> response = trace == null ? request(node, request) : Tracing.call(trace, () -> request(node, request));
+            response.whenComplete((reply, error) -> {
+                if (error != null) {
+                    log.debug("paxos {} to {} failed: {}", request.getClass().getSimpleName(), node.internode(), error.toString());
+                } else if (reply != null) {
+                    if (trace != null) trace.event(PaxosTraces.received(reply, node.internode().toString()));
+                    try {
+                        lane.execute(() -> lane.coordinator.receive(to, reply));
+                    } catch (RejectedExecutionException stopping) {
+                        // the node is stopping: the reply is lost, as any message may be
+                    }
+                }
+            });
+        }
+
+        private CompletableFuture<Reply> request(NodeInfo node, Request request) {
+            if (request instanceof Prepare p) return messaging.request(node.internode(), PaxosVerbs.PREPARE, p, options.messageTimeout());
+            if (request instanceof Propose p) return messaging.request(node.internode(), PaxosVerbs.PROPOSE, p, options.messageTimeout());
+            if (request instanceof Commit c) return messaging.request(node.internode(), PaxosVerbs.COMMIT, c, options.messageTimeout());
+            if (request instanceof Prune p) return messaging.request(node.internode(), PaxosVerbs.PRUNE, p, options.messageTimeout())
+                    .thenApply(nothing -> null);
+            throw new IllegalArgumentException("unknown request " + request);
+        }
+
+        @Override
+        public boolean isAlive(NodeId node) {
+            if (node.equals(self)) return true;
+            NodeIds ids = nodeIds;
+            NodeInfo info = ids == null ? null : ids.node(node);
+            return info != null && membership.isAlive(info.hostId());
+        }
+    }
+
+    // ---------------------------------------------------------------- lanes
+
+    private Lane lane(PaxosKey key) {
+        return lanes[Math.floorMod(key.bytes().hashCode(), lanes.length)];
+    }
+
+    /** One single-threaded executor and the coordinator confined to it. */
+    private final class Lane {
+        private final int index;
+        private final ThreadPoolExecutor executor;
+        final AcceptorShell acceptor;
+        /** Written and read on the lane's thread only. */
+        CasCoordinator coordinator;
+        /** The traces of traced requests in progress, by partition; lane thread only, empty unless something is traced. */
+        final Map<PaxosKey, Trace> traced = new HashMap<>();
+        /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
+        volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
+
+        Lane(int index) {
+            this.index = index;
+            this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "paxos-" + index);
+                t.setDaemon(true);
+                return t;
+            });
+            acceptor = new AcceptorShell(self, store, this::execute, stats::mark, CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
+        }
+
+        void start() {
+            SplittableRandom random = new SplittableRandom(new SecureRandom().nextLong());
+            CasCoordinator c = CasCoordinator.builder()
+                    .self(self, incarnation)
+                    .transport(transport)
+                    .clock(clock)
+                    .random(random::nextLong)
+                    .readModel(readModel)
+                    .observer(stats::mark)
+                    .build();
+            execute(() -> coordinator = c);
+            long tick = options.tick().toNanos();
+            AtomicBoolean tickQueued = new AtomicBoolean();
+            ticker.scheduleWithFixedDelay(() -> {
+                if (!tickQueued.compareAndSet(false, true)) return; // the lane is behind: one tick in its queue is enough
+                try {
+                    execute(() -> {
+                        tickQueued.set(false);
+                        c.tick();
+                        queues = new PaxosStats.Queues(c.sessions(), c.queuedAtTick(), c.queuedMaxAtTick());
+                    });
+                } catch (RejectedExecutionException stopping) {
+                    // the lane is stopping
+                }
+            }, tick, tick, TimeUnit.NANOSECONDS);
+        }
+
+        void execute(Runnable task) {
+            executor.execute(() -> run(task));
+        }
+
+        /** A failed step is a bug or a storage failure: logged, and the lane goes on (nothing was acknowledged). */
+        private void run(Runnable task) {
+            try {
+                task.run();
+            } catch (RuntimeException | AssertionError e) {
+                failed(e);
+            }
+        }
+
+        void failed(Throwable e) {
+            if (throttle.allow("lane " + index + " " + e.getClass().getName())) log.error("paxos step failed lane={}", index, e);
+        }
+
+        void stop() {
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(5, TimeUnit.SECONDS)) executor.shutdownNow();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                executor.shutdownNow();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        for (Lane lane : lanes) lane.stop();
+        try {
+            groupCommit.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        answers.shutdown();
+        log.info("paxos stopped {}", stats);
+    }
+}
