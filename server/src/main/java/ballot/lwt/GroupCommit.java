@@ -7,6 +7,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes acceptor steps durable in groups: one writer thread takes every step submitted while the previous group was
@@ -15,6 +17,7 @@ import java.util.function.Consumer;
  * partition's next requests behind its persist, §4.12), so a group never holds two steps of one partition.
  */
 final class GroupCommit implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
     private record Step(StorageEngine.PaxosWrite write, Consumer<RuntimeException> done) {}
 
     private static final int LOADED_GROUP = 8;
@@ -67,7 +70,13 @@ final class GroupCommit implements AutoCloseable {
             } catch (RuntimeException e) {
                 failure = e;
             }
-            for (Step s : group) s.done().accept(failure);
+            for (Step s : group) {
+                try {
+                    s.done().accept(failure);
+                } catch (RuntimeException e) { // a caller's bug must not stop the writer every LWT of the node needs
+                    log.error("paxos persist callback failed", e);
+                }
+            }
             group.clear();
         }
     }

@@ -430,18 +430,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Lane lane = lane(request.key());
         try {
-            lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
-                @Override
-                public void reply(Reply r) {
-                    reply.complete(r);
-                }
-
-                @Override
-                public void fail(RuntimeException failure) {
-                    reply.completeExceptionally(failure);
-                    lane.failed(failure);
-                }
-            }));
+            lane.execute(() -> lane.acceptor.receive(request, AcceptorShell.Answer.completing(reply, lane::failed)));
         } catch (RejectedExecutionException e) {
             reply.completeExceptionally(new IllegalStateException("node is stopping"));
         }

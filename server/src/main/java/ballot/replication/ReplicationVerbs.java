@@ -8,6 +8,7 @@ import ballot.cql.data.TokenRange;
 import ballot.net.Codec;
 import ballot.net.Codecs;
 import ballot.net.Verb;
+import ballot.storage.DataCodec;
 import ballot.storage.Mutation;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ final class ReplicationVerbs {
         }
 
         public List<Mutation> decode(ByteBuf in) {
-            int n = WireFormat.readCount(in);
+            int n = DataCodec.readCount(in);
             List<Mutation> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) out.add(WireFormat.readMutation(in));
             return out;
@@ -45,14 +46,14 @@ final class ReplicationVerbs {
 
     static final Codec<ReadCommand> READ_COMMAND = new Codec<>() {
         public void encode(ReadCommand value, ByteBuf out) {
-            WireFormat.writeUuid(out, value.table());
+            DataCodec.writeUuid(out, value.table());
             WireFormat.writeKey(out, value.key());
             WireFormat.writeReadSpec(out, value.spec());
             out.writeBoolean(value.digestOnly());
         }
 
         public ReadCommand decode(ByteBuf in) {
-            return new ReadCommand(WireFormat.readUuid(in), WireFormat.readKey(in), WireFormat.readReadSpec(in), in.readBoolean());
+            return new ReadCommand(DataCodec.readUuid(in), WireFormat.readKey(in), WireFormat.readReadSpec(in), in.readBoolean());
         }
     };
 
@@ -65,7 +66,7 @@ final class ReplicationVerbs {
 
         public ReadResponse decode(ByteBuf in) {
             if (in.readBoolean()) return new ReadResponse(WireFormat.readPartition(in), null);
-            byte[] digest = new byte[WireFormat.readCount(in)];
+            byte[] digest = new byte[DataCodec.readCount(in)];
             in.readBytes(digest);
             return new ReadResponse(null, digest);
         }
@@ -73,14 +74,14 @@ final class ReplicationVerbs {
 
     static final Codec<ScanCommand> SCAN_COMMAND = new Codec<>() {
         public void encode(ScanCommand value, ByteBuf out) {
-            WireFormat.writeUuid(out, value.table());
+            DataCodec.writeUuid(out, value.table());
             WireFormat.writeRange(out, value.range());
             WireFormat.writeReadSpec(out, value.spec());
             out.writeInt(value.partitionLimit());
         }
 
         public ScanCommand decode(ByteBuf in) {
-            return new ScanCommand(WireFormat.readUuid(in), WireFormat.readRange(in), WireFormat.readReadSpec(in), in.readInt());
+            return new ScanCommand(DataCodec.readUuid(in), WireFormat.readRange(in), WireFormat.readReadSpec(in), in.readInt());
         }
     };
 
@@ -91,7 +92,7 @@ final class ReplicationVerbs {
         }
 
         public List<PartitionData> decode(ByteBuf in) {
-            int n = WireFormat.readCount(in);
+            int n = DataCodec.readCount(in);
             List<PartitionData> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) out.add(WireFormat.readPartition(in));
             return out;
@@ -100,11 +101,11 @@ final class ReplicationVerbs {
 
     static final Codec<UUID> TABLE_ID = new Codec<>() {
         public void encode(UUID value, ByteBuf out) {
-            WireFormat.writeUuid(out, value);
+            DataCodec.writeUuid(out, value);
         }
 
         public UUID decode(ByteBuf in) {
-            return WireFormat.readUuid(in);
+            return DataCodec.readUuid(in);
         }
     };
 

@@ -78,17 +78,7 @@ class AcceptorShellRocksTest {
 
     private Reply send(AcceptorShell acceptor, Request request) throws Exception {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        lane.execute(() -> acceptor.receive(request, new AcceptorShell.Answer() {
-            @Override
-            public void reply(Reply r) {
-                reply.complete(r);
-            }
-
-            @Override
-            public void fail(RuntimeException failure) {
-                reply.completeExceptionally(failure);
-            }
-        }));
+        lane.execute(() -> acceptor.receive(request, AcceptorShell.Answer.completing(reply, failure -> {})));
         return reply.get(10, TimeUnit.SECONDS);
     }
 

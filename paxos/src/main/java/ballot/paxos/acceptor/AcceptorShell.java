@@ -18,7 +18,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -38,6 +40,22 @@ public final class AcceptorShell {
         void reply(Reply reply);
 
         void fail(RuntimeException failure);
+
+        /** Completes {@code reply}; a failure also goes to {@code failed}. */
+        static Answer completing(CompletableFuture<Reply> reply, Consumer<RuntimeException> failed) {
+            return new Answer() {
+                @Override
+                public void reply(Reply r) {
+                    reply.complete(r);
+                }
+
+                @Override
+                public void fail(RuntimeException failure) {
+                    reply.completeExceptionally(failure);
+                    failed.accept(failure);
+                }
+            };
+        }
     }
 
     private record Waiting(Request request, Answer answer) {}
@@ -84,11 +102,6 @@ public final class AcceptorShell {
         }
         observer.mark(Mark.ACCEPTOR_WAITED_FOR_PERSIST);
         waiting.add(new Waiting(request, answer));
-    }
-
-    /** Partitions with a persist in flight. */
-    public int busyPartitions() {
-        return busy.size();
     }
 
     private void step(Request request, Answer answer) {
@@ -146,16 +159,22 @@ public final class AcceptorShell {
      */
     private void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done) {
         busy.put(key, new ArrayDeque<>());
-        store.persist(key, state, apply, failed -> home.execute(() -> {
-            if (failed == null) {
-                registers.put(key, state);
-                deferred.durable(key); // no later than any deferred one: steps of a partition are sequential
-            } else {
-                registers.remove(key);
+        store.persist(key, state, apply, failed -> {
+            try {
+                home.execute(() -> {
+                    if (failed == null) {
+                        registers.put(key, state);
+                        deferred.durable(key); // no later than any deferred one: steps of a partition are sequential
+                    } else {
+                        registers.remove(key);
+                    }
+                    done.accept(failed);
+                    release(key);
+                });
+            } catch (RejectedExecutionException stopping) {
+                // the home executor is stopping: the reply is lost, as any message may be; what was persisted stays
             }
-            done.accept(failed);
-            release(key);
-        }));
+        });
     }
 
     private void send(Request request, Reply reply, Answer answer) {
