@@ -43,7 +43,7 @@ public enum Mark {
     IN_DOUBT_UNRESOLVED,
     /** A decree's commit travelled on the next proposal instead of its own message. */
     COMMIT_PIGGYBACKED,
-    /** Every replica applied a decree; its entries were pruned from the Paxos registers. */
+    /** Every replica applied a decree; its entries are pruned from the registers by the next proposal (§4.7). */
     PRUNE,
     /** A message was sent again because a reply had not arrived. */
     RETRANSMIT,
@@ -60,5 +60,7 @@ public enum Mark {
     /** An acceptor request waited for its partition's persist in flight before its step ran (§4.12). */
     ACCEPTOR_WAITED_FOR_PERSIST,
     /** More deferred promises waited than allowed: the oldest was written out on its own (§4.2.5). */
-    DEFERRED_PROMISE_WRITTEN_OUT
+    DEFERRED_PROMISE_WRITTEN_OUT,
+    /** A partition's registers were deleted: nothing could need them any more (§4.13). */
+    PURGED
 }

@@ -74,8 +74,10 @@ public final class Acceptor {
         long spanEnd = Math.max(state.spanEndMicros(), proposal.spanEndMicros());
         if (!predecessor.ballot().isZero()) {
             if (predecessor.isPruned()) {
-                // Pruned means applied at every replica (§4.7); a replica that has not applied it is a bug upstream.
-                if (predecessor.ballot().isAfter(committed.ballot()))
+                // Pruned means applied at every replica (§4.7); a replica that has not applied it is a bug upstream,
+                // unless its registers were purged since (a floor state, at or after the predecessor: §4.13).
+                boolean purgedSince = committed.ballot().isZero() && predecessor.ballot().micros() <= state.spanEndMicros();
+                if (predecessor.ballot().isAfter(committed.ballot()) && !purgedSince)
                     throw new IllegalStateException("pruned predecessor " + predecessor + " was never applied here; committed " + committed);
             } else {
                 if (!predecessor.ballot().equals(committed.ballot())) {
@@ -123,6 +125,16 @@ public final class Acceptor {
     public static Step onPrune(AcceptorState state, Prune prune) {
         AcceptorState next = prune(state, prune.upTo());
         return next.equals(state) ? Step.reply(state, null) : new Step(next, true, List.of(), null);
+    }
+
+    /**
+     * §4.13: delete the registers if nothing can need them: no uncommitted proposal, and no promise or decree after the
+     * replica's ballot floor. The caller has made {@code floorMicros} durable as the floor first.
+     */
+    public static Step onPurge(AcceptorState state, long floorMicros) {
+        boolean purgeable = !state.isFloor() && state.accepted() == null
+                && state.promised().micros() <= floorMicros && state.spanEndMicros() <= floorMicros;
+        return purgeable ? new Step(AcceptorState.floor(floorMicros), true, List.of(), null) : Step.reply(state, null);
     }
 
     private static AcceptorState prune(AcceptorState state, Ballot upTo) {

@@ -104,6 +104,20 @@ public final class AcceptorShell {
         waiting.add(new Waiting(request, answer));
     }
 
+    /**
+     * Deletes the partition's registers if nothing can need them any more (docs/paxos.md §4.13); {@code floorMicros}
+     * must already be the store's durable ballot floor. A partition with a persist in flight is left for a later pass.
+     * Returns whether the registers are being deleted.
+     */
+    public boolean purge(PaxosKey key, long floorMicros) {
+        if (busy.containsKey(key) || deferred.get(key) != null) return false;
+        Step step = Acceptor.onPurge(registers(key), floorMicros);
+        if (!step.persist()) return false;
+        observer.mark(Mark.PURGED);
+        persist(key, step.next(), List.of(), failed -> {});
+        return true;
+    }
+
     private void step(Request request, Answer answer) {
         PaxosKey key = request.key();
         Step step;

@@ -38,6 +38,19 @@ public record AcceptorState(Ballot promised, Proposal accepted, Decree committed
             throw new IllegalStateException("committed " + committed + " starts after span end " + spanEndMicros);
     }
 
+    /**
+     * The registers of a partition that has none: nothing promised, accepted or committed, and no ballot at or before
+     * {@code floorMicros} (the replica's ballot floor, docs/paxos.md §4.13). Persisting it deletes the registers.
+     */
+    public static AcceptorState floor(long floorMicros) {
+        return new AcceptorState(Ballot.ZERO, null, Decree.NONE, floorMicros, RecentDecrees.NONE);
+    }
+
+    /** True if these registers say nothing but a floor: the store keeps no registers for them (§4.13). */
+    public boolean isFloor() {
+        return promised.isZero() && accepted == null && committed.ballot().isZero() && recent.equals(RecentDecrees.NONE);
+    }
+
     /** The earliest micros a new ballot may have here. */
     public long minMicros() {
         return spanEndMicros + 1;

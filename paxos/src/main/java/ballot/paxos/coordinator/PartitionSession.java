@@ -93,7 +93,7 @@ final class PartitionSession {
     }
 
     boolean idle() {
-        return round == null && queue.isEmpty() && commits.isEmpty() && inDoubt == null && !backingOff && pendingPrune == null;
+        return round == null && queue.isEmpty() && commits.isEmpty() && inDoubt == null && !backingOff;
     }
 
     // ---------------------------------------------------------------- inputs
@@ -158,10 +158,7 @@ final class PartitionSession {
             if (p.expired(now)) timedOut(p);
             else batch.add(p);
         }
-        if (batch.isEmpty() && inDoubt == null) {
-            flushPrune();
-            return;
-        }
+        if (batch.isEmpty() && inDoubt == null) return;
         if (inDoubt == null && fastPathUsable(batch)) startFast(batch);
         else startPrepare(batch);
     }
@@ -588,9 +585,9 @@ final class PartitionSession {
             answerSatisfiedWaiters(cr);
             if (cr.appliedEverywhere()) {
                 it.remove();
+                // The prune rides on the next proposal; an idle partition's registers are purged instead (§4.7, §4.13).
                 ctx.mark(Mark.PRUNE);
                 if (pendingPrune == null || ballot.isAfter(pendingPrune)) pendingPrune = ballot;
-                if (round == null && queue.isEmpty()) flushPrune();
             }
             return;
         }
@@ -607,13 +604,6 @@ final class PartitionSession {
                 it.remove();
             }
         }
-    }
-
-    private void flushPrune() {
-        if (pendingPrune == null) return;
-        Prune prune = new Prune(key, pendingPrune);
-        pendingPrune = null;
-        for (NodeId n : electorate.replicas()) ctx.transport.send(n, prune);
     }
 
     // ---------------------------------------------------------------- time

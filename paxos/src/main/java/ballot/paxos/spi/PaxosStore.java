@@ -27,7 +27,11 @@ import java.util.function.Consumer;
  * </ul>
  */
 public interface PaxosStore {
-    /** The partition's registers, or {@link AcceptorState#EMPTY} if it has none. */
+    /**
+     * The partition's registers, or if it has none, the floor state of the store's ballot floor
+     * ({@link AcceptorState#floor}; {@link AcceptorState#EMPTY} while no register was ever purged). Persisting a
+     * floor state deletes the registers (docs/paxos.md §4.13).
+     */
     AcceptorState load(PaxosKey key);
 
     void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done);

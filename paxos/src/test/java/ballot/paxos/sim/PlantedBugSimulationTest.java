@@ -41,6 +41,21 @@ class PlantedBugSimulationTest {
         assertThat(found).as("the checks must catch an acceptor that replies before its persist is on disk").isNotEmpty();
     }
 
+    /** A purge that forgets its ballot floor lets a lagging coordinator's ballot write under the purged decrees (§4.13). */
+    @Test
+    void checkerFindsAPurgeWithoutItsFloor() {
+        List<String> found = new ArrayList<>();
+        SplittableRandom seeds = new SplittableRandom(20_251_125L);
+        for (int i = 0; i < 200 && found.isEmpty(); i++) {
+            long seed = seeds.nextLong() & Long.MAX_VALUE;
+            SimOptions options = SimOptions.random(new SplittableRandom(seed), 40);
+            SimCluster.RunResult result = SimCluster.run(seed, options.withPurge(2 * options.opTimeoutNanos()).withBug(SimStore.Bug.FORGET_FLOOR));
+            found.addAll(result.violations());
+        }
+        System.out.println("planted FORGET_FLOOR found: " + found.subList(0, Math.min(3, found.size())));
+        assertThat(found).as("the checks must catch a purge that forgets its ballot floor").isNotEmpty();
+    }
+
     private static List<String> runUntilViolation(SimStore.Bug bug, boolean plainWrites) {
         SplittableRandom seeds = new SplittableRandom(20_240_601L + bug.ordinal());
         for (int i = 0; i < SEEDS; i++) {

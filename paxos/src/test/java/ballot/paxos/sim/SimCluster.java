@@ -218,6 +218,21 @@ final class SimCluster {
                     1 + nodeRandom.nextInt(4), 1 + nodeRandom.nextInt(3));
             int inc = incarnation;
             schedule(nodeRandom.nextLong(TICK_NANOS) + 1, () -> tick(inc));
+            if (options.purgeGraceNanos() > 0) schedule(nodeRandom.nextLong(options.purgeGraceNanos()) + 1, () -> purge(inc));
+        }
+
+        /**
+         * A purge pass (docs/paxos.md §4.13): the floor is the grace period before this node's wall clock, made durable
+         * first; then every partition with registers is offered to the acceptor.
+         */
+        void purge(int inc) {
+            if (!up || incarnation != inc) return;
+            long floor = clock.wallMicros() - options.purgeGraceNanos() / 1000;
+            if (floor > store.floorMicros()) {
+                store.raiseFloor(floor);
+                for (PaxosKey key : store.partitionsWithRegisters()) acceptor.purge(key, floor);
+            }
+            schedule(options.purgeGraceNanos() / 3, () -> purge(inc));
         }
 
         void tick(int inc) {
@@ -387,6 +402,7 @@ final class SimCluster {
         final Node home;
         int remaining;
         boolean done;
+        boolean paused;
         long inFlight;
         final Map<PaxosKey, Long> lastSeen = new HashMap<>();
 
@@ -404,6 +420,12 @@ final class SimCluster {
             c.done = true;
             return;
         }
+        if (options.purgeGraceNanos() > 0 && !c.paused && random.nextDouble() < 0.15) {
+            c.paused = true; // a pause long enough for partitions to go idle and be purged
+            schedule(random.nextLong(3 * options.purgeGraceNanos()), () -> next(c));
+            return;
+        }
+        c.paused = false;
         c.remaining--;
         PaxosKey key = keys.get(random.nextDouble() < 0.6 ? 0 : random.nextInt(keys.size()));
         Node node = random.nextDouble() < options.homeAffinity() ? c.home : nodes.get(random.nextInt(nodes.size()));

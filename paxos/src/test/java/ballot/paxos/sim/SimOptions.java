@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 record SimOptions(int nodes, int keys, int clients, int opsPerClient, double homeAffinity, double readShare,
         CommitLevel[] commitLevels, long opTimeoutNanos, double loss, double duplicate, long delayMaxNanos,
         boolean crashes, double crashAfterPersist, boolean partitions, boolean clockJumps, boolean plainWrites,
-        boolean fastPath, int batchSizeMax, SimStore.Bug bug) {
+        boolean fastPath, int batchSizeMax, SimStore.Bug bug, long purgeGraceNanos) {
 
     static final long MS = 1_000_000L;
 
@@ -24,37 +24,47 @@ record SimOptions(int nodes, int keys, int clients, int opsPerClient, double hom
                 (150 + r.nextInt(400)) * MS,
                 calm ? 0 : r.nextDouble() * 0.06, calm ? 0 : r.nextDouble() * 0.04, (1 + r.nextInt(20)) * MS,
                 !calm && r.nextBoolean(), calm ? 0 : r.nextDouble() * 0.01, !calm && r.nextBoolean(),
-                !calm && r.nextBoolean(), r.nextInt(3) > 0, r.nextInt(6) > 0, 1 + r.nextInt(16), SimStore.Bug.NONE);
+                !calm && r.nextBoolean(), r.nextInt(3) > 0, r.nextInt(6) > 0, 1 + r.nextInt(16), SimStore.Bug.NONE, 0);
     }
 
     /** No faults at all, every client on one coordinator: the steady state of a hot partition. */
     static SimOptions steady(int clients, int ops, CommitLevel level) {
         return new SimOptions(3, 1, clients, ops, 1.0, 0.0, new CommitLevel[] {level}, 500 * MS, 0, 0, 2 * MS,
-                false, 0, false, false, false, true, 32, SimStore.Bug.NONE);
+                false, 0, false, false, false, true, 32, SimStore.Bug.NONE, 0);
     }
 
     SimOptions withBug(SimStore.Bug bug) {
         return new SimOptions(nodes, keys, clients, opsPerClient, homeAffinity, readShare, commitLevels, opTimeoutNanos,
                 loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions, clockJumps, plainWrites, fastPath,
-                batchSizeMax, bug);
+                batchSizeMax, bug, purgeGraceNanos);
+    }
+
+    /**
+     * Replicas purge their registers (docs/paxos.md §4.13) with this grace period, which must exceed every request's
+     * deadline; clients sometimes pause for up to three grace periods, so that partitions go idle long enough.
+     */
+    SimOptions withPurge(long graceNanos) {
+        return new SimOptions(nodes, keys, clients, opsPerClient, homeAffinity, readShare, commitLevels, opTimeoutNanos,
+                loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions, clockJumps, plainWrites, fastPath,
+                batchSizeMax, bug, graceNanos);
     }
 
     SimOptions withNodes(int n) {
         return new SimOptions(n, keys, clients, opsPerClient, homeAffinity, readShare, commitLevels, opTimeoutNanos,
                 loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions, clockJumps, plainWrites, fastPath,
-                batchSizeMax, bug);
+                batchSizeMax, bug, purgeGraceNanos);
     }
 
     SimOptions withPlainWrites(boolean on) {
         return new SimOptions(nodes, keys, clients, opsPerClient, homeAffinity, readShare, commitLevels, opTimeoutNanos,
                 loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions, clockJumps, on, fastPath,
-                batchSizeMax, bug);
+                batchSizeMax, bug, purgeGraceNanos);
     }
 
     SimOptions withHomeAffinity(double affinity) {
         return new SimOptions(nodes, keys, clients, opsPerClient, affinity, readShare, commitLevels, opTimeoutNanos,
                 loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions, clockJumps, plainWrites, fastPath,
-                batchSizeMax, bug);
+                batchSizeMax, bug, purgeGraceNanos);
     }
 
     @Override
@@ -64,6 +74,7 @@ record SimOptions(int nodes, int keys, int clients, int opsPerClient, double hom
                 + String.format(" loss=%.3f dup=%.3f", loss, duplicate) + " delayMax=" + delayMaxNanos / MS + "ms"
                 + (crashes ? " crashes" : "") + (crashAfterPersist > 0 ? String.format(" crashAfterPersist=%.4f", crashAfterPersist) : "")
                 + (partitions ? " partitions" : "") + (clockJumps ? " clockJumps" : "") + (plainWrites ? " plainWrites" : "")
-                + (fastPath ? "" : " noFastPath") + " batch=" + batchSizeMax + (bug == SimStore.Bug.NONE ? "" : " BUG=" + bug);
+                + (fastPath ? "" : " noFastPath") + " batch=" + batchSizeMax + (bug == SimStore.Bug.NONE ? "" : " BUG=" + bug)
+                + (purgeGraceNanos > 0 ? " purge=" + purgeGraceNanos / MS + "ms" : "");
     }
 }

@@ -24,10 +24,11 @@ import java.util.function.Consumer;
  * <p>Deliberate bugs can be planted to prove the checks catch them: {@link Bug#FORGET_PROMISES} drops a write
  * that only changes the promise (a missing fsync on prepare), {@link Bug#IGNORE_PLAIN_WRITES} reports a constant
  * plain-write version (so the fast path cannot notice plain writes), {@link Bug#ACKNOWLEDGE_BEFORE_DURABLE} reports
- * a persist done as soon as it is submitted (a group commit that answers before its fsync).
+ * a persist done as soon as it is submitted (a group commit that answers before its fsync), {@link Bug#FORGET_FLOOR}
+ * reads a purged partition as never used (a purge without its ballot floor, docs/paxos.md §4.13).
  */
 final class SimStore implements PaxosStore {
-    enum Bug { NONE, FORGET_PROMISES, IGNORE_PLAIN_WRITES, ACKNOWLEDGE_BEFORE_DURABLE }
+    enum Bug { NONE, FORGET_PROMISES, IGNORE_PLAIN_WRITES, ACKNOWLEDGE_BEFORE_DURABLE, FORGET_FLOOR }
 
     /** A decree as applied here, for the agreement check. */
     record Applied(PaxosKey key, Decree decree) {}
@@ -55,9 +56,26 @@ final class SimStore implements PaxosStore {
         this.disk = disk;
     }
 
+    /** The ballot floor (docs/paxos.md §4.13): durable, never lowered; a partition without registers reads as its floor state. */
+    private long floorMicros;
+
     @Override
     public AcceptorState load(PaxosKey key) {
-        return registers.getOrDefault(key, AcceptorState.EMPTY);
+        return registers.getOrDefault(key, bug == Bug.FORGET_FLOOR ? AcceptorState.EMPTY : AcceptorState.floor(floorMicros));
+    }
+
+    /** Makes {@code micros} the ballot floor, durably, if it is higher than the current one. */
+    void raiseFloor(long micros) {
+        floorMicros = Math.max(floorMicros, micros);
+    }
+
+    long floorMicros() {
+        return floorMicros;
+    }
+
+    /** The partitions that have registers. */
+    List<PaxosKey> partitionsWithRegisters() {
+        return new ArrayList<>(registers.keySet());
     }
 
     @Override
@@ -95,7 +113,8 @@ final class SimStore implements PaxosStore {
         AcceptorState before = load(key);
         boolean promiseOnly = apply.isEmpty() && state.accepted() == before.accepted()
                 && state.committed() == before.committed() && !state.promised().equals(before.promised());
-        if (!(bug == Bug.FORGET_PROMISES && promiseOnly)) registers.put(key, state);
+        if (state.isFloor()) registers.remove(key);
+        else if (!(bug == Bug.FORGET_PROMISES && promiseOnly)) registers.put(key, state);
         TreeMap<Character, SimRow.Cell> row = rows.computeIfAbsent(key, k -> new TreeMap<>());
         for (Decree d : apply) {
             applied.add(new Applied(key, d));
