@@ -253,6 +253,7 @@ public final class DriverLoad {
         long nextReport = start + reportEvery;
         long lastReport = start;
         String label = "[" + options.target() + " " + phase.label() + " " + stage + "]";
+        java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
 
         while (true) {
             long now = System.nanoTime();
@@ -270,7 +271,7 @@ public final class DriverLoad {
             long waitNanos = Math.min(nextReport, end) - now;
             if (!permits.tryAcquire(waitNanos, TimeUnit.NANOSECONDS)) continue;
             if (phase == Phase.SCAN) {
-                scan(recorder, missing, errors, errorKinds, permits);
+                scan(recorder, missing, errors, errorKinds, permits, over);
                 continue;
             }
             BoundStatement statement = switch (phase) {
@@ -296,6 +297,7 @@ public final class DriverLoad {
             });
         }
         long stopped = System.nanoTime();
+        over.set(true); // scans in flight stop at their next page
         double serverCpu = (serverCpuTicks() - cpuServerStart) / (double) clockTicksPerSecond();
         double clientCpu = (clientCpuNanos() - cpuClientStart) / 1e9;
         long errorCount = errors.sum();
@@ -309,15 +311,16 @@ public final class DriverLoad {
 
     /**
      * Reads the whole table page by page, recording each page's fetch latency once per row it brought; releases its
-     * permit when the scan ends.
+     * permit when the scan ends, or at its next page once the phase is {@code over}.
      */
-    private void scan(Recorder recorder, LongAdder missing, LongAdder errors, Map<String, LongAdder> errorKinds, Semaphore permits) {
+    private void scan(Recorder recorder, LongAdder missing, LongAdder errors, Map<String, LongAdder> errorKinds, Semaphore permits,
+            java.util.concurrent.atomic.AtomicBoolean over) {
         SimpleStatement statement = SimpleStatement.newInstance("SELECT k, name, n, payload FROM " + TABLE).setPageSize(options.scanPage());
-        nextPage(session.executeAsync(statement), System.nanoTime(), 0, recorder, missing, errors, errorKinds, permits);
+        nextPage(session.executeAsync(statement), System.nanoTime(), 0, recorder, missing, errors, errorKinds, permits, over);
     }
 
     private void nextPage(CompletionStage<AsyncResultSet> page, long sent, long rowsBefore, Recorder recorder, LongAdder missing,
-            LongAdder errors, Map<String, LongAdder> errorKinds, Semaphore permits) {
+            LongAdder errors, Map<String, LongAdder> errorKinds, Semaphore permits, java.util.concurrent.atomic.AtomicBoolean over) {
         page.whenComplete((rs, error) -> {
             if (error != null) {
                 errors.increment();
@@ -330,7 +333,8 @@ public final class DriverLoad {
             if (rows > 0) recorder.recordValueWithCount(latency, rows);
             long total = rowsBefore + rows;
             if (rs.hasMorePages()) {
-                nextPage(rs.fetchNextPage(), System.nanoTime(), total, recorder, missing, errors, errorKinds, permits);
+                if (over.get()) permits.release();
+                else nextPage(rs.fetchNextPage(), System.nanoTime(), total, recorder, missing, errors, errorKinds, permits, over);
                 return;
             }
             if (total != options.keys()) missing.increment();
