@@ -108,9 +108,15 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
      * @param tick how often each lane's coordinator checks deadlines, retransmissions and back-off
      * @param messageTimeout how long one internode Paxos request waits for its reply (the core retransmits anyway)
      * @param groupCommitMax the most acceptor steps one synced batch holds ({@link GroupCommit})
+     * @param purgeGrace how long a partition's registers outlive its last Paxos step before they are purged
+     *     (docs/paxos.md §4.13); at least ten contention timeouts, so no request still waits on what they record
      */
-    public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout, int groupCommitMax) {
+    public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout, int groupCommitMax,
+            Duration purgeGrace) {
         public Options {
+            if (purgeGrace.compareTo(contentionTimeout.multipliedBy(10)) < 0)
+                throw new IllegalArgumentException("paxos_purge_grace_period_in_seconds is " + purgeGrace.toSeconds() + "; must be at least ten "
+                        + "times cas_contention_timeout_in_ms (" + contentionTimeout.toMillis() + ")");
             if (contentionTimeout.isNegative() || contentionTimeout.isZero())
                 throw new IllegalArgumentException("cas contention timeout is " + contentionTimeout + "; must be positive");
             if (lanes < 1) throw new IllegalArgumentException("paxos lanes is " + lanes + "; must be >= 1");
@@ -118,10 +124,13 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             if (groupCommitMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupCommitMax + "; must be >= 1");
         }
 
-        /** N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout, groups of 1024. */
-        public static Options defaults(Duration contentionTimeout) {
+        /**
+         * N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout, groups of
+         * 1024.
+         */
+        public static Options defaults(Duration contentionTimeout, Duration purgeGrace) {
             return new Options(contentionTimeout, Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofMillis(5),
-                    contentionTimeout, 1024);
+                    contentionTimeout, 1024, purgeGrace);
         }
     }
 
@@ -134,6 +143,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private final Lane[] lanes;
     private final GroupCommit groupCommit;
     private final ThreadPoolExecutor answers;
+    private final RegisterPurge purge;
     /** Puts each lane's tick on the lane; the lanes themselves are plain FIFO executors (cheaper to submit to). */
     private final ScheduledThreadPoolExecutor ticker;
     private final PaxosStats stats;
@@ -185,6 +195,25 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             return t;
         });
         this.stats = new PaxosStats(metrics, storage, this::queues); // before the lanes: their acceptors report to it
+        this.purge = new RegisterPurge(storage, store, new RegisterPurge.Engine() {
+            @Override
+            public void purge(PaxosKey key, long floorMicros, java.util.function.Consumer<Boolean> done) {
+                Lane lane = lane(key);
+                lane.execute(() -> done.accept(lane.acceptor.purge(key, floorMicros)));
+            }
+
+            @Override
+            public void finish(UUID tableId, ballot.cql.data.PartitionKey key) {
+                TableMetadata table = schema.get().table(tableId);
+                if (table == null) return; // dropped: nothing reads it any more
+                ReadSpec nothing = new ReadSpec(List.of(), false, 1, 1, (int) (wallMicros.getAsLong() / 1_000_000));
+                try {
+                    cas(ballot.cql.spi.CasRequest.read(table, key, nothing), ConsistencyLevel.SERIAL, ConsistencyLevel.ONE);
+                } catch (RuntimeException unavailable) {
+                    // too few replicas alive now: a later pass tries again
+                }
+            }
+        }, wallMicros, options.purgeGrace());
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i);
         log.info("paxos ready node={} incarnation={} lanes={} contention_timeout={}ms", self, incarnation, lanes.length,
@@ -222,6 +251,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             public void changed(NodeInfo node) { ids.refresh(); }
         });
         for (Lane lane : lanes) lane.start();
+        purge.start();
     }
 
     /** Counters of outcomes, round trips and protocol marks since the start. */
@@ -589,6 +619,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
 
     @Override
     public void close() {
+        purge.close();
         ticker.shutdownNow();
         for (Lane lane : lanes) lane.stop();
         try {

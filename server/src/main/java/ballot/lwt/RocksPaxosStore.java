@@ -36,19 +36,35 @@ final class RocksPaxosStore implements PaxosStore {
     private final StorageEngine storage;
     private final Function<UUID, TableMetadata> tables;
     private final IntSupplier nowInSec;
+    private static final String FLOOR = "paxos/floor_micros";
     private final GroupCommit groupCommit;
+    /** The ballot floor (docs/paxos.md §4.13): durable in the node's metadata before any register is purged below it. */
+    private volatile long floorMicros;
 
     RocksPaxosStore(StorageEngine storage, Function<UUID, TableMetadata> tables, IntSupplier nowInSec, GroupCommit groupCommit) {
         this.storage = storage;
         this.tables = tables;
         this.nowInSec = nowInSec;
         this.groupCommit = groupCommit;
+        byte[] floor = storage.getMeta(FLOOR);
+        this.floorMicros = floor == null ? 0 : java.nio.ByteBuffer.wrap(floor).getLong();
     }
 
     @Override
     public AcceptorState load(PaxosKey key) {
         byte[] state = storage.paxosState(CqlValues.tableId(key), CqlValues.partitionKey(key));
-        return state == null ? AcceptorState.EMPTY : PaxosCodec.decodeState(state);
+        return state == null ? AcceptorState.floor(floorMicros) : PaxosCodec.decodeState(state);
+    }
+
+    long floorMicros() {
+        return floorMicros;
+    }
+
+    /** Raises the ballot floor to {@code micros} (never lowers it), durably, before returning. */
+    void raiseFloor(long micros) {
+        if (micros <= floorMicros) return;
+        storage.putMeta(FLOOR, java.nio.ByteBuffer.allocate(8).putLong(0, micros).array());
+        floorMicros = micros;
     }
 
     /** Encodes the step on the caller's thread (the lane), then hands it to the group commit's writer. */
@@ -77,7 +93,8 @@ final class RocksPaxosStore implements PaxosStore {
                         writeId(timestamp, decree.ballot())));
             }
         }
-        return new StorageEngine.PaxosWrite(table, partition, PaxosCodec.encodeState(state), entries);
+        // The floor state is what a partition without registers reads as: persisting it deletes them (§4.13).
+        return new StorageEngine.PaxosWrite(table, partition, state.isFloor() ? null : PaxosCodec.encodeState(state), entries);
     }
 
     @Override

@@ -103,7 +103,8 @@ public final class BallotNode implements AutoCloseable {
                             Duration.ofMillis(config.readTimeoutMillis), Duration.ofMillis(config.rangeTimeoutMillis)),
                     metrics.registry());
             paxos = new PaxosEngine(storage, schema::schema, system::table, identity.hostId(), clock::nextMicros,
-                    PaxosEngine.Options.defaults(Duration.ofMillis(config.casContentionTimeoutMillis)), metrics.registry());
+                    PaxosEngine.Options.defaults(Duration.ofMillis(config.casContentionTimeoutMillis),
+                            Duration.ofSeconds(config.paxosPurgeGraceSeconds)), metrics.registry());
             cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
                 TracingMessaging traced = new TracingMessaging(messaging);
                 replication.verbs().accept(traced);

@@ -25,6 +25,8 @@ public final class NodeConfig {
     @JsonProperty("read_request_timeout_in_ms") public long readTimeoutMillis = 5000;
     @JsonProperty("range_request_timeout_in_ms") public long rangeTimeoutMillis = 10000;
     @JsonProperty("cas_contention_timeout_in_ms") public long casContentionTimeoutMillis = 1000;
+    /** How long a partition's Paxos registers outlive its last step before they are purged (docs/paxos.md §4.13). */
+    @JsonProperty("paxos_purge_grace_period_in_seconds") public long paxosPurgeGraceSeconds = 60;
     @JsonProperty("native_transport_address") public String nativeTransportAddress = "127.0.0.1";
     @JsonProperty("native_transport_port") public int nativeTransportPort = 9042;
     @JsonProperty("native_transport_max_frame_size_in_mb") public int frameSizeMb = 16;
@@ -73,6 +75,7 @@ public final class NodeConfig {
         }
         if (!(traceProbability >= 0 && traceProbability <= 1)) throw new IllegalArgumentException("trace_probability must be in [0, 1], was " + traceProbability);
         if (traceTtlSeconds < 1) throw new IllegalArgumentException("tracetype_query_ttl must be positive, was " + traceTtlSeconds);
+        if (paxosPurgeGraceSeconds < 1) throw new IllegalArgumentException("paxos_purge_grace_period_in_seconds must be positive, was " + paxosPurgeGraceSeconds);
         if (requestThreads < 1) throw new IllegalArgumentException("request_threads must be positive, was " + requestThreads);
     }
 }

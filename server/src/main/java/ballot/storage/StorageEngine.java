@@ -301,7 +301,7 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    /** One partition's acceptor registers and the decree entries applied with them. */
+    /** One partition's acceptor registers (null: delete them) and the decree entries applied with them. */
     public record PaxosWrite(UUID tableId, PartitionKey key, byte[] state, Collection<Mutation> decreeEntries) {}
 
     /**
@@ -332,7 +332,9 @@ public final class StorageEngine implements AutoCloseable {
                         throw new IllegalArgumentException("a decree entry for another partition: table " + update.tableId());
                     store(write.tableId()).addTo(batch, update, mutation.writeId());
                 }
-                batch.put(paxosFamily, paxosKey(PAXOS_STATE, write.tableId(), write.key()), write.state());
+                byte[] key = paxosKey(PAXOS_STATE, write.tableId(), write.key());
+                if (write.state() == null) batch.delete(paxosFamily, key);
+                else batch.put(paxosFamily, key, write.state());
             }
             db.write(syncWriteOptions, batch);
         } catch (RocksDBException e) {

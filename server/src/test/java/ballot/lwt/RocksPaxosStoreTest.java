@@ -126,6 +126,25 @@ class RocksPaxosStoreTest {
         assertThat(store.load(other)).as("registers are per partition").isEqualTo(AcceptorState.EMPTY);
     }
 
+    /** docs/paxos.md §4.13: purged registers are deleted, and read back as the durable ballot floor's state. */
+    @Test
+    void purgedRegistersAreDeletedAndReadAsTheFloorAcrossRestarts() throws Exception {
+        Ballot b = new Ballot(1_000, 0, 7, 1);
+        Decree decree = new Decree(b, b, List.of(setV(1, 10)));
+        Durably.persist(store, key, new AcceptorState(b, null, decree, decree.spanEndMicros(), RecentDecrees.NONE.with(decree)), List.of(decree));
+        store.raiseFloor(5_000);
+        store.raiseFloor(4_000); // never lowered
+        Step purge = Acceptor.onPurge(store.load(key), store.floorMicros());
+        Durably.persist(store, key, purge.next(), purge.apply());
+        int[] registers = {0};
+        storage.forEachPaxosState(s -> registers[0]++);
+        assertThat(registers[0]).as("the register is gone from the paxos table").isZero();
+        reopen();
+        assertThat(store.floorMicros()).isEqualTo(5_000);
+        assertThat(store.load(key)).isEqualTo(AcceptorState.floor(5_000));
+        assertThat(cell(read(), 1).value()).as("the decree's data stays in the table").isEqualTo(CqlValuesTest.i(10));
+    }
+
     @Test
     void decreeEntriesAreWrittenAtTheDecreesTimestampsLaterEntriesWinning() throws Exception {
         Ballot b = new Ballot(5_000, 0, 7, 1);
