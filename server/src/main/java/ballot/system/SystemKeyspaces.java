@@ -2,6 +2,7 @@ package ballot.system;
 
 import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.DroppedColumn;
+import ballot.cql.schema.IndexMetadata;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
@@ -256,7 +257,7 @@ public final class SystemKeyspaces {
                   PRIMARY KEY ((keyspace_name), aggregate_name, argument_types))""", List::of);
         add(t, "system_schema", "indexes", "secondary index definitions", """
                 CREATE TABLE indexes (keyspace_name text, table_name text, index_name text, kind text,
-                  options frozen<map<text, text>>, PRIMARY KEY ((keyspace_name), table_name, index_name))""", List::of);
+                  options frozen<map<text, text>>, PRIMARY KEY ((keyspace_name), table_name, index_name))""", this::indexRows);
         keyspaces.put("system_schema", new KeyspaceMetadata("system_schema", Map.of("class", LOCAL_STRATEGY), true, t, Map.of()));
     }
 
@@ -356,6 +357,24 @@ public final class SystemKeyspaces {
                     row.put("dropped_time", d.droppedTime() / 1000);
                     row.put("kind", d.kind());
                     row.put("type", d.type());
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    private List<Map<String, Object>> indexRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            for (TableMetadata table : ks.tables().values()) {
+                for (IndexMetadata index : table.indexes()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("keyspace_name", ks.name());
+                    row.put("table_name", table.name());
+                    row.put("index_name", index.name());
+                    row.put("kind", IndexMetadata.KIND);
+                    row.put("options", new TreeMap<>(index.options()));
                     rows.add(row);
                 }
             }
