@@ -96,6 +96,7 @@ public final class BallotNode implements AutoCloseable {
             });
             Membership membership = cluster.membership();
             DataCoordinator coordinator = replication.start(membership, cluster.messaging());
+            system.indexStatus(storage::indexBuilt);
             system.peers(new SystemKeyspaces.Peers() {
                 public Collection<NodeInfo> others() {
                     List<NodeInfo> others = new ArrayList<>();

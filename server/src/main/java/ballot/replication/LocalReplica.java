@@ -65,6 +65,10 @@ final class LocalReplica {
         return storage.scan(table(table), range, spec, partitionLimit);
     }
 
+    List<PartitionData> indexScan(ReplicationVerbs.IndexScanCommand c) {
+        return storage.indexScan(table(c.table()), c.expression(), c.used(), c.range(), c.spec(), c.partitionLimit());
+    }
+
     void truncate(UUID table) {
         storage.truncate(table(table).id());
     }
