@@ -293,6 +293,18 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
+    /** How many entries the index holds, stale ones included (for tests of the sweep). */
+    long indexEntries(UUID tableId, String indexName) {
+        long n = 0;
+        for (IndexStore index : store(tableId).indexes()) {
+            if (!index.metadata().name().equals(indexName)) continue;
+            try (ReadOptions options = new ReadOptions().setTotalOrderSeek(true); RocksIterator it = db.newIterator(index.family(), options)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) n++;
+            }
+        }
+        return n;
+    }
+
     /** Whether the index is built on this node (queryable), building, or unknown here (null). */
     public Boolean indexBuilt(UUID tableId, String indexName) {
         TableStore table = tables.get(tableId);
@@ -614,6 +626,15 @@ public final class StorageEngine implements AutoCloseable {
         }
         for (byte[] p : prefixes) keys += sweepPartition(store, p, nowInSec);
         sweptAt.put(tableId, System.nanoTime());
+        for (IndexStore index : store.indexes()) {
+            if (index.state() != IndexStore.State.BUILT || !indexFamilies.containsKey(index.metadata().id())) continue;
+            try {
+                long stale = IndexSweep.run(db, store, index, nowInSec, writeOptions);
+                log.debug("swept index={} stale_entries={}", index.metadata().name(), stale);
+            } catch (RocksDBException e) {
+                throw new IllegalStateException("sweep of index " + index.metadata().name() + " failed: " + e.getMessage(), e);
+            }
+        }
         return keys;
     }
 

@@ -96,6 +96,21 @@ class IndexStorageTest {
     }
 
     @Test
+    void theSweepDeletesStaleEntriesAndKeepsCurrentOnes() {
+        write(1, 1, Cell.live(v, null, integer(5), 10));
+        write(1, 1, Cell.live(v, null, integer(6), 20));
+        write(2, 1, Cell.live(v, null, integer(5), 10));
+        write(2, 1, Cell.live(v, null, integer(5), 30));
+        write(3, 1, Cell.expiring(v, null, integer(7), 10, 1, NOW - 10));
+        assertThat(storage.indexEntries(table.id(), index.name())).isEqualTo(5);
+        storage.sweep(table.id(), NOW);
+        // Row 1 keeps 6, row 2 keeps both writes of 5 (each is a current term), row 3 expired.
+        assertThat(storage.indexEntries(table.id(), index.name())).isEqualTo(3);
+        assertThat(matches(equalTo(5), Integer.MAX_VALUE)).containsExactly("2:1");
+        assertThat(matches(equalTo(6), Integer.MAX_VALUE)).containsExactly("1:1");
+    }
+
+    @Test
     void rangesCollectEveryMatchingTerm() {
         for (int k = 0; k < 10; k++) write(k, k, Cell.live(v, null, integer(k - 5), 10));
         IndexTerms terms = IndexTerms.of(table, index);
