@@ -130,6 +130,8 @@ final class IndexScan {
             for (Row row : read.rows()) {
                 if (row.hasLiveData(now) && expression.matchesAny(terms.ofLive(keyComponents, row, read.staticRow(), now))) matching.add(row);
             }
+            // A live static row alone does not make a partition match a row-level target: only its matching rows do.
+            if (matching.isEmpty()) return 0;
             partition = new PartitionData(key, read.partitionDeletion(), read.rangeTombstones(), read.staticRow(), matching);
         }
         if (!partition.hasLiveData(now)) return 0;

@@ -7,6 +7,7 @@ import ballot.cql.schema.IndexMetadata;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -22,12 +23,22 @@ final class IndexStore {
 
     private final IndexTerms terms;
     private final ColumnFamilyHandle family;
-    private volatile State state;
+    /** Shared by every store of this index: a build that ends marks the one the table holds by then. */
+    private final AtomicReference<State> state;
 
     IndexStore(IndexTerms terms, ColumnFamilyHandle family, State state) {
+        this(terms, family, new AtomicReference<>(state));
+    }
+
+    private IndexStore(IndexTerms terms, ColumnFamilyHandle family, AtomicReference<State> state) {
         this.terms = terms;
         this.family = family;
         this.state = state;
+    }
+
+    /** This index for an altered definition of its table (types re-resolved), its storage and state unchanged. */
+    IndexStore retargeted(IndexTerms newTerms) {
+        return new IndexStore(newTerms, family, state);
     }
 
     IndexTerms terms() {
@@ -43,11 +54,11 @@ final class IndexStore {
     }
 
     State state() {
-        return state;
+        return state.get();
     }
 
     void built() {
-        state = State.BUILT;
+        state.set(State.BUILT);
     }
 
     /** Puts the entries of one written fragment. */

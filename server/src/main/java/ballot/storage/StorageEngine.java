@@ -240,7 +240,7 @@ public final class StorageEngine implements AutoCloseable {
             for (ballot.cql.schema.IndexMetadata index : table.indexes()) {
                 IndexStore kept = existing.remove(index.id());
                 if (kept != null) {
-                    indexes.add(new IndexStore(ballot.cql.index.IndexTerms.of(table, index), kept.family(), kept.state()));
+                    indexes.add(kept.retargeted(ballot.cql.index.IndexTerms.of(table, index)));
                     continue;
                 }
                 ColumnFamilyHandle indexFamily = indexFamilies.computeIfAbsent(index.id(),

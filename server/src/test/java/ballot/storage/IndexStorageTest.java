@@ -124,12 +124,21 @@ class IndexStorageTest {
         IndexMetadata later = new IndexMetadata("later", UUID.randomUUID(), Map.of("class_name", "sai", "target", "v"));
         TableMetadata both = table.withIndexes(List.of(index, later));
         storage.ensureTable(both);
+        storage.ensureTable(both.withParams(both.params()));
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!Boolean.TRUE.equals(storage.indexBuilt(table.id(), "later")) && System.nanoTime() < deadline) Thread.sleep(20);
         assertThat(storage.indexBuilt(table.id(), "later")).isTrue();
         IndexExpression ones = IndexExpression.equalTo("later", IndexTerms.of(both, later).term(integer(1)));
         ReadSpec spec = ReadSpec.all(NOW);
         assertThat(storage.indexScan(both, ones, List.of("later"), TokenRange.ALL, spec, Integer.MAX_VALUE)).hasSize(25);
+    }
+
+    @Test
+    void aBuildThatEndsAfterTheTableChangedMarksTheIndexTheTableHolds() {
+        IndexStore building = new IndexStore(IndexTerms.of(table, index), null, IndexStore.State.BUILDING);
+        IndexStore afterAlter = building.retargeted(IndexTerms.of(table, index));
+        building.built();
+        assertThat(afterAlter.state()).isEqualTo(IndexStore.State.BUILT);
     }
 
     @Test
