@@ -108,6 +108,51 @@ class IndexQueryIT {
         NodeProcess.await("the TTL to expire", Duration.ofSeconds(10), () -> rows("SELECT id FROM q.people WHERE age = 77").isEmpty());
     }
 
+    /**
+     * Random writes, overwrites and deletions (cells, rows, ranges, partitions, statics) on an indexed table and an
+     * unindexed twin: every index query, at several page sizes, returns what the twin returns with ALLOW FILTERING.
+     */
+    @Test
+    void indexQueriesAnswerWhatFilteringAnswersAfterRandomChanges() {
+        long seed = Long.getLong("ballot.index.seed", System.nanoTime());
+        java.util.Random random = new java.util.Random(seed);
+        for (String t : List.of("prop_idx", "prop_plain")) {
+            session.execute("CREATE TABLE q." + t + " (k int, c int, v int, w int, s int static, PRIMARY KEY (k, c))");
+        }
+        session.execute("CREATE INDEX ON q.prop_idx (v)");
+        session.execute("CREATE INDEX ON q.prop_idx (s)");
+        session.execute("CREATE INDEX ON q.prop_idx (c)");
+        for (int i = 0; i < 400; i++) {
+            int k = random.nextInt(12);
+            int c = random.nextInt(6);
+            // %1$s is the table, %2$s its USING TIMESTAMP clause: both tables get the same writes in the same order.
+            String cql = switch (random.nextInt(10)) {
+                case 0 -> "DELETE v FROM q.%1$s %2$s WHERE k = " + k + " AND c = " + c;
+                case 1 -> "DELETE FROM q.%1$s %2$s WHERE k = " + k + " AND c = " + c;
+                case 2 -> "DELETE FROM q.%1$s %2$s WHERE k = " + k + " AND c >= " + c;
+                case 3 -> random.nextInt(4) == 0 ? "DELETE FROM q.%1$s %2$s WHERE k = " + k
+                        : "UPDATE q.%1$s %2$s SET s = " + random.nextInt(3) + " WHERE k = " + k;
+                case 4 -> "UPDATE q.%1$s %2$s SET w = " + random.nextInt(3) + " WHERE k = " + k + " AND c = " + c;
+                default -> "INSERT INTO q.%1$s (k, c, v) VALUES (" + k + ", " + c + ", " + random.nextInt(5) + ") %2$s";
+            };
+            String using = "USING TIMESTAMP " + (1_000_000L + i);
+            for (String t : List.of("prop_idx", "prop_plain")) session.execute(String.format(cql, t, using));
+        }
+        List<String> wheres = new ArrayList<>();
+        for (int v = 0; v < 5; v++) wheres.add("v = " + v);
+        for (int s = 0; s < 3; s++) wheres.add("s = " + s);
+        wheres.addAll(List.of("v > 2", "v >= 1 AND v < 3", "c = 2", "c > 3", "v = 1 AND s = 0", "v < 4 AND c <= 1", "k = 3 AND v = 2"));
+        for (String where : wheres) {
+            List<String> expected = rows("SELECT k, c, v, s FROM q.prop_plain WHERE " + where + " ALLOW FILTERING");
+            for (int pageSize : new int[] {1, 3, 1000}) {
+                assertThat(rows("SELECT k, c, v, s FROM q.prop_idx WHERE " + where, pageSize)).as("seed %d, %s, page size %d", seed, where, pageSize)
+                        .containsExactlyInAnyOrderElementsOf(expected).doesNotHaveDuplicates();
+            }
+            assertThat(rows("SELECT count(*) FROM q.prop_idx WHERE " + where)).as("seed %d, count where %s", seed, where)
+                    .containsExactly(Integer.toString(expected.size()));
+        }
+    }
+
     @Test
     void staticClusteringAndPartitionKeyComponentsAreIndexed() {
         session.execute("CREATE TABLE q.parts (a int, b text, c int, s text static, v int, PRIMARY KEY ((a, b), c))");
