@@ -471,7 +471,15 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 out.add(p);
                 rowsLeft -= p.liveRowCount(spec.nowInSec());
             }
-            if (cut != null) return new IndexScanResult(out, !cutByRows, false);
+            if (cut != null) {
+                // Nothing left after protection: the chunk must still move on, so read the cut partition itself (its
+                // rows are filtered by the query); it is complete unless the read stopped at the row limit.
+                if (out.isEmpty()) {
+                    PartitionData whole = readReplicas(table, cut, partSpec, cl).join();
+                    return new IndexScanResult(List.of(whole), whole.liveRowCount(spec.nowInSec()) < partSpec.rowLimit(), false);
+                }
+                return new IndexScanResult(out, !cutByRows, false);
+            }
             if (end >= range.end() || end == Long.MAX_VALUE) break;
             start = end + 1;
             after = null;
