@@ -114,6 +114,7 @@ public final class BallotNode implements AutoCloseable {
             Membership membership = cluster.membership();
             ReplicatedCoordinator coordinator = replication.start(membership, new TracingMessaging(cluster.messaging()));
             paxos.start(membership, new TracingMessaging(cluster.messaging()), coordinator::replicasAvailableFor);
+            system.indexStatus(storage::indexBuilt);
             system.peers(new SystemKeyspaces.Peers() {
                 public Collection<NodeInfo> others() {
                     List<NodeInfo> others = new ArrayList<>();

@@ -80,6 +80,10 @@ final class LocalReplica {
         return data;
     }
 
+    List<PartitionData> indexScan(ReplicationVerbs.IndexScanCommand c) {
+        return storage.indexScan(table(c.table()), c.expression(), c.used(), c.range(), c.spec(), c.partitionLimit());
+    }
+
     void truncate(UUID table) {
         storage.truncate(table(table).id());
     }

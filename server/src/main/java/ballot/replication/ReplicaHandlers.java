@@ -5,6 +5,8 @@ import ballot.cql.data.PartitionData;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.net.Messaging;
+import ballot.storage.IndexNotAvailableException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -21,6 +23,7 @@ final class ReplicaHandlers {
         messaging.handle(ReplicationVerbs.READ, (command, from) -> CompletableFuture.completedFuture(read(local, command)));
         messaging.handle(ReplicationVerbs.SCAN, (command, from) -> CompletableFuture.completedFuture(
                 local.scan(command.table(), command.range(), command.spec(), command.partitionLimit())));
+        messaging.handle(ReplicationVerbs.INDEX_SCAN, (command, from) -> CompletableFuture.completedFuture(indexScan(local, command)));
         messaging.handle(ReplicationVerbs.TRUNCATE, (table, from) -> {
             local.truncate(table);
             return CompletableFuture.completedFuture(null);
@@ -32,6 +35,14 @@ final class ReplicaHandlers {
             if (leader == null) throw new IllegalStateException("this node is still starting");
             return leader.leadCounter(table, command.update(), ConsistencyLevel.fromCode(command.consistencyCode()));
         });
+    }
+
+    static ReplicationVerbs.IndexScanResponse indexScan(LocalReplica local, ReplicationVerbs.IndexScanCommand command) {
+        try {
+            return new ReplicationVerbs.IndexScanResponse(local.indexScan(command), true);
+        } catch (IndexNotAvailableException e) {
+            return new ReplicationVerbs.IndexScanResponse(List.of(), false);
+        }
     }
 
     static ReplicationVerbs.ReadResponse read(LocalReplica local, ReplicationVerbs.ReadCommand command) {

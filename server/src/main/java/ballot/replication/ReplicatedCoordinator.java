@@ -10,14 +10,17 @@ import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.data.TokenRange;
 import ballot.cql.error.InvalidRequestException;
+import ballot.cql.error.ReadFailureException;
 import ballot.cql.error.ReadTimeoutException;
 import ballot.cql.error.TruncateException;
 import ballot.cql.error.UnavailableException;
 import ballot.cql.error.WriteTimeoutException;
+import ballot.cql.index.IndexExpression;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.DataCoordinator;
+import ballot.cql.spi.IndexScanResult;
 import ballot.net.Messaging;
 import ballot.net.MessagingException;
 import ballot.storage.Mutation;
@@ -444,6 +447,139 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         return CompletableFuture.completedFuture(out);
     }
 
+    // ---------------------------------------------------------------- index queries
+
+    @Override
+    public CompletableFuture<IndexScanResult> indexScan(TableMetadata table, IndexExpression expression, List<String> used,
+            TokenRange range, ReadSpec spec, int partitionLimit, ConsistencyLevel cl) {
+        return metrics.time(CoordinatorMetrics.Kind.RANGE, cl, () -> CompletableFuture.completedFuture(
+                indexScanReplicas(table, expression, used, range, spec, partitionLimit, cl)));
+    }
+
+    /**
+     * Walks the token range as {@link #scanReplicas} does, asking each sub-range's replicas for their index answer.
+     * With several replicas, what is certain is only what every answer covers: the chunk stops at the first
+     * partition where an answer was cut by the limits, and rows not all answers returned are read again
+     * ({@link #protect}). docs/indexes.md, "Queries".
+     */
+    private IndexScanResult indexScanReplicas(TableMetadata table, IndexExpression expression, List<String> used, TokenRange range,
+            ReadSpec spec, int partitionLimit, ConsistencyLevel cl) {
+        KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
+        TokenRing current = ring;
+        boolean local = ks == null || ReplicationStrategy.isLocal(ks.replication()) || current.isEmpty();
+        List<PartitionData> out = new ArrayList<>();
+        int rowsLeft = spec.rowLimit();
+        PartitionKey after = range.startAfter();
+        long start = after != null ? Math.max(range.start(), after.token()) : range.start();
+        while (!range.isEmpty() && start <= range.end() && out.size() < partitionLimit && rowsLeft > 0) {
+            long end = range.end();
+            List<NodeInfo> targets = List.of(membership.self());
+            Map<String, Integer> factors = Map.of("", 1);
+            if (!local) {
+                long owner = current.token(current.firstIndex(start));
+                end = owner >= start ? Math.min(owner, range.end()) : range.end();
+                List<NodeInfo> alive = readOrder(alive(ReplicationStrategy.replicas(current, ks.replication(), owner)));
+                factors = factors(table);
+                checkAvailable(cl, factors, alive);
+                targets = targets(cl, factors, alive);
+            }
+            TokenRange part = new TokenRange(start, after != null && after.token() >= start && after.token() <= end ? after : null, end);
+            ReadSpec partSpec = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
+            ReplicationVerbs.IndexScanCommand command = new ReplicationVerbs.IndexScanCommand(table.id(), expression, used, part, partSpec,
+                    partitionLimit - out.size());
+            List<List<PartitionData>> answers = ask(targets, command, cl, Consistency.blockFor(cl, factors, localDc()));
+            PartitionKey cut = null;
+            boolean cutByRows = false;
+            for (List<PartitionData> answer : answers) {
+                int live = 0;
+                for (PartitionData p : answer) live += p.liveRowCount(spec.nowInSec());
+                boolean cutHere = live >= rowsLeft || answer.size() >= command.partitionLimit();
+                if (!cutHere || answer.isEmpty()) continue;
+                PartitionKey last = answer.get(answer.size() - 1).key();
+                if (cut == null || last.compareTo(cut) < 0) cut = last;
+                cutByRows |= live >= rowsLeft;
+            }
+            List<PartitionData> merged = answers.size() == 1 ? answers.get(0) : protect(table, answers, cut, partSpec, cl);
+            for (PartitionData p : merged) {
+                if (!p.hasLiveData(spec.nowInSec())) continue;
+                out.add(p);
+                rowsLeft -= p.liveRowCount(spec.nowInSec());
+            }
+            if (cut != null) {
+                // Nothing left after protection: the chunk must still move on, so read the cut partition itself (its
+                // rows are filtered by the query); it is complete unless the read stopped at the row limit.
+                if (out.isEmpty()) {
+                    PartitionData whole = readReplicas(table, cut, partSpec, cl, Deadline.NONE).join();
+                    return new IndexScanResult(List.of(whole), whole.liveRowCount(spec.nowInSec()) < partSpec.rowLimit(), false);
+                }
+                return new IndexScanResult(out, !cutByRows, false);
+            }
+            if (end >= range.end() || end == Long.MAX_VALUE) break;
+            start = end + 1;
+            after = null;
+        }
+        return new IndexScanResult(out, true, out.size() < partitionLimit && rowsLeft > 0);
+    }
+
+    /** Each target's answer; READ_FAILURE if a target's index is still building, READ_TIMEOUT if one does not answer. */
+    private List<List<PartitionData>> ask(List<NodeInfo> targets, ReplicationVerbs.IndexScanCommand command, ConsistencyLevel cl, int blockFor) {
+        List<List<PartitionData>> answers = new ArrayList<>();
+        Map<java.net.InetSocketAddress, ReadFailureException.Reason> unavailable = new java.util.LinkedHashMap<>();
+        for (NodeInfo n : targets) {
+            ReplicationVerbs.IndexScanResponse response;
+            try {
+                response = isSelf(n) ? ReplicaHandlers.indexScan(local, command)
+                        : messaging.request(n.internode(), ReplicationVerbs.INDEX_SCAN, command, timeouts.range()).join();
+            } catch (CompletionException | MessagingException e) {
+                throw new ReadTimeoutException(cl, answers.size(), blockFor, !answers.isEmpty());
+            }
+            if (response.available()) answers.add(response.partitions());
+            else unavailable.put(n.internode(), ReadFailureException.Reason.INDEX_NOT_AVAILABLE);
+        }
+        if (!unavailable.isEmpty()) throw new ReadFailureException(cl, answers.size(), blockFor, unavailable);
+        return answers;
+    }
+
+    /**
+     * Merges several replicas' answers up to {@code cut} (the first partition where an answer stopped at the limits;
+     * null if none did). Partitions every answer returned with the same rows are reconciled as they are; the others
+     * are read again at {@code cl} (with read repair): a replica that did not return a row may hold a newer value
+     * that no longer matches (Cassandra's replica filtering protection).
+     */
+    private List<PartitionData> protect(TableMetadata table, List<List<PartitionData>> answers, PartitionKey cut, ReadSpec spec,
+            ConsistencyLevel cl) {
+        java.util.TreeMap<PartitionKey, List<PartitionData>> byKey = new java.util.TreeMap<>();
+        for (List<PartitionData> answer : answers) {
+            for (PartitionData p : answer) {
+                if (cut == null || p.key().compareTo(cut) <= 0) byKey.computeIfAbsent(p.key(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        List<PartitionData> out = new ArrayList<>();
+        for (Map.Entry<PartitionKey, List<PartitionData>> e : byKey.entrySet()) {
+            List<PartitionData> versions = e.getValue();
+            if (versions.size() == answers.size() && sameRows(versions)) {
+                out.add(Reconciler.merge(table, versions, spec));
+                continue;
+            }
+            java.util.TreeSet<java.nio.ByteBuffer[]> rows = new java.util.TreeSet<>(table.clusteringOrder());
+            for (PartitionData p : versions) for (ballot.cql.data.Row r : p.rows()) rows.add(r.clustering().values());
+            List<ballot.cql.data.Slice> slices = new ArrayList<>();
+            for (java.nio.ByteBuffer[] r : rows) slices.add(ballot.cql.data.Slice.of(r));
+            ReadSpec again = slices.isEmpty() || table.clustering().isEmpty() ? spec : spec.withSlices(slices);
+            out.add(readReplicas(table, e.getKey(), again, cl, Deadline.NONE).join());
+        }
+        return out;
+    }
+
+    private static boolean sameRows(List<PartitionData> versions) {
+        List<ballot.cql.data.Clustering> first = versions.get(0).rows().stream().map(ballot.cql.data.Row::clustering).toList();
+        for (PartitionData p : versions) {
+            if (!p.rows().stream().map(ballot.cql.data.Row::clustering).toList().equals(first)) return false;
+            if ((p.staticRow() == null) != (versions.get(0).staticRow() == null)) return false;
+        }
+        return true;
+    }
+
     // ---------------------------------------------------------------- truncate
 
     @Override
@@ -498,6 +634,13 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
                 ConsistencyLevel consistency) {
             return ReplicatedCoordinator.this.scan(table, range, spec, partitionLimit, consistency, deadline);
+        }
+
+        /** Index queries keep the range timeout for each step (the deadline is not threaded through them yet). */
+        @Override
+        public CompletableFuture<IndexScanResult> indexScan(TableMetadata table, IndexExpression expression, List<String> used,
+                TokenRange range, ReadSpec spec, int partitionLimit, ConsistencyLevel consistency) {
+            return ReplicatedCoordinator.this.indexScan(table, expression, used, range, spec, partitionLimit, consistency);
         }
 
         @Override

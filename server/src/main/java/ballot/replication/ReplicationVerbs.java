@@ -5,6 +5,7 @@ import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.data.TokenRange;
+import ballot.cql.index.IndexExpression;
 import ballot.net.Codec;
 import ballot.net.Codecs;
 import ballot.net.Verb;
@@ -24,6 +25,13 @@ final class ReplicationVerbs {
     record ReadResponse(PartitionData data, byte[] digest) {}
 
     record ScanCommand(UUID table, TokenRange range, ReadSpec spec, int partitionLimit) {}
+
+    /** An index query over a token range (docs/indexes.md): {@code used} lists every index the query relies on. */
+    record IndexScanCommand(UUID table, IndexExpression expression, List<String> used, TokenRange range, ReadSpec spec,
+            int partitionLimit) {}
+
+    /** The matching partitions, or (when an index the query uses is still building here) that it is not available. */
+    record IndexScanResponse(List<PartitionData> partitions, boolean available) {}
 
     /** Counter increments for the leader replica to turn into its shards and replicate at {@code consistency}. */
     record CounterCommand(PartitionUpdate update, int consistencyCode) {}
@@ -99,6 +107,57 @@ final class ReplicationVerbs {
         }
     };
 
+    static final Codec<IndexScanCommand> INDEX_SCAN_COMMAND = new Codec<>() {
+        public void encode(IndexScanCommand value, ByteBuf out) {
+            DataCodec.writeUuid(out, value.table());
+            IndexExpression e = value.expression();
+            Codecs.writeShortString(out, e.index());
+            writeBound(out, e.lower(), e.lowerInclusive());
+            writeBound(out, e.upper(), e.upperInclusive());
+            out.writeInt(value.used().size());
+            for (String index : value.used()) Codecs.writeShortString(out, index);
+            WireFormat.writeRange(out, value.range());
+            WireFormat.writeReadSpec(out, value.spec());
+            out.writeInt(value.partitionLimit());
+        }
+
+        public IndexScanCommand decode(ByteBuf in) {
+            UUID table = DataCodec.readUuid(in);
+            String index = Codecs.readShortString(in);
+            byte[] lower = readBound(in);
+            boolean lowerInclusive = in.readBoolean();
+            byte[] upper = readBound(in);
+            boolean upperInclusive = in.readBoolean();
+            int n = DataCodec.readCount(in);
+            List<String> used = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) used.add(Codecs.readShortString(in));
+            return new IndexScanCommand(table, new IndexExpression(index, lower, lowerInclusive, upper, upperInclusive), used,
+                    WireFormat.readRange(in), WireFormat.readReadSpec(in), in.readInt());
+        }
+
+        private void writeBound(ByteBuf out, byte[] bound, boolean inclusive) {
+            DataCodec.writeSized(out, bound == null ? null : java.nio.ByteBuffer.wrap(bound));
+            out.writeBoolean(inclusive);
+        }
+
+        private byte[] readBound(ByteBuf in) {
+            java.nio.ByteBuffer bound = DataCodec.readSized(in);
+            return bound == null ? null : bound.array();
+        }
+    };
+
+    static final Codec<IndexScanResponse> INDEX_SCAN_RESPONSE = new Codec<>() {
+        public void encode(IndexScanResponse value, ByteBuf out) {
+            out.writeBoolean(value.available());
+            PARTITIONS.encode(value.partitions(), out);
+        }
+
+        public IndexScanResponse decode(ByteBuf in) {
+            boolean available = in.readBoolean();
+            return new IndexScanResponse(PARTITIONS.decode(in), available);
+        }
+    };
+
     static final Codec<UUID> TABLE_ID = new Codec<>() {
         public void encode(UUID value, ByteBuf out) {
             DataCodec.writeUuid(out, value);
@@ -125,4 +184,5 @@ final class ReplicationVerbs {
     static final Verb<ScanCommand, List<PartitionData>> SCAN = new Verb<>(102, "SCAN", SCAN_COMMAND, PARTITIONS);
     static final Verb<UUID, Void> TRUNCATE = new Verb<>(103, "TRUNCATE", TABLE_ID, Codecs.EMPTY);
     static final Verb<CounterCommand, Void> COUNTER_LEADER = new Verb<>(104, "COUNTER_LEADER", COUNTER_COMMAND, Codecs.EMPTY);
+    static final Verb<IndexScanCommand, IndexScanResponse> INDEX_SCAN = new Verb<>(105, "INDEX_SCAN", INDEX_SCAN_COMMAND, INDEX_SCAN_RESPONSE);
 }

@@ -63,6 +63,6 @@ final class SchemaEvents {
 
     private static boolean sameTable(TableMetadata a, TableMetadata b) {
         return a.id().equals(b.id()) && a.columns().equals(b.columns()) && a.params().equals(b.params())
-                && Objects.equals(a.dropped(), b.dropped());
+                && Objects.equals(a.dropped(), b.dropped()) && a.indexes().equals(b.indexes());
     }
 }

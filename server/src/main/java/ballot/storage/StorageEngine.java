@@ -52,6 +52,10 @@ public final class StorageEngine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StorageEngine.class);
     private static final String META_FAMILY = "local";
     private static final String TABLE_FAMILY_PREFIX = "t_";
+    /** Column families of indexes: {@code x_<index id>} (docs/indexes.md, "Storage"). */
+    private static final String INDEX_FAMILY_PREFIX = "x_";
+    /** Local metadata recording that an index's build finished: {@code index/built/<index id>}. */
+    private static final String INDEX_BUILT = "index/built/";
     private static final String PAXOS_FAMILY = "paxos";
     /** Keys of the paxos family: registers and plain-write versions per partition, truncation versions per table. */
     private static final byte PAXOS_STATE = 0x01;
@@ -79,6 +83,7 @@ public final class StorageEngine implements AutoCloseable {
     private final ColumnFamilyOptions tableOptions;
     private final ColumnFamilyOptions metaOptions;
     private final ColumnFamilyOptions paxosOptions;
+    private final ColumnFamilyOptions indexOptions;
     private final LRUCache blockCache;
     private final WriteOptions writeOptions;
     private final WriteOptions syncWriteOptions;
@@ -91,6 +96,14 @@ public final class StorageEngine implements AutoCloseable {
     private final AtomicLong plainVersionCounter = new AtomicLong(1);
     private final Map<UUID, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
+    /** Index column families by index id, including those opened at start whose table is not yet attached. */
+    private final Map<UUID, ColumnFamilyHandle> indexFamilies = new ConcurrentHashMap<>();
+    /**
+     * Writes hold it shared from choosing their table's store to their batch's write; installing indexes holds it
+     * exclusively, so after an install no write without the new indexes is still in flight (IndexBuild).
+     */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock installLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private final java.util.concurrent.ExecutorService indexBuilder;
     private final ScheduledExecutorService walSyncer;
     private final SweepQueue sweepQueue = new SweepQueue();
     /** When the last full sweep of each table ended; write-backs read before it may hold purged data and are dropped. */
@@ -134,6 +147,10 @@ public final class StorageEngine implements AutoCloseable {
                         .setBlockCache(blockCache)
                         .setFilterPolicy(new BloomFilter(10, false)));
 
+        indexOptions = new ColumnFamilyOptions()
+                .setWriteBufferSize(16L << 20)
+                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache));
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, metaOptions));
         descriptors.add(new ColumnFamilyDescriptor(META_FAMILY.getBytes(StandardCharsets.UTF_8), metaOptions));
@@ -143,6 +160,7 @@ public final class StorageEngine implements AutoCloseable {
             for (byte[] name : RocksDB.listColumnFamilies(listOptions, path)) {
                 String family = new String(name, StandardCharsets.UTF_8);
                 if (family.startsWith(TABLE_FAMILY_PREFIX)) descriptors.add(new ColumnFamilyDescriptor(name, tableOptions));
+                if (family.startsWith(INDEX_FAMILY_PREFIX)) descriptors.add(new ColumnFamilyDescriptor(name, indexOptions));
             }
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -152,7 +170,9 @@ public final class StorageEngine implements AutoCloseable {
         paxosFamily = handles.get(2);
         for (int i = 3; i < handles.size(); i++) {
             String family = new String(descriptors.get(i).getName(), StandardCharsets.UTF_8);
-            families.put(UUID.fromString(family.substring(TABLE_FAMILY_PREFIX.length())), handles.get(i));
+            UUID id = UUID.fromString(family.substring(2));
+            if (family.startsWith(INDEX_FAMILY_PREFIX)) indexFamilies.put(id, handles.get(i));
+            else families.put(id, handles.get(i));
         }
         writeOptions = new WriteOptions().setSync(options.syncEveryWrite());
         syncWriteOptions = new WriteOptions().setSync(true);
@@ -179,6 +199,11 @@ public final class StorageEngine implements AutoCloseable {
             return t;
         });
         sweeper.scheduleWithFixedDelay(this::sweepRequested, 1, 1, TimeUnit.SECONDS);
+        indexBuilder = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "index-build");
+            t.setDaemon(true);
+            return t;
+        });
         if (options.sweepPeriodSeconds() > 0) {
             sweeper.scheduleWithFixedDelay(this::sweepAll, options.sweepPeriodSeconds(), options.sweepPeriodSeconds(), TimeUnit.SECONDS);
         }
@@ -196,21 +221,117 @@ public final class StorageEngine implements AutoCloseable {
 
     // ---------------------------------------------------------------- tables
 
-    /** Makes the table's column family exist and attaches the (possibly altered) definition to it. */
+    /**
+     * Makes the table's column family exist and attaches the (possibly altered) definition to it, with its indexes:
+     * a new index gets its column family and, unless the table is empty, a background build; a dropped one loses its
+     * column family.
+     */
     public void ensureTable(TableMetadata table) {
-        ColumnFamilyHandle family = families.computeIfAbsent(table.id(), id -> {
-            try {
-                return db.createColumnFamily(new ColumnFamilyDescriptor(familyName(id), tableOptions));
-            } catch (RocksDBException e) {
-                throw new IllegalStateException("cannot create storage for table " + table + ": " + e.getMessage(), e);
+        ColumnFamilyHandle family = families.computeIfAbsent(table.id(), id -> createFamily(TABLE_FAMILY_PREFIX, id, tableOptions, table));
+        List<IndexStore> toBuild = new ArrayList<>();
+        TableStore store;
+        List<IndexStore> removed = new ArrayList<>();
+        installLock.writeLock().lock();
+        try {
+            TableStore previous = tables.get(table.id());
+            Map<UUID, IndexStore> existing = new java.util.HashMap<>();
+            if (previous != null) for (IndexStore i : previous.indexes()) existing.put(i.metadata().id(), i);
+            List<IndexStore> indexes = new ArrayList<>();
+            for (ballot.cql.schema.IndexMetadata index : table.indexes()) {
+                IndexStore kept = existing.remove(index.id());
+                if (kept != null) {
+                    indexes.add(kept.retargeted(ballot.cql.index.IndexTerms.of(table, index)));
+                    continue;
+                }
+                ColumnFamilyHandle indexFamily = indexFamilies.computeIfAbsent(index.id(),
+                        id -> createFamily(INDEX_FAMILY_PREFIX, id, indexOptions, table));
+                boolean built = getMeta(INDEX_BUILT + index.id()) != null || isEmpty(family);
+                if (built) putMeta(INDEX_BUILT + index.id(), new byte[] {1});
+                IndexStore created = new IndexStore(ballot.cql.index.IndexTerms.of(table, index), indexFamily,
+                        built ? IndexStore.State.BUILT : IndexStore.State.BUILDING);
+                indexes.add(created);
+                if (!built) toBuild.add(created);
             }
-        });
-        tables.put(table.id(), new TableStore(table, family, sweepQueue));
+            removed.addAll(existing.values());
+            store = new TableStore(table, family, sweepQueue, indexes);
+            tables.put(table.id(), store);
+        } finally {
+            installLock.writeLock().unlock();
+        }
+        for (IndexStore index : removed) dropIndex(index.metadata().id());
+        for (IndexStore index : toBuild) indexBuilder.execute(() -> build(table.id(), index));
+    }
+
+    private ColumnFamilyHandle createFamily(String prefix, UUID id, ColumnFamilyOptions options, TableMetadata table) {
+        try {
+            return db.createColumnFamily(new ColumnFamilyDescriptor((prefix + id).getBytes(StandardCharsets.UTF_8), options));
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot create storage for table " + table + ": " + e.getMessage(), e);
+        }
+    }
+
+    private boolean isEmpty(ColumnFamilyHandle family) {
+        try (ReadOptions options = new ReadOptions().setTotalOrderSeek(true); RocksIterator it = db.newIterator(family, options)) {
+            it.seekToFirst();
+            return !it.isValid();
+        }
+    }
+
+    /** Builds an index over the data written before it existed, then makes it queryable (docs/indexes.md, "Building"). */
+    private void build(UUID tableId, IndexStore index) {
+        UUID indexId = index.metadata().id();
+        java.util.function.BooleanSupplier stillWanted = () -> indexFamilies.containsKey(indexId);
+        try {
+            TableStore table = tables.get(tableId);
+            if (table == null || !stillWanted.getAsBoolean()) return;
+            new IndexBuild(db, table, index, mergeIds, writeOptions).run(stillWanted);
+            if (!stillWanted.getAsBoolean()) return;
+            putMeta(INDEX_BUILT + indexId, new byte[] {1});
+            index.built();
+        } catch (RocksDBException | RuntimeException e) {
+            log.error("index build failed index={}; it stays unavailable until the node restarts", index.metadata().name(), e);
+        }
+    }
+
+    /** How many entries the index holds, stale ones included (for tests of the sweep). */
+    long indexEntries(UUID tableId, String indexName) {
+        long n = 0;
+        for (IndexStore index : store(tableId).indexes()) {
+            if (!index.metadata().name().equals(indexName)) continue;
+            try (ReadOptions options = new ReadOptions().setTotalOrderSeek(true); RocksIterator it = db.newIterator(index.family(), options)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) n++;
+            }
+        }
+        return n;
+    }
+
+    /** Whether the index is built on this node (queryable), building, or unknown here (null). */
+    public Boolean indexBuilt(UUID tableId, String indexName) {
+        TableStore table = tables.get(tableId);
+        if (table == null) return null;
+        for (IndexStore index : table.indexes()) {
+            if (index.metadata().name().equals(indexName)) return index.state() == IndexStore.State.BUILT;
+        }
+        return null;
+    }
+
+    private void dropIndex(UUID indexId) {
+        ColumnFamilyHandle family = indexFamilies.remove(indexId);
+        if (family == null) return;
+        try {
+            db.dropColumnFamily(family);
+            deleteMeta(INDEX_BUILT + indexId);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot drop storage of index " + indexId + ": " + e.getMessage(), e);
+        } finally {
+            family.close();
+        }
     }
 
     /** Drops the table's data. */
     public void dropTable(UUID tableId) {
-        tables.remove(tableId);
+        TableStore store = tables.remove(tableId);
+        if (store != null) for (IndexStore index : store.indexes()) dropIndex(index.metadata().id());
         ColumnFamilyHandle family = families.remove(tableId);
         if (family == null) return;
         try {
@@ -227,12 +348,20 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    /** Drops column families of tables that no longer exist (dropped while the node was down). */
+    /** Drops column families of tables and indexes that no longer exist (dropped while the node was down). */
     public void dropTablesOtherThan(Set<UUID> live) {
         for (UUID id : List.copyOf(families.keySet())) {
             if (!live.contains(id)) {
                 log.info("dropping storage of a table no longer in the schema table_id={}", id);
                 dropTable(id);
+            }
+        }
+        Set<UUID> liveIndexes = new java.util.HashSet<>();
+        for (TableStore table : tables.values()) for (IndexStore index : table.indexes()) liveIndexes.add(index.metadata().id());
+        for (UUID id : List.copyOf(indexFamilies.keySet())) {
+            if (!liveIndexes.contains(id)) {
+                log.info("dropping storage of an index no longer in the schema index_id={}", id);
+                dropIndex(id);
             }
         }
     }
@@ -247,6 +376,7 @@ public final class StorageEngine implements AutoCloseable {
             byte[] tableVersion = paxosKey(TABLE_VERSION, tableId, null);
             db.put(paxosFamily, syncWriteOptions, tableVersion, versionBytes(nextPlainVersion()));
             db.deleteRange(table.family(), new byte[0], all);
+            for (IndexStore index : table.indexes()) db.deleteRange(index.family(), new byte[0], indexEnd(index.family()));
             db.put(paxosFamily, tableVersion, versionBytes(nextPlainVersion()));
             db.flushWal(true);
         } catch (RocksDBException e) {
@@ -254,8 +384,14 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    private static byte[] familyName(UUID id) {
-        return (TABLE_FAMILY_PREFIX + id).getBytes(StandardCharsets.UTF_8);
+    /** A key after every key of the family (index terms have no length bound, so: just past the last one). */
+    private byte[] indexEnd(ColumnFamilyHandle family) {
+        try (ReadOptions options = new ReadOptions().setTotalOrderSeek(true); RocksIterator it = db.newIterator(family, options)) {
+            it.seekToLast();
+            if (!it.isValid()) return new byte[] {0};
+            byte[] last = it.key();
+            return java.util.Arrays.copyOf(last, last.length + 1);
+        }
     }
 
     private TableStore store(UUID tableId) {
@@ -277,6 +413,7 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     private void write(Collection<Mutation> mutations, WriteOptions options) {
+        installLock.readLock().lock();
         try (WriteBatch batch = new WriteBatch()) {
             for (Mutation mutation : mutations) {
                 PartitionUpdate update = mutation.update();
@@ -287,6 +424,8 @@ public final class StorageEngine implements AutoCloseable {
             db.write(options, batch);
         } catch (RocksDBException e) {
             throw new IllegalStateException("write failed: " + e.getMessage(), e);
+        } finally {
+            installLock.readLock().unlock();
         }
     }
 
@@ -324,6 +463,7 @@ public final class StorageEngine implements AutoCloseable {
      * once it is on disk: a group of acceptor steps pays one fsync. The plain-write version is not touched.
      */
     public void persistPaxos(List<PaxosWrite> writes) {
+        installLock.readLock().lock();
         try (WriteBatch batch = new WriteBatch()) {
             for (PaxosWrite write : writes) {
                 for (Mutation mutation : write.decreeEntries()) {
@@ -339,6 +479,8 @@ public final class StorageEngine implements AutoCloseable {
             db.write(syncWriteOptions, batch);
         } catch (RocksDBException e) {
             throw new IllegalStateException("Paxos write failed: " + e.getMessage(), e);
+        } finally {
+            installLock.readLock().unlock();
         }
     }
 
@@ -435,6 +577,33 @@ public final class StorageEngine implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Answers an index query over a token range (docs/indexes.md, "Queries"): the partitions with rows that match
+     * {@code expression} now, in token order, within the limits of {@link #scan}. Fails with
+     * {@link IndexNotAvailableException} if any of {@code used} (the query's indexes) is still building here.
+     */
+    public List<PartitionData> indexScan(TableMetadata table, ballot.cql.index.IndexExpression expression, List<String> used,
+            TokenRange range, ReadSpec spec, int partitionLimit) {
+        TableStore store = store(table.id());
+        IndexStore driving = null;
+        for (String name : used) {
+            IndexStore index = null;
+            for (IndexStore i : store.indexes()) if (i.metadata().name().equals(name)) index = i;
+            // An index this replica does not have yet (schema still on its way) cannot answer either.
+            if (index == null || index.state() != IndexStore.State.BUILT) throw new IndexNotAvailableException(name);
+            if (name.equals(expression.index())) driving = index;
+        }
+        if (driving == null) throw new IllegalArgumentException("index " + expression.index() + " drives a query that does not use it");
+        Snapshot snapshot = db.getSnapshot();
+        try (ReadOptions readOptions = new ReadOptions().setSnapshot(snapshot).setTotalOrderSeek(true);
+                RocksIterator entries = db.newIterator(driving.family(), readOptions);
+                RocksIterator data = db.newIterator(store.family(), readOptions)) {
+            return new IndexScan(store, driving, expression, spec).run(entries, data, range, partitionLimit);
+        } finally {
+            db.releaseSnapshot(snapshot);
+        }
+    }
+
     // ---------------------------------------------------------------- sweeping
 
     /**
@@ -459,6 +628,15 @@ public final class StorageEngine implements AutoCloseable {
         }
         for (byte[] p : prefixes) keys += sweepPartition(store, p, nowInSec);
         sweptAt.put(tableId, System.nanoTime());
+        for (IndexStore index : store.indexes()) {
+            if (index.state() != IndexStore.State.BUILT || !indexFamilies.containsKey(index.metadata().id())) continue;
+            try {
+                long stale = IndexSweep.run(db, store, index, nowInSec, writeOptions);
+                log.debug("swept index={} stale_entries={}", index.metadata().name(), stale);
+            } catch (RocksDBException e) {
+                throw new IllegalStateException("sweep of index " + index.metadata().name() + " failed: " + e.getMessage(), e);
+            }
+        }
         return keys;
     }
 
@@ -604,6 +782,7 @@ public final class StorageEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        indexBuilder.shutdownNow();
         sweeper.shutdownNow();
         try {
             sweeper.awaitTermination(10, TimeUnit.SECONDS);
@@ -612,7 +791,13 @@ public final class StorageEngine implements AutoCloseable {
         }
         if (walSyncer != null) walSyncer.shutdownNow();
         syncWal();
+        try {
+            indexBuilder.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (ColumnFamilyHandle family : families.values()) family.close();
+        for (ColumnFamilyHandle family : indexFamilies.values()) family.close();
         metaFamily.close();
         paxosFamily.close();
         defaultFamily.close();
@@ -623,6 +808,7 @@ public final class StorageEngine implements AutoCloseable {
         tableOptions.close();
         metaOptions.close();
         paxosOptions.close();
+        indexOptions.close();
         dbOptions.close();
         blockCache.close();
         log.info("storage closed");

@@ -11,6 +11,7 @@ import ballot.cql.data.ReadSpec;
 import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
 import ballot.cql.schema.TableMetadata;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -21,13 +22,17 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 
-/** One table's column family with the codecs its definition implies. Immutable; replaced when the table is altered. */
-record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringCodec clustering, SweepQueue sweeps) {
+/**
+ * One table's column family with the codecs its definition implies, and its indexes, whose entries every write puts
+ * in the same batch as its data (docs/indexes.md). Immutable; replaced when the table or its indexes change.
+ */
+record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringCodec clustering, SweepQueue sweeps,
+        List<IndexStore> indexes) {
     /** A read that meets a row with this many fragments asks for its partition to be swept. */
     static final int FRAGMENTS_BEFORE_SWEEP = 4;
 
-    TableStore(TableMetadata metadata, ColumnFamilyHandle family, SweepQueue sweeps) {
-        this(metadata, family, new ClusteringCodec(metadata), sweeps);
+    TableStore(TableMetadata metadata, ColumnFamilyHandle family, SweepQueue sweeps, List<IndexStore> indexes) {
+        this(metadata, family, new ClusteringCodec(metadata), sweeps, List.copyOf(indexes));
     }
 
     /** A range tombstone as stored: bounds as encoded clustering prefixes (empty = unbounded). */
@@ -63,10 +68,12 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
             byte[] sequence = {(byte) (i >>> 8), (byte) i};
             batch.put(family, StorageKeys.concat(prefix, StorageKeys.RANGE_TOMBSTONE, writeId, sequence), value.toByteArray());
         }
+        ByteBuffer[] keyComponents = indexes.isEmpty() ? null : PartitionKey.split(update.key().key(), metadata.partitionKey().size());
         if (update.staticRow() != null && !update.staticRow().isEmpty()) {
             batch.put(family, StorageKeys.concat(prefix, StorageKeys.STATIC_ROW, writeId, new byte[0]),
                     FragmentCodec.encode(update.staticRow()));
             sweeps.written(metadata.id(), prefix, SweepQueue.Scope.STATIC, null);
+            for (IndexStore index : indexes) index.addTo(batch, keyComponents, prefix, update.staticRow(), new byte[0], writeId);
         }
         // Two rows of one update with the same clustering would share a key: merge them first.
         Map<ByteKey, List<Row>> rows = new LinkedHashMap<>();
@@ -78,6 +85,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
             Row row = fragments.size() == 1 ? fragments.get(0) : RowMerger.merge(fragments, DeletionTime.LIVE);
             batch.put(family, StorageKeys.concat(prefix, StorageKeys.ROW, e.getKey().bytes(), writeId), FragmentCodec.encode(row));
             sweeps.written(metadata.id(), prefix, SweepQueue.Scope.ROW, e.getKey().bytes());
+            for (IndexStore index : indexes) index.addTo(batch, keyComponents, prefix, row, e.getKey().bytes(), writeId);
         }
     }
 

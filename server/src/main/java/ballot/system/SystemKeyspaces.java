@@ -1,7 +1,10 @@
 package ballot.system;
 
+import ballot.cql.index.IndexTerms;
+import ballot.cql.index.StorageAttachedIndex;
 import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.DroppedColumn;
+import ballot.cql.schema.IndexMetadata;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
@@ -51,7 +54,15 @@ public final class SystemKeyspaces {
         boolean isAlive(UUID hostId);
     }
 
+    /** Whether an index is built on this node: true, false while it is building, null if this node has no such index. */
+    public interface IndexStatus {
+        IndexStatus NONE = (table, index) -> null;
+
+        Boolean built(UUID tableId, String index);
+    }
+
     private final LocalNode node;
+    private volatile IndexStatus indexStatus = IndexStatus.NONE;
     private final Supplier<Schema> schema;
     private final VirtualTable.Source paxos;
     private volatile Peers peers = Peers.NONE;
@@ -75,6 +86,11 @@ public final class SystemKeyspaces {
     /** Starts reporting the other nodes of the cluster in system.peers, peers_v2 and system_views.nodes. */
     public void peers(Peers source) {
         this.peers = source;
+    }
+
+    /** Starts reporting this node's index builds in system_views.sai_column_indexes. */
+    public void indexStatus(IndexStatus source) {
+        this.indexStatus = source;
     }
 
     /** The system keyspaces, to merge into every schema snapshot. */
@@ -175,7 +191,35 @@ public final class SystemKeyspaces {
                 CREATE TABLE nodes (host_id uuid PRIMARY KEY, address inet, native_address inet, native_port int,
                   data_center text, rack text, status text, state text, tokens int, schema_version uuid, release_version text)""",
                 this::nodeRows);
+        add(t, "system_views", "sai_column_indexes", "Storage-attached column index metadata", """
+                CREATE TABLE sai_column_indexes (keyspace_name text, index_name text, analyzer text, column_name text,
+                  is_building boolean, is_queryable boolean, is_string boolean, table_name text,
+                  PRIMARY KEY ((keyspace_name), index_name))""", this::indexStatusRows);
         keyspaces.put("system_views", new KeyspaceMetadata("system_views", Map.of(), true, t, Map.of()));
+    }
+
+    /** Cassandra 5.0's view of this node's storage-attached indexes, whether each answers queries or is building. */
+    private List<Map<String, Object>> indexStatusRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            for (TableMetadata table : ks.tables().values()) {
+                for (IndexMetadata index : table.indexes()) {
+                    IndexTerms terms = IndexTerms.of(table, index);
+                    Boolean built = indexStatus.built(table.id(), index.name());
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("keyspace_name", ks.name());
+                    row.put("index_name", index.name());
+                    row.put("analyzer", terms.analyzer().toString());
+                    row.put("column_name", terms.column().name());
+                    row.put("is_building", Boolean.FALSE.equals(built));
+                    row.put("is_queryable", Boolean.TRUE.equals(built));
+                    row.put("is_string", StorageAttachedIndex.isLiteral(terms));
+                    row.put("table_name", table.name());
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
     }
 
     private List<Map<String, Object>> nodeRows() {
@@ -264,7 +308,7 @@ public final class SystemKeyspaces {
                   PRIMARY KEY ((keyspace_name), aggregate_name, argument_types))""", List::of);
         add(t, "system_schema", "indexes", "secondary index definitions", """
                 CREATE TABLE indexes (keyspace_name text, table_name text, index_name text, kind text,
-                  options frozen<map<text, text>>, PRIMARY KEY ((keyspace_name), table_name, index_name))""", List::of);
+                  options frozen<map<text, text>>, PRIMARY KEY ((keyspace_name), table_name, index_name))""", this::indexRows);
         add(t, "system_schema", "scylla_tables", "ScyllaDB's table properties", """
                 CREATE TABLE scylla_tables (keyspace_name text, table_name text, cdc frozen<map<text, text>>,
                   committed_by_group0 boolean, in_memory boolean, partitioner text, tablets frozen<map<text, text>>, version uuid,
@@ -386,6 +430,24 @@ public final class SystemKeyspaces {
                     row.put("dropped_time", d.droppedTime() / 1000);
                     row.put("kind", d.kind());
                     row.put("type", d.type());
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    private List<Map<String, Object>> indexRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            for (TableMetadata table : ks.tables().values()) {
+                for (IndexMetadata index : table.indexes()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("keyspace_name", ks.name());
+                    row.put("table_name", table.name());
+                    row.put("index_name", index.name());
+                    row.put("kind", IndexMetadata.KIND);
+                    row.put("options", new TreeMap<>(index.options()));
                     rows.add(row);
                 }
             }

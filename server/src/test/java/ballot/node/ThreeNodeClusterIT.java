@@ -187,6 +187,101 @@ class ThreeNodeClusterIT {
     }
 
     /**
+     * An index at RF 3 (docs/indexes.md): exact answers at QUORUM while a node is down and rows are overwritten and
+     * deleted, then with that node back but stale (the node holding its hints is down: the coordinator must re-read
+     * rows one replica returned and the other did not), and at ONE on that node once hints have reached it and its
+     * index.
+     */
+    @Test
+    void indexQueriesStayExactThroughADownNodeAStaleReplicaAndHints() throws Exception {
+        session.execute("CREATE KEYSPACE one WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        session.execute("CREATE TABLE one.t (k int PRIMARY KEY, v int)");
+        PreparedStatement oneInsert = session.prepare("INSERT INTO one.t (k, v) VALUES (?, ?)");
+        for (int k = 0; k < 60; k++) session.execute(oneInsert.bind(k, k));
+        PreparedStatement oneSelect = session.prepare("SELECT v FROM one.t WHERE k = ?");
+        TokenMap tokens = session.getMetadata().getTokenMap().orElseThrow();
+        session.execute("CREATE KEYSPACE three WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
+        session.execute("CREATE TABLE three.x (k int, c int, v int, PRIMARY KEY (k, c))");
+        session.execute("CREATE INDEX x_v ON three.x (v)");
+        PreparedStatement put = session.prepare("INSERT INTO three.x (k, c, v) VALUES (?, ?, ?)");
+        PreparedStatement remove = session.prepare("DELETE FROM three.x WHERE k = ? AND c = ?");
+        PreparedStatement byV = session.prepare("SELECT k, c FROM three.x WHERE v = ?");
+        for (NodeProcess p : nodes) {
+            await(p.address + " answers with the index on every replica", () -> {
+                try {
+                    session.execute(byV.bind(0).setConsistencyLevel(DefaultConsistencyLevel.ALL).setNode(node(p)));
+                    return true;
+                } catch (com.datastax.oss.driver.api.core.DriverException e) {
+                    return false;
+                }
+            });
+        }
+        Map<String, Integer> model = new java.util.TreeMap<>();
+        for (int k = 0; k < 40; k++) {
+            for (int c = 0; c < 3; c++) {
+                session.execute(quorum(put.bind(k, c, (k + c) % 4)));
+                model.put(k + "," + c, (k + c) % 4);
+            }
+        }
+        checkIndex(byV, model, DefaultConsistencyLevel.QUORUM, null);
+
+        NodeProcess first = nodes.get(0);
+        NodeProcess third = nodes.get(2);
+        third.kill();
+        awaitViews(tokens, oneSelect);
+        for (int k = 0; k < 20; k++) {
+            int v = (model.get(k + ",0") + 1) % 4;
+            session.execute(quorum(put.bind(k, 0, v)).setNode(node(first)));
+            model.put(k + ",0", v);
+            if (k % 5 == 0) {
+                session.execute(quorum(remove.bind(k, 1)).setNode(node(first)));
+                model.remove(k + ",1");
+            }
+        }
+        checkIndex(byV, model, DefaultConsistencyLevel.QUORUM, null);
+
+        first.kill();
+        third.start();
+        await("the driver sees the restarted node up", () -> node(third).getState() == NodeState.UP);
+        awaitViews(tokens, oneSelect);
+        checkIndex(byV, model, DefaultConsistencyLevel.QUORUM, null);
+
+        first.start();
+        await("three nodes up", () -> upNodes() == 3);
+        awaitViews(tokens, oneSelect);
+        await("hints and read repair bring the restarted node's data and index up to date", () -> {
+            for (int v = 0; v < 4; v++) if (!matching(byV, v, DefaultConsistencyLevel.ONE, node(third), 1000).equals(expected(model, v))) return false;
+            return true;
+        });
+        checkIndex(byV, model, DefaultConsistencyLevel.ALL, null);
+    }
+
+    private void checkIndex(PreparedStatement byV, Map<String, Integer> model, DefaultConsistencyLevel cl, Node coordinator) {
+        for (int v = 0; v < 4; v++) {
+            for (int pageSize : new int[] {3, 1000}) {
+                assertThat(matching(byV, v, cl, coordinator, pageSize)).as("v = %d at %s, page size %d", v, cl, pageSize)
+                        .isEqualTo(expected(model, v));
+            }
+        }
+    }
+
+    private java.util.SortedSet<String> matching(PreparedStatement byV, int v, DefaultConsistencyLevel cl, Node coordinator, int pageSize) {
+        BoundStatement statement = byV.bind(v).setConsistencyLevel(cl).setPageSize(pageSize);
+        if (coordinator != null) statement = statement.setNode(coordinator);
+        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        for (Row row : session.execute(statement)) assertThat(out.add(row.getInt("k") + "," + row.getInt("c"))).as("no duplicate rows").isTrue();
+        return out;
+    }
+
+    private static java.util.SortedSet<String> expected(Map<String, Integer> model, int v) {
+        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        model.forEach((key, value) -> {
+            if (value == v) out.add(key);
+        });
+        return out;
+    }
+
+    /**
      * Waits until every running node's failure detector agrees with which processes run: through each running node as
      * coordinator, an RF=1 key owned by a running node is served and one owned by a killed node is UNAVAILABLE. Until
      * then a QUORUM read could pick a dead replica the coordinator still counts alive, and time out.

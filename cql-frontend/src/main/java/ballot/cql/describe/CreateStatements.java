@@ -1,6 +1,8 @@
 package ballot.cql.describe;
 
+import ballot.cql.index.StorageAttachedIndex;
 import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.IndexMetadata;
 import ballot.cql.schema.DroppedColumn;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.TableMetadata;
@@ -86,6 +88,19 @@ final class CreateStatements {
             return className.substring(LOCATOR_PACKAGE.length());
         }
         return className;
+    }
+
+    /**
+     * {@code CREATE CUSTOM INDEX name ON ks.t (target) USING 'class'}, then {@code WITH OPTIONS = {...}} when there
+     * are analyzer options ({@code IndexMetadata.appendCqlTo}).
+     */
+    static String index(TableMetadata table, IndexMetadata index) {
+        CqlText cql = new CqlText();
+        cql.append("CREATE CUSTOM INDEX ").appendName(index.name()).append(" ON ")
+                .append(Identifiers.qualified(table.keyspace(), table.name())).append(" (").append(index.options().get(IndexMetadata.TARGET))
+                .append(") USING ").appendLiteral(index.className());
+        if (!index.analyzerOptions().isEmpty()) cql.append(" WITH OPTIONS = ").append(StorageAttachedIndex.cqlMap(index.analyzerOptions()));
+        return cql.append(";").toString();
     }
 
     /** {@code CREATE TYPE ks.t (\n    f type,\n    ...\n);} with fields in declaration order. */

@@ -77,7 +77,12 @@ public final class DescribeStatements implements Preparer.Describer {
             });
             case FUNCTION -> missing(internals, "User defined function '%s' not found in '%s'", namedKeyspace, named, current);
             case AGGREGATE -> missing(internals, "User defined aggregate '%s' not found in '%s'", namedKeyspace, named, current);
-            case INDEX -> missing(internals, "Table for existing index '%s' not found in '%s'", namedKeyspace, named, current);
+            case INDEX -> elements(internals, schema -> {
+                KeyspaceMetadata ks = SchemaElements.keyspace(schema, SchemaElements.keyspaceName(namedKeyspace, current));
+                TableMetadata table = ks.tableOfIndex(named);
+                if (table == null) throw notFound("Table for existing index '%s' not found in '%s'", named, ks);
+                return Stream.of(SchemaElements.of(table, table.index(named)));
+            });
             case MATERIALIZED_VIEW -> missing(internals, "Materialized view '%s' not found in '%s'", namedKeyspace, named, current);
             case GENERIC -> elements(internals, schema -> generic(schema, namedKeyspace, named, current));
         };
@@ -88,12 +93,12 @@ public final class DescribeStatements implements Preparer.Describer {
         return current == null ? SchemaElements.keyspaces(schema) : Stream.of(SchemaElements.keyspace(schema, current));
     }
 
-    /** DESCRIBE TABLE: the table, then its indexes (Ballot has none). Views are not tables here. */
+    /** DESCRIBE TABLE: the table, then its indexes. Views are not tables here. */
     private static Stream<SchemaElement> table(Schema schema, String keyspace, String name) {
         KeyspaceMetadata ks = SchemaElements.keyspace(schema, keyspace);
         TableMetadata table = ks.table(name);
         if (table == null) throw notFound("Table '%s' not found in keyspace '%s'", name, ks);
-        return Stream.of(SchemaElements.of(table));
+        return SchemaElements.tableWithIndexes(table);
     }
 
     /**
@@ -109,6 +114,8 @@ public final class DescribeStatements implements Preparer.Describer {
         }
         KeyspaceMetadata ks = SchemaElements.keyspace(schema, keyspace);
         if (ks.table(name) != null) return table(schema, keyspace, name);
+        TableMetadata indexed = ks.tableOfIndex(name);
+        if (indexed != null) return Stream.of(SchemaElements.of(indexed, indexed.index(name)));
         throw notFound("'%s' not found in keyspace '%s'", name, ks);
     }
 

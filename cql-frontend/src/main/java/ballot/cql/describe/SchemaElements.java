@@ -1,6 +1,7 @@
 package ballot.cql.describe;
 
 import ballot.cql.error.InvalidRequestException;
+import ballot.cql.schema.IndexMetadata;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
@@ -81,9 +82,19 @@ final class SchemaElements {
         return new SchemaElement(type.keyspace(), SchemaElement.Type.TYPE, type.name(), internals -> CreateStatements.type(type));
     }
 
-    /** The tables of {@code ks} in name order. */
+    static SchemaElement of(TableMetadata table, IndexMetadata index) {
+        return new SchemaElement(table.keyspace(), SchemaElement.Type.INDEX, index.name(), internals -> CreateStatements.index(table, index));
+    }
+
+    /** The tables of {@code ks} in name order, as DESCRIBE TABLES lists them. */
     static Stream<SchemaElement> tables(KeyspaceMetadata ks) {
         return ks.tables().values().stream().sorted(Comparator.comparing(TableMetadata::name, NAME_ORDER)).map(SchemaElements::of);
+    }
+
+    /** A table followed by its indexes in name order, as DESCRIBE TABLE and DESCRIBE KEYSPACE print them. */
+    static Stream<SchemaElement> tableWithIndexes(TableMetadata table) {
+        return Stream.concat(Stream.of(of(table)), table.indexes().stream()
+                .sorted(Comparator.comparing(IndexMetadata::name, NAME_ORDER)).map(index -> of(table, index)));
     }
 
     /** The user types of {@code ks} in name order, as DESCRIBE TYPES lists them. */
@@ -125,11 +136,13 @@ final class SchemaElements {
 
     /**
      * DESCRIBE KEYSPACE: the keyspace, then (unless {@code onlyKeyspace}) its types, functions and aggregates, then
-     * each table followed by its indexes and views. Ballot has no functions, aggregates, indexes or views.
+     * each table followed by its indexes and views. Ballot has no functions, aggregates or views.
      */
     static Stream<SchemaElement> keyspaceContents(KeyspaceMetadata ks, boolean onlyKeyspace) {
         Stream<SchemaElement> keyspace = Stream.of(of(ks));
         if (onlyKeyspace) return keyspace;
-        return Stream.of(keyspace, typesInCreateOrder(ks), tables(ks)).flatMap(s -> s);
+        Stream<SchemaElement> tables = ks.tables().values().stream().sorted(Comparator.comparing(TableMetadata::name, NAME_ORDER))
+                .flatMap(SchemaElements::tableWithIndexes);
+        return Stream.of(keyspace, typesInCreateOrder(ks), tables).flatMap(s -> s);
     }
 }

@@ -488,15 +488,16 @@ public final class Parser {
             });
             return new Statement.CreateType(name, ifNotExists, List.copyOf(names), List.copyOf(types));
         }
+        if (peek().isWord("index") || peek().isWord("custom") && peek(1).isWord("index")) return createIndex();
         if (peek().isWord("or") && peek(1).isWord("replace") && (peek(2).isWord("function") || peek(2).isWord("aggregate"))) {
             throw new InvalidRequestException("CREATE OR REPLACE " + peek(2).text().toUpperCase(Locale.ROOT)
-                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE)");
+                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE, CREATE INDEX)");
         }
         Token t = peek();
-        if (t.isWord("index") || t.isWord("custom") || t.isWord("materialized") || t.isWord("function")
+        if (t.isWord("materialized") || t.isWord("function")
                 || t.isWord("aggregate") || t.isWord("or") || t.isWord("trigger") || t.isWord("role") || t.isWord("user")) {
             throw new InvalidRequestException("CREATE " + t.text().toUpperCase(Locale.ROOT)
-                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE)");
+                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE, CREATE INDEX)");
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
     }
@@ -559,6 +560,47 @@ public final class Parser {
             if (!partitionKey.isEmpty()) throw new InvalidRequestException("Multiple PRIMARY KEYs specified (exactly one required)");
             partitionKey.addAll(key);
         }
+    }
+
+    /**
+     * {@code CREATE [CUSTOM] INDEX [IF NOT EXISTS] [[ks.]name] ON [ks.]table (target, ...) [USING 'class'] [WITH
+     * OPTIONS = {...}]} (Cassandra's createIndexStatement).
+     */
+    private Statement createIndex() {
+        boolean custom = acceptWord("custom");
+        expectWord("index");
+        boolean ifNotExists = ifNotExists();
+        QualifiedName name = peek().isWord("on") ? null : qualifiedName("index name");
+        expectWord("on");
+        QualifiedName table = qualifiedName("table name");
+        expectSymbol("(");
+        List<Statement.IndexedColumn> targets = new ArrayList<>();
+        if (!peek().isSymbol(")")) {
+            do targets.add(indexedColumn()); while (acceptSymbol(","));
+        }
+        expectSymbol(")");
+        String using = null;
+        if (acceptWord("using")) {
+            Token cls = next();
+            if (!cls.is(Token.Kind.STRING)) {
+                index--;
+                throw unexpected("the index class as a string");
+            }
+            using = cls.text();
+        }
+        Properties properties = acceptWord("with") ? properties(false) : Properties.NONE;
+        return new Statement.CreateIndex(table, name, List.copyOf(targets), custom, using, properties, ifNotExists);
+    }
+
+    private Statement.IndexedColumn indexedColumn() {
+        Token t = peek();
+        boolean wrapped = (t.isWord("values") || t.isWord("keys") || t.isWord("entries") || t.isWord("full")) && peek(1).isSymbol("(");
+        if (!wrapped) return new Statement.IndexedColumn(identifier("column name"), "");
+        String part = lower(next().text());
+        expectSymbol("(");
+        String column = identifier("column name");
+        expectSymbol(")");
+        return new Statement.IndexedColumn(column, part);
     }
 
     private Properties properties(boolean table) {
@@ -770,8 +812,12 @@ public final class Parser {
             boolean ifExists = ifExists();
             return new Statement.DropType(userTypeName(), ifExists);
         }
+        if (acceptWord("index")) {
+            boolean ifExists = ifExists();
+            return new Statement.DropIndex(qualifiedName("index name"), ifExists);
+        }
         Token t = peek();
-        if (t.isWord("index") || t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate")
+        if (t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate")
                 || t.isWord("trigger") || t.isWord("role") || t.isWord("user")) {
             throw new InvalidRequestException("DROP " + t.text().toUpperCase(Locale.ROOT) + " is not supported by Ballot yet");
         }

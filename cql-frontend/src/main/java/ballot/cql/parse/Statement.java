@@ -64,6 +64,18 @@ public sealed interface Statement {
     /** TRUNCATE, with ScyllaDB's USING TIMEOUT or null. */
     record Truncate(QualifiedName name, Term timeout) implements Statement {}
 
+    /** An index target as written: {@code column}, or {@code part(column)} with part values, keys, entries or full. */
+    record IndexedColumn(String column, String part) {}
+
+    /**
+     * CREATE [CUSTOM] INDEX; {@code name} is null when none is given, {@code using} when there is no USING clause.
+     * The properties are those of WITH (OPTIONS = {...}).
+     */
+    record CreateIndex(QualifiedName table, QualifiedName name, List<IndexedColumn> targets, boolean custom, String using,
+            Properties properties, boolean ifNotExists) implements Statement {}
+
+    record DropIndex(QualifiedName name, boolean ifExists) implements Statement {}
+
     record CreateType(QualifiedName name, boolean ifNotExists, List<String> fieldNames, List<String> fieldTypes)
             implements Statement {}
 

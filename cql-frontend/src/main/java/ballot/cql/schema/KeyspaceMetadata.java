@@ -22,6 +22,12 @@ public record KeyspaceMetadata(String name, Map<String, String> replication, boo
         return tables.get(tableName);
     }
 
+    /** The table that has an index of this name (index names are unique in a keyspace), or null. */
+    public TableMetadata tableOfIndex(String indexName) {
+        for (TableMetadata t : tables.values()) if (t.index(indexName) != null) return t;
+        return null;
+    }
+
     public CqlType type(String typeName) {
         return types.get(typeName);
     }

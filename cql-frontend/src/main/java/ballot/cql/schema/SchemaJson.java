@@ -4,6 +4,7 @@ import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
 import ballot.cql.type.UserType;
 import ballot.cql.type.UserTypeResolver;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -26,8 +27,11 @@ public final class SchemaJson {
 
     record DroppedJson(String name, String type, String kind, long droppedTime) {}
 
+    record IndexJson(String name, String id, Map<String, String> options) {}
+
+    /** {@code indexes} is left out when empty, so tables without indexes keep the encoding (and version) they had. */
     record TableJson(String name, String id, Map<String, Object> params, int nextColumnId, List<ColumnJson> columns,
-            List<DroppedJson> dropped) {}
+            List<DroppedJson> dropped, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<IndexJson> indexes) {}
 
     record TypeJson(String name, List<String> fieldNames, List<String> fieldTypes) {}
 
@@ -50,7 +54,10 @@ public final class SchemaJson {
             }
             List<DroppedJson> dropped = new ArrayList<>();
             for (DroppedColumn d : t.dropped().values()) dropped.add(new DroppedJson(d.name(), d.type(), d.kind(), d.droppedTime()));
-            tables.add(new TableJson(t.name(), t.id().toString(), new TreeMap<>(t.params().values()), t.nextColumnId(), columns, dropped));
+            List<IndexJson> indexes = new ArrayList<>();
+            for (IndexMetadata i : t.indexes()) indexes.add(new IndexJson(i.name(), i.id().toString(), i.options()));
+            tables.add(new TableJson(t.name(), t.id().toString(), new TreeMap<>(t.params().values()), t.nextColumnId(), columns,
+                    dropped, indexes));
         }
         try {
             return MAPPER.writeValueAsBytes(new KeyspaceJson(ks.name(), new TreeMap<>(ks.replication()), ks.durableWrites(), types, tables));
@@ -78,8 +85,12 @@ public final class SchemaJson {
             }
             Map<String, DroppedColumn> dropped = new LinkedHashMap<>();
             for (DroppedJson d : t.dropped()) dropped.put(d.name(), new DroppedColumn(d.name(), d.type(), d.kind(), d.droppedTime()));
+            List<IndexMetadata> indexes = new ArrayList<>();
+            if (t.indexes() != null) {
+                for (IndexJson i : t.indexes()) indexes.add(new IndexMetadata(i.name(), UUID.fromString(i.id()), i.options()));
+            }
             tables.put(t.name(), new TableMetadata(json.name(), t.name(), UUID.fromString(t.id()), columns,
-                    TableParams.fromStored(t.params()), dropped, t.nextColumnId()));
+                    TableParams.fromStored(t.params()), dropped, t.nextColumnId(), indexes));
         }
         return new KeyspaceMetadata(json.name(), json.replication(), json.durableWrites(), tables,
                 UserTypes.resolveAll(resolver, definitions));

@@ -27,9 +27,19 @@ public final class TableMetadata {
     private final int nextColumnId;
     private final boolean counter;
     private final boolean hasStatic;
+    private final List<IndexMetadata> indexes;
 
     public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns, TableParams params,
             Map<String, DroppedColumn> dropped, int nextColumnId) {
+        this(keyspace, name, id, columns, params, dropped, nextColumnId, List.of());
+    }
+
+    /** @param indexes the table's secondary indexes, kept in name order */
+    public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns, TableParams params,
+            Map<String, DroppedColumn> dropped, int nextColumnId, List<IndexMetadata> indexes) {
+        List<IndexMetadata> sortedIndexes = new ArrayList<>(indexes);
+        sortedIndexes.sort(Comparator.comparing(IndexMetadata::name));
+        this.indexes = List.copyOf(sortedIndexes);
         this.keyspace = keyspace;
         this.name = name;
         this.id = id;
@@ -140,12 +150,27 @@ public final class TableMetadata {
                 || params.gcGraceSeconds() != updated.params.gcGraceSeconds();
     }
 
+    /** The secondary indexes, in name order. */
+    public List<IndexMetadata> indexes() {
+        return indexes;
+    }
+
+    /** The index with this name, or null. */
+    public IndexMetadata index(String indexName) {
+        for (IndexMetadata index : indexes) if (index.name().equals(indexName)) return index;
+        return null;
+    }
+
     public TableMetadata withColumns(List<ColumnMetadata> newColumns, Map<String, DroppedColumn> newDropped, int newNextColumnId) {
-        return new TableMetadata(keyspace, name, id, newColumns, params, newDropped, newNextColumnId);
+        return new TableMetadata(keyspace, name, id, newColumns, params, newDropped, newNextColumnId, indexes);
     }
 
     public TableMetadata withParams(TableParams newParams) {
-        return new TableMetadata(keyspace, name, id, columns, newParams, dropped, nextColumnId);
+        return new TableMetadata(keyspace, name, id, columns, newParams, dropped, nextColumnId, indexes);
+    }
+
+    public TableMetadata withIndexes(List<IndexMetadata> newIndexes) {
+        return new TableMetadata(keyspace, name, id, columns, params, dropped, nextColumnId, newIndexes);
     }
 
     @Override

@@ -7,6 +7,7 @@ import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.data.TokenRange;
+import ballot.cql.index.IndexExpression;
 import ballot.cql.schema.TableMetadata;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,15 @@ public interface DataCoordinator {
      */
     CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
             ConsistencyLevel consistency);
+
+    /**
+     * Reads the partitions of a token range with rows that an index query selects (docs/indexes.md, "Queries"): as
+     * {@link #scan}, but each replica answers from its index with the rows whose current values match
+     * {@code expression}. {@code used} names every index the query relies on; a replica where one is still building
+     * fails the read (READ_FAILURE, INDEX_NOT_AVAILABLE).
+     */
+    CompletableFuture<IndexScanResult> indexScan(TableMetadata table, IndexExpression expression, List<String> used, TokenRange range,
+            ReadSpec spec, int partitionLimit, ConsistencyLevel consistency);
 
     /** Removes all data of the table on every replica. */
     CompletableFuture<Void> truncate(TableMetadata table);

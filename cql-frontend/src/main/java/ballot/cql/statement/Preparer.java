@@ -80,6 +80,8 @@ public final class Preparer {
         if (statement instanceof Statement.CreateType s) return TypeStatements.create(s, keyspaceOf(s.name(), keyspace));
         if (statement instanceof Statement.AlterType s) return TypeStatements.alter(s, keyspaceOf(s.name(), keyspace));
         if (statement instanceof Statement.DropType s) return TypeStatements.drop(s, keyspaceOf(s.name(), keyspace));
+        if (statement instanceof Statement.CreateIndex s) return IndexStatements.create(s, keyspace, now);
+        if (statement instanceof Statement.DropIndex s) return IndexStatements.drop(s, keyspace);
         if (statement instanceof Statement.Describe d) return describer.prepare(d, keyspace);
         throw new IllegalStateException("unknown statement " + statement);
     }

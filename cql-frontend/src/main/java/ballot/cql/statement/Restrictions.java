@@ -38,6 +38,8 @@ final class Restrictions {
 
     private final TableMetadata table;
     private final KeyValues[] partitionKey;
+    /** The relation that gave each partition key column its values. */
+    private final Relation.Single[] partitionKeyRelations;
     private boolean partitionKeyRestricted;
     /** A reason why the clustering restrictions are not a prefix, or null; such a query can only be filtered. */
     private String clusteringNotPrefixReason;
@@ -58,6 +60,7 @@ final class Restrictions {
     private Restrictions(TableMetadata table) {
         this.table = table;
         this.partitionKey = new KeyValues[table.partitionKey().size()];
+        this.partitionKeyRelations = new Relation.Single[table.partitionKey().size()];
     }
 
     /**
@@ -87,6 +90,7 @@ final class Restrictions {
                         throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
                     }
                     r.partitionKey[c.position()] = keyValues(s, c, table, markers, types);
+                    r.partitionKeyRelations[c.position()] = s;
                 } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && s.mapKey() == null
                         && (s.op() == Operator.EQ || s.op() == Operator.IN || s.op().isSlice())) {
                     clusteringSingles.add(s);
@@ -111,7 +115,7 @@ final class Restrictions {
             for (int i = 0; i < r.partitionKey.length; i++) {
                 if (r.partitionKey[i] != null) {
                     ColumnMetadata c = table.partitionKey().get(i);
-                    r.filters.add(RowFilter.partitionKeyValues(c, i, r.partitionKey[i]::bind, table.partitionKey().size()));
+                    r.filters.add(RowFilter.partitionKeyValues(c, r.partitionKeyRelations[i], i, r.partitionKey[i]::bind));
                     r.partitionKey[i] = null;
                 }
             }

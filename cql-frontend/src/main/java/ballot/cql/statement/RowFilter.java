@@ -29,15 +29,27 @@ final class RowFilter {
     }
 
     private final ColumnMetadata column;
+    private final Relation.Single relation;
     private final Function<Bindings, Bound> binder;
 
-    private RowFilter(ColumnMetadata column, Function<Bindings, Bound> binder) {
+    private RowFilter(ColumnMetadata column, Relation.Single relation, Function<Bindings, Bound> binder) {
         this.column = column;
+        this.relation = relation;
         this.binder = binder;
+    }
+
+    /** A filter on {@code column} for {@code relation} that {@code binder} binds: an index's own matching rule. */
+    static RowFilter of(ColumnMetadata column, Relation.Single relation, Function<Bindings, Bound> binder) {
+        return new RowFilter(column, relation, binder);
     }
 
     ColumnMetadata column() {
         return column;
+    }
+
+    /** The WHERE relation this filter applies. */
+    Relation.Single relation() {
+        return relation;
     }
 
     Bound bind(Bindings b) {
@@ -45,8 +57,8 @@ final class RowFilter {
     }
 
     /** A filter on partition key component {@code position} to one of the given values (EQ/IN on part of the key). */
-    static RowFilter partitionKeyValues(ColumnMetadata c, int position, Function<Bindings, List<ByteBuffer>> values, int keySize) {
-        return new RowFilter(c, b -> {
+    static RowFilter partitionKeyValues(ColumnMetadata c, Relation.Single s, int position, Function<Bindings, List<ByteBuffer>> values) {
+        return new RowFilter(c, s, b -> {
             List<ByteBuffer> candidates = values.apply(b);
             return row -> {
                 ByteBuffer actual = row.partitionKey()[position];
@@ -71,7 +83,7 @@ final class RowFilter {
             if (op != Operator.EQ) throw new InvalidRequestException("Only EQ relations are supported on map entries");
             Value key = Terms.prepare(s.mapKey(), Terms.element(receiver, "key", map.keys()), markers, types);
             Value value = Terms.prepare(s.value(), Terms.element(receiver, "value", map.values()), markers, types);
-            return new RowFilter(c, b -> {
+            return new RowFilter(c, s, b -> {
                 ByteBuffer k = required(key.bind(b), c);
                 ByteBuffer v = required(value.bind(b), c);
                 return row -> {
@@ -99,7 +111,7 @@ final class RowFilter {
                 throw new InvalidRequestException("Cannot use CONTAINS on non-collection column " + c.name());
             }
             Value value = Terms.prepare(s.value(), Terms.element(receiver, "value", element), markers, types);
-            return new RowFilter(c, b -> {
+            return new RowFilter(c, s, b -> {
                 ByteBuffer wanted = required(value.bind(b), c);
                 return row -> {
                     ByteBuffer actual = row.value(c);
@@ -120,7 +132,7 @@ final class RowFilter {
         }
         if (op == Operator.IN) {
             Terms.InValues in = Terms.prepareIn(s.value(), receiver, markers, types);
-            return new RowFilter(c, b -> {
+            return new RowFilter(c, s, b -> {
                 List<ByteBuffer> candidates = in.bind(b);
                 return row -> {
                     ByteBuffer actual = row.value(c);
@@ -131,7 +143,7 @@ final class RowFilter {
             });
         }
         Value value = Terms.prepare(s.value(), receiver, markers, types);
-        return new RowFilter(c, b -> {
+        return new RowFilter(c, s, b -> {
             ByteBuffer wanted = required(value.bind(b), c);
             return row -> {
                 ByteBuffer actual = row.value(c);

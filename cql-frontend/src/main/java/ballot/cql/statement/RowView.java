@@ -41,6 +41,11 @@ final class RowView {
         return row;
     }
 
+    /** The partition's static row, or null. */
+    Row staticRow() {
+        return staticRow;
+    }
+
     ByteBuffer value(ColumnMetadata c) {
         switch (c.kind()) {
             case PARTITION_KEY:

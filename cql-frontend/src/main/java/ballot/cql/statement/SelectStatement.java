@@ -17,6 +17,7 @@ import ballot.cql.protocol.message.Rows;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.IndexScanResult;
 import ballot.cql.type.CqlTypes;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
@@ -35,10 +36,16 @@ import java.util.concurrent.CompletableFuture;
 final class SelectStatement implements CqlStatement {
     /** Rows read per chunk when rows may be filtered out after the read. */
     private static final int FILTERING_CHUNK_ROWS = 512;
+    static final String REQUIRES_ALLOW_FILTERING = "Cannot execute this query as it might involve data filtering and thus may have "
+            + "unpredictable performance. If you want to execute this query despite the performance unpredictability, "
+            + "use ALLOW FILTERING";
 
     private final TableMetadata table;
     private final Selection selection;
     private final Restrictions where;
+    /** How the table's indexes serve the WHERE clause; null for a table without indexes. */
+    private final IndexQueryPlan indexes;
+    private final List<RowFilter> filters;
     private final boolean distinct;
     private final boolean json;
     private final boolean reversed;
@@ -50,12 +57,14 @@ final class SelectStatement implements CqlStatement {
     private final Markers markers;
     private final List<ColumnSpec> resultColumns;
 
-    private SelectStatement(TableMetadata table, Selection selection, Restrictions where, boolean distinct, boolean json,
-            boolean reversed, boolean hasOrderBy, List<ColumnMetadata> groupBy, Value limit, Value perPartitionLimit,
+    private SelectStatement(TableMetadata table, Selection selection, Restrictions where, IndexQueryPlan indexes, boolean distinct,
+            boolean json, boolean reversed, boolean hasOrderBy, List<ColumnMetadata> groupBy, Value limit, Value perPartitionLimit,
             StatementTimeout timeout, Markers markers) {
         this.table = table;
         this.selection = selection;
         this.where = where;
+        this.indexes = indexes;
+        this.filters = indexes == null ? where.filters() : indexes.filters();
         this.distinct = distinct;
         this.json = json;
         this.reversed = reversed;
@@ -73,11 +82,11 @@ final class SelectStatement implements CqlStatement {
     static SelectStatement prepare(TableMetadata table, Statement.Select select, Markers markers, UserTypeResolver types) {
         Selection selection = select.selectsAll() ? Selection.wildcard(table) : Selection.of(table, select.selectors(), markers, types);
         Restrictions where = Restrictions.of(table, select.where(), markers, types);
-        boolean needsFiltering = where.needsFiltering() || where.hasClusteringRestrictions() && !where.hasPartitionKey();
+        IndexQueryPlan indexes = table.indexes().isEmpty() ? null : IndexQueryPlan.of(table, select, where, markers, types);
+        boolean needsFiltering = indexes != null ? indexes.needsFiltering()
+                : where.needsFiltering() || where.hasClusteringRestrictions() && !where.hasPartitionKey();
         if (needsFiltering && !select.allowFiltering()) {
-            throw new InvalidRequestException("Cannot execute this query as it might involve data filtering and thus may have "
-                    + "unpredictable performance. If you want to execute this query despite the performance unpredictability, "
-                    + "use ALLOW FILTERING");
+            throw new InvalidRequestException(indexes != null ? indexes.refusal() : REQUIRES_ALLOW_FILTERING);
         }
         if (select.distinct()) validateDistinct(table, selection, where, select);
         boolean reversed = orderBy(table, select.orderBy(), where);
@@ -88,8 +97,8 @@ final class SelectStatement implements CqlStatement {
             throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
         }
         StatementTimeout timeout = StatementTimeout.prepare(select.timeout(), table.keyspace(), table.name(), markers);
-        return new SelectStatement(table, selection, where, select.distinct(), select.json(), reversed, !select.orderBy().isEmpty(),
-                groupBy, limit, perPartitionLimit, timeout, markers);
+        return new SelectStatement(table, selection, where, indexes, select.distinct(), select.json(), reversed,
+                !select.orderBy().isEmpty(), groupBy, limit, perPartitionLimit, timeout, markers);
     }
 
     private static void validateDistinct(TableMetadata table, Selection selection, Restrictions where, Statement.Select select) {
@@ -244,11 +253,11 @@ final class SelectStatement implements CqlStatement {
         }
         PagingState state = options.pagingState() == null || aggregateAll ? null : PagingState.decode(options.pagingState());
         // With filters, PER PARTITION LIMIT counts rows that pass them, so storage must not cut partitions short.
-        Cursor cursor = new Cursor(context, keys, where.slices(b), state, partitionLimit, where.filters().isEmpty());
+        Cursor cursor = new Cursor(context, keys, where.slices(b), state, partitionLimit, this.filters.isEmpty());
         int remaining = state != null ? state.remaining() : userLimit;
 
         List<RowFilter.Bound> filters = new ArrayList<>();
-        for (RowFilter f : where.filters()) filters.add(f.bind(b));
+        for (RowFilter f : this.filters) filters.add(f.bind(b));
         List<Selection.Evaluator> evaluators = selection.evaluators(b);
         Output output = new Output(evaluators, aggregateAll);
         int emitted = 0;
@@ -506,6 +515,7 @@ final class SelectStatement implements CqlStatement {
             if (position != null) range = new TokenRange(range.start(), position, range.end());
             int perPartition = storageLimitsPartitions ? partitionLimit : Integer.MAX_VALUE;
             ReadSpec spec = new ReadSpec(slices, false, chunk, perPartition, context.nowInSec());
+            if (indexes != null && indexes.drivesScan() && !slices.isEmpty()) return nextOfIndex(range, spec, chunk);
             List<PartitionData> partitions = slices.isEmpty() ? List.of()
                     : context.data().scan(table, range, spec, chunk, readConsistency(context)).join();
             if (partitions.isEmpty()) {
@@ -517,6 +527,18 @@ final class SelectStatement implements CqlStatement {
             boolean rowsCut = live >= chunk;
             exhausted = !rowsCut && partitions.size() < chunk;
             return candidates(partitions, !rowsCut);
+        }
+
+        /** The next chunk of an index-driven scan: the coordinator tells whether the last partition and the range are done. */
+        private List<Candidate> nextOfIndex(TokenRange range, ReadSpec spec, int chunk) {
+            IndexScanResult result = context.data().indexScan(table, indexes.driving(context.bindings()), indexes.used(),
+                    range, spec, chunk, readConsistency(context)).join();
+            exhausted = result.exhausted();
+            if (result.partitions().isEmpty()) {
+                exhausted = true;
+                return null;
+            }
+            return candidates(result.partitions(), result.lastComplete());
         }
 
         private List<Row> liveRows(PartitionData data) {

@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /** Prints names the way Cassandra's {@code ColumnIdentifier.maybeQuote} does. */
-final class CqlIdentifiers {
+public final class CqlIdentifiers {
     private static final Pattern UNQUOTED = Pattern.compile("[a-z][a-z0-9_]*");
 
     /** Cassandra 5.0's reserved keywords (cql3/reserved_keywords.txt): these must be quoted even when lower case. */
@@ -18,7 +18,7 @@ final class CqlIdentifiers {
 
     private CqlIdentifiers() {}
 
-    static String maybeQuote(String name) {
+    public static String maybeQuote(String name) {
         if (UNQUOTED.matcher(name).matches() && !isReserved(name))
             return name;
         return '"' + name.replace("\"", "\"\"") + '"';

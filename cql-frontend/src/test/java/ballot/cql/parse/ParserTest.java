@@ -205,9 +205,28 @@ class ParserTest {
 
     @Test
     void unsupportedStatementsAreInvalidNotSyntaxErrors() {
-        assertThatThrownBy(() -> parse("CREATE INDEX ON t (v)"))
+        assertThatThrownBy(() -> parse("CREATE MATERIALIZED VIEW v AS SELECT * FROM t"))
                 .isInstanceOf(InvalidRequestException.class)
-                .hasMessageContaining("CREATE INDEX is not supported");
+                .hasMessageContaining("CREATE MATERIALIZED is not supported");
+    }
+
+    @Test
+    void parsesIndexStatements() {
+        assertThat(parse("CREATE INDEX ON t (v)")).isEqualTo(new Statement.CreateIndex(new QualifiedName(null, "t"), null,
+                List.of(new Statement.IndexedColumn("v", "")), false, null, Properties.NONE, false));
+        Statement.CreateIndex custom = (Statement.CreateIndex) parse(
+                "CREATE CUSTOM INDEX IF NOT EXISTS ks.i ON ks.t (keys(m)) USING 'sai' WITH OPTIONS = {'case_sensitive': 'false'}");
+        assertThat(custom.name()).isEqualTo(new QualifiedName("ks", "i"));
+        assertThat(custom.targets()).containsExactly(new Statement.IndexedColumn("m", "keys"));
+        assertThat(custom.custom()).isTrue();
+        assertThat(custom.ifNotExists()).isTrue();
+        assertThat(custom.using()).isEqualTo("sai");
+        assertThat(custom.properties().values()).isEqualTo(Map.of("options", Map.of("case_sensitive", "false")));
+        assertThat(((Statement.CreateIndex) parse("CREATE INDEX ON t (\"values\")")).targets())
+                .containsExactly(new Statement.IndexedColumn("values", ""));
+        assertThat(((Statement.CreateIndex) parse("CREATE INDEX ON t (full(f))")).targets())
+                .containsExactly(new Statement.IndexedColumn("f", "full"));
+        assertThat(parse("DROP INDEX IF EXISTS ks.i")).isEqualTo(new Statement.DropIndex(new QualifiedName("ks", "i"), true));
     }
 
     @Test

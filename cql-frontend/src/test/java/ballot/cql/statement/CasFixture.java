@@ -175,6 +175,12 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, SchemaStore {
     }
 
     @Override
+    public CompletableFuture<ballot.cql.spi.IndexScanResult> indexScan(TableMetadata table, ballot.cql.index.IndexExpression expression,
+            List<String> used, TokenRange range, ReadSpec spec, int partitionLimit, ConsistencyLevel consistency) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public CompletableFuture<Void> truncate(TableMetadata table) {
         throw new UnsupportedOperationException();
     }

@@ -5,6 +5,7 @@ import ballot.cql.WriteType;
 import ballot.cql.error.AlreadyExistsException;
 import ballot.cql.error.CqlException;
 import ballot.cql.error.ErrorCode;
+import ballot.cql.error.ReadFailureException;
 import ballot.cql.error.ReadTimeoutException;
 import ballot.cql.error.UnavailableException;
 import ballot.cql.error.UnpreparedException;
@@ -17,8 +18,8 @@ import java.util.Map;
 /**
  * An ERROR message: a code, a message, and for some codes a {@link Detail} payload (native_protocol_v5.spec §8).
  * {@link #from(CqlException)} is the one place where exceptions become error payloads. Codes that have no
- * exception class (READ_FAILURE, WRITE_FAILURE, FUNCTION_FAILURE, CAS_WRITE_UNKNOWN) are built directly and returned
- * as the response.
+ * exception class (WRITE_FAILURE, FUNCTION_FAILURE, CAS_WRITE_UNKNOWN) are built directly and returned as the
+ * response.
  */
 public record ErrorResponse(ErrorCode code, String message, Detail detail) implements Response {
     public ErrorResponse {
@@ -100,6 +101,11 @@ public record ErrorResponse(ErrorCode code, String message, Detail detail) imple
                     new WriteTimeout(w.consistency(), w.received(), w.blockFor(), w.writeType(), w.contentions()));
         if (e instanceof ReadTimeoutException r)
             return new ErrorResponse(e.code(), message, new ReadTimeout(r.consistency(), r.received(), r.blockFor(), r.dataPresent()));
+        if (e instanceof ReadFailureException f) {
+            Map<InetAddress, Integer> byReplica = new java.util.LinkedHashMap<>();
+            f.failures().forEach((replica, reason) -> byReplica.put(replica.getAddress(), reason.code()));
+            return new ErrorResponse(e.code(), message, new ReadFailure(f.consistency(), f.received(), f.blockFor(), byReplica, false));
+        }
         if (e instanceof UnpreparedException u)
             return new ErrorResponse(e.code(), message, new Unprepared(ByteBuffer.wrap(u.statementId())));
         if (e instanceof AlreadyExistsException a)

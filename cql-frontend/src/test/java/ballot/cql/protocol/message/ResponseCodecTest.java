@@ -133,6 +133,21 @@ class ResponseCodecTest {
         assertThat(bodyHex(error, ProtocolVersion.V5)).endsWith("00 00 00 02 04 0a 00 00 01 00 01 04 0a 00 00 02 00 02 01");
     }
 
+    /** An index not yet built on a replica: Cassandra 5.0's message and reason code 6 (INDEX_NOT_AVAILABLE) per replica. */
+    @Test
+    void indexNotAvailableIsAReadFailureNamingTheReplicaAndItsReason() throws Exception {
+        ErrorResponse error = ErrorResponse.from(new ballot.cql.error.ReadFailureException(ConsistencyLevel.ONE, 0, 1,
+                Map.of(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 7000),
+                        ballot.cql.error.ReadFailureException.Reason.INDEX_NOT_AVAILABLE)));
+
+        ReadFailure v5 = (ReadFailure) driverDecode(encode(error, ProtocolVersion.V5)).message;
+        assertThat(v5.message).isEqualTo("Operation failed - received 0 responses and 1 failures: INDEX_NOT_AVAILABLE from /127.0.0.1:7000");
+        assertThat(v5.reasonMap).isEqualTo(Map.of(InetAddress.getByName("127.0.0.1"), 6));
+        assertThat(v5.received).isZero();
+        assertThat(v5.blockFor).isEqualTo(1);
+        assertThat(v5.dataPresent).isFalse();
+    }
+
     @Test
     void roundTripsWriteFailureAndFunctionFailure() throws Exception {
         ErrorResponse write = new ErrorResponse(ErrorCode.WRITE_FAILURE, "w",
