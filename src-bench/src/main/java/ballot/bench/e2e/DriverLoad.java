@@ -72,6 +72,8 @@ public final class DriverLoad {
     private static final String TABLE = KEYSPACE + ".kv";
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final int PAYLOADS = 256;
+    /** Writes in flight while filling the keys a reading phase needs, whatever the phase's own concurrency. */
+    private static final int FILL_IN_FLIGHT = 64;
 
     /**
      * INSERT and SELECT of {@code kv}; LWT_UNIFORM and LWT_HOT: {@code INSERT ... IF NOT EXISTS} of new rows of
@@ -191,17 +193,18 @@ public final class DriverLoad {
     }
 
     /**
-     * Writes the keys the INSERT phase did not reach, so that every SELECT finds its row. Not measured. A write that
-     * fails (a timeout on an overloaded node) is retried, up to 5 times per key.
+     * Writes the keys the INSERT phase did not reach, so that every SELECT or scan finds its row, with at least 64 writes
+     * in flight. Not measured. A write that fails (a timeout on an overloaded node) is retried, up to 5 times per key.
      */
     private void fillMissingKeys() throws InterruptedException {
         long from = insertsIssued;
         System.out.printf(Locale.ROOT, "[%s] writing keys %d..%d before SELECT (unmeasured)%n", options.target(), from, options.keys() - 1);
         List<Integer> keys = new ArrayList<>();
         while (insertsIssued < options.keys()) keys.add((int) (insertsIssued++ % options.keys()));
+        int inFlight = Math.max(options.concurrency(), FILL_IN_FLIGHT);
         for (int attempt = 1; !keys.isEmpty(); attempt++) {
             if (attempt > 5) throw new IllegalStateException(keys.size() + " keys could not be written in 5 attempts before SELECT");
-            Semaphore permits = new Semaphore(options.concurrency());
+            Semaphore permits = new Semaphore(inFlight);
             List<Integer> failed = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int k : keys) {
                 permits.acquire();
@@ -210,7 +213,8 @@ public final class DriverLoad {
                     permits.release();
                 });
             }
-            awaitInFlight(permits);
+            if (!permits.tryAcquire(inFlight, REQUEST_TIMEOUT.plusSeconds(5).toNanos(), TimeUnit.NANOSECONDS))
+                throw new IllegalStateException("writes still in flight " + REQUEST_TIMEOUT.plusSeconds(5).toSeconds() + " s after the fill");
             if (!failed.isEmpty()) System.out.printf(Locale.ROOT, "[%s] %d writes failed; retrying them%n", options.target(), failed.size());
             keys = new ArrayList<>(failed);
         }
