@@ -11,7 +11,7 @@ import java.util.UUID;
  * The protocol's small node numbers, derived from host ids so that every node computes the same number for a host
  * without agreeing on anything: a 31-bit mix of the host id. Ballots carry it (with the node's incarnation) and
  * checked proposals name replicas by it (docs/paxos.md §4.1, §4.8). Two hosts with the same number would make ballots
- * ambiguous, so the engine refuses such an electorate (PaxosEngine#electorate); with random host ids the chance is about
+ * ambiguous, so the engine refuses such an electorate (Participants#of); with random host ids the chance is about
  * n²/2^32 for n nodes.
  */
 final class NodeIds {

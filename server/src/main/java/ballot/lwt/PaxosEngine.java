@@ -45,6 +45,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -276,8 +277,10 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     @Override
     public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
         List<NodeInfo> replicas;
+        Participants participants;
         try {
             replicas = placement.replicas(request.table(), request.key().token(), serial);
+            participants = Participants.of(replicas, membership.self().dataCenter(), serial, request.isRead() ? null : commit);
         } catch (UnavailableException e) {
             stats.unavailable(request.isRead());
             throw e;
@@ -286,12 +289,12 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         if (virtual != null) return CompletableFuture.completedFuture(new CasResult(false, virtual.read(request.key(), request.read())));
         TableMetadata table = request.table();
         PaxosKey key = CqlValues.key(table.id(), request.key());
-        Electorate electorate = electorate(replicas);
+        Electorate electorate = participants.electorate();
         Bytes query = CqlValues.Query.of(table.id(), request.read()).encode();
         boolean read = request.isRead();
         Evaluation evaluation = read ? null : new Evaluation(request, query);
         ballot.paxos.coordinator.CasRequest coreRequest = read ? ballot.paxos.coordinator.CasRequest.read(query) : evaluation;
-        CommitLevel level = read ? CommitLevel.ANY : commitLevel(commit);
+        CommitLevel level = participants.commitLevel();
         long arrived = clock.nanoTime();
         long deadline = arrived + options.contentionTimeout().toNanos();
         CompletableFuture<CasResult> future = new CompletableFuture<>();
@@ -350,18 +353,17 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                     future.complete(new CasResult(false, request.isRead() ? limit(current, request.read()) : current));
                 }
                 case COMMIT_TIMEOUT -> future.completeExceptionally(
-                        new WriteTimeoutException(commit, 0, level.acksRequired(electorate), WriteType.SIMPLE, 0));
+                        new WriteTimeoutException(commit, 0, level.acks(), WriteType.SIMPLE, 0));
                 case UNKNOWN -> future.completeExceptionally(
                         new WriteTimeoutException(serial, 0, electorate.quorum(), WriteType.CAS, result.contentions()));
                 case TIMED_OUT -> future.completeExceptionally(request.isRead()
                         ? new ReadTimeoutException(serial, 0, electorate.quorum(), false)
                         : new WriteTimeoutException(serial, 0, electorate.quorum(), WriteType.CAS, result.contentions()));
                 case UNAVAILABLE -> {
-                    int alive = 0;
-                    for (NodeId n : electorate.replicas()) if (transport.isAlive(n)) alive++;
-                    future.completeExceptionally(alive < electorate.quorum()
-                            ? new UnavailableException(serial, electorate.quorum(), alive)
-                            : new UnavailableException(commit, level.acksRequired(electorate), alive));
+                    int voters = alive(electorate.voters());
+                    future.completeExceptionally(voters < electorate.quorum()
+                            ? new UnavailableException(serial, electorate.quorum(), voters)
+                            : new UnavailableException(commit, level.acks(), alive(level.counted())));
                 }
             }
         } catch (RuntimeException e) {
@@ -384,27 +386,10 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         return new PartitionData(data.key(), data.partitionDeletion(), data.rangeTombstones(), data.staticRow(), rows);
     }
 
-    private Electorate electorate(List<NodeInfo> replicas) {
-        List<NodeId> ids = new ArrayList<>(replicas.size());
-        for (NodeInfo n : replicas) {
-            NodeId id = NodeIds.of(n.hostId());
-            if (ids.contains(id))
-                throw new IllegalStateException("two replicas share Paxos node id " + id + " (host " + n.hostId() + "); replace one host id");
-            ids.add(id);
-        }
-        return new Electorate(ids);
-    }
-
-    static CommitLevel commitLevel(ConsistencyLevel commit) {
-        return switch (commit) {
-            case ANY -> CommitLevel.ANY;
-            case ONE, LOCAL_ONE -> CommitLevel.ONE;
-            case TWO -> CommitLevel.TWO;
-            case THREE -> CommitLevel.THREE;
-            case QUORUM, LOCAL_QUORUM, EACH_QUORUM -> CommitLevel.QUORUM; // one electorate: a single data center (§11)
-            case ALL -> CommitLevel.ALL;
-            case SERIAL, LOCAL_SERIAL -> throw new IllegalArgumentException(commit + " is not a commit consistency");
-        };
+    private int alive(Collection<NodeId> nodes) {
+        int alive = 0;
+        for (NodeId n : nodes) if (transport.isAlive(n)) alive++;
+        return alive;
     }
 
     /**

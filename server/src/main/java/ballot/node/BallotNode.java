@@ -48,6 +48,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -129,7 +131,11 @@ public final class BallotNode implements AutoCloseable {
             new SchemaSync(schema, cluster.messaging(), membership, Duration.ofSeconds(10)).start();
 
             QueryEnvironment environment = new QueryEnvironment(coordinator, paxos, schema, clock::nextMicros, System::currentTimeMillis,
-                    new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter));
+                    new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter, () -> {
+                        Set<String> dataCenters = new TreeSet<>(Set.of(config.dataCenter));
+                        for (NodeInfo n : membership.members()) dataCenters.add(n.dataCenter());
+                        return dataCenters;
+                    }));
             Preparer preparer = new Preparer(environment,
                     new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
             requests = requestExecutor(config.requestThreads);

@@ -1,9 +1,7 @@
 package ballot.lwt;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import ballot.cql.ConsistencyLevel;
 import ballot.cql.data.Cell;
 import ballot.cql.data.Clustering;
 import ballot.cql.data.DeletionTime;
@@ -14,23 +12,12 @@ import ballot.cql.data.ReadSpec;
 import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
 import ballot.paxos.NodeId;
-import ballot.paxos.coordinator.CommitLevel;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The engine's pure pieces: commit levels, the limits of SERIAL reads, node numbers. */
+/** The engine's pure pieces: the limits of SERIAL reads, node numbers. */
 class PaxosEngineTest {
-    @Test
-    void commitConsistencyMapsToTheCoresCommitLevels() {
-        assertThat(PaxosEngine.commitLevel(ConsistencyLevel.ANY)).isEqualTo(CommitLevel.ANY);
-        assertThat(PaxosEngine.commitLevel(ConsistencyLevel.LOCAL_ONE)).isEqualTo(CommitLevel.ONE);
-        assertThat(PaxosEngine.commitLevel(ConsistencyLevel.TWO)).isEqualTo(CommitLevel.TWO);
-        assertThat(PaxosEngine.commitLevel(ConsistencyLevel.LOCAL_QUORUM)).isEqualTo(CommitLevel.QUORUM);
-        assertThat(PaxosEngine.commitLevel(ConsistencyLevel.ALL)).isEqualTo(CommitLevel.ALL);
-        assertThatThrownBy(() -> PaxosEngine.commitLevel(ConsistencyLevel.SERIAL)).hasMessageContaining("not a commit consistency");
-    }
-
     @Test
     void aSerialReadKeepsItsLimitOfLiveRowsAndTheDeletionsBeforeThem() {
         int now = 1_000;

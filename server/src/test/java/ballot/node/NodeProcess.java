@@ -15,30 +15,44 @@ import java.util.concurrent.TimeUnit;
 final class NodeProcess implements AutoCloseable {
     private static final Path JAR = Path.of("target", "ballot-server-all.jar").toAbsolutePath();
 
+    /** The data center every node is in unless told otherwise (the node's default). */
+    static final String DEFAULT_DATA_CENTER = "datacenter1";
+
     final String address;
     final int nativePort;
     final int storagePort;
+    final String dataCenter;
     private final Path directory;
     private final List<String> seeds;
     private Process process;
     private int starts;
 
     NodeProcess(Path directory, String address, int nativePort, int storagePort, List<String> seeds) {
+        this(directory, address, nativePort, storagePort, seeds, DEFAULT_DATA_CENTER);
+    }
+
+    NodeProcess(Path directory, String address, int nativePort, int storagePort, List<String> seeds, String dataCenter) {
         this.directory = directory;
         this.address = address;
         this.nativePort = nativePort;
         this.storagePort = storagePort;
         this.seeds = seeds;
+        this.dataCenter = dataCenter;
     }
 
     /** Starts {@code size} nodes on 127.0.0.1..size (free ports, the first node the seed), one after the other. */
     static List<NodeProcess> startCluster(Path directory, int size) throws IOException, InterruptedException {
+        return startCluster(directory, java.util.Collections.nCopies(size, DEFAULT_DATA_CENTER));
+    }
+
+    /** The same with node i (127.0.0.i) in data center {@code dataCenters[i - 1]}. */
+    static List<NodeProcess> startCluster(Path directory, List<String> dataCenters) throws IOException, InterruptedException {
         int nativePort = freePort();
         int storagePort = freePort();
         List<NodeProcess> nodes = new java.util.ArrayList<>();
-        for (int i = 1; i <= size; i++) {
+        for (int i = 1; i <= dataCenters.size(); i++) {
             nodes.add(new NodeProcess(directory.resolve("node" + i), "127.0.0." + i, nativePort, storagePort,
-                    List.of("127.0.0.1:" + storagePort)).start());
+                    List.of("127.0.0.1:" + storagePort), dataCenters.get(i - 1)).start());
         }
         return nodes;
     }
@@ -68,6 +82,7 @@ final class NodeProcess implements AutoCloseable {
                 "metrics_port: 0", // several test JVMs and worktrees share this machine's loopback ports
                 "data_file_directory: " + directory.resolve("data"),
                 "phi_convict_threshold: 5",
+                "datacenter: " + dataCenter,
                 "seeds: [" + String.join(", ", seeds.stream().map(s -> "\"" + s + "\"").toList()) + "]",
                 ""));
         Path log = directory.resolve("node-" + (++starts) + ".log");

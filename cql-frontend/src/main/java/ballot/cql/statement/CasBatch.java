@@ -54,6 +54,11 @@ final class CasBatch {
         CasBatch cas = new CasBatch(batch);
         for (int i = 0; i < parts.size(); i++) parts.get(i).addTo(cas, contexts.get(i));
         PartitionCas partitionCas = cas.build(request.nowInSec());
+        if (commit == ConsistencyLevel.EACH_QUORUM) { // a quorum in each data center needs data centers (Cassandra's rule)
+            String strategy = request.environment().schemas().schema().keyspace(partitionCas.table().keyspace()).replication().get("class");
+            if (!strategy.endsWith(".NetworkTopologyStrategy"))
+                throw new InvalidRequestException("consistency level EACH_QUORUM not compatible with replication strategy (" + strategy + ")");
+        }
         return request.environment().lwt().cas(partitionCas, serial, commit).thenApply(result -> CasResultRows.of(
                 partitionCas.table(), partitionCas.conditions(), result.applied(), partitionCas.current(result.current()), batch));
     }

@@ -69,7 +69,7 @@ public final class Preparer {
             return new TruncateStatement(current -> table(current, t.name(), keyspace),
                     StatementTimeout.prepare(t.timeout(), table.keyspace(), table.name(), markers), markers);
         }
-        Set<String> dataCenters = Set.of(environment.node().dataCenter());
+        Set<String> dataCenters = environment.node().dataCenters().get();
         LongSupplier now = environment.currentTimeMillis();
         if (statement instanceof Statement.CreateKeyspace s) return KeyspaceStatements.create(s, dataCenters);
         if (statement instanceof Statement.AlterKeyspace s) return KeyspaceStatements.alter(s, dataCenters);

@@ -223,6 +223,15 @@ class ConditionalBatchTest {
     }
 
     @Test
+    void refusesAnEachQuorumCommitWithoutDataCenters() {
+        String batch = "BEGIN BATCH UPDATE u SET v = 1 WHERE k = 1 IF v = null; APPLY BATCH";
+        assertThatThrownBy(() -> f.execute(batch, QueryOptions.of(ConsistencyLevel.EACH_QUORUM, List.of())))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("consistency level EACH_QUORUM not compatible with replication strategy (org.apache.cassandra.locator.SimpleStrategy)");
+        assertThat(f.casCount()).isZero();
+    }
+
+    @Test
     void aPreparedConditionalBatchIsAnLwtRoutedByItsKey() {
         CqlStatement conditional = f.preparer.prepare("BEGIN BATCH INSERT INTO t (k, c, v) VALUES (?, ?, ?) IF NOT EXISTS; "
                 + "UPDATE t SET v = ? WHERE k = ? AND c = ?; APPLY BATCH", "ks");

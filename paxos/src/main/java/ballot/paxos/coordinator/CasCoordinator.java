@@ -34,7 +34,12 @@ public final class CasCoordinator {
     private final Context ctx;
     private final long sessionIdleNanos;
     private final int idleSessionsMax;
+    /**
+     * Each partition's sessions: one per electorate, chained through {@link PartitionSession#sibling} (usually one;
+     * SERIAL and LOCAL_SERIAL requests on one partition, or a ring change, make more).
+     */
     private final Map<PaxosKey, PartitionSession> sessions = new HashMap<>();
+    private int sessionCount;
     /**
      * The sessions that are not idle. Invariant: every session that is not {@link PartitionSession#idle()} is here, so
      * {@link #tick} visits only these (an idle session's tick does nothing) and its cost follows the partitions in
@@ -65,24 +70,52 @@ public final class CasCoordinator {
      * Runs {@code request} on {@code key}'s replicas. {@code callback} receives exactly one {@link CasResult}, at the
      * latest at the first {@link #tick} after {@code deadlineNanos} (on this coordinator's {@link Clock#nanoTime()}).
      * The callback runs inside the state machine's transition: it must not throw or call back into this coordinator
-     * (complete a future and return).
+     * (complete a future and return). Requests of one partition with different electorates run in separate sessions,
+     * never in one round: each is decided by its own electorate's quorums (docs/paxos.md §11).
      */
     public void submit(PaxosKey key, Electorate electorate, CasRequest request, CommitLevel commitLevel,
             long deadlineNanos, Consumer<CasResult> callback) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(commitLevel, "commitLevel");
         Objects.requireNonNull(callback, "callback");
-        PartitionSession session = sessions.computeIfAbsent(key, k -> new PartitionSession(ctx, k, electorate));
-        session.submit(new Pending(request, commitLevel, deadlineNanos, callback), electorate);
+        for (NodeId n : commitLevel.counted())
+            if (!electorate.isReplica(n)) throw new IllegalArgumentException("commit level " + commitLevel + " counts " + n + ", not a replica of " + electorate);
+        PartitionSession session = session(key, electorate);
+        session.submit(new Pending(request, commitLevel, deadlineNanos, callback));
         track(session);
+    }
+
+    private PartitionSession session(PaxosKey key, Electorate electorate) {
+        PartitionSession first = sessions.get(key);
+        for (PartitionSession s = first; s != null; s = s.sibling) if (s.electorate.equals(electorate)) return s;
+        PartitionSession created = new PartitionSession(ctx, key, electorate);
+        created.sibling = first;
+        sessions.put(key, created);
+        sessionCount++;
+        return created;
     }
 
     /** A reply from a replica; replies for finished rounds and unknown partitions are ignored. */
     public void receive(NodeId from, Reply reply) {
-        PartitionSession session = sessions.get(reply.key());
-        if (session != null) {
-            session.receive(from, reply);
-            track(session);
+        for (PartitionSession s = sessions.get(reply.key()); s != null; s = s.sibling) { // each ignores others' ballots
+            s.receive(from, reply);
+            track(s);
+        }
+    }
+
+    private void forget(PartitionSession session) {
+        sessionCount--;
+        PartitionSession first = sessions.get(session.key);
+        if (first == session) {
+            if (session.sibling == null) sessions.remove(session.key);
+            else sessions.put(session.key, session.sibling);
+            return;
+        }
+        for (PartitionSession s = first; s != null; s = s.sibling) {
+            if (s.sibling == session) {
+                s.sibling = session.sibling;
+                return;
+            }
         }
     }
 
@@ -129,9 +162,9 @@ public final class CasCoordinator {
             PartitionSession s = idle.poll();
             if (busy.contains(s)) {
                 s.awaitingEviction = false; // busy again: tick queues it when it idles
-            } else if (now - s.lastActiveNanos >= sessionIdleNanos || sessions.size() - busy.size() > idleSessionsMax) {
+            } else if (now - s.lastActiveNanos >= sessionIdleNanos || sessionCount - busy.size() > idleSessionsMax) {
                 s.awaitingEviction = false;
-                sessions.remove(s.key);
+                forget(s);
             } else if (s.lastActiveNanos == s.queuedAtNanos) {
                 idle.addFirst(s); // the oldest idle session is not due yet: nothing behind it is either
                 return;
@@ -142,9 +175,9 @@ public final class CasCoordinator {
         }
     }
 
-    /** Partitions with state on this coordinator (a gauge for the server). */
+    /** Partition sessions with state on this coordinator (a gauge for the server). */
     public int sessions() {
-        return sessions.size();
+        return sessionCount;
     }
 
     /**

@@ -11,10 +11,10 @@ import java.util.Set;
 /**
  * A decided decree on its way to the replicas' base tables (docs/paxos.md §4.6): which replicas applied it (a
  * Committed reply, or an Accepted reply to a proposal that carried it as predecessor), and which requests wait for
- * their commit level. Once every replica applied it, it can be pruned (§4.7).
+ * their commit level. Once every replica applied it (voters and learners), it can be pruned (§4.7).
  */
 final class CommitRound {
-    record Waiter(Pending pending, int acksRequired, ballot.paxos.Bytes seen) {}
+    record Waiter(Pending pending, ballot.paxos.Bytes seen) {}
 
     final Decree decree;
     final Electorate electorate;
@@ -38,7 +38,8 @@ final class CommitRound {
         return nodes;
     }
 
+    /** Voters and learners alike: a learner may vote in another round of the partition (§4.7). */
     boolean appliedEverywhere() {
-        return applied.size() == electorate.size();
+        return applied.size() == electorate.voters().size() + electorate.learners().size();
     }
 }

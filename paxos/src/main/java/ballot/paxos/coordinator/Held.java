@@ -84,7 +84,7 @@ final class Held {
 
     /** Joins a promise of the epoch that arrived after the held promise was formed (§4.8). */
     boolean mergeLate(NodeId from, Promise late) {
-        if (!late.ballot().equals(epoch) || versions.containsKey(from) || !electorate.contains(from)) return false;
+        if (!late.ballot().equals(epoch) || versions.containsKey(from) || !electorate.isVoter(from)) return false;
         epochPromises.put(from, late);
         versions.put(from, late.read().plainVersion());
         if (cache == null) return true; // the join, when it happens, includes it

@@ -63,7 +63,10 @@ final class PartitionSession {
 
     private final Context ctx;
     final PaxosKey key;
-    private Electorate electorate;
+    /** Fixed: requests with another electorate have their own session (CasCoordinator), as if from another node. */
+    final Electorate electorate;
+    /** The next session of the same partition with another electorate, or null; owned by {@link CasCoordinator}. */
+    PartitionSession sibling;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final List<CommitRound> commits = new ArrayList<>();
     private Round round;
@@ -98,16 +101,13 @@ final class PartitionSession {
 
     // ---------------------------------------------------------------- inputs
 
-    void submit(Pending pending, Electorate electorate) {
+    void submit(Pending pending) {
         lastActiveNanos = ctx.clock.nanoTime();
-        if (!electorate.equals(this.electorate)) {
-            this.electorate = electorate; // the ring changed: a held promise's quorum may no longer be one
-            held = null;
-        }
-        int needed = Math.max(electorate.quorum(), pending.commitLevel.acksRequired(electorate));
-        int alive = 0;
-        for (NodeId n : electorate.replicas()) if (n.equals(ctx.self) || ctx.transport.isAlive(n)) alive++;
-        if (needed > electorate.size() || alive < needed) {
+        int voters = 0;
+        for (NodeId n : electorate.voters()) if (alive(n)) voters++;
+        int counted = 0;
+        for (NodeId n : pending.commitLevel.counted()) if (alive(n)) counted++;
+        if (voters < electorate.quorum() || counted < pending.commitLevel.acks()) {
             ctx.mark(Mark.UNAVAILABLE);
             pending.answer(Outcome.UNAVAILABLE, null);
             return;
@@ -116,8 +116,13 @@ final class PartitionSession {
         startIfIdle();
     }
 
+    private boolean alive(NodeId node) {
+        return node.equals(ctx.self) || ctx.transport.isAlive(node);
+    }
+
+    /** A reply for this partition; it may belong to a sibling's rounds, so it only counts as activity when busy. */
     void receive(NodeId from, Reply reply) {
-        lastActiveNanos = ctx.clock.nanoTime();
+        if (!idle()) lastActiveNanos = ctx.clock.nanoTime();
         if (reply instanceof Promise promise) onPromise(from, promise);
         else if (reply instanceof Rejected rejected) onRejected(from, rejected);
         else if (reply instanceof Accepted accepted) onAccepted(from, accepted);
@@ -165,17 +170,12 @@ final class PartitionSession {
 
     private boolean fastPathUsable(List<Pending> batch) {
         if (!ctx.fastPathEnabled || held == null) return false;
-        if (!held.electorate.equals(electorate)) {
-            held = null;
-            return false;
-        }
         if (!held.covers(batch)) {
             ctx.mark(Mark.FAST_PATH_QUERY_MISS);
             return false;
         }
         int alive = 0;
-        for (NodeId n : held.versions.keySet())
-            if (electorate.contains(n) && (n.equals(ctx.self) || ctx.transport.isAlive(n))) alive++;
+        for (NodeId n : held.versions.keySet()) if (electorate.isVoter(n) && alive(n)) alive++;
         return alive >= electorate.quorum();
     }
 
@@ -192,7 +192,7 @@ final class PartitionSession {
         }
         Proposal proposal = new Proposal(h.ballot, h.ballot, r.evaluation.entries, h.predecessor, h.versions);
         Set<NodeId> recipients = new LinkedHashSet<>();
-        for (NodeId n : electorate.replicas()) if (h.versions.containsKey(n)) recipients.add(n);
+        for (NodeId n : electorate.voters()) if (h.versions.containsKey(n)) recipients.add(n);
         ctx.mark(Mark.FAST_PATH);
         if (proposal.isEmpty()) ctx.mark(Mark.FAST_PATH_EMPTY_VALIDATION);
         for (CommitRound cr : commits) // the predecessor travels with this proposal; the timer covers the rest
@@ -215,12 +215,12 @@ final class PartitionSession {
         r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
         round = r;
         ctx.mark(Mark.PREPARE);
-        for (NodeId n : electorate.replicas()) ctx.transport.send(n, prepare(n, ballot, r.prepare.queries));
+        for (NodeId n : electorate.voters()) ctx.transport.send(n, prepare(n, ballot, r.prepare.queries));
     }
 
     /** Our own replica, when it is the only one, may keep the promise in memory until its next write (§4.2.5). */
     private Prepare prepare(NodeId to, Ballot ballot, List<Bytes> queries) {
-        return new Prepare(key, ballot, queries, electorate.size() == 1 && to.equals(ctx.self));
+        return new Prepare(key, ballot, queries, electorate.sole() && to.equals(ctx.self));
     }
 
     private void startPropose(Round r, Proposal proposal, Set<NodeId> recipients) {
@@ -314,7 +314,7 @@ final class PartitionSession {
             Decree predecessor = incomplete.predecessor();
             if (analysis.latest().ballot().isAfter(predecessor.ballot())) predecessor = analysis.latest();
             r.phase = Phase.REPLAY;
-            startPropose(r, incomplete.reproposedWith(pr.ballot, predecessor), new LinkedHashSet<>(electorate.replicas()));
+            startPropose(r, incomplete.reproposedWith(pr.ballot, predecessor), new LinkedHashSet<>(electorate.voters()));
             return;
         }
         Decree predecessor = analysis.latest();
@@ -322,7 +322,7 @@ final class PartitionSession {
             // Decide an empty decree first; our in-doubt requests then run again in this round (§4.10).
             r.phase = Phase.REPLAY;
             startPropose(r, new Proposal(pr.ballot, pr.ballot, List.of(), predecessor, null),
-                    new LinkedHashSet<>(electorate.replicas()));
+                    new LinkedHashSet<>(electorate.voters()));
             return;
         }
         Map<Bytes, Bytes> readStates = r.states;
@@ -352,7 +352,7 @@ final class PartitionSession {
         }
         r.phase = Phase.PROPOSE;
         startPropose(r, new Proposal(pr.ballot, pr.ballot, r.evaluation.entries, predecessor, null),
-                new LinkedHashSet<>(electorate.replicas()));
+                new LinkedHashSet<>(electorate.voters()));
     }
 
     /**
@@ -484,7 +484,7 @@ final class PartitionSession {
     private boolean provablyUnchoosable(Proposal proposal, Set<NodeId> stale) {
         if (!proposal.isChecked()) return false;
         int excluded = stale.size();
-        for (NodeId n : electorate.replicas()) if (!proposal.expectedVersions().containsKey(n)) excluded++;
+        for (NodeId n : electorate.voters()) if (!proposal.expectedVersions().containsKey(n)) excluded++;
         return excluded >= electorate.blocking();
     }
 
@@ -526,25 +526,24 @@ final class PartitionSession {
     }
 
     private void addWaiter(CommitRound cr, Pending p, Bytes seen) {
-        int required = p.commitLevel.acksRequired(electorate);
-        if (cr == null || required == 0) {
+        if (cr == null || p.commitLevel.acks() == 0) {
             p.answer(Outcome.APPLIED, seen); // ANY, nothing to apply, or applied by the sole replica: decided is enough
             return;
         }
-        cr.waiters.add(new CommitRound.Waiter(p, required, seen));
+        cr.waiters.add(new CommitRound.Waiter(p, seen));
     }
 
     /**
-     * §4.6: the local replica always gets the commit at once; the others get it now unless the next fast round
-     * will carry it as predecessor and no waiter needs their acknowledgement.
+     * §4.6: the local replica always gets the commit at once; the others (learners too) get it now unless the next
+     * fast round will carry it as predecessor and no waiter needs their acknowledgement.
      */
     private void sendCommit(CommitRound cr, boolean piggyback) {
         if (cr == null) return;
         Commit commit = new Commit(key, cr.decree);
-        boolean selfReplica = electorate.contains(ctx.self);
+        boolean selfReplica = electorate.isReplica(ctx.self);
         if (selfReplica) ctx.transport.send(ctx.self, commit);
         boolean remoteNeeded = false;
-        for (CommitRound.Waiter w : cr.waiters) if (w.acksRequired() > (selfReplica ? 1 : 0)) remoteNeeded = true;
+        for (CommitRound.Waiter w : cr.waiters) if (w.pending().commitLevel.acks() > selfAck(w.pending().commitLevel)) remoteNeeded = true;
         boolean deferred = piggyback && !remoteNeeded && held != null;
         cr.deferred = deferred;
         if (deferred) ctx.mark(Mark.COMMIT_PIGGYBACKED);
@@ -581,7 +580,7 @@ final class PartitionSession {
         for (Iterator<CommitRound> it = commits.iterator(); it.hasNext(); ) {
             CommitRound cr = it.next();
             if (!cr.decree.ballot().equals(ballot)) continue;
-            if (!cr.electorate.contains(from) || !cr.applied.add(from)) return;
+            if (!cr.electorate.isReplica(from) || !cr.applied.add(from)) return;
             answerSatisfiedWaiters(cr);
             if (cr.appliedEverywhere()) {
                 it.remove();
@@ -598,12 +597,18 @@ final class PartitionSession {
             CommitRound.Waiter w = it.next();
             if (w.pending().answered()) {
                 it.remove();
-            } else if (cr.applied.size() >= w.acksRequired()) {
-                if (w.acksRequired() > (cr.applied.contains(ctx.self) ? 1 : 0)) w.pending().roundTrips++;
+            } else if (w.pending().commitLevel.countedIn(cr.applied) >= w.pending().commitLevel.acks()) {
+                if (w.pending().commitLevel.acks() > (cr.applied.contains(ctx.self) ? selfAck(w.pending().commitLevel) : 0))
+                    w.pending().roundTrips++;
                 w.pending().answer(Outcome.APPLIED, w.seen());
                 it.remove();
             }
         }
+    }
+
+    /** 1 if this node's own replica counts towards {@code level}: its acknowledgement needs no round trip. */
+    private int selfAck(CommitLevel level) {
+        return level.counted().contains(ctx.self) ? 1 : 0;
     }
 
     // ---------------------------------------------------------------- time
@@ -651,7 +656,7 @@ final class PartitionSession {
         ctx.mark(Mark.RETRANSMIT);
         r.nextRetransmitNanos = now + ctx.retransmitNanos;
         if (r.phase == Phase.PREPARE) {
-            for (NodeId n : electorate.replicas())
+            for (NodeId n : electorate.voters())
                 if (!r.prepare.replied(n)) ctx.transport.send(n, prepare(n, r.prepare.ballot, r.prepare.queries));
         } else {
             ProposeRound pr = r.propose;

@@ -29,7 +29,7 @@ final class PrepareRound {
 
     /** Records a reply; false if it is not for this round or is a duplicate. */
     boolean add(NodeId from, Promise promise) {
-        if (!promise.ballot().equals(ballot) || !electorate.contains(from) || replied(from)) return false;
+        if (!promise.ballot().equals(ballot) || !electorate.isVoter(from) || replied(from)) return false;
         if (promise.read() == null || promise.read().results().size() != queries.size())
             throw new IllegalStateException("promise from " + from + " does not answer the " + queries.size() + " queries: " + promise);
         promises.put(from, promise);
@@ -37,7 +37,7 @@ final class PrepareRound {
     }
 
     boolean add(NodeId from, Rejected rejected) {
-        if (!rejected.ballot().equals(ballot) || rejected.phase() != Rejected.Phase.PREPARE || !electorate.contains(from)
+        if (!rejected.ballot().equals(ballot) || rejected.phase() != Rejected.Phase.PREPARE || !electorate.isVoter(from)
                 || replied(from)) return false;
         rejections.put(from, rejected);
         return true;

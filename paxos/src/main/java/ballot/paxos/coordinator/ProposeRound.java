@@ -47,9 +47,9 @@ final class ProposeRound {
         return accepts.containsKey(node) || rejections.containsKey(node);
     }
 
-    /** The electorate is one replica: its acceptance decides, and it applies the decree in the same write (§4.6). */
+    /** The partition has one replica: its acceptance decides, and it applies the decree in the same write (§4.6). */
     boolean sole() {
-        return electorate.size() == 1;
+        return electorate.sole();
     }
 
     boolean decided() {

@@ -3,7 +3,6 @@ package ballot.paxos.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ballot.paxos.Mark;
-import ballot.paxos.coordinator.CommitLevel;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -101,8 +100,8 @@ class CasSimulationTest {
 
     @Test
     void steadyStateTakesOneRoundTripAtAnyAndTwoAtQuorum() {
-        SimCluster.RunResult any = SimCluster.run(1, SimOptions.steady(1, 200, CommitLevel.ANY));
-        SimCluster.RunResult quorum = SimCluster.run(2, SimOptions.steady(1, 200, CommitLevel.QUORUM));
+        SimCluster.RunResult any = SimCluster.run(1, SimOptions.steady(1, 200, SimLevel.ANY));
+        SimCluster.RunResult quorum = SimCluster.run(2, SimOptions.steady(1, 200, SimLevel.QUORUM));
         System.out.println(any);
         System.out.println(quorum);
         assertThat(any.violations()).isEmpty();

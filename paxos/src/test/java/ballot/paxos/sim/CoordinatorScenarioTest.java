@@ -14,6 +14,7 @@ import static ballot.paxos.sim.ManualCluster.v;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ballot.paxos.Bytes;
+import ballot.paxos.Electorate;
 import ballot.paxos.Mark;
 import ballot.paxos.PaxosKey;
 import ballot.paxos.coordinator.BallotTooEarly;
@@ -44,7 +45,7 @@ class CoordinatorScenarioTest {
     @ParameterizedTest(name = "{0} from node {1}: first {2} round trips, then {3}")
     @CsvSource({"ANY, 1, 2, 1", "ONE, 1, 2, 1", "QUORUM, 1, 3, 2", "ALL, 1, 3, 2", "ANY, 4, 2, 1", "ONE, 4, 3, 2",
             "QUORUM, 4, 3, 2"})
-    void roundTripsPerCommitLevel(CommitLevel level, int coordinator, int cold, int steady) {
+    void roundTripsPerCommitLevel(SimLevel level, int coordinator, int cold, int steady) {
         ManualCluster c = new ManualCluster();
         var node = ballot.paxos.NodeId.of(coordinator);
         List<CasResult> first = c.submit(node, c.cas(null, 1L), level);
@@ -65,7 +66,7 @@ class CoordinatorScenarioTest {
                 assertThat(r.fastPath()).isTrue();
             });
         assertThat(v(third.get(0))).isEqualTo(2L);
-        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(3L);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(3L);
     }
 
     /**
@@ -91,13 +92,13 @@ class CoordinatorScenarioTest {
                 return set.evaluate(current, timestampMicros);
             }
         };
-        List<CasResult> first = c.submit(N1, behind, CommitLevel.QUORUM);
+        List<CasResult> first = c.submit(N1, behind, SimLevel.QUORUM);
         c.deliverAll();
         assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
         assertThat(evaluatedAt).hasSize(2);
         assertThat(evaluatedAt.get(1)).isGreaterThan(ahead);
         assertThat(c.marks).containsEntry(Mark.BALLOT_TOO_EARLY, 1);
-        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(1L);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(1L);
 
         long later = evaluatedAt.get(1) + 50_000; // the held promise's ballot is now behind a write too
         SimRequest next = c.cas(1L, 2L);
@@ -112,27 +113,27 @@ class CoordinatorScenarioTest {
                 if (timestampMicros <= later) throw new BallotTooEarly(later);
                 return next.evaluate(current, timestampMicros);
             }
-        }, CommitLevel.QUORUM);
+        }, SimLevel.QUORUM);
         c.deliverAll();
         assertThat(second).singleElement().satisfies(r -> {
             assertThat(r.outcome()).isEqualTo(Outcome.APPLIED);
             assertThat(r.fastPath()).as("decided by a fresh prepare").isFalse();
         });
         assertThat(c.marks).containsEntry(Mark.BALLOT_TOO_EARLY, 2);
-        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(2L);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(2L);
     }
 
     /** §4.3: an accepted, uncommitted proposal found in the promises is finished before anything else. */
     @Test
     void finishesIncompleteProposalFirst() {
         ManualCluster c = new ManualCluster();
-        c.submit(N1, c.set(10), CommitLevel.ANY);
+        c.submit(N1, c.set(10), SimLevel.ANY);
         c.deliver(is(Prepare.class).or(is(Promise.class)));
         c.deliver(is(Propose.class).and(to(N3)));
         c.inFlight.clear();
         c.restartCoordinator(N1, 1); // the first coordinator dies with its proposal accepted only by n3
 
-        List<CasResult> r = c.submit(N2, c.cas(null, 20L), CommitLevel.ANY);
+        List<CasResult> r = c.submit(N2, c.cas(null, 20L), SimLevel.ANY);
         c.drop(is(Prepare.class).and(to(N1)));
         c.deliverAll();
         assertThat(c.marks).containsKey(Mark.PREPARE_FOUND_INCOMPLETE);
@@ -148,10 +149,10 @@ class CoordinatorScenarioTest {
     @Test
     void plainWriteInvalidatesFastPath() {
         ManualCluster c = new ManualCluster();
-        c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
         c.deliverAll();
         c.plainWrite(7, N2, N3); // a QUORUM plain write completes before the next request arrives
-        List<CasResult> r = c.submit(N1, c.cas(1L, 2L), CommitLevel.ANY);
+        List<CasResult> r = c.submit(N1, c.cas(1L, 2L), SimLevel.ANY);
         c.deliverAll();
         assertThat(c.marks).containsKeys(Mark.FAST_PATH_STALE, Mark.RETRY_WITHOUT_SIDE_EFFECTS);
         assertThat(r).singleElement().satisfies(x -> {
@@ -168,15 +169,15 @@ class CoordinatorScenarioTest {
     @Test
     void staleFastProposalIsNeverFinished() {
         ManualCluster c = new ManualCluster();
-        c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
         c.deliverAll();
         c.plainWrite(7, N2, N3);
-        c.submit(N1, c.cas(1L, 2L), CommitLevel.ANY);
+        c.submit(N1, c.cas(1L, 2L), SimLevel.ANY);
         c.deliver(is(Propose.class).and(to(N1))); // only n1 (not hit by the plain write) accepts
         c.inFlight.clear();
         c.restartCoordinator(N1, 1);
 
-        List<CasResult> read = c.submit(N4, c.read(), CommitLevel.ANY);
+        List<CasResult> read = c.submit(N4, c.read(), SimLevel.ANY);
         c.deliverAll();
         c.advance(Duration.ofMillis(20));
         c.deliverAll();
@@ -186,10 +187,10 @@ class CoordinatorScenarioTest {
             assertThat(v(x)).isEqualTo(1L);
             assertThat(p(x)).isEqualTo(7L);
         });
-        List<CasResult> write = c.submit(N2, c.cas(1L, 3L), CommitLevel.QUORUM);
+        List<CasResult> write = c.submit(N2, c.cas(1L, 3L), SimLevel.QUORUM);
         c.deliverAll();
         assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
-        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(3L);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(3L);
     }
 
     /** §4.10: fewer live replicas than a quorum when the request arrives: UNAVAILABLE, nothing sent. */
@@ -198,11 +199,11 @@ class CoordinatorScenarioTest {
         ManualCluster c = new ManualCluster();
         c.down.add(N2);
         c.down.add(N3);
-        List<CasResult> r = c.submit(N1, c.set(1), CommitLevel.ANY);
+        List<CasResult> r = c.submit(N1, c.set(1), SimLevel.ANY);
         assertThat(r).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.UNAVAILABLE);
         assertThat(c.inFlight).isEmpty();
         c.down.remove(N3);
-        List<CasResult> all = c.submit(N1, c.set(1), CommitLevel.ALL); // the commit level needs all three
+        List<CasResult> all = c.submit(N1, c.set(1), SimLevel.ALL); // the commit level needs all three
         assertThat(all).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.UNAVAILABLE);
     }
 
@@ -210,7 +211,7 @@ class CoordinatorScenarioTest {
     @Test
     void timeoutAfterPossibleAcceptIsUnknown() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> r = c.submit(N1, c.set(5), CommitLevel.ANY);
+        List<CasResult> r = c.submit(N1, c.set(5), SimLevel.ANY);
         c.deliver(is(Prepare.class).or(is(Promise.class)));
         c.deliver(is(Propose.class).and(to(N2)));
         c.drop(e -> true); // n2's acceptance is lost; nothing else arrives
@@ -223,7 +224,7 @@ class CoordinatorScenarioTest {
     @Test
     void timeoutBeforeProposingHasNoEffect() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> r = c.submit(N1, c.set(5), CommitLevel.ANY);
+        List<CasResult> r = c.submit(N1, c.set(5), SimLevel.ANY);
         c.drop(e -> true);
         c.advance(Duration.ofMillis(500));
         c.drop(e -> true);
@@ -235,10 +236,10 @@ class CoordinatorScenarioTest {
     @Test
     void batchEvaluatesConditionsInOrder() {
         ManualCluster c = new ManualCluster();
-        c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
-        List<CasResult> a = c.submit(N1, c.cas(1L, 2L), CommitLevel.ANY);
-        List<CasResult> b = c.submit(N1, c.cas(1L, 3L), CommitLevel.ANY);
-        List<CasResult> d = c.submit(N1, c.cas(2L, 4L), CommitLevel.QUORUM);
+        c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
+        List<CasResult> a = c.submit(N1, c.cas(1L, 2L), SimLevel.ANY);
+        List<CasResult> b = c.submit(N1, c.cas(1L, 3L), SimLevel.ANY);
+        List<CasResult> d = c.submit(N1, c.cas(2L, 4L), SimLevel.QUORUM);
         c.deliverAll();
         assertThat(c.marks).containsKey(Mark.BATCHED);
         assertThat(a.get(0).outcome()).isEqualTo(Outcome.APPLIED);
@@ -249,7 +250,7 @@ class CoordinatorScenarioTest {
         assertThat(v(d.get(0))).isEqualTo(2L);
         assertThat(a.get(0).roundTrips()).isEqualTo(1);
         assertThat(d.get(0).roundTrips()).isEqualTo(2);
-        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(4L);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(4L);
     }
 
     /** §8: the queue gauges count the requests waiting behind each partition's round in flight, as of the last tick. */
@@ -257,7 +258,7 @@ class CoordinatorScenarioTest {
     void queueGaugesCountRequestsWaitingBehindTheRoundInFlight() {
         ManualCluster c = new ManualCluster();
         CasCoordinator coordinator = c.coordinator(N1);
-        for (long v = 1; v <= 3; v++) c.submit(N1, c.cas(null, v), CommitLevel.ANY); // one in the round, two queued
+        for (long v = 1; v <= 3; v++) c.submit(N1, c.cas(null, v), SimLevel.ANY); // one in the round, two queued
         PaxosKey other = PaxosKey.of("other");
         for (long v = 1; v <= 2; v++)
             coordinator.submit(other, ManualCluster.ELECTORATE, c.cas(null, v), CommitLevel.ANY, c.nanos + 1_000_000_000L, r -> { });
@@ -279,12 +280,12 @@ class CoordinatorScenarioTest {
     void idleSessionsAreEvictedAfterTheirLastActivity() {
         ManualCluster c = new ManualCluster();
         CasCoordinator coordinator = c.coordinator(N1);
-        c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
         c.deliverAll();
         c.advance(Duration.ofMillis(10));
         assertThat(coordinator.sessions()).as("idle, within sessionIdle").isEqualTo(1);
         c.advance(Duration.ofSeconds(6));
-        c.submit(N1, c.cas(1L, 2L), CommitLevel.ANY);
+        c.submit(N1, c.cas(1L, 2L), SimLevel.ANY);
         c.deliverAll();
         c.advance(Duration.ofSeconds(6));
         assertThat(coordinator.sessions()).as("12 s after its first use, 6 s after its last").isEqualTo(1);
@@ -299,13 +300,13 @@ class CoordinatorScenarioTest {
         c.idleSessionsMax = 2;
         CasCoordinator coordinator = c.coordinator(N1);
         for (int k = 0; k < 4; k++) {
-            c.submit(N1, PaxosKey.of("k" + k), c.cas(null, 1L), CommitLevel.ANY);
+            c.submit(N1, PaxosKey.of("k" + k), c.cas(null, 1L), SimLevel.ANY);
             c.deliverAll();
             c.advance(Duration.ofMillis(10));
         }
         assertThat(coordinator.sessions()).as("4 partitions served, 2 kept").isEqualTo(2);
         int fastBefore = c.marks.getOrDefault(Mark.FAST_PATH, 0);
-        List<CasResult> again = c.submit(N1, PaxosKey.of("k3"), c.cas(1L, 2L), CommitLevel.ANY);
+        List<CasResult> again = c.submit(N1, PaxosKey.of("k3"), c.cas(1L, 2L), SimLevel.ANY);
         c.deliverAll();
         assertThat(again).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
         assertThat(c.marks.getOrDefault(Mark.FAST_PATH, 0)).as("the most recent partition kept its held promise").isEqualTo(fastBefore + 1);
@@ -315,8 +316,8 @@ class CoordinatorScenarioTest {
     @Test
     void contentionBacksOffAndRetries() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> one = c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
-        List<CasResult> two = c.submit(N2, c.cas(null, 2L), CommitLevel.ANY);
+        List<CasResult> one = c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
+        List<CasResult> two = c.submit(N2, c.cas(null, 2L), SimLevel.ANY);
         c.deliverAll();
         c.advance(Duration.ofMillis(20));
         c.deliverAll();
@@ -333,10 +334,10 @@ class CoordinatorScenarioTest {
     @Test
     void inDoubtProposalFoundAndFinishedIsApplied() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> write = c.submit(N1, c.set(5), CommitLevel.QUORUM);
+        List<CasResult> write = c.submit(N1, c.set(5), SimLevel.QUORUM);
         c.deliver(is(Prepare.class).or(is(Promise.class)));
         c.deliver(is(Propose.class).and(to(N1)).or(is(Accepted.class)));
-        List<CasResult> read = c.submit(N2, c.read(), CommitLevel.ANY);
+        List<CasResult> read = c.submit(N2, c.read(), SimLevel.ANY);
         c.drop(is(Prepare.class).and(from(N2)).and(to(N1)));
         c.deliver(requestsFrom(N2).or(repliesTo(N2)));
         c.deliverAll(); // n2 and n3 now refuse n1's proposal
@@ -347,7 +348,7 @@ class CoordinatorScenarioTest {
         c.deliverAll();
         assertThat(c.marks).containsKey(Mark.IN_DOUBT_RESOLVED_APPLIED);
         assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
-        for (var n : ManualCluster.ELECTORATE.replicas()) assertThat(c.storedV(n)).isEqualTo(5L);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(5L);
     }
 
     /**
@@ -357,9 +358,9 @@ class CoordinatorScenarioTest {
     @Test
     void inDoubtProposalNobodyHoldsRunsAgain() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> write = c.submit(N1, c.cas(null, 5L), CommitLevel.ANY);
+        List<CasResult> write = c.submit(N1, c.cas(null, 5L), SimLevel.ANY);
         c.deliver(is(Prepare.class).or(is(Promise.class)));       // n1's proposal is now in flight
-        List<CasResult> other = c.submit(N2, c.cas(null, 6L), CommitLevel.ANY);
+        List<CasResult> other = c.submit(N2, c.cas(null, 6L), SimLevel.ANY);
         c.drop(is(Prepare.class).and(from(N2)).and(to(N1)));
         c.deliver(from(N2).and(is(Prepare.class)).or(to(N2).and(is(Promise.class))));
         c.deliver(from(N2).and(is(Propose.class)).and(to(N2)));  // n2 accepts n2's proposal; nothing else of it arrives
@@ -384,13 +385,31 @@ class CoordinatorScenarioTest {
     @Test
     void deferredCommitIsSentWhenTheNextRoundIsNotFast() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> first = c.submit(N1, c.cas(null, 1L), CommitLevel.ANY);
+        List<CasResult> first = c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
         c.deliver(is(Prepare.class).or(is(Promise.class)));
-        c.submit(N1, new SimRequest(LinearizabilityChecker.Kind.READ, null, null, SimRow.REGISTER), CommitLevel.ANY);
+        c.submit(N1, new SimRequest(LinearizabilityChecker.Kind.READ, null, null, SimRow.REGISTER), SimLevel.ANY);
         c.deliver(is(Propose.class).or(is(Accepted.class)));
         assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
         assertThat(c.marks).containsKeys(Mark.COMMIT_PIGGYBACKED, Mark.FAST_PATH_QUERY_MISS);
         assertThat(c.inFlight).filteredOn(is(ballot.paxos.message.Commit.class)::test)
                 .extracting(ManualCluster.Envelope::to).containsExactlyInAnyOrder(N1, N2, N3);
+    }
+
+    /**
+     * §4.6: a LOCAL_SERIAL round whose data center holds one replica. Its acceptance decides, but the other data
+     * centers' replicas (learners) never vote: they get the commit, and the decree is pruned once they applied it.
+     */
+    @Test
+    void aSingleVoterWithLearnersCommitsToTheLearners() {
+        ManualCluster c = new ManualCluster();
+        Electorate local = new Electorate(List.of(N1), List.of(N2, N3));
+        List<CasResult> out = new ArrayList<>();
+        c.coordinator(N1).submit(ManualCluster.KEY, local, c.cas(null, 1L), CommitLevel.of(1, List.of(N1)),
+                c.nanos + 1_000_000_000L, out::add);
+        assertThat(c.inFlight).filteredOn(requestsFrom(N1)::test).extracting(ManualCluster.Envelope::to).containsOnly(N1);
+        c.deliverAll();
+        assertThat(out).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        for (var n : List.of(N1, N2, N3)) assertThat(c.storedV(n)).isEqualTo(1L);
+        assertThat(c.marks).containsKey(Mark.PRUNE);
     }
 }

@@ -9,7 +9,6 @@ import ballot.paxos.acceptor.AcceptorShell;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CasRequest;
 import ballot.paxos.coordinator.CasResult;
-import ballot.paxos.coordinator.CommitLevel;
 import ballot.paxos.message.Message;
 import ballot.paxos.message.Reply;
 import ballot.paxos.message.Request;
@@ -67,7 +66,7 @@ final class ManualCluster {
     };
 
     ManualCluster() {
-        for (NodeId n : ELECTORATE.replicas()) {
+        for (NodeId n : ELECTORATE.voters()) {
             // Persists land at once: the scenarios script the network, not the disk.
             SimStore[] store = new SimStore[1];
             store[0] = new SimStore(SimStore.Bug.NONE, write -> {
@@ -119,15 +118,15 @@ final class ManualCluster {
     }
 
     /** Submits a request a millisecond after the previous one; the returned list receives its result. */
-    List<CasResult> submit(NodeId coordinator, CasRequest request, CommitLevel level) {
+    List<CasResult> submit(NodeId coordinator, CasRequest request, SimLevel level) {
         return submit(coordinator, KEY, request, level);
     }
 
     /** The same on another partition. */
-    List<CasResult> submit(NodeId coordinator, PaxosKey key, CasRequest request, CommitLevel level) {
+    List<CasResult> submit(NodeId coordinator, PaxosKey key, CasRequest request, SimLevel level) {
         nanos += 1_000_000L; // wall time moves on, as it does between requests
         List<CasResult> out = new ArrayList<>();
-        coordinator(coordinator).submit(key, ELECTORATE, request, level, nanos + 1_000_000_000L, out::add);
+        coordinator(coordinator).submit(key, ELECTORATE, request, level.resolve(ELECTORATE), nanos + 1_000_000_000L, out::add);
         return out;
     }
 

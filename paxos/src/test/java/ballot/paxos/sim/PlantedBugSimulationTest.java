@@ -2,7 +2,6 @@ package ballot.paxos.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ballot.paxos.coordinator.CommitLevel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -61,7 +60,7 @@ class PlantedBugSimulationTest {
         for (int i = 0; i < SEEDS; i++) {
             long seed = seeds.nextLong() & Long.MAX_VALUE;
             SimOptions options = plainWrites
-                    ? SimOptions.steady(4, 60, CommitLevel.ANY).withPlainWrites(true).withHomeAffinity(0.9)
+                    ? SimOptions.steady(4, 60, SimLevel.ANY).withPlainWrites(true).withHomeAffinity(0.9)
                     : SimOptions.random(new SplittableRandom(seed), 40).withHomeAffinity(0.2).withPlainWrites(false);
             SimCluster.RunResult result = SimCluster.run(seed, options.withBug(bug));
             System.out.println(result);

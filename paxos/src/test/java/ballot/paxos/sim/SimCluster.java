@@ -58,8 +58,9 @@ final class SimCluster {
         }
     }
 
+    /** @param crossDcMessages messages sent from one data center to another, by type */
     record RunResult(long seed, SimOptions options, List<String> violations, Map<Mark, Integer> marks, Stats stats,
-            int historyOps) {
+            int historyOps, Map<String, Integer> crossDcMessages) {
         @Override
         public String toString() {
             return "SIM seed=" + seed + " " + options + " -> ops=" + stats.ops() + " " + stats.outcomes()
@@ -81,8 +82,14 @@ final class SimCluster {
     private long eventsRun;
     private long now;
     private final List<Node> nodes = new ArrayList<>();
-    private final Electorate electorate;
+    /** The nodes of each data center; every node is a replica of every key. */
+    private final List<List<NodeId>> dataCenters = new ArrayList<>();
+    /** Every replica votes: SERIAL. */
+    private final Electorate everyone;
+    /** Per data center: its replicas vote, the others learn: LOCAL_SERIAL there. */
+    private final List<Electorate> local = new ArrayList<>();
     private final List<PaxosKey> keys = new ArrayList<>();
+    private final Map<String, Integer> crossDcMessages = new TreeMap<>();
     private final Set<Long> cutLinks = new HashSet<>();
     private final Map<Mark, Integer> marks = new EnumMap<>(Mark.class);
     private final Map<PaxosKey, List<Op>> history = new HashMap<>();
@@ -107,9 +114,22 @@ final class SimCluster {
         this.options = options;
         this.random = new SplittableRandom(seed);
         List<NodeId> ids = new ArrayList<>();
-        for (int i = 0; i < options.nodes(); i++) ids.add(NodeId.of(i + 1));
-        this.electorate = new Electorate(ids);
-        for (NodeId id : ids) nodes.add(new Node(id, random.split()));
+        for (int dc = 0; dc < options.dataCenters().size(); dc++) {
+            List<NodeId> members = new ArrayList<>();
+            for (int i = 0; i < options.dataCenters().get(dc); i++) {
+                NodeId id = NodeId.of(ids.size() + 1);
+                ids.add(id);
+                members.add(id);
+                nodes.add(new Node(id, dc, random.split()));
+            }
+            dataCenters.add(members);
+        }
+        this.everyone = new Electorate(ids);
+        for (List<NodeId> members : dataCenters) {
+            List<NodeId> learners = new ArrayList<>(ids);
+            learners.removeAll(members);
+            local.add(new Electorate(members, learners));
+        }
         for (int k = 0; k < options.keys(); k++) {
             PaxosKey key = PaxosKey.of("k" + k);
             keys.add(key);
@@ -126,12 +146,25 @@ final class SimCluster {
     private RunResult run() {
         for (Node n : nodes) n.start();
         for (int c = 0; c < options.clients(); c++) {
-            Client client = new Client(c, nodes.get(c % nodes.size()), options.opsPerClient());
+            Client client = switch (options.serial()) {
+                case SERIAL -> new Client(c, nodes.get(c % nodes.size()), nodes, keys, options.opsPerClient());
+                case LOCAL_SERIAL -> {
+                    int dc = c % dataCenters.size();
+                    yield new Client(c, inDc(dc).get(c / dataCenters.size() % dataCenters.get(dc).size()), inDc(dc),
+                            keysOf(dc), options.opsPerClient());
+                }
+                case MIXED -> new Client(c, inDc(0).get(c % dataCenters.get(0).size()), inDc(0), keys, options.opsPerClient());
+            };
             clients.add(client);
             schedule(random.nextLong(5 * MS), () -> next(client));
         }
         if (options.crashes()) schedule(100 * MS + random.nextLong(300 * MS), this::crashSomeNode);
         if (options.partitions()) schedule(100 * MS + random.nextLong(400 * MS), this::partitionSomeNode);
+        switch (options.dcPartitions()) {
+            case NONE -> { }
+            case INTERMITTENT -> schedule(50 * MS + random.nextLong(300 * MS), this::partitionDataCenters);
+            case PERMANENT -> cutLinks.addAll(crossDcLinks());
+        }
         if (options.clockJumps()) schedule(random.nextLong(300 * MS), this::jumpSomeClock);
         if (options.plainWrites()) schedule(random.nextLong(30 * MS), this::plainWrite);
 
@@ -150,7 +183,7 @@ final class SimCluster {
         Stats stats = new Stats(opsIssued, outcomes, appliedRoundTrips, appliedCount, fastPathCount, eventsRun,
                 persistsLandedInCrash, persistsLostInCrash);
         int ops = history.values().stream().mapToInt(List::size).sum();
-        return new RunResult(seed, options, violations, marks, stats, ops);
+        return new RunResult(seed, options, violations, marks, stats, ops, crossDcMessages);
     }
 
     private void schedule(long delay, Runnable action) {
@@ -166,10 +199,33 @@ final class SimCluster {
         return nodes.get(id.id() - 1);
     }
 
+    private List<Node> inDc(int dc) {
+        List<Node> out = new ArrayList<>();
+        for (NodeId id : dataCenters.get(dc)) out.add(node(id));
+        return out;
+    }
+
+    /** At LOCAL_SERIAL each key is used in one data center only: mixing data centers on a key is not linearizable. */
+    private List<PaxosKey> keysOf(int dc) {
+        List<PaxosKey> out = new ArrayList<>();
+        for (int k = dc; k < keys.size(); k += dataCenters.size()) out.add(keys.get(k));
+        return out;
+    }
+
+    /** The electorates clients may use on {@code key}: a plain write completes once it has a quorum of each. */
+    private List<Electorate> electoratesOf(PaxosKey key) {
+        return switch (options.serial()) {
+            case SERIAL -> List.of(everyone);
+            case LOCAL_SERIAL -> List.of(local.get(keys.indexOf(key) % dataCenters.size()));
+            case MIXED -> List.of(everyone, local.get(0));
+        };
+    }
+
     // ------------------------------------------------------------------ nodes
 
     private final class Node {
         final NodeId id;
+        final int dc;
         final SplittableRandom nodeRandom;
         final SimClock clock;
         final SimStore store = new SimStore(options.bug(), write -> schedule(persistNanos(), () -> landed(write)));
@@ -189,8 +245,9 @@ final class SimCluster {
         CasCoordinator coordinator;
         AcceptorShell acceptor;
 
-        Node(NodeId id, SplittableRandom nodeRandom) {
+        Node(NodeId id, int dc, SplittableRandom nodeRandom) {
             this.id = id;
+            this.dc = dc;
             this.nodeRandom = nodeRandom;
             this.clock = new SimClock(() -> now, (nodeRandom.nextDouble() - 0.5) * 400,
                     (nodeRandom.nextLong(100_000) - 50_000));
@@ -291,6 +348,7 @@ final class SimCluster {
             schedule(20_000, () -> target.deliver(from, message));
             return;
         }
+        if (node(from).dc != target.dc) crossDcMessages.merge(message.getClass().getSimpleName(), 1, Integer::sum);
         if (cutLinks.contains(link(from, to)) || random.nextDouble() < options.loss()) return;
         int copies = random.nextDouble() < options.duplicate() ? 2 : 1;
         for (int i = 0; i < copies; i++)
@@ -303,9 +361,9 @@ final class SimCluster {
 
     // ------------------------------------------------------------------ faults
 
-    private int nodesDown() {
+    private int nodesDown(int dc) {
         int down = 0;
-        for (Node n : nodes) if (!n.up) down++;
+        for (Node n : inDc(dc)) if (!n.up) down++;
         return down;
     }
 
@@ -333,7 +391,7 @@ final class SimCluster {
     private void crashSomeNode() {
         if (allClientsDone()) return;
         Node n = nodes.get(random.nextInt(nodes.size()));
-        if (n.up && nodesDown() < (nodes.size() - 1) / 2) crash(n, 50 * MS + random.nextLong(250 * MS));
+        if (n.up && nodesDown(n.dc) < (dataCenters.get(n.dc).size() - 1) / 2) crash(n, 50 * MS + random.nextLong(250 * MS));
         schedule(150 * MS + random.nextLong(450 * MS), this::crashSomeNode);
     }
 
@@ -351,6 +409,20 @@ final class SimCluster {
         schedule(300 * MS + random.nextLong(500 * MS), this::partitionSomeNode);
     }
 
+    private List<Long> crossDcLinks() {
+        List<Long> cut = new ArrayList<>();
+        for (Node a : nodes) for (Node b : nodes) if (a.dc != b.dc) cut.add(link(a.id, b.id));
+        return cut;
+    }
+
+    private void partitionDataCenters() {
+        if (allClientsDone()) return;
+        List<Long> cut = crossDcLinks();
+        cutLinks.addAll(cut);
+        schedule(50 * MS + random.nextLong(300 * MS), () -> cut.forEach(cutLinks::remove));
+        schedule(400 * MS + random.nextLong(600 * MS), this::partitionDataCenters);
+    }
+
     private void jumpSomeClock() {
         if (allClientsDone()) return;
         nodes.get(random.nextInt(nodes.size())).clock.jump(random.nextLong(400_000) - 200_000);
@@ -363,7 +435,7 @@ final class SimCluster {
         final PaxosKey key;
         final long k;
         final long invokeNanos;
-        final Set<NodeId> acks = new HashSet<>();
+        final List<NodeId> acks = new ArrayList<>();
 
         PlainInFlight(PaxosKey key, long k, long invokeNanos) {
             this.key = key;
@@ -380,7 +452,7 @@ final class SimCluster {
             long id = ++plainCounter;
             long k = id; // timestamps and values grow together: the latest completed write is the largest k
             plainInFlight.put(id, new PlainInFlight(key, k, now));
-            for (NodeId replica : electorate.replicas()) network(sender.id, replica, new PlainWrite(key, id, k));
+            for (NodeId replica : everyone.voters()) network(sender.id, replica, new PlainWrite(key, id, k));
         }
         schedule(10 * MS + random.nextLong(60 * MS), this::plainWrite);
     }
@@ -388,8 +460,9 @@ final class SimCluster {
     private void plainAcked(long id, NodeId at) {
         PlainInFlight w = plainInFlight.get(id);
         if (w == null) return;
+        if (w.acks.contains(at)) return;
         w.acks.add(at);
-        if (w.acks.size() >= electorate.quorum()) { // the QUORUM write completes for its client
+        if (electoratesOf(w.key).stream().allMatch(e -> e.voters().stream().filter(w.acks::contains).count() >= e.quorum())) { // done for its client
             plainInFlight.remove(id);
             plainLog.get(w.key).add(new PlainRecord(w.k, w.invokeNanos, now));
         }
@@ -400,15 +473,20 @@ final class SimCluster {
     private final class Client {
         final int id;
         final Node home;
+        /** The nodes it connects to, and the keys it uses. */
+        final List<Node> coordinators;
+        final List<PaxosKey> keys;
         int remaining;
         boolean done;
         boolean paused;
         long inFlight;
         final Map<PaxosKey, Long> lastSeen = new HashMap<>();
 
-        Client(int id, Node home, int ops) {
+        Client(int id, Node home, List<Node> coordinators, List<PaxosKey> keys, int ops) {
             this.id = id;
             this.home = home;
+            this.coordinators = coordinators;
+            this.keys = keys;
             this.remaining = ops;
         }
     }
@@ -427,8 +505,8 @@ final class SimCluster {
         }
         c.paused = false;
         c.remaining--;
-        PaxosKey key = keys.get(random.nextDouble() < 0.6 ? 0 : random.nextInt(keys.size()));
-        Node node = random.nextDouble() < options.homeAffinity() ? c.home : nodes.get(random.nextInt(nodes.size()));
+        PaxosKey key = c.keys.get(random.nextDouble() < 0.6 ? 0 : random.nextInt(c.keys.size()));
+        Node node = random.nextDouble() < options.homeAffinity() ? c.home : c.coordinators.get(random.nextInt(c.coordinators.size()));
         if (!node.up) { // connection refused: nothing was sent
             schedule(MS, () -> next(c));
             return;
@@ -454,7 +532,13 @@ final class SimCluster {
             kind = Kind.CAS;
         }
         if (kind == Kind.CAS && expected == null && write == null) write = valueCounter; // no "delete if absent"
-        CommitLevel level = options.commitLevels()[random.nextInt(options.commitLevels().length)];
+        Electorate electorate = switch (options.serial()) {
+            case SERIAL -> everyone;
+            case LOCAL_SERIAL -> local.get(node.dc);
+            case MIXED -> random.nextBoolean() ? everyone : local.get(node.dc);
+        };
+        CommitLevel level = options.commitLevels()[random.nextInt(options.commitLevels().length)]
+                .resolve(electorate, dataCenters.get(node.dc), dataCenters);
         SimRequest request = new SimRequest(kind, kind == Kind.CAS ? expected : null, write, query);
         long token = ++tokens;
         long invoke = now;
