@@ -29,7 +29,8 @@
 #   --value-bytes N      payload text bytes (default 100)
 #   --phases LIST        insert,select (default); "select" alone reads keys written once each (no overwrites);
 #                        lwt-uniform,lwt-hot: INSERT IF NOT EXISTS of new rows, one partition each or all in one;
-#                        scan: full scans of the --keys rows in pages of 5,000 (an op is a row; --concurrency scans at once)
+#                        scan: full scans of the --keys rows in pages of 5,000 (an op is a row; --concurrency scans at once);
+#                        indexed: equality queries on a storage-attached index of the --keys rows (built before measuring)
 #   --workload W         kv (default: DriverLoad's INSERT/SELECT phases) or lwt (pop: phases lwt and plain)
 #   --heap SIZE          node heap, -Xms = -Xmx (default 1G)
 #   --nodes N            nodes per target, 1..3 on 127.0.0.1..N, replication factor N (default 1)

@@ -50,6 +50,10 @@ import org.HdrHistogram.Recorder;
  * an operation is a row, its latency is that of the page fetch that brought it, and a scan that does not return
  * exactly {@code --keys} rows counts once as missing. {@code --concurrency} scans run at once.
  *
+ * <p>Phase {@code indexed} creates a storage-attached index on {@code n} once every key is written, waits until it
+ * answers, then runs {@code SELECT k, name FROM bench.kv WHERE n = ?} for random keys' {@code n}: an equality
+ * query on an index, without the partition key (a row not found counts as missing).
+ *
  * <p>Load: a closed loop holding exactly {@code --concurrency} requests in flight (a new request goes out when one
  * completes) on {@code --connections} connections. Each phase runs {@code --warmup} seconds unrecorded, then
  * {@code --duration} seconds recorded. Latency is from {@code executeAsync} to completion, in an HdrHistogram;
@@ -81,7 +85,7 @@ public final class DriverLoad {
      * the two differ only in how the same conditional inserts share partitions.
      */
     enum Phase {
-        INSERT, SELECT, LWT_UNIFORM, LWT_HOT, SCAN;
+        INSERT, SELECT, LWT_UNIFORM, LWT_HOT, SCAN, INDEXED;
 
         String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -108,6 +112,7 @@ public final class DriverLoad {
     private PreparedStatement insert;
     private PreparedStatement select;
     private PreparedStatement conditionalInsert;
+    private PreparedStatement indexedSelect;
     /** Rows the LWT phases have inserted; each request inserts a new one, so every condition holds. */
     private long lwtIssued;
     /** Next key the INSERT phase writes; keys below it (up to --keys) exist. */
@@ -187,7 +192,8 @@ public final class DriverLoad {
     // ---------------------------------------------------------------- phases
 
     private PhaseResult run(Phase phase) throws InterruptedException {
-        if ((phase == Phase.SELECT || phase == Phase.SCAN) && insertsIssued < options.keys()) fillMissingKeys();
+        if ((phase == Phase.SELECT || phase == Phase.SCAN || phase == Phase.INDEXED) && insertsIssued < options.keys()) fillMissingKeys();
+        if (phase == Phase.INDEXED) createIndex();
         drive(phase, "warm-up", options.warmup());
         return drive(phase, "measure", options.duration());
     }
@@ -232,6 +238,32 @@ public final class DriverLoad {
         long row = lwtIssued++;
         long partition = phase == Phase.LWT_HOT ? 0 : row;
         return conditionalInsert.bind(partition, row, payloads[(int) (row % PAYLOADS)]).setSerialConsistencyLevel(DefaultConsistencyLevel.SERIAL);
+    }
+
+    /**
+     * A storage-attached index on {@code n} (unique: {@code k * 31}), created after the rows are written so the node
+     * builds it in the background; waits, unmeasured, until it answers.
+     */
+    private void createIndex() throws InterruptedException {
+        session.execute(SimpleStatement.newInstance("CREATE CUSTOM INDEX IF NOT EXISTS kv_n ON " + TABLE
+                + " (n) USING 'StorageAttachedIndex'").setTimeout(Duration.ofSeconds(60)));
+        indexedSelect = session.prepare("SELECT k, name FROM " + TABLE + " WHERE n = ?");
+        long started = System.nanoTime();
+        System.out.printf(Locale.ROOT, "[%s] waiting for the index on n to be built (unmeasured)%n", options.target());
+        while (true) {
+            try {
+                if (session.execute(indexedSelect.bind(31 * (options.keys() - 1))).one() != null) break;
+            } catch (com.datastax.oss.driver.api.core.DriverException building) {
+                // the index is not queryable yet
+            }
+            if (System.nanoTime() - started > TimeUnit.MINUTES.toNanos(10)) throw new IllegalStateException("the index on n was not built in 10 minutes");
+            Thread.sleep(500);
+        }
+        System.out.printf(Locale.ROOT, "[%s] index on n answers after %.1f s%n", options.target(), (System.nanoTime() - started) / 1e9);
+    }
+
+    private BoundStatement nextIndexed() {
+        return indexedSelect.bind(31 * random.nextInt(options.keys()));
     }
 
     private BoundStatement nextSelect() {
@@ -283,6 +315,7 @@ public final class DriverLoad {
                 case SELECT -> nextSelect();
                 case LWT_UNIFORM, LWT_HOT -> nextConditionalInsert(phase);
                 case SCAN -> throw new IllegalStateException("scans are driven page by page");
+                case INDEXED -> nextIndexed();
             };
             long sent = System.nanoTime();
             CompletionStage<AsyncResultSet> response = session.executeAsync(statement);
@@ -290,7 +323,7 @@ public final class DriverLoad {
                 long latency = System.nanoTime() - sent;
                 if (error == null) {
                     recorder.recordValue(latency);
-                    if (phase == Phase.SELECT && rs.one() == null) missing.increment();
+                    if ((phase == Phase.SELECT || phase == Phase.INDEXED) && rs.one() == null) missing.increment();
                     // a new row's condition always holds: not applied means a bug, counted as missing
                     if ((phase == Phase.LWT_UNIFORM || phase == Phase.LWT_HOT) && !rs.wasApplied()) missing.increment();
                 } else {
@@ -391,7 +424,7 @@ public final class DriverLoad {
                         + "errors %d%s%s; server CPU %.1f s (%.1f us/op), client CPU %.1f s%n",
                 o.target(), r.phase().name(), r.ops(), r.seconds(), r.opsPerSecond(), millis(h.getValueAtPercentile(50)),
                 millis(h.getValueAtPercentile(99)), millis(h.getValueAtPercentile(99.9)), millis(h.getMaxValue()), r.errors(),
-                r.errorKinds().isEmpty() ? "" : " " + r.errorKinds(), r.phase() == Phase.SELECT ? "; rows not found " + r.missing()
+                r.errorKinds().isEmpty() ? "" : " " + r.errorKinds(), r.phase() == Phase.SELECT || r.phase() == Phase.INDEXED ? "; rows not found " + r.missing()
                         : r.phase() == Phase.SCAN ? "; scans with a wrong row count " + r.missing() : "",
                 r.serverCpuSeconds(), r.serverCpuSeconds() * 1e6 / Math.max(1, r.ops()), r.clientCpuSeconds());
     }
@@ -430,7 +463,7 @@ public final class DriverLoad {
             try {
                 phases.add(Phase.valueOf(p.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--phases takes insert, select, lwt-uniform, lwt-hot and scan, not '" + p + "'");
+                throw new IllegalArgumentException("--phases takes insert, select, lwt-uniform, lwt-hot, scan and indexed, not '" + p + "'");
             }
         }
         return new Options(values.get("--host"), positive(values, "--port"), values.get("--dc"), values.get("--target"),
