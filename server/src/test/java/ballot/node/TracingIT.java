@@ -179,13 +179,21 @@ class TracingIT {
                 .extracting(r -> r.getString(0)).containsExactly("events", "sessions");
     }
 
+    /**
+     * As in Cassandra (Message.Request.execute), a sampled request is traced but its answer carries no tracing id:
+     * the client did not ask, and finds the session in system_traces.
+     */
     @Test
     void probabilityOneTracesRequestsThatDidNotAsk() {
         try (TestNode sampled = TestNode.start("tracing-sampled", config -> config.traceProbability = 1.0);
              CqlSession s = session(sampled)) {
-            ExecutionInfo info = s.execute("SELECT release_version FROM system.local").getExecutionInfo();
-            assertThat(info.getTracingId()).isNotNull();
-            assertThat(info.getQueryTrace().getParameters()).containsEntry("query", "SELECT release_version FROM system.local");
+            String query = "SELECT release_version FROM system.local WHERE key = 'local'";
+            ResultSet rs = s.execute(query);
+            assertThat(rs.getExecutionInfo().getTracingId()).isNull();
+            assertThat(rs.getExecutionInfo().getIncomingPayload()).isEmpty();
+            Row row = sampledSession(s, query);
+            assertThat(row.getString("request")).isEqualTo("Execute CQL3 query");
+            assertThat(row.getInt("duration")).isPositive();
         }
     }
 
@@ -208,18 +216,34 @@ class TracingIT {
                 }
             };
             assertThat(call.apply("").body().strip()).isEqualTo("0.0");
-            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNull();
 
             assertThat(call.apply("?probability=1").statusCode()).isEqualTo(200);
             assertThat(call.apply("").body().strip()).isEqualTo("1.0");
-            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNotNull();
+            String sampled = "SELECT cluster_name FROM system.local WHERE key = 'local'";
+            s.execute(sampled);
+            assertThat(sampledSession(s, sampled).getString("request")).isEqualTo("Execute CQL3 query");
 
             var refused = call.apply("?probability=1.5");
             assertThat(refused.statusCode()).isEqualTo(400);
             assertThat(refused.body()).contains("between 0 and 1, was '1.5'");
             assertThat(call.apply("?probability=0").statusCode()).isEqualTo(200);
-            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNull();
+            String notSampled = "SELECT partitioner FROM system.local WHERE key = 'local'";
+            s.execute(notSampled);
+            // The writer writes sessions in the order they finish: once a later one is there, so would this one be.
+            s.execute(SimpleStatement.newInstance("SELECT release_version FROM system.local").setTracing(true))
+                    .getExecutionInfo().getQueryTrace();
+            assertThat(sessionsOf(s, notSampled)).isEmpty();
         }
+    }
+
+    /** The finished session of a request that did not ask to be traced, found by its query in system_traces. */
+    private static Row sampledSession(CqlSession s, String query) {
+        return poll(() -> sessionsOf(s, query).stream().findFirst().orElse(null));
+    }
+
+    private static List<Row> sessionsOf(CqlSession s, String query) {
+        return s.execute("SELECT session_id, request, duration, parameters FROM system_traces.sessions").all().stream()
+                .filter(r -> query.equals(r.getMap("parameters", String.class, String.class).get("query"))).toList();
     }
 
     /**

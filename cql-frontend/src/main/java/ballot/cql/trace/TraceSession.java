@@ -22,6 +22,7 @@ public final class TraceSession implements Trace {
             int durationMicros, Map<String, String> parameters, String request, long startedAtMillis, List<TraceEvent> events) {}
 
     private final UUID id;
+    private final boolean requested;
     private final InetAddress client;
     private final InetAddress coordinator;
     private final int coordinatorPort;
@@ -34,9 +35,10 @@ public final class TraceSession implements Trace {
     private List<TraceEvent> events = new ArrayList<>();
     private boolean finished;
 
-    TraceSession(UUID id, InetAddress client, InetAddress coordinator, int coordinatorPort, long startedAtMillis, long startNanos,
-            TraceSink sink) {
+    TraceSession(UUID id, boolean requested, InetAddress client, InetAddress coordinator, int coordinatorPort, long startedAtMillis,
+            long startNanos, TraceSink sink) {
         this.id = id;
+        this.requested = requested;
         this.client = client;
         this.coordinator = coordinator;
         this.coordinatorPort = coordinatorPort;
@@ -45,9 +47,17 @@ public final class TraceSession implements Trace {
         this.sink = sink;
     }
 
-    /** The tracing id the client gets with the answer. */
+    /** The session's id: the key of its rows in system_traces. */
     public UUID id() {
         return id;
+    }
+
+    /**
+     * Whether the client asked for the trace (the envelope's tracing flag) rather than the request being sampled. Only
+     * then does the answer carry the tracing flag and {@link #id()}, as in Cassandra ({@code Message.Request.execute}).
+     */
+    public boolean requested() {
+        return requested;
     }
 
     /** Names the request ("Execute CQL3 query") and its parameters (the query, consistency level, ...). */

@@ -43,7 +43,11 @@ public final class Tracer {
         this.probability = probability;
     }
 
-    /** A session for a request from {@code client} if it is to be traced, else null. */
+    /**
+     * A session for a request from {@code client} if it is to be traced, else null.
+     *
+     * @param requested the client asked for the trace (the envelope's tracing flag); else the request may be sampled
+     */
     public TraceSession newSession(SocketAddress client, boolean requested) {
         if (sink == null) return null;
         if (!requested) {
@@ -52,6 +56,6 @@ public final class Tracer {
         }
         long now = System.currentTimeMillis();
         InetAddress from = client instanceof InetSocketAddress inet ? inet.getAddress() : null;
-        return new TraceSession(TimeUuids.next(now), from, coordinator, coordinatorPort, now, System.nanoTime(), sink);
+        return new TraceSession(TimeUuids.next(now), requested, from, coordinator, coordinatorPort, now, System.nanoTime(), sink);
     }
 }

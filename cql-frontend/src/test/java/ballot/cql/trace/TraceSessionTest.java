@@ -65,8 +65,9 @@ class TraceSessionTest {
     @Test
     void samplesByProbabilityOnlyRequestsThatDidNotAsk() {
         assertThat(tracer.newSession(null, false)).isNull();
+        assertThat(tracer.newSession(null, true).requested()).isTrue();
         tracer.probability(1);
-        assertThat(tracer.newSession(null, false)).isNotNull();
+        assertThat(tracer.newSession(null, false).requested()).as("sampled: the answer carries no tracing id").isFalse();
         assertThat(Tracer.OFF.newSession(null, true)).as("a transport without a node traces nothing").isNull();
     }
 }
