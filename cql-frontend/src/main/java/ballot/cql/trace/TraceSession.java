@@ -13,7 +13,7 @@ import java.util.UUID;
  * events and, after them, its session row (with the duration drivers wait for) go to the {@link TraceSink}. Events
  * that arrive later (a replica that answered after the consistency level was met) are written on their own.
  */
-public final class TraceSession implements Trace {
+public final class TraceSession implements CoordinatorTrace {
     /** The one kind of trace Ballot writes ({@code Tracing.TraceType.QUERY} in Cassandra). */
     static final String COMMAND = "QUERY";
 
@@ -48,6 +48,7 @@ public final class TraceSession implements Trace {
     }
 
     /** The session's id: the key of its rows in system_traces. */
+    @Override
     public UUID id() {
         return id;
     }
@@ -71,7 +72,7 @@ public final class TraceSession implements Trace {
         add(List.of(TraceEvent.now(activity, coordinator, coordinatorPort, startNanos)));
     }
 
-    /** Adds events another node recorded for this request (a replica's, sent back with its reply). */
+    @Override
     public void add(List<TraceEvent> more) {
         synchronized (this) {
             if (!finished) {
