@@ -134,7 +134,9 @@ public final class BallotNode implements AutoCloseable {
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
             schema.onInstall(processor::schemaChanged);
-            traces = new TraceWriter(environment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
+            QueryEnvironment tracesEnvironment = new QueryEnvironment(coordinator.unmetered(), paxos, schema, clock::nextMicros,
+                    System::currentTimeMillis, environment.node());
+            traces = new TraceWriter(tracesEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);
             if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer));

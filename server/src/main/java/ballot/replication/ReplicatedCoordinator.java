@@ -152,12 +152,12 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
-        return write(updates, consistency, writeType, Deadline.NONE);
+        return write(updates, consistency, writeType, Deadline.NONE, metrics);
     }
 
     private CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType,
-            Deadline deadline) {
-        return metrics.time(CoordinatorMetrics.Kind.WRITE, consistency, () -> writeAll(updates, consistency, writeType, deadline));
+            Deadline deadline, CoordinatorMetrics timers) {
+        return timers.time(CoordinatorMetrics.Kind.WRITE, consistency, () -> writeAll(updates, consistency, writeType, deadline));
     }
 
     private CompletableFuture<Void> writeAll(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType,
@@ -259,15 +259,15 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl) {
-        return read(table, key, spec, cl, Deadline.NONE);
+        return read(table, key, spec, cl, Deadline.NONE, metrics);
     }
 
     /** Tables the node generates are answered from memory at once: no replica to wait for, no deadline to miss. */
     private CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
-            Deadline deadline) {
+            Deadline deadline, CoordinatorMetrics timers) {
         VirtualTable virtual = system.table(table.id());
         if (virtual != null) return CompletableFuture.completedFuture(virtual.read(key, spec));
-        return metrics.time(CoordinatorMetrics.Kind.READ, cl, () -> readReplicas(table, key, spec, cl, deadline));
+        return timers.time(CoordinatorMetrics.Kind.READ, cl, () -> readReplicas(table, key, spec, cl, deadline));
     }
 
     private CompletableFuture<PartitionData> readReplicas(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
@@ -385,14 +385,14 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     @Override
     public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
             ConsistencyLevel cl) {
-        return scan(table, range, spec, partitionLimit, cl, Deadline.NONE);
+        return scan(table, range, spec, partitionLimit, cl, Deadline.NONE, metrics);
     }
 
     private CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
-            ConsistencyLevel cl, Deadline deadline) {
+            ConsistencyLevel cl, Deadline deadline, CoordinatorMetrics timers) {
         VirtualTable virtual = system.table(table.id());
         if (virtual != null) return CompletableFuture.completedFuture(virtual.scan(range, spec, partitionLimit));
-        return metrics.time(CoordinatorMetrics.Kind.RANGE, cl, () -> scanReplicas(table, range, spec, partitionLimit, cl, deadline));
+        return timers.time(CoordinatorMetrics.Kind.RANGE, cl, () -> scanReplicas(table, range, spec, partitionLimit, cl, deadline));
     }
 
     private CompletableFuture<List<PartitionData>> scanReplicas(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
@@ -473,31 +473,48 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public DataCoordinator within(Duration timeout) {
-        return new WithDeadline(Deadline.at(nowMillis.getAsLong() + timeout.toMillis(), nowMillis));
+        return new View(deadlineAfter(timeout), metrics);
     }
 
-    /** This coordinator for one statement execution with USING TIMEOUT: every operation shares its deadline. */
-    private final class WithDeadline implements DataCoordinator {
-        private final Deadline deadline;
+    private Deadline deadlineAfter(Duration timeout) {
+        return Deadline.at(nowMillis.getAsLong() + timeout.toMillis(), nowMillis);
+    }
 
-        WithDeadline(Deadline deadline) {
+    /**
+     * This coordinator for the writes the node makes for itself (system_traces): the same paths and timeouts, kept out
+     * of the client request latency metrics ({@code ballot.coordinator.*}).
+     */
+    public DataCoordinator unmetered() {
+        return new View(Deadline.NONE, CoordinatorMetrics.NONE);
+    }
+
+    /**
+     * This coordinator with a deadline shared by every operation (one statement execution with USING TIMEOUT), and
+     * the metrics its operations are timed in.
+     */
+    private final class View implements DataCoordinator {
+        private final Deadline deadline;
+        private final CoordinatorMetrics timers;
+
+        View(Deadline deadline, CoordinatorMetrics timers) {
             this.deadline = deadline;
+            this.timers = timers;
         }
 
         @Override
         public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
-            return ReplicatedCoordinator.this.write(updates, consistency, writeType, deadline);
+            return ReplicatedCoordinator.this.write(updates, consistency, writeType, deadline, timers);
         }
 
         @Override
         public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel consistency) {
-            return ReplicatedCoordinator.this.read(table, key, spec, consistency, deadline);
+            return ReplicatedCoordinator.this.read(table, key, spec, consistency, deadline, timers);
         }
 
         @Override
         public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
                 ConsistencyLevel consistency) {
-            return ReplicatedCoordinator.this.scan(table, range, spec, partitionLimit, consistency, deadline);
+            return ReplicatedCoordinator.this.scan(table, range, spec, partitionLimit, consistency, deadline, timers);
         }
 
         @Override
@@ -507,7 +524,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
         @Override
         public DataCoordinator within(Duration timeout) {
-            return ReplicatedCoordinator.this.within(timeout);
+            return new View(deadlineAfter(timeout), timers);
         }
     }
 

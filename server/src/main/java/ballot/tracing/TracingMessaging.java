@@ -28,8 +28,7 @@ public final class TracingMessaging implements Messaging {
         session.event("Sending " + verb.name() + " message to " + peer);
         return messaging.request(peer, TracedVerbs.twin(verb), new TracedVerbs.Traced<>(session.id(), payload), timeout)
                 .thenApply(reply -> {
-                    session.add(reply.events());
-                    session.event(verb.name() + " reply received from " + peer);
+                    session.reply(reply.events(), verb.name() + " reply received from " + peer);
                     return reply.value();
                 });
     }

@@ -10,7 +10,6 @@ import ballot.paxos.PaxosKey;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** A lane's traces of the LWTs in flight: a Paxos round's steps go to every traced request on its partition. */
@@ -21,7 +20,7 @@ class PartitionTracesTest {
             written.add(session);
         }
 
-        public void late(UUID sessionId, List<TraceEvent> events) {
+        public void late(TraceSession session) {
             throw new AssertionError("no event comes after its session here");
         }
     }, 0);
@@ -35,7 +34,8 @@ class PartitionTracesTest {
         traces.add(partition, first);
         traces.add(partition, second);
         traces.of(partition).event("Paxos prepare of ballot 1 to this node");
-        traces.of(partition).add(List.of(TraceEvent.now("Promising ballot 1", InetAddress.getLoopbackAddress(), 7001, System.nanoTime())));
+        traces.of(partition).reply(List.of(TraceEvent.now("Promising ballot 1", InetAddress.getLoopbackAddress(), 7001, System.nanoTime())),
+                "Paxos promise of ballot 1 from /127.0.0.2:7000");
 
         traces.remove(partition, first);
         traces.of(partition).event("Paxos propose of ballot 1 to this node");
@@ -44,9 +44,10 @@ class PartitionTracesTest {
 
         first.finish();
         second.finish();
-        assertThat(activities(0)).containsExactly("Paxos prepare of ballot 1 to this node", "Promising ballot 1");
+        assertThat(activities(0)).containsExactly("Paxos prepare of ballot 1 to this node", "Promising ballot 1",
+                "Paxos promise of ballot 1 from /127.0.0.2:7000");
         assertThat(activities(1)).containsExactly("Paxos prepare of ballot 1 to this node", "Promising ballot 1",
-                "Paxos propose of ballot 1 to this node");
+                "Paxos promise of ballot 1 from /127.0.0.2:7000", "Paxos propose of ballot 1 to this node");
     }
 
     @Test

@@ -41,8 +41,9 @@ class TracingIT {
     private static CqlSession session;
 
     @BeforeAll
-    static void start() {
-        node = TestNode.start("tracing");
+    static void start() throws IOException {
+        int metricsPort = NodeProcess.freePort();
+        node = TestNode.start("tracing", config -> config.metricsPort = metricsPort);
         session = session(node);
         session.execute("CREATE KEYSPACE tr WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         session.execute("CREATE TABLE tr.kv (k int PRIMARY KEY, v text)");
@@ -117,6 +118,25 @@ class TracingIT {
         QueryTrace notApplied = session.execute(SimpleStatement.newInstance("UPDATE tr.kv SET v = 'y' WHERE k = 3 IF v = 'z'")
                 .setTracing(true)).getExecutionInfo().getQueryTrace();
         assertThat(activities(notApplied)).anyMatch(s -> s.startsWith("Paxos NOT_APPLIED after "));
+    }
+
+    /** Trace writes are the node's own, not client requests: the coordinator's request latency timers leave them out. */
+    @Test
+    void traceWritesAreNotTimedAsClientWrites() throws IOException, InterruptedException {
+        double before = clientWritesTimed();
+        QueryTrace trace = session.execute(SimpleStatement.newInstance("SELECT v FROM tr.kv WHERE k = 1").setTracing(true))
+                .getExecutionInfo().getQueryTrace();
+        assertThat(trace.getEvents()).as("the trace was written").isNotEmpty();
+        assertThat(clientWritesTimed()).isEqualTo(before);
+    }
+
+    /** The number of writes in ballot_coordinator_write_latency, over every consistency level. */
+    private static double clientWritesTimed() throws IOException, InterruptedException {
+        URI uri = URI.create("http://" + node.metricsAddress().getAddress().getHostAddress() + ":" + node.metricsAddress().getPort()
+                + "/metrics");
+        String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return text.lines().filter(l -> l.startsWith("ballot_coordinator_write_latency_seconds_count"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
     @Test

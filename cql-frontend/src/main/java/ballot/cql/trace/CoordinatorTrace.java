@@ -12,6 +12,9 @@ public sealed interface CoordinatorTrace extends Trace permits TraceSession, Sha
     /** The session id that traced internode requests carry to replicas. */
     UUID id();
 
-    /** Adds events another node recorded for this request (a replica's, sent back with its reply). */
-    void add(List<TraceEvent> events);
+    /**
+     * Adds the events a replica recorded for this request and sent back with its reply, then {@code activity} (the
+     * reply's arrival) on this node: one step, so that a reply arriving after the session finished is one late batch.
+     */
+    void reply(List<TraceEvent> replicaEvents, String activity);
 }

@@ -48,8 +48,8 @@ public final class SharedTrace implements CoordinatorTrace {
     }
 
     @Override
-    public void add(List<TraceEvent> events) {
-        for (CoordinatorTrace t : traces) t.add(events);
+    public void reply(List<TraceEvent> replicaEvents, String activity) {
+        for (CoordinatorTrace t : traces) t.reply(replicaEvents, activity);
     }
 
     @Override
