@@ -43,6 +43,11 @@ public final class NodeConfig {
     @JsonProperty("trace_probability") public double traceProbability = 0;
     /** Seconds a trace (system_traces rows) is kept. */
     @JsonProperty("tracetype_query_ttl") public int traceTtlSeconds = 86_400;
+    /**
+     * Whether the metrics port takes state-changing admin calls (POST /storage_service/trace_probability) from any
+     * client address; by default only from loopback, since the port has no authentication.
+     */
+    @JsonProperty("admin_changes_from_any_address") public boolean adminChangesFromAnyAddress = false;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
