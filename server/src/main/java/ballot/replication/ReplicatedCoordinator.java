@@ -57,14 +57,18 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     private final Supplier<Schema> schema;
     private final HintStore hints;
     private final Timeouts timeouts;
+    /** The wall clock, for hints' times. */
     private final LongSupplier nowMillis;
+    /** The monotonic clock statements' deadlines are on. */
+    private final LongSupplier nanoTime;
     private final CoordinatorMetrics metrics;
     private volatile TokenRing ring;
     /** Placement per replication setting for the current ring; emptied whenever the ring is rebuilt. */
     private final java.util.concurrent.ConcurrentHashMap<Map<String, String>, ReplicaPlacement> placements = new java.util.concurrent.ConcurrentHashMap<>();
 
     ReplicatedCoordinator(Membership membership, Messaging messaging, LocalReplica local, SystemKeyspaces system,
-            Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis, CoordinatorMetrics metrics) {
+            Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis, LongSupplier nanoTime,
+            CoordinatorMetrics metrics) {
         this.membership = membership;
         this.messaging = messaging;
         this.local = local;
@@ -73,6 +77,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         this.hints = hints;
         this.timeouts = timeouts;
         this.nowMillis = nowMillis;
+        this.nanoTime = nanoTime;
         this.metrics = metrics;
         refreshRing();
     }
@@ -477,7 +482,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     }
 
     private Deadline deadlineAfter(Duration timeout) {
-        return Deadline.at(nowMillis.getAsLong() + timeout.toMillis(), nowMillis);
+        return Deadline.at(nanoTime.getAsLong() + timeout.toNanos(), nanoTime);
     }
 
     /**
