@@ -76,11 +76,13 @@ final class Arithmetic {
         Number y = (Number) rightType.compose(right);
         try {
             return switch (result.kind()) {
-                case TINYINT -> result.decompose((byte) ints(op, x.byteValue(), y.byteValue()));
-                case SMALLINT -> result.decompose((short) ints(op, x.shortValue(), y.shortValue()));
-                case INT -> result.decompose(ints(op, x.intValue(), y.intValue()));
+                // Narrower integers and floats are computed in long and double and narrowed: the same result, wrapped or
+                // correctly rounded, as computing in their own width.
+                case TINYINT -> result.decompose((byte) longs(op, x.byteValue(), y.byteValue()));
+                case SMALLINT -> result.decompose((short) longs(op, x.shortValue(), y.shortValue()));
+                case INT -> result.decompose((int) longs(op, x.intValue(), y.intValue()));
                 case BIGINT, COUNTER -> result.decompose(longs(op, x.longValue(), y.longValue()));
-                case FLOAT -> result.decompose(floats(op, x.floatValue(), y.floatValue()));
+                case FLOAT -> result.decompose((float) doubles(op, x.floatValue(), y.floatValue()));
                 case DOUBLE -> result.decompose(doubles(op, x.doubleValue(), y.doubleValue()));
                 case VARINT -> result.decompose(varints(op, varint(x), varint(y)));
                 case DECIMAL -> result.decompose(decimals(op, decimal(x), decimal(y)));
@@ -120,29 +122,7 @@ final class Arithmetic {
         };
     }
 
-    private static int ints(char op, int x, int y) {
-        return switch (op) {
-            case '+' -> x + y;
-            case '-' -> x - y;
-            case '*' -> x * y;
-            case '/' -> x / y;
-            case '%' -> x % y;
-            default -> throw new IllegalArgumentException("operator " + op);
-        };
-    }
-
     private static long longs(char op, long x, long y) {
-        return switch (op) {
-            case '+' -> x + y;
-            case '-' -> x - y;
-            case '*' -> x * y;
-            case '/' -> x / y;
-            case '%' -> x % y;
-            default -> throw new IllegalArgumentException("operator " + op);
-        };
-    }
-
-    private static float floats(char op, float x, float y) {
         return switch (op) {
             case '+' -> x + y;
             case '-' -> x - y;
