@@ -1,5 +1,6 @@
 package ballot.node;
 
+import ballot.cql.trace.Tracer;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -76,7 +77,7 @@ public final class NodeConfig {
         if (writeTimeoutMillis < 1 || readTimeoutMillis < 1 || rangeTimeoutMillis < 1 || casContentionTimeoutMillis < 1) {
             throw new IllegalArgumentException("request timeouts must be positive");
         }
-        if (!(traceProbability >= 0 && traceProbability <= 1)) throw new IllegalArgumentException("trace_probability must be in [0, 1], was " + traceProbability);
+        Tracer.checkProbability(traceProbability);
         if (traceTtlSeconds < 1) throw new IllegalArgumentException("tracetype_query_ttl must be positive, was " + traceTtlSeconds);
         if (requestThreads < 1) throw new IllegalArgumentException("request_threads must be positive, was " + requestThreads);
     }

@@ -70,9 +70,14 @@ public final class TraceProbabilityEndpoint implements HttpHandler {
         double probability;
         try {
             probability = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            answer(exchange, 400, "trace_probability must be a number, was '" + value + "'");
+            return;
+        }
+        try {
             tracer.probability(probability);
         } catch (IllegalArgumentException e) {
-            answer(exchange, 400, "trace probability must be a number between 0 and 1, was '" + value + "'");
+            answer(exchange, 400, e.getMessage());
             return;
         }
         log.info("trace probability set probability={}", probability);

@@ -62,12 +62,11 @@ public final class TraceWriter implements TraceSink, AutoCloseable {
     private final LongAdder failed = new LongAdder();
 
     /**
-     * @param ttlSeconds how long trace rows live ({@code tracetype_query_ttl})
+     * @param ttlSeconds how long trace rows live ({@code tracetype_query_ttl}, checked positive by the configuration)
      * @param queueMax sessions waiting to be written before new ones are dropped
      * @param inFlightMax sessions being written at once
      */
     public TraceWriter(QueryEnvironment environment, Preparer preparer, int ttlSeconds, int queueMax, int inFlightMax) {
-        if (ttlSeconds < 1) throw new IllegalArgumentException("tracetype_query_ttl must be positive, was " + ttlSeconds);
         this.environment = environment;
         String using = " USING TTL " + ttlSeconds;
         this.insertEvent = preparer.prepare("INSERT INTO " + TraceKeyspace.NAME + "." + TraceKeyspace.EVENTS

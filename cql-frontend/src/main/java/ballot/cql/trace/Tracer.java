@@ -38,9 +38,14 @@ public final class Tracer {
 
     /** Changes the fraction of requests traced without asking; takes effect for the next request. */
     public void probability(double probability) {
+        this.probability = checkProbability(probability);
+    }
+
+    /** The one check of {@code trace_probability}, in the configuration and at run time alike. */
+    public static double checkProbability(double probability) {
         if (!(probability >= 0 && probability <= 1))
-            throw new IllegalArgumentException("trace probability must be between 0 and 1, was " + probability);
-        this.probability = probability;
+            throw new IllegalArgumentException("trace_probability must be between 0 and 1, was " + probability);
+        return probability;
     }
 
     /**
