@@ -2,6 +2,7 @@ package compat
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -81,4 +82,37 @@ func TestTracedLwt(t *testing.T) {
 	if lines := strings.Count(traceText(id), "\n"); lines < 3 {
 		t.Errorf("an LWT trace of %d lines, want its steps", lines)
 	}
+	if rf != "1" {
+		// A quorum of the partition's replicas includes another node: its acceptor's events came back with its replies.
+		coordinator, sources := traceSources(t, id)
+		remote := false
+		for _, s := range sources {
+			remote = remote || !s.Equal(coordinator)
+		}
+		if !remote {
+			t.Errorf("no event from a replica other than the coordinator %v: sources %v", coordinator, sources)
+		}
+	}
+}
+
+// traceSources reads a finished session's coordinator and the source of each of its events.
+func traceSources(t *testing.T, id []byte) (net.IP, []net.IP) {
+	t.Helper()
+	var coordinator net.IP
+	if err := session.Query("SELECT coordinator FROM system_traces.sessions WHERE session_id = ?", id).Scan(&coordinator); err != nil {
+		t.Fatalf("reading trace session %x: %v", id, err)
+	}
+	var sources []net.IP
+	iter := session.Query("SELECT source FROM system_traces.events WHERE session_id = ?", id).Iter()
+	for {
+		var source net.IP // a new one each row: Scan may reuse the bytes of the last
+		if !iter.Scan(&source) {
+			break
+		}
+		sources = append(sources, source)
+	}
+	if err := iter.Close(); err != nil {
+		t.Fatalf("reading trace events %x: %v", id, err)
+	}
+	return coordinator, sources
 }

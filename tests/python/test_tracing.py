@@ -2,6 +2,8 @@
 
 from cassandra.query import SimpleStatement
 
+from conftest import RF
+
 
 def test_traced_prepared_read(session, table):
     name = table("pk int PRIMARY KEY, v text")
@@ -28,6 +30,11 @@ def test_traced_lwt(session, table):
     assert trace.request_type == "Execute CQL3 query"
     assert trace.parameters["query"] == "INSERT INTO %s (pk, v) VALUES (1, 'a') IF NOT EXISTS" % name
     assert len(trace.events) >= 3
+    if RF > 1:
+        # A quorum of the partition's replicas includes another node: its acceptor's events came back with its replies.
+        assert any(e.source != trace.coordinator for e in trace.events), \
+            "no event from a replica other than the coordinator %s: %s" % (
+                trace.coordinator, [(e.source, e.description) for e in trace.events])
 
 
 def test_untraced_query_has_no_trace(session):

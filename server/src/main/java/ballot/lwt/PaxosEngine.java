@@ -17,6 +17,7 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.CasResult;
 import ballot.cql.spi.LwtCoordinator;
+import ballot.cql.trace.CoordinatorTrace;
 import ballot.cql.trace.Trace;
 import ballot.cql.trace.Tracing;
 import ballot.net.LogThrottle;
@@ -46,9 +47,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -299,14 +298,15 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         long deadline = arrived + options.contentionTimeout().toNanos();
         CompletableFuture<CasResult> future = new CompletableFuture<>();
         Lane lane = lane(key);
-        Trace trace = Tracing.current();
+        // Conditional statements are coordinated here: a traced one's trace is its session, never a replica's.
+        CoordinatorTrace trace = Tracing.current() instanceof CoordinatorTrace t ? t : null;
         if (trace != null) {
             trace.event("Starting Paxos on " + table.keyspace() + "." + table.name() + " with " + replicas.size()
                     + " replicas (serial " + serial + ", commit " + (read ? "none" : commit) + ")");
         }
         try {
             lane.execute(() -> {
-                if (trace != null) lane.traced.put(key, trace);
+                if (trace != null) lane.traced.add(key, trace);
                 try {
                     lane.coordinator.submit(key, electorate, coreRequest, level, deadline, result -> {
                         if (trace != null) {
@@ -321,6 +321,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                         }
                     });
                 } catch (RuntimeException e) {
+                    if (trace != null) lane.traced.remove(key, trace);
                     future.completeExceptionally(e);
                     throw e;
                 }
@@ -465,7 +466,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             if (!(message instanceof Request request))
                 throw new IllegalArgumentException("replies travel as responses, not as messages: " + message);
             Lane lane = lane(request.key());
-            Trace trace = lane.traced.isEmpty() ? null : lane.traced.get(request.key());
+            CoordinatorTrace trace = lane.traced.of(request.key());
             if (to.equals(self)) {
                 if (trace != null) trace.event(PaxosTraces.sending(request, "this node"));
                 lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
@@ -532,8 +533,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         final AcceptorShell acceptor;
         /** Written and read on the lane's thread only. */
         CasCoordinator coordinator;
-        /** The traces of traced requests in progress, by partition; lane thread only, empty unless something is traced. */
-        final Map<PaxosKey, Trace> traced = new HashMap<>();
+        /** The traces of traced requests in flight, by partition; lane thread only. */
+        final PartitionTraces traced = new PartitionTraces();
         /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
         volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
 

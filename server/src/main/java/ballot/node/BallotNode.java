@@ -82,7 +82,6 @@ public final class BallotNode implements AutoCloseable {
     private final LocalNode identity;
     private InetSocketAddress address;
     private TraceWriter traces;
-    private Tracer tracer;
 
     private BallotNode(NodeConfig config) {
         config.validate();
@@ -142,10 +141,12 @@ public final class BallotNode implements AutoCloseable {
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
             schema.onInstall(processor::schemaChanged);
-            traces = new TraceWriter(environment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
-            tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
+            QueryEnvironment tracesEnvironment = new QueryEnvironment(coordinator.unmetered(), paxos, schema, clock::nextMicros,
+                    System::currentTimeMillis, environment.node());
+            traces = new TraceWriter(tracesEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
+            Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);
-            if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer));
+            if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer, config.adminChangesFromAnyAddress));
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             server = new CqlServer(CqlServerOptions.builder()
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
@@ -190,11 +191,6 @@ public final class BallotNode implements AutoCloseable {
 
     public LocalNode identity() {
         return identity;
-    }
-
-    /** Decides which requests are traced; its probability can be changed while the node runs. */
-    public Tracer tracer() {
-        return tracer;
     }
 
     /** Where {@code GET /metrics} is served; null when metrics_port is 0. */

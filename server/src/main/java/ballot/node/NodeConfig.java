@@ -1,5 +1,6 @@
 package ballot.node;
 
+import ballot.cql.trace.Tracer;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -45,6 +46,11 @@ public final class NodeConfig {
     @JsonProperty("trace_probability") public double traceProbability = 0;
     /** Seconds a trace (system_traces rows) is kept. */
     @JsonProperty("tracetype_query_ttl") public int traceTtlSeconds = 86_400;
+    /**
+     * Whether the metrics port takes state-changing admin calls (POST /storage_service/trace_probability) from any
+     * client address; by default only from loopback, since the port has no authentication.
+     */
+    @JsonProperty("admin_changes_from_any_address") public boolean adminChangesFromAnyAddress = false;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
@@ -73,7 +79,7 @@ public final class NodeConfig {
         if (writeTimeoutMillis < 1 || readTimeoutMillis < 1 || rangeTimeoutMillis < 1 || casContentionTimeoutMillis < 1) {
             throw new IllegalArgumentException("request timeouts must be positive");
         }
-        if (!(traceProbability >= 0 && traceProbability <= 1)) throw new IllegalArgumentException("trace_probability must be in [0, 1], was " + traceProbability);
+        Tracer.checkProbability(traceProbability);
         if (traceTtlSeconds < 1) throw new IllegalArgumentException("tracetype_query_ttl must be positive, was " + traceTtlSeconds);
         if (paxosPurgeGraceSeconds < 1) throw new IllegalArgumentException("paxos_purge_grace_period_in_seconds must be positive, was " + paxosPurgeGraceSeconds);
         if (requestThreads < 1) throw new IllegalArgumentException("request_threads must be positive, was " + requestThreads);

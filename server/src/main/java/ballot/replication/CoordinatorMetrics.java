@@ -32,6 +32,10 @@ final class CoordinatorMetrics {
 
     private record Key(Kind kind, ConsistencyLevel consistency) {}
 
+    /** Records nothing: for the node's own operations (trace writes), which are not client requests. */
+    static final CoordinatorMetrics NONE = new CoordinatorMetrics(null);
+
+    /** Null for {@link #NONE}. */
     private final MeterRegistry registry;
     private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
 
@@ -41,6 +45,7 @@ final class CoordinatorMetrics {
 
     /** Runs {@code request} and records its latency when it completes, or when it throws. */
     <T> CompletableFuture<T> time(Kind kind, ConsistencyLevel consistency, Supplier<CompletableFuture<T>> request) {
+        if (registry == null) return request.get();
         Timer timer = timers.computeIfAbsent(new Key(kind, consistency), this::timer);
         long start = System.nanoTime();
         CompletableFuture<T> answer;

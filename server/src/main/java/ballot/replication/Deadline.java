@@ -17,9 +17,13 @@ abstract sealed class Deadline {
 
     abstract boolean hasPassed();
 
-    /** @param atMillis the instant on {@code nowMillis}'s scale */
-    static Deadline at(long atMillis, LongSupplier nowMillis) {
-        return new At(atMillis, nowMillis);
+    /**
+     * @param atNanos the instant on {@code nanoTime}'s scale
+     * @param nanoTime a monotonic clock ({@code System::nanoTime}): a step of the wall clock must neither end a
+     *     statement's time early nor stretch it
+     */
+    static Deadline at(long atNanos, LongSupplier nanoTime) {
+        return new At(atNanos, nanoTime);
     }
 
     private static final class None extends Deadline {
@@ -33,20 +37,21 @@ abstract sealed class Deadline {
     }
 
     private static final class At extends Deadline {
-        private final long atMillis;
-        private final LongSupplier nowMillis;
+        private final long atNanos;
+        private final LongSupplier nanoTime;
 
-        At(long atMillis, LongSupplier nowMillis) {
-            this.atMillis = atMillis;
-            this.nowMillis = nowMillis;
+        At(long atNanos, LongSupplier nanoTime) {
+            this.atNanos = atNanos;
+            this.nanoTime = nanoTime;
         }
 
+        /** Differences, not comparisons, of nanoTime values: they may wrap. */
         Duration stepTimeout(Duration configured) {
-            return Duration.ofMillis(Math.max(0, atMillis - nowMillis.getAsLong()));
+            return Duration.ofNanos(Math.max(0, atNanos - nanoTime.getAsLong()));
         }
 
         boolean hasPassed() {
-            return nowMillis.getAsLong() >= atMillis;
+            return nanoTime.getAsLong() - atNanos >= 0;
         }
     }
 }

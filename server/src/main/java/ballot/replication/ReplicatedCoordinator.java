@@ -60,14 +60,18 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     private final Supplier<Schema> schema;
     private final HintStore hints;
     private final Timeouts timeouts;
+    /** The wall clock, for hints' times. */
     private final LongSupplier nowMillis;
+    /** The monotonic clock statements' deadlines are on. */
+    private final LongSupplier nanoTime;
     private final CoordinatorMetrics metrics;
     private volatile TokenRing ring;
     /** Placement per replication setting for the current ring; emptied whenever the ring is rebuilt. */
     private final java.util.concurrent.ConcurrentHashMap<Map<String, String>, ReplicaPlacement> placements = new java.util.concurrent.ConcurrentHashMap<>();
 
     ReplicatedCoordinator(Membership membership, Messaging messaging, LocalReplica local, SystemKeyspaces system,
-            Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis, CoordinatorMetrics metrics) {
+            Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis, LongSupplier nanoTime,
+            CoordinatorMetrics metrics) {
         this.membership = membership;
         this.messaging = messaging;
         this.local = local;
@@ -76,6 +80,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         this.hints = hints;
         this.timeouts = timeouts;
         this.nowMillis = nowMillis;
+        this.nanoTime = nanoTime;
         this.metrics = metrics;
         refreshRing();
     }
@@ -155,12 +160,12 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
-        return write(updates, consistency, writeType, Deadline.NONE);
+        return write(updates, consistency, writeType, Deadline.NONE, metrics);
     }
 
     private CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType,
-            Deadline deadline) {
-        return metrics.time(CoordinatorMetrics.Kind.WRITE, consistency, () -> writeAll(updates, consistency, writeType, deadline));
+            Deadline deadline, CoordinatorMetrics timers) {
+        return timers.time(CoordinatorMetrics.Kind.WRITE, consistency, () -> writeAll(updates, consistency, writeType, deadline));
     }
 
     private CompletableFuture<Void> writeAll(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType,
@@ -262,15 +267,15 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl) {
-        return read(table, key, spec, cl, Deadline.NONE);
+        return read(table, key, spec, cl, Deadline.NONE, metrics);
     }
 
     /** Tables the node generates are answered from memory at once: no replica to wait for, no deadline to miss. */
     private CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
-            Deadline deadline) {
+            Deadline deadline, CoordinatorMetrics timers) {
         VirtualTable virtual = system.table(table.id());
         if (virtual != null) return CompletableFuture.completedFuture(virtual.read(key, spec));
-        return metrics.time(CoordinatorMetrics.Kind.READ, cl, () -> readReplicas(table, key, spec, cl, deadline));
+        return timers.time(CoordinatorMetrics.Kind.READ, cl, () -> readReplicas(table, key, spec, cl, deadline));
     }
 
     private CompletableFuture<PartitionData> readReplicas(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
@@ -388,14 +393,14 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     @Override
     public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
             ConsistencyLevel cl) {
-        return scan(table, range, spec, partitionLimit, cl, Deadline.NONE);
+        return scan(table, range, spec, partitionLimit, cl, Deadline.NONE, metrics);
     }
 
     private CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
-            ConsistencyLevel cl, Deadline deadline) {
+            ConsistencyLevel cl, Deadline deadline, CoordinatorMetrics timers) {
         VirtualTable virtual = system.table(table.id());
         if (virtual != null) return CompletableFuture.completedFuture(virtual.scan(range, spec, partitionLimit));
-        return metrics.time(CoordinatorMetrics.Kind.RANGE, cl, () -> scanReplicas(table, range, spec, partitionLimit, cl, deadline));
+        return timers.time(CoordinatorMetrics.Kind.RANGE, cl, () -> scanReplicas(table, range, spec, partitionLimit, cl, deadline));
     }
 
     private CompletableFuture<List<PartitionData>> scanReplicas(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
@@ -609,31 +614,48 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     @Override
     public DataCoordinator within(Duration timeout) {
-        return new WithDeadline(Deadline.at(nowMillis.getAsLong() + timeout.toMillis(), nowMillis));
+        return new View(deadlineAfter(timeout), metrics);
     }
 
-    /** This coordinator for one statement execution with USING TIMEOUT: every operation shares its deadline. */
-    private final class WithDeadline implements DataCoordinator {
-        private final Deadline deadline;
+    private Deadline deadlineAfter(Duration timeout) {
+        return Deadline.at(nanoTime.getAsLong() + timeout.toNanos(), nanoTime);
+    }
 
-        WithDeadline(Deadline deadline) {
+    /**
+     * This coordinator for the writes the node makes for itself (system_traces): the same paths and timeouts, kept out
+     * of the client request latency metrics ({@code ballot.coordinator.*}).
+     */
+    public DataCoordinator unmetered() {
+        return new View(Deadline.NONE, CoordinatorMetrics.NONE);
+    }
+
+    /**
+     * This coordinator with a deadline shared by every operation (one statement execution with USING TIMEOUT), and
+     * the metrics its operations are timed in.
+     */
+    private final class View implements DataCoordinator {
+        private final Deadline deadline;
+        private final CoordinatorMetrics timers;
+
+        View(Deadline deadline, CoordinatorMetrics timers) {
             this.deadline = deadline;
+            this.timers = timers;
         }
 
         @Override
         public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
-            return ReplicatedCoordinator.this.write(updates, consistency, writeType, deadline);
+            return ReplicatedCoordinator.this.write(updates, consistency, writeType, deadline, timers);
         }
 
         @Override
         public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel consistency) {
-            return ReplicatedCoordinator.this.read(table, key, spec, consistency, deadline);
+            return ReplicatedCoordinator.this.read(table, key, spec, consistency, deadline, timers);
         }
 
         @Override
         public CompletableFuture<List<PartitionData>> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit,
                 ConsistencyLevel consistency) {
-            return ReplicatedCoordinator.this.scan(table, range, spec, partitionLimit, consistency, deadline);
+            return ReplicatedCoordinator.this.scan(table, range, spec, partitionLimit, consistency, deadline, timers);
         }
 
         /** Index queries keep the range timeout for each step (the deadline is not threaded through them yet). */
@@ -650,7 +672,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
         @Override
         public DataCoordinator within(Duration timeout) {
-            return ReplicatedCoordinator.this.within(timeout);
+            return new View(deadlineAfter(timeout), timers);
         }
     }
 

@@ -57,7 +57,7 @@ public final class Replication implements AutoCloseable {
     /** Builds the coordinator once the node is a member; it follows membership to keep its ring current. */
     public ReplicatedCoordinator start(Membership membership, Messaging messaging) {
         ReplicatedCoordinator c = new ReplicatedCoordinator(membership, messaging, local, system, schema, hints, timeouts,
-                () -> nowMicros.getAsLong() / 1000, new CoordinatorMetrics(metrics));
+                () -> nowMicros.getAsLong() / 1000, System::nanoTime, new CoordinatorMetrics(metrics));
         delivery = new HintDelivery(hints, messaging, membership, timeouts.write());
         membership.listen(new MembershipListener() {
             public void joined(NodeInfo node) { c.refreshRing(); }

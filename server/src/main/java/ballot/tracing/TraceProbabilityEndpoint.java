@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,15 +15,21 @@ import org.slf4j.LoggerFactory;
  * {@code nodetool settraceprobability}: {@code GET} answers the probability, {@code POST ?probability=P} sets it (P in
  * [0, 1]; anything else is 400 with the reason). Served beside the metrics on {@code metrics_port}; the admin CLI's
  * {@code settraceprobability} and {@code gettraceprobability} call it.
+ *
+ * <p>The port has no authentication, so a change is taken only from a loopback address (as Cassandra's JMX is local
+ * by default): from anywhere else it is 403, unless {@code admin_changes_from_any_address} allows it.
  */
 public final class TraceProbabilityEndpoint implements HttpHandler {
     public static final String PATH = "/storage_service/trace_probability";
     private static final Logger log = LoggerFactory.getLogger(TraceProbabilityEndpoint.class);
 
     private final Tracer tracer;
+    private final boolean changesFromAnyAddress;
 
-    public TraceProbabilityEndpoint(Tracer tracer) {
+    /** @param changesFromAnyAddress take a POST from any client address, not only from a loopback one */
+    public TraceProbabilityEndpoint(Tracer tracer, boolean changesFromAnyAddress) {
         this.tracer = tracer;
+        this.changesFromAnyAddress = changesFromAnyAddress;
     }
 
     @Override
@@ -44,6 +51,13 @@ public final class TraceProbabilityEndpoint implements HttpHandler {
     }
 
     private void set(HttpExchange exchange) throws IOException {
+        InetAddress client = exchange.getRemoteAddress().getAddress();
+        if (!changesFromAnyAddress && !client.isLoopbackAddress()) {
+            log.warn("trace probability change refused client={}", client.getHostAddress());
+            answer(exchange, 403, "the trace probability can be changed only from this host (a loopback address), not from "
+                    + client.getHostAddress() + "; set admin_changes_from_any_address: true to allow any address");
+            return;
+        }
         String query = exchange.getRequestURI().getQuery();
         String value = null;
         if (query != null) {
@@ -56,9 +70,14 @@ public final class TraceProbabilityEndpoint implements HttpHandler {
         double probability;
         try {
             probability = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            answer(exchange, 400, "trace_probability must be a number, was '" + value + "'");
+            return;
+        }
+        try {
             tracer.probability(probability);
         } catch (IllegalArgumentException e) {
-            answer(exchange, 400, "trace probability must be a number between 0 and 1, was '" + value + "'");
+            answer(exchange, 400, e.getMessage());
             return;
         }
         log.info("trace probability set probability={}", probability);

@@ -1,6 +1,6 @@
 package ballot.tracing;
 
-import ballot.cql.trace.TraceSession;
+import ballot.cql.trace.CoordinatorTrace;
 import ballot.cql.trace.Tracing;
 import ballot.net.Messaging;
 import ballot.net.Verb;
@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Internode messaging that carries traces to replicas. A request sent while the thread works for a traced request
- * ({@link Tracing#current()} is its {@link TraceSession}) travels as the verb's traced twin ({@link TracedVerbs}); the
+ * ({@link Tracing#current()} is a {@link CoordinatorTrace}: its session, or those of a Paxos round's requests) travels as the verb's traced twin ({@link TracedVerbs}); the
  * replica handles it as usual with a {@link ReplicaTrace} as the thread's trace, and its events come back with the
  * reply, which adds them to the session before anyone waiting for the reply hears of it. Requests of untraced work
  * go out unchanged, at the cost of one thread-local read.
@@ -24,12 +24,11 @@ public final class TracingMessaging implements Messaging {
 
     @Override
     public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout) {
-        if (!(Tracing.current() instanceof TraceSession session)) return messaging.request(peer, verb, payload, timeout);
+        if (!(Tracing.current() instanceof CoordinatorTrace session)) return messaging.request(peer, verb, payload, timeout);
         session.event("Sending " + verb.name() + " message to " + peer);
         return messaging.request(peer, TracedVerbs.twin(verb), new TracedVerbs.Traced<>(session.id(), payload), timeout)
                 .thenApply(reply -> {
-                    session.add(reply.events());
-                    session.event(verb.name() + " reply received from " + peer);
+                    session.reply(reply.events(), verb.name() + " reply received from " + peer);
                     return reply.value();
                 });
     }

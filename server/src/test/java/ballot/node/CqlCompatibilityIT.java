@@ -23,6 +23,7 @@ import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.api.core.metadata.token.Token;
 import com.datastax.oss.driver.api.core.servererrors.AlreadyExistsException;
+import com.datastax.oss.driver.api.core.servererrors.FunctionFailureException;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
@@ -324,6 +325,37 @@ class CqlCompatibilityIT {
                 .isInstanceOf(InvalidQueryException.class).hasMessageStartingWith("Cannot mask columns because dynamic data masking");
         assertThatThrownBy(() -> session.execute("CREATE FUNCTION it.f (a int) RETURNS NULL ON NULL INPUT RETURNS int "
                 + "LANGUAGE java AS 'return a;'")).isInstanceOf(InvalidQueryException.class).hasMessageContaining("not supported");
+    }
+
+    /** Cassandra 5.0's OperationFcts: floats and doubles follow IEEE 754; decimals cannot hold a NaN or an infinity. */
+    @Test
+    void arithmeticOnNanAndInfinityIsIeeeAndFailsOnlyForDecimals() {
+        session.execute("CREATE TABLE it.nums (k int PRIMARY KEY, f float, d double, m decimal, i int, b bigint)");
+        session.execute("INSERT INTO it.nums (k, f, d, m, i, b) VALUES (1, NaN, -Infinity, 1.5, 2147483647, 4)");
+        session.execute("INSERT INTO it.nums (k, f, d, m, i, b) VALUES (2, Infinity, NaN, 1.5, 0, 4)");
+        Row nan = session.execute("SELECT -f, f + 1, -d, d * 2, i + 1, -i, b + f FROM it.nums WHERE k = 1").one();
+        assertThat(nan.getFloat(0)).isNaN();
+        assertThat(nan.getFloat(1)).isNaN();
+        assertThat(nan.getDouble(2)).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(nan.getDouble(3)).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(nan.getInt(4)).as("int wraps").isEqualTo(Integer.MIN_VALUE);
+        assertThat(nan.getInt(5)).isEqualTo(-Integer.MAX_VALUE);
+        assertThat(nan.getColumnDefinitions().get(6).getType()).as("bigint + float").isEqualTo(DataTypes.DOUBLE);
+        assertThat(nan.getDouble(6)).isNaN();
+        Row infinite = session.execute("SELECT -f, f + 1, f / 0, d - d FROM it.nums WHERE k = 2").one();
+        assertThat(infinite.getFloat(0)).isEqualTo(Float.NEGATIVE_INFINITY);
+        assertThat(infinite.getFloat(1)).isEqualTo(Float.POSITIVE_INFINITY);
+        assertThat(infinite.getFloat(2)).isEqualTo(Float.POSITIVE_INFINITY);
+        assertThat(infinite.getDouble(3)).isNaN();
+
+        assertThatThrownBy(() -> session.execute("SELECT m + d FROM it.nums WHERE k = 2"))
+                .isInstanceOfSatisfying(FunctionFailureException.class, e -> assertThat(e.getMessage())
+                        .isEqualTo("the operation 'decimal + double' failed: A NaN cannot be converted into a decimal"));
+        assertThatThrownBy(() -> session.execute("SELECT m * f FROM it.nums WHERE k = 2"))
+                .isInstanceOf(FunctionFailureException.class)
+                .hasMessage("the operation 'decimal * float' failed: An infinite number cannot be converted into a decimal");
+        assertThatThrownBy(() -> session.execute("SELECT b / i FROM it.nums WHERE k = 2"))
+                .isInstanceOf(FunctionFailureException.class).hasMessage("the operation 'bigint / int' failed: / by zero");
     }
 
     private static ByteBuffer bytes(UUID uuid) {

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The metrics endpoint's setting, from YAML and from the command line. */
+/** Settings from YAML and from the command line, and the messages naming a bad one. */
 class NodeConfigTest {
     @TempDir
     Path directory;
@@ -32,6 +32,15 @@ class NodeConfigTest {
         assertThatThrownBy(() -> load("metrics_port: 65536\n"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("metrics_port must be in [0, 65535] (0: no metrics endpoint), was 65536");
+    }
+
+    @Test
+    void tracingSettingsAreCheckedNamingTheSetting() throws IOException {
+        assertThatThrownBy(() -> load("trace_probability: 1.5\n"))
+                .hasMessage("trace_probability must be between 0 and 1, was 1.5");
+        assertThatThrownBy(() -> load("tracetype_query_ttl: 0\n")).hasMessage("tracetype_query_ttl must be positive, was 0");
+        assertThat(load("admin_changes_from_any_address: true\n").adminChangesFromAnyAddress).isTrue();
+        assertThat(new NodeConfig().adminChangesFromAnyAddress).isFalse();
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
@@ -40,8 +41,9 @@ class TracingIT {
     private static CqlSession session;
 
     @BeforeAll
-    static void start() {
-        node = TestNode.start("tracing");
+    static void start() throws IOException {
+        int metricsPort = NodeProcess.freePort();
+        node = TestNode.start("tracing", config -> config.metricsPort = metricsPort);
         session = session(node);
         session.execute("CREATE KEYSPACE tr WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         session.execute("CREATE TABLE tr.kv (k int PRIMARY KEY, v text)");
@@ -118,6 +120,25 @@ class TracingIT {
         assertThat(activities(notApplied)).anyMatch(s -> s.startsWith("Paxos NOT_APPLIED after "));
     }
 
+    /** Trace writes are the node's own, not client requests: the coordinator's request latency timers leave them out. */
+    @Test
+    void traceWritesAreNotTimedAsClientWrites() throws IOException, InterruptedException {
+        double before = clientWritesTimed();
+        QueryTrace trace = session.execute(SimpleStatement.newInstance("SELECT v FROM tr.kv WHERE k = 1").setTracing(true))
+                .getExecutionInfo().getQueryTrace();
+        assertThat(trace.getEvents()).as("the trace was written").isNotEmpty();
+        assertThat(clientWritesTimed()).isEqualTo(before);
+    }
+
+    /** The number of writes in ballot_coordinator_write_latency, over every consistency level. */
+    private static double clientWritesTimed() throws IOException, InterruptedException {
+        URI uri = URI.create("http://" + node.metricsAddress().getAddress().getHostAddress() + ":" + node.metricsAddress().getPort()
+                + "/metrics");
+        String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return text.lines().filter(l -> l.startsWith("ballot_coordinator_write_latency_seconds_count"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     @Test
     void untracedRequestHasNoTracingId() {
         assertThat(session.execute("SELECT v FROM tr.kv WHERE k = 1").getExecutionInfo().getTracingId()).isNull();
@@ -178,13 +199,21 @@ class TracingIT {
                 .extracting(r -> r.getString(0)).containsExactly("events", "sessions");
     }
 
+    /**
+     * As in Cassandra (Message.Request.execute), a sampled request is traced but its answer carries no tracing id:
+     * the client did not ask, and finds the session in system_traces.
+     */
     @Test
     void probabilityOneTracesRequestsThatDidNotAsk() {
         try (TestNode sampled = TestNode.start("tracing-sampled", config -> config.traceProbability = 1.0);
              CqlSession s = session(sampled)) {
-            ExecutionInfo info = s.execute("SELECT release_version FROM system.local").getExecutionInfo();
-            assertThat(info.getTracingId()).isNotNull();
-            assertThat(info.getQueryTrace().getParameters()).containsEntry("query", "SELECT release_version FROM system.local");
+            String query = "SELECT release_version FROM system.local WHERE key = 'local'";
+            ResultSet rs = s.execute(query);
+            assertThat(rs.getExecutionInfo().getTracingId()).isNull();
+            assertThat(rs.getExecutionInfo().getIncomingPayload()).isEmpty();
+            Row row = sampledSession(s, query);
+            assertThat(row.getString("request")).isEqualTo("Execute CQL3 query");
+            assertThat(row.getInt("duration")).isPositive();
         }
     }
 
@@ -207,27 +236,46 @@ class TracingIT {
                 }
             };
             assertThat(call.apply("").body().strip()).isEqualTo("0.0");
-            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNull();
 
             assertThat(call.apply("?probability=1").statusCode()).isEqualTo(200);
             assertThat(call.apply("").body().strip()).isEqualTo("1.0");
-            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNotNull();
+            String sampled = "SELECT cluster_name FROM system.local WHERE key = 'local'";
+            s.execute(sampled);
+            assertThat(sampledSession(s, sampled).getString("request")).isEqualTo("Execute CQL3 query");
 
             var refused = call.apply("?probability=1.5");
             assertThat(refused.statusCode()).isEqualTo(400);
-            assertThat(refused.body()).contains("between 0 and 1, was '1.5'");
+            assertThat(refused.body().strip()).isEqualTo("trace_probability must be between 0 and 1, was 1.5");
             assertThat(call.apply("?probability=0").statusCode()).isEqualTo(200);
-            assertThat(s.execute("SELECT release_version FROM system.local").getExecutionInfo().getTracingId()).isNull();
+            String notSampled = "SELECT partitioner FROM system.local WHERE key = 'local'";
+            s.execute(notSampled);
+            // The writer writes sessions in the order they finish: once a later one is there, so would this one be.
+            s.execute(SimpleStatement.newInstance("SELECT release_version FROM system.local").setTracing(true))
+                    .getExecutionInfo().getQueryTrace();
+            assertThat(sessionsOf(s, notSampled)).isEmpty();
         }
     }
 
-    /** Reads until the trace writer has written the row (it writes after the answer is sent). */
+    /** The finished session of a request that did not ask to be traced, found by its query in system_traces. */
+    private static Row sampledSession(CqlSession s, String query) {
+        return poll(() -> sessionsOf(s, query).stream().findFirst().orElse(null));
+    }
+
+    private static List<Row> sessionsOf(CqlSession s, String query) {
+        return s.execute("SELECT session_id, request, duration, parameters FROM system_traces.sessions").all().stream()
+                .filter(r -> query.equals(r.getMap("parameters", String.class, String.class).get("query"))).toList();
+    }
+
+    /**
+     * Reads until the trace writer has written the row (it writes after the answer is sent), 15 ms apart: each read is
+     * a query, and a busy loop would take the CPU the writer needs.
+     */
     private static Row poll(Supplier<Row> read) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         Row row;
         while ((row = read.get()) == null || row.isNull("duration")) {
             if (System.nanoTime() > deadline) throw new AssertionError("trace session not written within 10 s");
-            Thread.onSpinWait();
+            LockSupport.parkNanos(Duration.ofMillis(15).toNanos());
         }
         return row;
     }

@@ -99,6 +99,8 @@ class ReplicationSimulationTest {
         final List<Node> nodes = new ArrayList<>();
         final Set<UUID> alive = new HashSet<>();
         long timestamps;
+        /** How far the coordinators' wall clock is set from the simulated time (an operator's or NTP's step). */
+        long wallClockStepMillis;
 
         Cluster(long seed, double dropRate) {
             world = new SimWorld(seed);
@@ -130,7 +132,7 @@ class ReplicationSimulationTest {
                 holder[0] = new ReplicatedCoordinator(new StaticMembership(info, infos, alive), endpoint, local,
                         new SystemKeyspaces(localNode, () -> schema, new SystemPaxosRows(storage, () -> schema)), () -> schema, new HintStore(storage, 1000, metrics),
                         new ReplicatedCoordinator.Timeouts(Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofMillis(200)),
-                        world::currentTimeMillis, new CoordinatorMetrics(metrics));
+                        () -> world.currentTimeMillis() + wallClockStepMillis, world::nanoTime, new CoordinatorMetrics(metrics));
                 nodes.add(new Node(info, holder[0]));
             }
         }
@@ -266,20 +268,11 @@ class ReplicationSimulationTest {
     void aStatementDeadlineCutsTheWaitForReplicasShort() {
         SimSeed.repeat(seed -> {
             try (Cluster c = new Cluster(seed, 0)) {
-            Set<InetSocketAddress> all = new HashSet<>();
-            for (Node n : c.nodes) all.add(n.info().internode());
-            // Node 3 is cut off but still believed alive: the coordinator waits for it until a timeout (200 ms configured).
-            c.network.partition(Set.of(c.nodes.get(2).info().internode()), all);
+            cutOffNode3(c);
             ReplicatedCoordinator coordinator = c.nodes.get(0).coordinator();
+            assertWriteFailsAtItsDeadline(c, coordinator.within(Duration.ofMillis(50)));
 
             long start = c.world.currentTimeMillis();
-            CompletableFuture<Void> write = coordinator.within(Duration.ofMillis(50))
-                    .write(List.of(c.write(1, 5, 5)), ConsistencyLevel.ALL, WriteType.SIMPLE);
-            assertThat(c.world.runUntil(write::isDone, Duration.ofSeconds(30))).isTrue();
-            assertThat(failure(write)).isInstanceOfSatisfying(WriteTimeoutException.class, e -> assertThat(e.received()).isEqualTo(2));
-            assertThat(c.world.currentTimeMillis() - start).as("simulated ms until the write failed").isBetween(50L, 199L);
-
-            start = c.world.currentTimeMillis();
             CompletableFuture<PartitionData> read = coordinator.within(Duration.ofMillis(50))
                     .read(c.table, c.key(1), ReadSpec.all(Integer.MAX_VALUE - 10), ConsistencyLevel.ALL);
             assertThat(c.world.runUntil(read::isDone, Duration.ofSeconds(30))).isTrue();
@@ -287,6 +280,39 @@ class ReplicationSimulationTest {
             assertThat(c.world.currentTimeMillis() - start).as("simulated ms until the read failed").isBetween(50L, 199L);
             }
         });
+    }
+
+    /** A statement's deadline is on the monotonic clock: a step of the wall clock neither ends it nor stretches it. */
+    @Test
+    void aStatementDeadlineIgnoresStepsOfTheWallClock() {
+        SimSeed.repeat(seed -> {
+            try (Cluster c = new Cluster(seed, 0)) {
+            cutOffNode3(c);
+            ReplicatedCoordinator coordinator = c.nodes.get(0).coordinator();
+            DataCoordinator statement = coordinator.within(Duration.ofMillis(50));
+            c.wallClockStepMillis = 3_600_000;
+            assertWriteFailsAtItsDeadline(c, statement);
+            statement = coordinator.within(Duration.ofMillis(50));
+            c.wallClockStepMillis = -3_600_000;
+            assertWriteFailsAtItsDeadline(c, statement);
+            }
+        });
+    }
+
+    /** Node 3 is cut off but still believed alive: coordinators wait for it until a timeout (200 ms configured). */
+    private static void cutOffNode3(Cluster c) {
+        Set<InetSocketAddress> all = new HashSet<>();
+        for (Node n : c.nodes) all.add(n.info().internode());
+        c.network.partition(Set.of(c.nodes.get(2).info().internode()), all);
+    }
+
+    /** With node 3 cut off, a write at ALL through {@code statement} (a 50 ms deadline) fails at the deadline. */
+    private static void assertWriteFailsAtItsDeadline(Cluster c, DataCoordinator statement) {
+        long start = c.world.nanoTime();
+        CompletableFuture<Void> write = statement.write(List.of(c.write(1, 5, 5)), ConsistencyLevel.ALL, WriteType.SIMPLE);
+        assertThat(c.world.runUntil(write::isDone, Duration.ofSeconds(30))).as("write done").isTrue();
+        assertThat(failure(write)).isInstanceOfSatisfying(WriteTimeoutException.class, e -> assertThat(e.received()).isEqualTo(2));
+        assertThat(Duration.ofNanos(c.world.nanoTime() - start).toMillis()).as("simulated ms until the write failed").isBetween(50L, 199L);
     }
 
     @Test

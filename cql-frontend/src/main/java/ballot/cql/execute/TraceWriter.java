@@ -1,7 +1,6 @@
 package ballot.cql.execute;
 
 import ballot.cql.ConsistencyLevel;
-import ballot.cql.error.UnavailableException;
 import ballot.cql.protocol.message.BatchType;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.QueryOptions;
@@ -23,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -36,31 +36,37 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes finished trace sessions into system_traces, off the request path: one thread takes sessions from a bounded
  * queue and writes each one's events, then its session row, as ordinary CQL writes with the trace TTL. Drivers poll
- * the session row until its duration is set and then read the events, so the row is written only once the events
- * are on every live replica: at ALL, or at ONE when fewer replicas than the replication factor are alive.
+ * the session row until its duration is set and then read the events, so the row is written once the events are.
+ * Every write is at ANY, as Cassandra writes its traces ({@code TraceStateImpl.mutateWithCatch}): a replica that is
+ * down gets them as hints, and a trace never costs an Unavailable. A session's late events (replies slower than the
+ * consistency level) are written {@value #LATE_FLUSH_DELAY_MILLIS} ms after the first, all in one batch.
  *
  * <p>A traced request never waits for any of this and never sees its failures: when the queue is full, or
  * {@code inFlightMax} sessions are being written, sessions are dropped and counted ({@link #dropped()}), and a write
- * that fails is counted ({@link #failed()}) and logged at DEBUG.
+ * that fails is counted ({@link #failed()}) and logged at DEBUG. The environment given should keep these writes out of
+ * the client request metrics.
  */
 public final class TraceWriter implements TraceSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TraceWriter.class);
+    /** Long enough for the other replicas of a request to answer too, so that its late events make one write. */
+    static final long LATE_FLUSH_DELAY_MILLIS = 100;
 
     private final QueryEnvironment environment;
     private final CqlStatement insertEvent;
     private final CqlStatement insertSession;
     private final ThreadPoolExecutor writer;
     private final Semaphore inFlight;
+    /** Submits to the writer {@value #LATE_FLUSH_DELAY_MILLIS} ms later (on the JDK's shared delay thread). */
+    private final Executor lateFlush = CompletableFuture.delayedExecutor(LATE_FLUSH_DELAY_MILLIS, TimeUnit.MILLISECONDS, this::submit);
     private final LongAdder dropped = new LongAdder();
     private final LongAdder failed = new LongAdder();
 
     /**
-     * @param ttlSeconds how long trace rows live ({@code tracetype_query_ttl})
+     * @param ttlSeconds how long trace rows live ({@code tracetype_query_ttl}, checked positive by the configuration)
      * @param queueMax sessions waiting to be written before new ones are dropped
      * @param inFlightMax sessions being written at once
      */
     public TraceWriter(QueryEnvironment environment, Preparer preparer, int ttlSeconds, int queueMax, int inFlightMax) {
-        if (ttlSeconds < 1) throw new IllegalArgumentException("tracetype_query_ttl must be positive, was " + ttlSeconds);
         this.environment = environment;
         String using = " USING TTL " + ttlSeconds;
         this.insertEvent = preparer.prepare("INSERT INTO " + TraceKeyspace.NAME + "." + TraceKeyspace.EVENTS
@@ -77,7 +83,7 @@ public final class TraceWriter implements TraceSink, AutoCloseable {
         });
     }
 
-    /** Sessions and late events not written because the writer was behind. */
+    /** Sessions and late events not written because the writer was behind or there were too many. */
     public long dropped() {
         return dropped.sum();
     }
@@ -94,8 +100,12 @@ public final class TraceWriter implements TraceSink, AutoCloseable {
     }
 
     @Override
-    public void late(UUID sessionId, List<TraceEvent> events) {
-        submit(() -> write(sessionId, () -> writeEvents(sessionId, events)));
+    public void late(TraceSession session) {
+        lateFlush.execute(() -> {
+            TraceSession.Late late = session.takeLate();
+            dropped.add(late.dropped());
+            if (!late.events().isEmpty()) write(late.sessionId(), () -> writeEvents(late.sessionId(), late.events()));
+        });
     }
 
     private void submit(Runnable task) {
@@ -139,29 +149,22 @@ public final class TraceWriter implements TraceSink, AutoCloseable {
                     e.thread()));
         }
         List<CqlStatement> statements = Collections.nCopies(events.size(), insert);
-        return atLiveReplicas(cl -> ProtocolBatch.run(environment, BatchType.UNLOGGED, statements, values,
-                QueryOptions.of(cl, List.of()), TraceKeyspace.NAME));
+        return attempt(() -> ProtocolBatch.run(environment, BatchType.UNLOGGED, statements, values,
+                QueryOptions.of(ConsistencyLevel.ANY, List.of()), TraceKeyspace.NAME));
     }
 
     private CompletableFuture<Void> writeSession(TraceSession.Completed s) {
         CqlStatement insert = insertSession;
         List<ByteBuffer> values = values(insert, s.sessionId(), s.client(), s.command(), s.coordinator(), s.coordinatorPort(),
                 s.durationMicros(), s.parameters(), s.request(), Instant.ofEpochMilli(s.startedAtMillis()));
-        return atLiveReplicas(cl -> {
-            QueryOptions options = QueryOptions.of(cl, values);
-            return insert.execute(QueryContext.of(environment, TraceKeyspace.NAME, options, insert));
-        });
+        QueryOptions options = QueryOptions.of(ConsistencyLevel.ANY, values);
+        return attempt(() -> insert.execute(QueryContext.of(environment, TraceKeyspace.NAME, options, insert)));
     }
 
-    /** At ALL, so that readers find the rows on whichever replica they ask; at ONE when a replica is down. */
-    private static CompletableFuture<Void> atLiveReplicas(Function<ConsistencyLevel, CompletableFuture<?>> write) {
-        return attempt(write, ConsistencyLevel.ALL).exceptionallyCompose(error -> unwrap(error) instanceof UnavailableException
-                ? attempt(write, ConsistencyLevel.ONE) : CompletableFuture.failedFuture(error));
-    }
-
-    private static CompletableFuture<Void> attempt(Function<ConsistencyLevel, CompletableFuture<?>> write, ConsistencyLevel cl) {
+    /** The write's future, failed if starting it threw. */
+    private static CompletableFuture<Void> attempt(Supplier<CompletableFuture<?>> write) {
         try {
-            return write.apply(cl).thenApply(result -> null);
+            return write.get().thenApply(result -> null);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

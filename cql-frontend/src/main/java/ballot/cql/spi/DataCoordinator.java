@@ -47,9 +47,10 @@ public interface DataCoordinator {
     /**
      * This coordinator with one deadline, {@code timeout} from now, for every operation (ScyllaDB's USING TIMEOUT, for
      * one execution of a statement): each step waits for replicas only as long as is left of it, in place of the
-     * configured timeout of its kind, and an operation that would start after the deadline fails at once with its
-     * timeout error (READ_TIMEOUT, WRITE_TIMEOUT, TRUNCATE_ERROR), writing nothing. Compare-and-set and SERIAL reads
-     * keep Paxos's own timeouts, as in ScyllaDB.
+     * configured timeout of its kind, and a step that would start after the deadline fails at once with its timeout
+     * error (READ_TIMEOUT, WRITE_TIMEOUT, TRUNCATE_ERROR) without sending anything. A write of several partitions may
+     * still have sent its earlier partitions to their replicas, which may apply them: a timeout, as ever, says the
+     * write may or may not have happened. Compare-and-set and SERIAL reads keep Paxos's own timeouts, as in ScyllaDB.
      */
     DataCoordinator within(Duration timeout);
 }

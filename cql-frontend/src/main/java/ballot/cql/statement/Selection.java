@@ -461,10 +461,7 @@ final class Selection {
     }
 
     private static boolean isNumeric(CqlType type) {
-        return switch (type.kind()) {
-            case TINYINT, SMALLINT, INT, BIGINT, COUNTER, VARINT, FLOAT, DOUBLE, DECIMAL -> true;
-            default -> false;
-        };
+        return Arithmetic.isNumeric(type);
     }
 
     private static boolean isFloating(CqlType type) {
@@ -572,49 +569,22 @@ final class Selection {
 
     private static Prepared negation(Prepared arg) {
         if (!isNumeric(arg.type())) throw new InvalidRequestException("the '-' operation is not supported on " + arg.name());
-        return scalar("-" + arg.name(), arg.type(), List.of(arg), values -> values.get(0) == null ? null
-                : negate(arg.type(), new BigDecimal(arg.type().asString(values.get(0)))));
-    }
-
-    private static ByteBuffer negate(CqlType type, BigDecimal value) {
-        if (isFloating(type)) return type.fromString(Double.toString(-value.doubleValue()));
-        if (type.kind() == CqlType.Kind.DECIMAL) return type.fromString(value.negate().toPlainString());
-        return integral(type, value.toBigInteger().negate());
+        return scalar("-" + arg.name(), arg.type(), List.of(arg), values -> isNullOrEmpty(values.get(0)) ? null
+                : Arithmetic.negate(arg.type(), values.get(0)));
     }
 
     private static Prepared arithmetic(char op, Prepared left, Prepared right) {
         if (!isNumeric(left.type()) || !isNumeric(right.type())) {
             throw new InvalidRequestException("the '" + op + "' operation is not supported between " + left.name() + " and " + right.name());
         }
-        CqlType type = widest(left.type(), right.type());
-        return scalar(left.name() + " " + op + " " + right.name(), type, List.of(left, right), values -> {
-            if (values.get(0) == null || values.get(1) == null) return null;
-            BigDecimal x = new BigDecimal(left.type().asString(values.get(0)));
-            BigDecimal y = new BigDecimal(right.type().asString(values.get(1)));
-            BigDecimal r = switch (op) {
-                case '+' -> x.add(y);
-                case '-' -> x.subtract(y);
-                case '*' -> x.multiply(y);
-                case '/' -> {
-                    if (y.signum() == 0) throw new InvalidRequestException("Cannot divide by zero");
-                    yield isFloating(type) || type.kind() == CqlType.Kind.DECIMAL ? x.divide(y, MathContext.DECIMAL128)
-                            : new BigDecimal(x.toBigInteger().divide(y.toBigInteger()));
-                }
-                default -> {
-                    if (y.signum() == 0) throw new InvalidRequestException("Cannot divide by zero");
-                    yield x.remainder(y);
-                }
-            };
-            if (isFloating(type)) return type.fromString(Double.toString(r.doubleValue()));
-            if (type.kind() == CqlType.Kind.DECIMAL) return type.fromString(r.toPlainString());
-            return integral(type, r.toBigInteger());
-        });
+        CqlType type = Arithmetic.resultType(left.type(), right.type());
+        return scalar(left.name() + " " + op + " " + right.name(), type, List.of(left, right), values ->
+                isNullOrEmpty(values.get(0)) || isNullOrEmpty(values.get(1)) ? null
+                        : Arithmetic.apply(op, left.type(), values.get(0), right.type(), values.get(1), type));
     }
 
-    private static CqlType widest(CqlType a, CqlType b) {
-        List<CqlType.Kind> order = List.of(CqlType.Kind.TINYINT, CqlType.Kind.SMALLINT, CqlType.Kind.INT, CqlType.Kind.BIGINT,
-                CqlType.Kind.COUNTER, CqlType.Kind.VARINT, CqlType.Kind.FLOAT, CqlType.Kind.DOUBLE, CqlType.Kind.DECIMAL);
-        CqlType wider = order.indexOf(a.kind()) >= order.indexOf(b.kind()) ? a : b;
-        return wider.kind() == CqlType.Kind.COUNTER ? CqlTypes.BIGINT : wider;
+    /** An empty number (a value written as empty bytes) counts as null in arithmetic, as in Cassandra. */
+    private static boolean isNullOrEmpty(ByteBuffer value) {
+        return value == null || !value.hasRemaining();
     }
 }

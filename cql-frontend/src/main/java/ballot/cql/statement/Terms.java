@@ -13,9 +13,6 @@ import ballot.cql.type.TupleType;
 import ballot.cql.type.UserType;
 import ballot.cql.type.UserTypeResolver;
 import ballot.cql.type.VectorType;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.math.MathContext;
 import java.nio.ByteBuffer;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -276,14 +273,10 @@ final class Terms {
                 || from.kind() == CqlType.Kind.ASCII && to.kind() == CqlType.Kind.TEXT;
     }
 
+    /** Both operands take the receiver's type, and so does the result. */
     private static Value arithmetic(Term.Arithmetic a, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
         CqlType type = receiver.type();
-        CqlType.Kind kind = type.kind();
-        boolean numeric = switch (kind) {
-            case TINYINT, SMALLINT, INT, BIGINT, COUNTER, VARINT, FLOAT, DOUBLE, DECIMAL -> true;
-            default -> false;
-        };
-        if (!numeric) {
+        if (!Arithmetic.isNumeric(type)) {
             throw new InvalidRequestException("Arithmetic operation " + a.op() + " is not supported for " + receiver.name()
                     + " of type " + type.cqlName());
         }
@@ -293,44 +286,8 @@ final class Terms {
             ByteBuffer l = left.bind(b);
             ByteBuffer r = right.bind(b);
             if (l == null || r == null || l == QueryOptions.UNSET || r == QueryOptions.UNSET) return null;
-            BigDecimal x = new BigDecimal(type.asString(l));
-            BigDecimal y = new BigDecimal(type.asString(r));
-            BigDecimal result = switch (a.op()) {
-                case '+' -> x.add(y);
-                case '-' -> x.subtract(y);
-                case '*' -> x.multiply(y);
-                case '/' -> {
-                    if (y.signum() == 0) throw new InvalidRequestException("Cannot divide by zero");
-                    yield isIntegral(kind) ? new BigDecimal(x.toBigInteger().divide(y.toBigInteger())) : x.divide(y, MathContext.DECIMAL128);
-                }
-                case '%' -> {
-                    if (y.signum() == 0) throw new InvalidRequestException("Cannot divide by zero");
-                    yield x.remainder(y);
-                }
-                default -> throw new IllegalStateException("operator " + a.op());
-            };
-            String text = isIntegral(kind) ? result.toBigInteger().toString() : result.toString();
-            if (isIntegral(kind) && kind != CqlType.Kind.VARINT) {
-                BigInteger big = new BigInteger(text);
-                if (big.bitLength() >= bits(kind)) {
-                    throw new InvalidRequestException("The result of " + a.op() + " overflows " + type.cqlName());
-                }
-            }
-            return type.fromString(text);
-        };
-    }
-
-    private static boolean isIntegral(CqlType.Kind kind) {
-        return kind == CqlType.Kind.TINYINT || kind == CqlType.Kind.SMALLINT || kind == CqlType.Kind.INT
-                || kind == CqlType.Kind.BIGINT || kind == CqlType.Kind.COUNTER || kind == CqlType.Kind.VARINT;
-    }
-
-    private static int bits(CqlType.Kind kind) {
-        return switch (kind) {
-            case TINYINT -> 8;
-            case SMALLINT -> 16;
-            case INT -> 32;
-            default -> 64;
+            if (!l.hasRemaining() || !r.hasRemaining()) return null;
+            return Arithmetic.apply(a.op(), type, l, type, r, type);
         };
     }
 

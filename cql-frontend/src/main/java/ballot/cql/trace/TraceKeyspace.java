@@ -12,8 +12,6 @@ public final class TraceKeyspace {
     public static final String EVENTS = "events";
     public static final Map<String, String> REPLICATION =
             Map.of("class", "org.apache.cassandra.locator.SimpleStrategy", "replication_factor", "2");
-    /** Cassandra's default {@code tracetype_query_ttl}: one day. */
-    public static final int TTL_SECONDS_DEFAULT = 86_400;
 
     public static final String CREATE_SESSIONS = """
             CREATE TABLE sessions (session_id uuid, command text, client inet, coordinator inet, coordinator_port int,

@@ -1,16 +1,17 @@
 package ballot.cql.trace;
 
-import java.util.List;
-import java.util.UUID;
-
 /**
- * Where finished trace sessions go ({@link TraceWriter} on a node). Called on the threads that finish requests (the
+ * Where finished trace sessions go ({@code TraceWriter} on a node). Called on the threads that finish requests (the
  * transport's event loops among them): implementations must neither block nor throw.
  */
 public interface TraceSink {
     /** A finished session: its events first, then its session row. */
     void completed(TraceSession.Completed session);
 
-    /** Events that arrived after their session finished. */
-    void late(UUID sessionId, List<TraceEvent> events);
+    /**
+     * {@code session}, finished, has events that came after (replies slower than the consistency level). The sink
+     * takes them with {@link TraceSession#takeLate()} a little later, on another thread, and gets with them every late
+     * event added until then; the session calls this again only for events added after that.
+     */
+    void late(TraceSession session);
 }

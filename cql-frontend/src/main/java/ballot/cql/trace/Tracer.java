@@ -38,12 +38,21 @@ public final class Tracer {
 
     /** Changes the fraction of requests traced without asking; takes effect for the next request. */
     public void probability(double probability) {
-        if (!(probability >= 0 && probability <= 1))
-            throw new IllegalArgumentException("trace probability must be between 0 and 1, was " + probability);
-        this.probability = probability;
+        this.probability = checkProbability(probability);
     }
 
-    /** A session for a request from {@code client} if it is to be traced, else null. */
+    /** The one check of {@code trace_probability}, in the configuration and at run time alike. */
+    public static double checkProbability(double probability) {
+        if (!(probability >= 0 && probability <= 1))
+            throw new IllegalArgumentException("trace_probability must be between 0 and 1, was " + probability);
+        return probability;
+    }
+
+    /**
+     * A session for a request from {@code client} if it is to be traced, else null.
+     *
+     * @param requested the client asked for the trace (the envelope's tracing flag); else the request may be sampled
+     */
     public TraceSession newSession(SocketAddress client, boolean requested) {
         if (sink == null) return null;
         if (!requested) {
@@ -52,6 +61,6 @@ public final class Tracer {
         }
         long now = System.currentTimeMillis();
         InetAddress from = client instanceof InetSocketAddress inet ? inet.getAddress() : null;
-        return new TraceSession(TimeUuids.next(now), from, coordinator, coordinatorPort, now, System.nanoTime(), sink);
+        return new TraceSession(TimeUuids.next(now), requested, from, coordinator, coordinatorPort, now, System.nanoTime(), sink);
     }
 }

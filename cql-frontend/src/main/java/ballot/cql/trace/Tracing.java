@@ -34,11 +34,4 @@ public final class Tracing {
             else CURRENT.set(previous);
         }
     }
-
-    public static void run(Trace trace, Runnable work) {
-        call(trace, () -> {
-            work.run();
-            return null;
-        });
-    }
 }

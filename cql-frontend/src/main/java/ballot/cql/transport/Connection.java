@@ -301,14 +301,17 @@ final class Connection extends ChannelInboundHandlerAdapter {
         });
     }
 
-    /** Answers a statement; a traced one's answer carries its tracing id, errors included (as in Cassandra). */
+    /**
+     * Answers a statement. The answer to one whose client asked for the trace carries its tracing id, errors included;
+     * a sampled one's does not (as in Cassandra): the client finds it in system_traces.
+     */
     private void complete(int stream, Request request, TraceSession trace, Response response, Throwable failure) {
         inFlight--;
         if (trace != null) trace.finish();
         if (state != State.CLOSING) {
             Response answer = failure == null ? skipMetadataIfAsked(request, withoutLwtUnlessNegotiated(response))
                     : errorFor(failure, stream, request);
-            reply(answer, trace == null ? null : trace.id(), stream, client.protocolVersion());
+            reply(answer, trace != null && trace.requested() ? trace.id() : null, stream, client.protocolVersion());
         }
         drainPending();
     }

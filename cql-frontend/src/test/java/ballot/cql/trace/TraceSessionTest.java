@@ -7,14 +7,13 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class TraceSessionTest {
     /** Keeps what a node's trace writer would be given. */
     private static final class Recorded implements TraceSink {
         final List<TraceSession.Completed> completed = new ArrayList<>();
-        final List<List<TraceEvent>> late = new ArrayList<>();
+        final List<TraceSession> late = new ArrayList<>();
 
         @Override
         public void completed(TraceSession.Completed session) {
@@ -22,8 +21,8 @@ class TraceSessionTest {
         }
 
         @Override
-        public void late(UUID sessionId, List<TraceEvent> events) {
-            late.add(events);
+        public void late(TraceSession session) {
+            late.add(session);
         }
     }
 
@@ -53,20 +52,62 @@ class TraceSessionTest {
     }
 
     @Test
-    void eventsAfterTheEndAreWrittenOnTheirOwn() {
+    void aReplyIsOneStepItsReplicaEventsThenItsArrival() {
+        TraceSession session = tracer.newSession(null, true);
+        session.reply(List.of(replicaEvent("Appending to commitlog")), "MUTATION reply received from /127.0.0.3:7000");
+        session.finish();
+        assertThat(sink.completed.get(0).events()).extracting(TraceEvent::activity)
+                .containsExactly("Appending to commitlog", "MUTATION reply received from /127.0.0.3:7000");
+        assertThat(sink.completed.get(0).events()).extracting(TraceEvent::source)
+                .containsExactly(REPLICA, InetAddress.getLoopbackAddress());
+    }
+
+    /** Replies slower than the consistency level: the sink hears once, and takes them all together later. */
+    @Test
+    void lateRepliesAreTakenTogether() {
         TraceSession session = tracer.newSession(null, true);
         session.finish();
-        session.event("MUTATION reply received from /127.0.0.3:7000");
+        session.reply(List.of(replicaEvent("Appending to commitlog")), "MUTATION reply received from /127.0.0.3:7000");
+        session.reply(List.of(), "MUTATION reply received from /127.0.0.4:7000");
         assertThat(sink.completed.get(0).events()).isEmpty();
+        assertThat(sink.late).containsExactly(session);
+
+        TraceSession.Late late = session.takeLate();
+        assertThat(late.sessionId()).isEqualTo(session.id());
+        assertThat(late.events()).extracting(TraceEvent::activity).containsExactly("Appending to commitlog",
+                "MUTATION reply received from /127.0.0.3:7000", "MUTATION reply received from /127.0.0.4:7000");
+        assertThat(late.dropped()).isZero();
+
+        session.event("READ reply received from /127.0.0.5:7000");
+        assertThat(sink.late).as("events after a take are a new batch").containsExactly(session, session);
+        assertThat(session.takeLate().events()).extracting(TraceEvent::activity).containsExactly("READ reply received from /127.0.0.5:7000");
+        assertThat(session.takeLate().events()).isEmpty();
+    }
+
+    @Test
+    void lateEventsWaitingToBeTakenAreBounded() {
+        TraceSession session = tracer.newSession(null, true);
+        session.finish();
+        for (int i = 0; i < TraceSession.LATE_EVENTS_MAX + 5; i++) session.event("late " + i);
+        TraceSession.Late late = session.takeLate();
+        assertThat(late.events()).hasSize(TraceSession.LATE_EVENTS_MAX);
+        assertThat(late.events().get(0).activity()).isEqualTo("late 0");
+        assertThat(late.dropped()).isEqualTo(5);
         assertThat(sink.late).hasSize(1);
-        assertThat(sink.late.get(0)).extracting(TraceEvent::activity).containsExactly("MUTATION reply received from /127.0.0.3:7000");
+    }
+
+    private static final InetAddress REPLICA = new InetSocketAddress("127.0.0.3", 7000).getAddress();
+
+    private static TraceEvent replicaEvent(String activity) {
+        return TraceEvent.now(activity, REPLICA, 7000, System.nanoTime());
     }
 
     @Test
     void samplesByProbabilityOnlyRequestsThatDidNotAsk() {
         assertThat(tracer.newSession(null, false)).isNull();
+        assertThat(tracer.newSession(null, true).requested()).isTrue();
         tracer.probability(1);
-        assertThat(tracer.newSession(null, false)).isNotNull();
+        assertThat(tracer.newSession(null, false).requested()).as("sampled: the answer carries no tracing id").isFalse();
         assertThat(Tracer.OFF.newSession(null, true)).as("a transport without a node traces nothing").isNull();
     }
 }

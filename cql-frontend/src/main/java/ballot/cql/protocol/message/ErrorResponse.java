@@ -5,6 +5,7 @@ import ballot.cql.WriteType;
 import ballot.cql.error.AlreadyExistsException;
 import ballot.cql.error.CqlException;
 import ballot.cql.error.ErrorCode;
+import ballot.cql.error.FunctionFailureException;
 import ballot.cql.error.ReadFailureException;
 import ballot.cql.error.ReadTimeoutException;
 import ballot.cql.error.UnavailableException;
@@ -18,8 +19,7 @@ import java.util.Map;
 /**
  * An ERROR message: a code, a message, and for some codes a {@link Detail} payload (native_protocol_v5.spec §8).
  * {@link #from(CqlException)} is the one place where exceptions become error payloads. Codes that have no
- * exception class (WRITE_FAILURE, FUNCTION_FAILURE, CAS_WRITE_UNKNOWN) are built directly and returned as the
- * response.
+ * exception class (WRITE_FAILURE, CAS_WRITE_UNKNOWN) are built directly and returned as the response.
  */
 public record ErrorResponse(ErrorCode code, String message, Detail detail) implements Response {
     public ErrorResponse {
@@ -110,6 +110,8 @@ public record ErrorResponse(ErrorCode code, String message, Detail detail) imple
             return new ErrorResponse(e.code(), message, new Unprepared(ByteBuffer.wrap(u.statementId())));
         if (e instanceof AlreadyExistsException a)
             return new ErrorResponse(e.code(), message, new AlreadyExists(a.keyspace(), a.table()));
+        if (e instanceof FunctionFailureException f)
+            return new ErrorResponse(e.code(), message, new FunctionFailure(f.keyspace(), f.function(), f.argumentTypes()));
         if (detailType(e.code()) != null)
             return new ErrorResponse(ErrorCode.SERVER_ERROR, e.getClass().getName() + " has code " + e.code()
                     + " but no payload for it: " + message);
