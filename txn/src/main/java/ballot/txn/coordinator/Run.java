@@ -45,7 +45,8 @@ final class Run<V> {
     private final Map<PartitionKey, V> reads = new LinkedHashMap<>();
     /** Decisions about blocking intents, carried by later placements (§5). */
     private final Map<Attempt, Decision> decisions = new LinkedHashMap<>();
-    private int backoffs;
+    /** Restarts so far: each backs off longer. */
+    private int restarts;
     private boolean answered;
     /** Answered and handed to {@link Finish}, or abandoned at the timeout: sends nothing more. */
     private boolean over;
@@ -155,16 +156,24 @@ final class Run<V> {
         send(txn.home(), new Finalize<>(attempt(), false, reason), r -> followRecord(((Reply.RecordSeen) r).record()));
     }
 
-    /** The epoch {@code from} can never commit (a fence, an expiry or the record says so): start the next (§3.2). */
+    /**
+     * The epoch {@code from} can never commit (a fence, an expiry or the record says so): release this epoch's intents
+     * at once, so that nobody dies or waits behind a dead lock (§4.5, §8 I3), and start the next epoch (§3.2).
+     */
     private void restartFrom(int from) {
         generation++;
         ctx.observer.mark(Mark.RESTARTED);
+        if (!reads.isEmpty()) Finish.resolve(ctx, new Decision(attempt(), false), List.copyOf(reads.keySet()));
+        reads.clear();
         int gen = generation;
-        ctx.after(ctx.backoff(backoffs++), () -> {
+        ctx.after(ctx.backoff(restarts++), () -> {
             if (gen != generation || over) return;
             long deadline = Math.max(ctx.clock.wallMicros() + ctx.options.epochLifetimeMicros(), deadlineMicros);
-            send(txn.home(), new Restart<>(txn.id(), from, txn.ageMicros(), deadline, txn.keys()),
-                    r -> followRecord(((Reply.RecordSeen) r).record()));
+            send(txn.home(), new Restart<>(txn.id(), from, txn.ageMicros(), deadline, txn.keys()), r -> {
+                Record record = ((Reply.RecordSeen) r).record();
+                if (record.status() == Record.Status.STAGING && record.epoch() == from + 1) adopt(record);
+                else followRecord(record);
+            });
         });
     }
 
@@ -173,7 +182,7 @@ final class Run<V> {
         send(txn.home(), new ReadRecord<>(txn.id()), r -> {
             Record record = ((Reply.RecordSeen) r).record();
             if (record != null) followRecord(record);
-            else ctx.after(ctx.backoff(backoffs++), this::readOwnRecord);
+            else ctx.after(ctx.backoff(0), this::readOwnRecord);
         });
     }
 
@@ -197,16 +206,21 @@ final class Run<V> {
             case STAGING -> {
                 if (record.epoch() > epoch) {
                     ctx.observer.mark(Mark.JOINED);
-                    epoch = record.epoch();
-                    deadlineMicros = record.deadlineMicros();
-                    if (txn.onePhase()) onePhase();
-                    else placeEpoch(false);
+                    adopt(record);
                 } else {
                     staged = true;
                     commitIfComplete();
                 }
             }
         }
+    }
+
+    /** Runs the record's staging epoch, with the deadline the record holds for it (§3.2). */
+    private void adopt(Record staging) {
+        epoch = staging.epoch();
+        deadlineMicros = staging.deadlineMicros();
+        if (txn.onePhase()) onePhase();
+        else placeEpoch(false);
     }
 
     private void finish(Decision decision) {
@@ -265,7 +279,8 @@ final class Run<V> {
                 decisions.put(blocking, decision.get());
                 placeAgain.run();
             } else {
-                ctx.after(ctx.backoff(backoffs++), () -> {
+                // Polling: a live blocker is about to finish, so wait about one round, not longer each time.
+                ctx.after(ctx.backoff(1), () -> {
                     if (gen == generation && !over) placeAgain.run();
                 });
             }
