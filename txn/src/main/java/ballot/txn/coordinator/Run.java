@@ -157,22 +157,28 @@ final class Run<V> {
     }
 
     /**
-     * The epoch {@code from} can never commit (a fence, an expiry or the record says so): release this epoch's intents
-     * at once, so that nobody dies or waits behind a dead lock (§4.5, §8 I3), and start the next epoch (§3.2).
+     * A reply said this epoch can never be placed everywhere (a fence, an expiry, a retryable record): move the record
+     * past epoch {@code from} (§3.2). Such a reply alone does not prove the epoch dead (a committed epoch's released
+     * intent answers the same), so this epoch's intents are released only on the record's decision (§8 I3): at once,
+     * so that nobody dies or waits behind a dead lock. The next epoch is placed after a back-off.
      */
     private void restartFrom(int from) {
         generation++;
         ctx.observer.mark(Mark.RESTARTED);
-        if (!reads.isEmpty()) Finish.resolve(ctx, new Decision(attempt(), false), List.copyOf(reads.keySet()));
+        Attempt held = attempt();
+        List<PartitionKey> placed = List.copyOf(reads.keySet());
         reads.clear();
-        int gen = generation;
-        ctx.after(ctx.backoff(restarts++), () -> {
-            if (gen != generation || over) return;
-            long deadline = Math.max(ctx.clock.wallMicros() + ctx.options.epochLifetimeMicros(), deadlineMicros);
-            send(txn.home(), new Restart<>(txn.id(), from, txn.ageMicros(), deadline, txn.keys()), r -> {
-                Record record = ((Reply.RecordSeen) r).record();
-                if (record.status() == Record.Status.STAGING && record.epoch() == from + 1) adopt(record);
-                else followRecord(record);
+        long deadline = Math.max(ctx.clock.wallMicros() + ctx.options.epochLifetimeMicros(), deadlineMicros);
+        send(txn.home(), new Restart<>(txn.id(), from, txn.ageMicros(), deadline, txn.keys()), r -> {
+            Record record = ((Reply.RecordSeen) r).record();
+            record.decide(held.epoch()).filter(d -> !d.committed()).ifPresent(d -> Finish.resolve(ctx, d, placed));
+            if (record.status() != Record.Status.STAGING || record.epoch() != from + 1) {
+                followRecord(record);
+                return;
+            }
+            int gen = generation;
+            ctx.after(ctx.backoff(restarts++), () -> {
+                if (gen == generation && !over) adopt(record);
             });
         });
     }
