@@ -9,6 +9,7 @@ import ballot.txn.step.Fence;
 import ballot.txn.step.Finalize;
 import ballot.txn.step.ReadRecord;
 import ballot.txn.step.Reply;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -17,13 +18,17 @@ import java.util.function.Consumer;
  * attempt's deadline has passed on this coordinator's clock, by fencing its participants: all present means it was
  * implicitly committed, one absent means it can be aborted (§8 I2). Either way the record's CAS has the last word,
  * and a record this recovery finalized gets its intents resolved. {@code done} hears the decision, or nothing if the
- * attempt is still live (or recovery gave up).
+ * attempt is still live (or recovery gave up). Safety never depends on the deadline (§7): the coordinator that gives
+ * up on its own transaction recovers it at once ({@link #ofOwn}), so that its locks do not outlive its client.
  */
 final class Recovery<V> {
     private final Context<V> ctx;
     private final Attempt attempt;
     private final PartitionKey home;
     private final long deadlineMicros;
+    private final boolean waitForDeadline;
+    /** Where the attempt's intents are, if known without its record (its own coordinator knows). */
+    private final List<PartitionKey> knownParticipants;
     private final Consumer<Optional<Decision>> done;
     private final long untilNanos;
     private boolean finished;
@@ -31,12 +36,24 @@ final class Recovery<V> {
     private int present;
 
     Recovery(Context<V> ctx, Attempt attempt, PartitionKey home, long deadlineMicros, Consumer<Optional<Decision>> done) {
+        this(ctx, attempt, home, deadlineMicros, true, List.of(), done);
+    }
+
+    private Recovery(Context<V> ctx, Attempt attempt, PartitionKey home, long deadlineMicros, boolean waitForDeadline,
+            List<PartitionKey> knownParticipants, Consumer<Optional<Decision>> done) {
         this.ctx = ctx;
         this.attempt = attempt;
         this.home = home;
         this.deadlineMicros = deadlineMicros;
+        this.waitForDeadline = waitForDeadline;
+        this.knownParticipants = List.copyOf(knownParticipants);
         this.done = done;
         this.untilNanos = ctx.backgroundDeadline();
+    }
+
+    /** Recovery of a transaction by its own coordinator, which gave up on it: no waiting for the deadline. */
+    static <V> Recovery<V> ofOwn(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants) {
+        return new Recovery<>(ctx, attempt, home, 0, false, participants, decision -> { });
     }
 
     void start() {
@@ -45,7 +62,7 @@ final class Recovery<V> {
 
     private void onRecord(Record record) {
         Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
-        if (decision.isPresent() || ctx.clock.wallMicros() <= deadlineMicros) {
+        if (decision.isPresent() || (waitForDeadline && ctx.clock.wallMicros() <= deadlineMicros)) {
             finish(decision);
             return;
         }
@@ -74,7 +91,8 @@ final class Recovery<V> {
             Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
             decision.ifPresent(d -> {
                 ctx.observer.mark(d.committed() ? Mark.RECOVERY_COMMITTED : Mark.RECOVERY_ABORTED);
-                if (!record.participants().isEmpty()) Finish.resolve(ctx, d, record.participants());
+                List<PartitionKey> participants = record.participants().isEmpty() ? knownParticipants : record.participants();
+                if (!participants.isEmpty()) Finish.resolve(ctx, d, participants);
             });
             finish(decision);
         }, this::giveUp);

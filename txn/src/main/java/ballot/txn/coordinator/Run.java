@@ -68,12 +68,17 @@ final class Run<V> {
         return over;
     }
 
-    /** At the client's deadline an undecided transaction is answered UNKNOWN and abandoned to recovery (§4.8). */
+    /**
+     * At the client's deadline an undecided transaction is answered UNKNOWN (§4.8) and recovered at once by this
+     * coordinator, which commits it if every intent is in place and aborts it otherwise, so that its locks do not wait
+     * for its deadline (§6.2). A 1PC transaction holds no locks.
+     */
     void tick(long nowNanos) {
         if (over || nowNanos < timeoutAtNanos) return;
         ctx.observer.mark(Mark.TIMED_OUT);
         respond(TxnResult.unknown());
         over = true;
+        if (!txn.onePhase()) Recovery.ofOwn(ctx, attempt(), txn.home(), txn.keys()).start();
     }
 
     private Attempt attempt() {

@@ -122,6 +122,27 @@ class CoordinatorScenarioTest {
     }
 
     @Test
+    void coordinatorThatTimesOutRecoversItsOwnTransactionWithoutWaitingForTheDeadline() { // §4.8, §6.2
+        accounts(100, 5);
+        // A younger transaction holds the destination, and its coordinator is gone: this one waits there.
+        Attempt younger = new Attempt(TxnId.of(9, 9), 0);
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(younger, PartitionKey.of("transfers", "young"), 1, DEADLINE, 6L)));
+        coordinator.submit(transfer(30), 1_000, answers::add);
+        cas.land(ManualCas.step(Stage.class, HOME));
+        cas.land(ManualCas.step(Place.class, SRC));
+        cas.land(ManualCas.step(Place.class, DST));
+        nanos = 2_000;
+        coordinator.tick();
+        assertThat(answers).containsExactly(TxnResult.unknown());
+        cas.landAll();
+        assertThat(cas.nowMicros).as("recovered before its deadline").isLessThan(DEADLINE);
+        assertThat(cas.state(SRC).intent()).as("its lock is released").isNull();
+        assertThat(cas.state(SRC).value()).isEqualTo(100L);
+        assertThat(cas.state(HOME).record(ID).retryable()).as("a retry with the same id may still run it").isTrue();
+        assertThat(cas.state(DST).intent().attempt()).as("the other transaction's intent is not its business").isEqualTo(younger);
+    }
+
+    @Test
     void deadEpochsIntentsAreReleasedOnTheRecordsWordBeforeTheNextEpoch() { // §4.5
         accounts(100, 5);
         // An older transaction holds the destination: this one dies there.
