@@ -1,0 +1,38 @@
+package ballot.txn.coordinator;
+
+import ballot.txn.Attempt;
+import ballot.txn.Decision;
+import ballot.txn.Mark;
+import ballot.txn.PartitionKey;
+import ballot.txn.Record;
+import ballot.txn.step.Finalize;
+import ballot.txn.step.Reply;
+import ballot.txn.step.Resolve;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The background half of a decided transaction (docs/txn.md §4.3): the record is made final first, then every
+ * participant's intent is resolved, so that recovery, which only runs on staging records, never meets a released
+ * intent of a committed attempt.
+ */
+final class Finish {
+    private Finish() {}
+
+    /** After an implicit commit: {@code COMMITTED} in the record, then every intent rolled forward. */
+    static <V> void commit(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants) {
+        ctx.send(home, new Finalize<>(attempt, true, null), ctx.backgroundDeadline(), reply -> {
+            Record record = ((Reply.RecordSeen) reply).record();
+            Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
+            // C1: nothing may finalize an implicitly committed attempt otherwise; the simulation fails on this mark.
+            if (decision.isEmpty() || !decision.get().committed()) ctx.observer.mark(Mark.COMMIT_CONTRADICTED);
+            decision.ifPresent(d -> resolve(ctx, d, participants));
+        }, () -> { });
+    }
+
+    /** Resolves {@code decision}'s intents on every participant (no-ops where there are none). */
+    static <V> void resolve(Context<V> ctx, Decision decision, List<PartitionKey> participants) {
+        long until = ctx.backgroundDeadline();
+        for (PartitionKey key : participants) ctx.send(key, new Resolve<>(decision), until, reply -> { }, () -> { });
+    }
+}

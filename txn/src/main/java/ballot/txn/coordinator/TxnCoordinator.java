@@ -1,0 +1,144 @@
+package ballot.txn.coordinator;
+
+import ballot.txn.PartitionKey;
+import ballot.txn.Transaction;
+import ballot.txn.TxnResult;
+import ballot.txn.spi.Clock;
+import ballot.txn.spi.Observer;
+import ballot.txn.spi.PartitionCas;
+import ballot.txn.spi.RandomSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The transaction coordinator of one node (docs/txn.md §4-§6): runs submitted transactions over per-partition CAS
+ * with parallel commit, 1PC, wait-die and recovery, and sweeps partitions for abandoned transactions.
+ *
+ * <p>A pure state machine: inputs are {@link #submit}, {@link #sweep}, the {@link PartitionCas} replies and
+ * {@link #tick} (call every millisecond or so); outputs are CAS steps through {@link PartitionCas} and answers through
+ * callbacks, invoked from those calls. Not thread-safe: the server confines an instance to one thread, which also
+ * delivers its CAS replies.
+ */
+public final class TxnCoordinator<V> {
+    private final Context<V> ctx;
+    private final List<Run<V>> runs = new ArrayList<>();
+
+    private TxnCoordinator(Context<V> ctx) {
+        this.ctx = ctx;
+    }
+
+    public static <V> Builder<V> builder(PartitionCas<V> cas) {
+        return new Builder<>(cas);
+    }
+
+    /**
+     * Runs {@code txn}. {@code answer} hears exactly one result, at the latest at the first {@link #tick} after
+     * {@code timeoutNanos} from now; a result found in the record (a retry of a decided transaction) carries no reads.
+     * The callback must not call back into this coordinator.
+     */
+    public void submit(Transaction<V> txn, long timeoutNanos, Consumer<TxnResult<V>> answer) {
+        Objects.requireNonNull(txn, "txn");
+        Objects.requireNonNull(answer, "answer");
+        if (timeoutNanos <= 0) throw new IllegalArgumentException("timeoutNanos is " + timeoutNanos + "; must be positive");
+        Run<V> run = new Run<>(ctx, txn, ctx.clock.nanoTime() + timeoutNanos, answer);
+        runs.add(run);
+        run.start();
+    }
+
+    /**
+     * Inspects {@code key} and recovers the intent and the expired staging records found there (docs/txn.md §6.3).
+     * {@code done} hears whether the partition was clean when inspected.
+     */
+    public void sweep(PartitionKey key, Consumer<Boolean> done) {
+        Sweep.run(ctx, Objects.requireNonNull(key, "key"), Objects.requireNonNull(done, "done"));
+    }
+
+    /** Runs due timers and answers transactions past their timeout. */
+    public void tick() {
+        ctx.runDueTimers();
+        long now = ctx.clock.nanoTime();
+        for (Run<V> run : runs) run.tick(now);
+        runs.removeIf(Run::over);
+    }
+
+    /** Submitted transactions not yet answered and handed to their background finish. */
+    public int inFlight() {
+        return (int) runs.stream().filter(r -> !r.over()).count();
+    }
+
+    /** Builds a coordinator; every setting has a default except the CAS port, and errors name the setting. */
+    public static final class Builder<V> {
+        private final PartitionCas<V> cas;
+        private Clock clock;
+        private RandomSource random;
+        private Observer observer = Observer.NONE;
+        private Duration epochLifetime = Duration.ofSeconds(5);
+        private Duration retry = Duration.ofMillis(5);
+        private Duration backoff = Duration.ofMillis(2);
+        private Duration backoffMax = Duration.ofMillis(100);
+        private Duration background = Duration.ofSeconds(30);
+
+        private Builder(PartitionCas<V> cas) {
+            this.cas = Objects.requireNonNull(cas, "cas");
+        }
+
+        public Builder<V> clock(Clock c) {
+            this.clock = c;
+            return this;
+        }
+
+        public Builder<V> random(RandomSource r) {
+            this.random = r;
+            return this;
+        }
+
+        public Builder<V> observer(Observer o) {
+            this.observer = Objects.requireNonNull(o, "observer");
+            return this;
+        }
+
+        /** How long a restarted epoch may run before others may recover it (docs/txn.md §7). */
+        public Builder<V> epochLifetime(Duration d) {
+            this.epochLifetime = positive("epochLifetime", d);
+            return this;
+        }
+
+        /** Delay before a step whose result was lost is sent again. */
+        public Builder<V> retry(Duration d) {
+            this.retry = positive("retry", d);
+            return this;
+        }
+
+        /** Random back-off before a restart or a placement behind a live intent: from {@code base}, doubling to {@code max}. */
+        public Builder<V> backoff(Duration base, Duration max) {
+            this.backoff = positive("backoff", base);
+            this.backoffMax = positive("backoffMax", max);
+            if (max.compareTo(base) < 0)
+                throw new IllegalArgumentException("backoffMax " + max + " is below backoff " + base);
+            return this;
+        }
+
+        /** How long the background finish, recovery and sweep keep resending lost steps. */
+        public Builder<V> background(Duration d) {
+            this.background = positive("background", d);
+            return this;
+        }
+
+        public TxnCoordinator<V> build() {
+            if (clock == null) throw new IllegalStateException("clock is not set");
+            if (random == null) throw new IllegalStateException("random is not set");
+            Options options = new Options(epochLifetime.toNanos() / 1000, retry.toNanos(), backoff.toNanos(),
+                    backoffMax.toNanos(), background.toNanos());
+            return new TxnCoordinator<>(new Context<>(cas, clock, random, observer, options));
+        }
+
+        private static Duration positive(String setting, Duration d) {
+            if (d == null || d.isNegative() || d.isZero())
+                throw new IllegalArgumentException(setting + " is " + d + "; must be positive");
+            return d;
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package ballot.txn.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ballot.txn.Attempt;
+import ballot.txn.Intent;
+import ballot.txn.Operation;
+import ballot.txn.Participant;
+import ballot.txn.PartitionKey;
+import ballot.txn.PartitionState;
+import ballot.txn.Record;
+import ballot.txn.Transaction;
+import ballot.txn.TxnId;
+import ballot.txn.TxnResult;
+import ballot.txn.spi.Clock;
+import ballot.txn.step.Finalize;
+import ballot.txn.step.OnePhase;
+import ballot.txn.step.Place;
+import ballot.txn.step.Resolve;
+import ballot.txn.step.Restart;
+import ballot.txn.step.Stage;
+import ballot.txn.transfer.Transfer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Scripted runs of one coordinator over a CAS the test drives step by step (docs/txn.md §4). */
+class CoordinatorScenarioTest {
+    private static final PartitionKey HOME = PartitionKey.of("transfers", "t1");
+    private static final PartitionKey SRC = PartitionKey.of("accounts", "src");
+    private static final PartitionKey DST = PartitionKey.of("accounts", "dst");
+    private static final TxnId ID = TxnId.of(7, 7);
+    private static final long DEADLINE = 1_000;
+
+    private final ManualCas cas = new ManualCas();
+    private long nanos;
+    private final List<TxnResult<Long>> answers = new ArrayList<>();
+    private final TxnCoordinator<Long> coordinator = TxnCoordinator.builder(cas)
+            .clock(new Clock() {
+                @Override
+                public long nanoTime() {
+                    return nanos;
+                }
+
+                @Override
+                public long wallMicros() {
+                    return cas.nowMicros;
+                }
+            })
+            .random(bound -> 0)
+            .build();
+
+    private Transaction<Long> transfer(long amount) {
+        return new Transfer(ID, SRC, DST, amount).transaction(0, DEADLINE, HOME);
+    }
+
+    private void accounts(long src, long dst) {
+        cas.states.put(SRC, PartitionState.of(src));
+        cas.states.put(DST, PartitionState.of(dst));
+    }
+
+    @Test
+    void uncontendedTransferIsAnsweredAfterOneRoundOfParallelSteps() { // §4.2
+        accounts(100, 5);
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
+        assertThat(cas.pending).as("record and both intents at once").hasSize(3);
+        for (int i = 0; i < 3; i++) cas.land(s -> true);
+        assertThat(answers).containsExactly(TxnResult.committed(Map.of(SRC, 100L, DST, 5L)));
+        assertThat(cas.pending).as("then the record is finalized").singleElement()
+                .satisfies(s -> assertThat(s.step()).isInstanceOf(Finalize.class));
+        cas.landAll();
+        assertThat(cas.state(SRC).value()).as("intents resolved after the answer").isEqualTo(70L);
+        assertThat(cas.state(DST).value()).isEqualTo(35L);
+        assertThat(cas.state(SRC).intent()).isNull();
+        assertThat(cas.state(HOME).record(ID).status()).isEqualTo(Record.Status.COMMITTED);
+    }
+
+    @Test
+    void refusalIsAnsweredFromTheFinalRecordAndReleasesTheOtherIntent() { // §4.4
+        accounts(10, 5);
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
+        cas.landAll();
+        assertThat(answers).containsExactly(TxnResult.aborted("INSUFFICIENT_FUNDS"));
+        assertThat(cas.state(DST).intent()).isNull();
+        assertThat(cas.state(DST).value()).isEqualTo(5L);
+        assertThat(cas.state(HOME).record(ID).reason()).isEqualTo("INSUFFICIENT_FUNDS");
+    }
+
+    @Test
+    void singlePartitionTransactionIsOneStep() { // §3.8
+        cas.states.put(SRC, PartitionState.of(100L));
+        Transaction<Long> read = new Transaction<>(ID, 0, DEADLINE, SRC, List.of(new Participant<>(SRC, Operation.read())));
+        coordinator.submit(read, 1_000_000_000L, answers::add);
+        assertThat(cas.pending).singleElement().satisfies(s -> assertThat(s.step()).isInstanceOf(OnePhase.class));
+        cas.landAll();
+        assertThat(answers).containsExactly(TxnResult.committed(Map.of(SRC, 100L)));
+        assertThat(cas.pending).isEmpty();
+    }
+
+    /**
+     * Regression: a retry coordinator joins a committed epoch whose source intent was already rolled forward and whose
+     * marker was collected, so its placement there answers EXPIRED. That does not prove the epoch dead: the record
+     * decides (§8 I3), and the destination's intent is rolled forward, never back.
+     */
+    @Test
+    void expiryOfAnAlreadyAppliedIntentNeverRollsBackTheCommittedEpoch() {
+        Attempt committed = new Attempt(ID, 0);
+        cas.states.put(HOME, PartitionState.<Long>of(null)
+                .withRecord(Record.staging(ID, 0, 0, DEADLINE, List.of(SRC, DST)).finish(true, null)));
+        cas.states.put(SRC, PartitionState.of(70L));
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(committed, HOME, 0, DEADLINE, 35L)));
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
+        cas.land(ManualCas.step(Place.class, DST));
+        cas.nowMicros = DEADLINE + 1;
+        cas.land(ManualCas.step(Place.class, SRC));
+        assertThat(cas.pending).anySatisfy(s -> assertThat(s.step()).isInstanceOf(Restart.class));
+        cas.landAll();
+        assertThat(answers).containsExactly(TxnResult.committed(Map.of()));
+        assertThat(cas.state(DST).value()).isEqualTo(35L);
+        assertThat(cas.state(SRC).value()).isEqualTo(70L);
+    }
+
+    @Test
+    void coordinatorThatTimesOutRecoversItsOwnTransactionWithoutWaitingForTheDeadline() { // §4.8, §6.2
+        accounts(100, 5);
+        // A younger transaction holds the destination, and its coordinator is gone: this one waits there.
+        Attempt younger = new Attempt(TxnId.of(9, 9), 0);
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(younger, PartitionKey.of("transfers", "young"), 1, DEADLINE, 6L)));
+        coordinator.submit(transfer(30), 1_000, answers::add);
+        cas.land(ManualCas.step(Stage.class, HOME));
+        cas.land(ManualCas.step(Place.class, SRC));
+        cas.land(ManualCas.step(Place.class, DST));
+        nanos = 2_000;
+        coordinator.tick();
+        assertThat(answers).containsExactly(TxnResult.unknown());
+        cas.landAll();
+        assertThat(cas.nowMicros).as("recovered before its deadline").isLessThan(DEADLINE);
+        assertThat(cas.state(SRC).intent()).as("its lock is released").isNull();
+        assertThat(cas.state(SRC).value()).isEqualTo(100L);
+        assertThat(cas.state(HOME).record(ID).retryable()).as("a retry with the same id may still run it").isTrue();
+        assertThat(cas.state(DST).intent().attempt()).as("the other transaction's intent is not its business").isEqualTo(younger);
+    }
+
+    @Test
+    void deadEpochsIntentsAreReleasedOnTheRecordsWordBeforeTheNextEpoch() { // §4.5
+        accounts(100, 5);
+        // An older transaction holds the destination: this one dies there.
+        Attempt older = new Attempt(TxnId.of(1, 1), 0);
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(older, PartitionKey.of("transfers", "old"), -1, DEADLINE, 6L)));
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
+        cas.land(ManualCas.step(Stage.class, HOME));
+        cas.land(ManualCas.step(Place.class, SRC));
+        cas.land(ManualCas.step(Place.class, DST));
+        assertThat(cas.state(SRC).intent().attempt()).isEqualTo(new Attempt(ID, 0));
+        cas.land(ManualCas.step(Restart.class, HOME));
+        cas.land(ManualCas.step(Resolve.class, SRC));
+        assertThat(cas.state(SRC).intent()).as("released before the back-off ends").isNull();
+        assertThat(cas.state(HOME).record(ID).epoch()).isEqualTo(1);
+        assertThat(answers).isEmpty();
+    }
+}

@@ -1,0 +1,207 @@
+package ballot.txn.step;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ballot.txn.Attempt;
+import ballot.txn.Decision;
+import ballot.txn.Effect;
+import ballot.txn.Marker;
+import ballot.txn.Operation;
+import ballot.txn.PartitionKey;
+import ballot.txn.PartitionState;
+import ballot.txn.Record;
+import ballot.txn.Transition;
+import ballot.txn.TxnId;
+import ballot.txn.step.Reply.Placement;
+import ballot.txn.step.Reply.Placement.Outcome;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The participant-side rules of docs/txn.md §3, one by one. */
+class StepTest {
+    private static final PartitionKey HOME = PartitionKey.of("transfers", "t");
+    private static final PartitionKey A = PartitionKey.of("accounts", "a");
+    private static final TxnId OLD = TxnId.of(0, 1);
+    private static final TxnId YOUNG = TxnId.of(0, 2);
+    private static final long DEADLINE = 1_000;
+    private static final Operation<Long> DEBIT_10 = b -> b == null ? Effect.refuse("SOURCE_NOT_FOUND")
+            : b < 10 ? Effect.refuse("INSUFFICIENT_FUNDS") : Effect.put(b - 10);
+
+    private static Place<Long> place(TxnId id, int epoch, long age, Operation<Long> op, Decision... decisions) {
+        return new Place<>(new Attempt(id, epoch), HOME, age, DEADLINE, op, List.of(decisions));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Placement<Long> placement(Transition<Long> t) {
+        return (Placement<Long>) t.reply();
+    }
+
+    private static Record record(Transition<Long> t) {
+        return ((Reply.RecordSeen) t.reply()).record();
+    }
+
+    @Test
+    void placeLocksWithTheOperationsValueAndRepliesWhatItRead() { // §3.3 step 5
+        Transition<Long> t = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(50L), 10);
+        assertThat(placement(t).outcome()).isEqualTo(Outcome.PLACED);
+        assertThat(placement(t).seen()).isEqualTo(50L);
+        assertThat(t.next().value()).as("the committed value is untouched until resolved").isEqualTo(50L);
+        assertThat(t.next().intent().value()).isEqualTo(40L);
+        Transition<Long> again = place(OLD, 0, 1, DEBIT_10).evaluate(t.next(), 20);
+        assertThat(placement(again).outcome()).as("idempotent by attempt").isEqualTo(Outcome.PLACED);
+        assertThat(again.changed()).isFalse();
+    }
+
+    @Test
+    void refusalFencesTheAttemptWithItsReason() { // §3.3 step 5, §8 I2
+        Transition<Long> t = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(5L), 10);
+        assertThat(placement(t).outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(placement(t).reason()).isEqualTo("INSUFFICIENT_FUNDS");
+        PartitionState<Long> richer = t.next().withValue(500L);
+        Placement<Long> late = placement(place(OLD, 0, 1, DEBIT_10).evaluate(richer, 20));
+        assertThat(late.outcome()).as("a refused attempt never locks later, even if the condition now holds").isEqualTo(Outcome.FENCED);
+        assertThat(late.reason()).isEqualTo("INSUFFICIENT_FUNDS");
+    }
+
+    @Test
+    void olderWaitsForYoungerAndYoungerDiesBeforeOlder() { // §5 wait-die
+        PartitionState<Long> youngHolds = place(YOUNG, 0, 200, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        Transition<Long> older = place(OLD, 0, 100, DEBIT_10).evaluate(youngHolds, 20);
+        assertThat(placement(older).outcome()).isEqualTo(Outcome.WAIT);
+        assertThat(placement(older).blocker().attempt().id()).isEqualTo(YOUNG);
+        assertThat(older.changed()).as("waiting writes nothing").isFalse();
+
+        PartitionState<Long> oldHolds = place(OLD, 0, 100, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        Transition<Long> younger = place(YOUNG, 0, 200, DEBIT_10).evaluate(oldHolds, 20);
+        assertThat(placement(younger).outcome()).isEqualTo(Outcome.DIED);
+        PartitionState<Long> released = new Resolve<Long>(new Decision(new Attempt(OLD, 0), false)).evaluate(younger.next(), 30).next();
+        assertThat(placement(place(YOUNG, 0, 200, DEBIT_10).evaluate(released, 40)).outcome())
+                .as("the dead attempt stays fenced after the blocker leaves").isEqualTo(Outcome.FENCED);
+        assertThat(placement(place(YOUNG, 1, 200, DEBIT_10).evaluate(released, 40)).outcome())
+                .as("its next epoch may lock").isEqualTo(Outcome.PLACED);
+    }
+
+    @Test
+    void placementCarriesDecisionsAndResolvesTheBlockerInTheSameStep() { // §5, §6.1
+        PartitionState<Long> youngHolds = place(YOUNG, 0, 200, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        Transition<Long> t = place(OLD, 0, 100, DEBIT_10, new Decision(new Attempt(YOUNG, 0), true)).evaluate(youngHolds, 20);
+        assertThat(placement(t).outcome()).isEqualTo(Outcome.PLACED);
+        assertThat(placement(t).seen()).as("read after rolling the blocker forward").isEqualTo(40L);
+        assertThat(t.next().intent().value()).isEqualTo(30L);
+    }
+
+    @Test
+    void placementPastTheDeadlineIsExpiredAndWritesNothing() { // §7
+        Transition<Long> t = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(50L), DEADLINE + 1);
+        assertThat(placement(t).outcome()).isEqualTo(Outcome.EXPIRED);
+        assertThat(t.changed()).isFalse();
+    }
+
+    @Test
+    void laterEpochReplacesOwnEarlierIntentAndEarlierEpochIsSuperseded() { // §3.3 step 2
+        PartitionState<Long> epoch0 = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        PartitionState<Long> epoch1 = place(OLD, 1, 1, DEBIT_10).evaluate(epoch0, 20).next();
+        assertThat(epoch1.intent().attempt()).isEqualTo(new Attempt(OLD, 1));
+        assertThat(placement(place(OLD, 0, 1, DEBIT_10).evaluate(epoch1, 30)).outcome()).isEqualTo(Outcome.SUPERSEDED);
+    }
+
+    @Test
+    void resolvedCommitAppliesOnceAndItsMarkerRefusesTheSameAttempt() { // §3.6, §8 C2
+        Attempt attempt = new Attempt(OLD, 0);
+        PartitionState<Long> locked = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        Transition<Long> resolved = new Resolve<Long>(new Decision(attempt, true)).evaluate(locked, 20);
+        assertThat(resolved.next().value()).isEqualTo(40L);
+        assertThat(resolved.next().intent()).isNull();
+        Transition<Long> duplicate = place(OLD, 0, 1, DEBIT_10).evaluate(resolved.next(), 30);
+        assertThat(placement(duplicate).outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(duplicate.changed()).isFalse();
+        assertThat(new Resolve<Long>(new Decision(attempt, true)).evaluate(resolved.next(), 40).changed()).isFalse();
+        assertThat(new Fence<Long>(attempt, DEADLINE).evaluate(resolved.next(), 50).reply())
+                .as("an applied intent counts as present").isEqualTo(new Reply.Presence(true));
+    }
+
+    @Test
+    void fenceFindsAPresentIntentAndMakesAnAbsentOneImpossible() { // §3.4
+        Attempt attempt = new Attempt(OLD, 0);
+        PartitionState<Long> locked = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        assertThat(new Fence<Long>(attempt, DEADLINE).evaluate(locked, 20).reply()).isEqualTo(new Reply.Presence(true));
+        Transition<Long> fenced = new Fence<Long>(attempt, DEADLINE).evaluate(PartitionState.of(50L), 20);
+        assertThat(fenced.reply()).isEqualTo(new Reply.Presence(false));
+        assertThat(placement(place(OLD, 0, 1, DEBIT_10).evaluate(fenced.next(), 30)).outcome()).isEqualTo(Outcome.FENCED);
+        Transition<Long> late = new Fence<Long>(attempt, DEADLINE).evaluate(PartitionState.of(50L), DEADLINE + 1);
+        assertThat(late.reply()).isEqualTo(new Reply.Presence(false));
+        assertThat(late.changed()).as("time is the fence after the deadline").isFalse();
+    }
+
+    @Test
+    void stageWritesStagingOnceAndNeverAfterTheDeadline() { // §3.1
+        Record staging = Record.staging(OLD, 0, 1, DEADLINE, List.of(A));
+        Transition<Long> t = new Stage<Long>(staging).evaluate(PartitionState.of(null), 10);
+        assertThat(record(t)).isEqualTo(staging);
+        Transition<Long> aborted = new Finalize<Long>(new Attempt(OLD, 0), false, null).evaluate(PartitionState.of(null), 10);
+        assertThat(record(new Stage<Long>(staging).evaluate(aborted.next(), 20)).status())
+                .as("an abort without a record refuses the stage in flight (§3.5)").isEqualTo(Record.Status.ABORTED);
+        Transition<Long> late = new Stage<Long>(staging).evaluate(PartitionState.of(null), DEADLINE + 1);
+        assertThat(record(late)).isNull();
+        assertThat(late.changed()).isFalse();
+    }
+
+    @Test
+    void finalizeDecidesOnlyItsStagingEpochAndFirstFinalizerWins() { // §3.5, §8 I1
+        PartitionState<Long> staged = PartitionState.<Long>of(null).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A)));
+        Transition<Long> refused = new Finalize<Long>(new Attempt(OLD, 0), false, "INSUFFICIENT_FUNDS").evaluate(staged, 10);
+        assertThat(record(refused).isFinal()).isTrue();
+        Transition<Long> late = new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(refused.next(), 20);
+        assertThat(record(late).status()).isEqualTo(Record.Status.ABORTED);
+        assertThat(late.changed()).isFalse();
+        assertThat(record(new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(PartitionState.of(null), 10)))
+                .as("nothing commits without a staging record").isNull();
+    }
+
+    @Test
+    void restartMovesOnlyFromTheDeadEpochAndNeverShortensTheDeadline() { // §3.2
+        PartitionState<Long> staged = PartitionState.<Long>of(null).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A)));
+        Record next = record(new Restart<Long>(OLD, 0, 1, DEADLINE - 500, List.of(A)).evaluate(staged, 10));
+        assertThat(next.epoch()).isEqualTo(1);
+        assertThat(next.deadlineMicros()).isEqualTo(DEADLINE);
+        PartitionState<Long> committed = new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(staged, 10).next();
+        Transition<Long> t = new Restart<Long>(OLD, 0, 1, DEADLINE, List.of(A)).evaluate(committed, 20);
+        assertThat(record(t).status()).isEqualTo(Record.Status.COMMITTED);
+        assertThat(t.changed()).isFalse();
+    }
+
+    @Test
+    void onePhaseWritesValueAndFinalRecordTogetherAndRetriesFindTheRecord() { // §3.8
+        OnePhase<Long> step = new OnePhase<>(new Attempt(OLD, 0), 1, DEADLINE, DEBIT_10, List.of(), List.of(A));
+        Transition<Long> t = step.evaluate(PartitionState.of(50L), 10);
+        assertThat(placement(t).outcome()).isEqualTo(Outcome.DECIDED);
+        assertThat(placement(t).record().status()).isEqualTo(Record.Status.COMMITTED);
+        assertThat(t.next().value()).isEqualTo(40L);
+        Transition<Long> retry = step.evaluate(t.next(), 20);
+        assertThat(retry.reply()).isInstanceOf(Reply.RecordSeen.class);
+        assertThat(retry.changed()).isFalse();
+        PartitionState<Long> locked = place(YOUNG, 0, 200, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        Transition<Long> older = new OnePhase<Long>(new Attempt(OLD, 0), 1, DEADLINE, DEBIT_10, List.of(), List.of(A)).evaluate(locked, 20);
+        assertThat(placement(older).outcome()).as("1PC holds nothing, so it waits rather than dies").isEqualTo(Outcome.WAIT);
+    }
+
+    @Test
+    void markersExpireWithTheNextWritingStepOnly() { // §2
+        PartitionState<Long> fenced = new Fence<Long>(new Attempt(OLD, 0), DEADLINE).evaluate(PartitionState.of(50L), 10).next();
+        assertThat(fenced.markers()).containsKey(OLD);
+        Transition<Long> read = new ReadRecord<Long>(OLD).evaluate(fenced, DEADLINE + 5);
+        assertThat(read.changed()).isFalse();
+        assertThat(read.next().markers()).containsKey(OLD);
+        Transition<Long> write = new Fence<Long>(new Attempt(YOUNG, 0), 2 * DEADLINE).evaluate(fenced, DEADLINE + 5);
+        assertThat(write.next().markers()).containsOnlyKeys(YOUNG);
+        assertThat(write.next().markers().get(YOUNG).kind()).isEqualTo(Marker.Kind.FENCED);
+    }
+
+    @Test
+    void recordDecidesEpochsItHasLeftAndNotTheOneStaging() { // §6.1
+        Record staging1 = Record.staging(OLD, 1, 1, DEADLINE, List.of(A));
+        assertThat(staging1.decide(0)).contains(new Decision(new Attempt(OLD, 0), false));
+        assertThat(staging1.decide(1)).isEmpty();
+        assertThat(staging1.finish(true, null).decide(1)).contains(new Decision(new Attempt(OLD, 1), true));
+    }
+}
