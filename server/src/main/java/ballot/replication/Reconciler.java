@@ -55,6 +55,7 @@ final class Reconciler {
 
     /** Partitions answered by several replicas for a scan, merged per key, in token order. */
     static List<PartitionData> mergeScans(TableMetadata table, List<List<PartitionData>> responses, ReadSpec spec) {
+        if (responses.size() == 1) return responses.get(0); // one replica's answer is already in token order
         TreeMap<ballot.cql.data.PartitionKey, List<PartitionData>> byKey = new TreeMap<>();
         for (List<PartitionData> response : responses) {
             for (PartitionData p : response) byKey.computeIfAbsent(p.key(), k -> new ArrayList<>()).add(p);

@@ -566,12 +566,14 @@ public final class StorageEngine implements AutoCloseable {
                 if (StorageKeys.token(k) > range.end()) break;
                 byte[] prefix = java.util.Arrays.copyOf(k, StorageKeys.partitionPrefixLength(k));
                 PartitionKey key = StorageKeys.partitionKey(k);
-                PartitionData partition = store.readPartition(it, prefix, key, spec, Math.min(rowsLeft, spec.partitionRowLimit()));
+                PartitionData partition = store.readPartitionAtItsStart(it, prefix, key, spec, Math.min(rowsLeft, spec.partitionRowLimit()));
                 if (partition.hasLiveData(spec.nowInSec())) {
                     result.add(partition);
                     rowsLeft -= partition.liveRowCount(spec.nowInSec());
                 }
-                it.seek(StorageKeys.section(prefix, StorageKeys.END));
+                // A forward read that ran past the partition stopped at the next partition's first key: no seek needed.
+                byte[] end = StorageKeys.section(prefix, StorageKeys.END);
+                if (!it.isValid() || java.util.Arrays.compareUnsigned(it.key(), end) < 0) it.seek(end);
             }
         }
         return result;

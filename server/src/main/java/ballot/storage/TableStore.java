@@ -94,10 +94,16 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
      * Leaves the iterator somewhere inside or after the partition.
      */
     PartitionData readPartition(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit) {
+        it.seek(StorageKeys.section(prefix, StorageKeys.PARTITION_DELETION));
+        return readPartitionAtItsStart(it, prefix, key, spec, rowLimit);
+    }
+
+    /** {@link #readPartition} with {@code it} already at the partition's first key (a scan moving forward). */
+    PartitionData readPartitionAtItsStart(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit) {
         DeletionTime partitionDeletion = DeletionTime.LIVE;
         List<StoredRangeTombstone> rangeTombstones = new ArrayList<>();
         List<Row> staticFragments = new ArrayList<>();
-        for (it.seek(StorageKeys.section(prefix, StorageKeys.PARTITION_DELETION)); it.isValid(); it.next()) {
+        for (; it.isValid(); it.next()) {
             byte[] k = it.key();
             if (!inPartition(k, prefix)) break;
             byte section = k[prefix.length];
@@ -124,9 +130,10 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
             if (spec.reversed()) {
                 it.seekForPrev(upper);
                 while (it.isValid() && Arrays.compareUnsigned(it.key(), upper) >= 0) it.prev();
-            } else {
+            } else if (s > 0 || !slice.start().isUnbounded()) {
                 it.seek(lower);
-            }
+            } // else the header loop above stopped at the first key at or after the rows' section: where the seek would go
+
             List<Row> fragments = new ArrayList<>();
             List<byte[]> fragmentKeys = new ArrayList<>();
             byte[] current = null;

@@ -87,7 +87,9 @@ final class RowView {
     }
 
     private ByteBuffer simple(ColumnMetadata c, Row source) {
-        for (Cell cell : source.cells()) {
+        List<Cell> cells = source.cells();
+        for (int i = 0; i < cells.size(); i++) {
+            Cell cell = cells.get(i);
             if (cell.column() == c.id() && cell.path() == null) {
                 if (!cell.isLive(nowInSec)) return null;
                 return cell.counter() ? ByteBuffer.allocate(8).putLong(0, cell.counterValue()) : cell.value().duplicate();

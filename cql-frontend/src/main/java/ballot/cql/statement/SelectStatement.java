@@ -259,13 +259,14 @@ final class SelectStatement implements CqlStatement {
         List<RowFilter.Bound> filters = new ArrayList<>();
         for (RowFilter f : this.filters) filters.add(f.bind(b));
         List<Selection.Evaluator> evaluators = selection.evaluators(b);
-        Output output = new Output(evaluators, aggregateAll);
+        Output output = new Output(evaluators, aggregateAll, sortAcrossPartitions);
         int emitted = 0;
         boolean more = false;
         while (remaining > 0 && emitted < pageSize) {
             int chunk = filters.isEmpty() && !aggregateAll ? Math.min(remaining, pageSize - emitted) : FILTERING_CHUNK_ROWS;
             List<Candidate> candidates = cursor.next(chunk);
             if (candidates == null) break;
+            output.expect(Math.min(candidates.size(), pageSize - emitted));
             for (int i = 0; i < candidates.size(); i++) {
                 Candidate candidate = candidates.get(i);
                 cursor.consumed(candidate);
@@ -338,18 +339,29 @@ final class SelectStatement implements CqlStatement {
 
     // ---------------------------------------------------------------- output
 
-    /** Turns selected rows into result rows: one per row, or one per group for aggregates. */
+    /**
+     * Turns selected rows into result rows: one per row, or one per group for aggregates; keeps each row's clustering
+     * too when rows must be sorted across partitions.
+     */
     private static final class Output {
         private final List<Selection.Evaluator> evaluators;
         private final boolean aggregate;
-        private final List<ByteBuffer[]> rows = new ArrayList<>();
-        private final List<ByteBuffer[]> clusterings = new ArrayList<>();
+        private final ArrayList<ByteBuffer[]> rows;
+        private final List<ByteBuffer[]> clusterings;
         private ByteBuffer[] currentGroup;
         private boolean groupOpen;
 
-        Output(List<Selection.Evaluator> evaluators, boolean aggregate) {
+        Output(List<Selection.Evaluator> evaluators, boolean aggregate, boolean keepClusterings) {
             this.evaluators = evaluators;
             this.aggregate = aggregate;
+            this.rows = new ArrayList<>();
+            this.clusterings = keepClusterings ? new ArrayList<>() : null;
+        }
+
+        /** Up to {@code candidates} more rows may come: make room for them at once rather than growing row by row. */
+        void expect(int candidates) {
+            if (aggregate) return;
+            rows.ensureCapacity(rows.size() + candidates);
         }
 
         void add(RowView view, ByteBuffer[] group) {
@@ -362,7 +374,7 @@ final class SelectStatement implements CqlStatement {
                     row[i] = e.get();
                 }
                 rows.add(row);
-                clusterings.add(view.row() == null ? new ByteBuffer[0] : view.row().clustering().values());
+                if (clusterings != null) clusterings.add(view.row() == null ? new ByteBuffer[0] : view.row().clustering().values());
                 return;
             }
             if (group != null && groupOpen && !Arrays.equals(group, currentGroup)) closeGroup();
@@ -542,8 +554,10 @@ final class SelectStatement implements CqlStatement {
         }
 
         private List<Row> liveRows(PartitionData data) {
-            List<Row> live = new ArrayList<>();
-            for (Row row : data.rows()) if (row.hasLiveData(context.nowInSec())) live.add(row);
+            List<Row> rows = data.rows();
+            int now = context.nowInSec();
+            List<Row> live = new ArrayList<>(rows.size());
+            for (int i = 0; i < rows.size(); i++) if (rows.get(i).hasLiveData(now)) live.add(rows.get(i));
             return live;
         }
 
@@ -556,7 +570,7 @@ final class SelectStatement implements CqlStatement {
          * partition without a row to show still yields a candidate with no view, so the cursor moves past it.
          */
         private List<Candidate> candidates(List<PartitionData> partitions, boolean lastFinished) {
-            List<Candidate> out = new ArrayList<>();
+            List<Candidate> out = new ArrayList<>(partitions.size());
             int now = context.nowInSec();
             for (int p = 0; p < partitions.size(); p++) {
                 PartitionData data = partitions.get(p);
