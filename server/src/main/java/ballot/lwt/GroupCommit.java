@@ -25,6 +25,8 @@ final class GroupCommit implements AutoCloseable {
     /** Writes a group in one synced batch; returns once it is durable. */
     private final Consumer<List<StorageEngine.PaxosWrite>> sync;
     private final int groupMax;
+    private final java.util.concurrent.atomic.LongAdder stepsSynced = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder syncs = new java.util.concurrent.atomic.LongAdder();
     private final LinkedBlockingQueue<Step> pending = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean stopped;
@@ -67,6 +69,8 @@ final class GroupCommit implements AutoCloseable {
                 List<StorageEngine.PaxosWrite> writes = new ArrayList<>(group.size());
                 for (Step s : group) writes.add(s.write());
                 sync.accept(writes);
+                stepsSynced.add(writes.size());
+                syncs.increment();
             } catch (RuntimeException e) {
                 failure = e;
             }
@@ -79,6 +83,16 @@ final class GroupCommit implements AutoCloseable {
             }
             group.clear();
         }
+    }
+
+    /** Acceptor steps made durable so far. */
+    long stepsSynced() {
+        return stepsSynced.sum();
+    }
+
+    /** Synced batches written so far (one fsync each). */
+    long syncs() {
+        return syncs.sum();
     }
 
     @Override

@@ -194,7 +194,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.stats = new PaxosStats(metrics, storage, this::queues); // before the lanes: their acceptors report to it
+        this.stats = new PaxosStats(metrics, storage, groupCommit, this::queues); // before the lanes: their acceptors report to it
         this.purge = new RegisterPurge(storage, store, new RegisterPurge.Engine() {
             @Override
             public void purge(PaxosKey key, long floorMicros, java.util.function.Consumer<Boolean> done) {

@@ -38,7 +38,7 @@ public final class PaxosStats {
     private final Counter fastPath;
     private final Map<Mark, Counter> marks = new EnumMap<>(Mark.class);
 
-    PaxosStats(MeterRegistry registry, StorageEngine storage, Supplier<Queues> queues) {
+    PaxosStats(MeterRegistry registry, StorageEngine storage, GroupCommit groupCommit, Supplier<Queues> queues) {
         writes = new Requests(registry, "write", "conditional statements");
         reads = new Requests(registry, "read", "SERIAL reads");
         conditionNotMet = Counter.builder("ballot.paxos.cas.write.condition.not.met")
@@ -58,6 +58,11 @@ public final class PaxosStats {
         FunctionCounter.builder("ballot.paxos.cas.prune", marks.get(Mark.PRUNE), Counter::count)
                 .description("Decrees every replica applied, whose entries were pruned from the paxos registers").register(registry);
 
+        FunctionCounter.builder("ballot.paxos.acceptor.steps.synced", groupCommit, GroupCommit::stepsSynced)
+                .description("Acceptor steps made durable (promises, accepts, commits, prunes, purges): durable steps per LWT "
+                        + "is this over the LWTs, summed over the replicas").register(registry);
+        FunctionCounter.builder("ballot.paxos.group.commit.syncs", groupCommit, GroupCommit::syncs)
+                .description("Synced RocksDB batches the group commit wrote, one fsync each").register(registry);
         gauge(registry, "ballot.paxos.table.keys", null, storage, StorageEngine::paxosEstimatedKeys,
                 "RocksDB's estimate of the keys in the paxos column family (registers and plain-write versions)");
         gauge(registry, "ballot.paxos.table.sst", "bytes", storage, StorageEngine::paxosSstBytes,

@@ -93,6 +93,16 @@ class AcceptorShellRocksTest {
         assertThat(store.load(key(1)).promised()).isEqualTo(ballot(100));
     }
 
+    /** The group commit counts what it made durable: the steps-per-LWT and fsync meters read these. */
+    @Test
+    void theGroupCommitCountsStepsAndSyncs() throws Exception {
+        AcceptorShell acceptor = acceptor(8);
+        send(acceptor, new Prepare(key(1), ballot(100), List.of(query)));
+        send(acceptor, new Prepare(key(2), ballot(100), List.of(query)));
+        assertThat(groupCommit.stepsSynced()).isEqualTo(2);
+        assertThat(groupCommit.syncs()).isBetween(1L, 2L);
+    }
+
     @Test
     void theSoleReplicasOwnCoordinatorIsPromisedFromMemoryAndTheAcceptWritesItOut() throws Exception {
         AcceptorShell acceptor = acceptor(8);

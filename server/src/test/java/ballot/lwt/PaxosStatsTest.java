@@ -26,15 +26,18 @@ class PaxosStatsTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
     private PaxosStats stats;
+    private GroupCommit groupCommit;
 
     @BeforeEach
     void open() {
         storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
-        stats = new PaxosStats(registry, storage, () -> queues);
+        groupCommit = new GroupCommit(storage, 8);
+        stats = new PaxosStats(registry, storage, groupCommit, () -> queues);
     }
 
     @AfterEach
-    void close() {
+    void close() throws InterruptedException {
+        groupCommit.close();
         storage.close();
     }
 
