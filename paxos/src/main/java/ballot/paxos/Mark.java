@@ -62,5 +62,7 @@ public enum Mark {
     /** More deferred promises waited than allowed: the oldest was written out on its own (§4.2.5). */
     DEFERRED_PROMISE_WRITTEN_OUT,
     /** A partition's registers were deleted: nothing could need them any more (§4.13). */
-    PURGED
+    PURGED,
+    /** A replica that joined after the partition had history answered none of its prepare or proposal (§4.14). */
+    ABSTAINED
 }

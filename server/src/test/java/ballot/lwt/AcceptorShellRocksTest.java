@@ -83,7 +83,7 @@ class AcceptorShellRocksTest {
     }
 
     private AcceptorShell acceptor(int deferredMax) {
-        return new AcceptorShell(SELF, store, lane, Observer.NONE, 8, deferredMax);
+        return new AcceptorShell(SELF, store, lane, Observer.NONE, key -> false, 8, deferredMax);
     }
 
     @Test

@@ -74,11 +74,13 @@ public final class Acceptor {
         long spanEnd = Math.max(state.spanEndMicros(), proposal.spanEndMicros());
         if (!predecessor.ballot().isZero()) {
             if (predecessor.isPruned()) {
-                // Pruned means applied at every replica (§4.7); a replica that has not applied it is a bug upstream,
-                // unless its registers were purged since (a floor state, at or after the predecessor: §4.13).
+                // Pruned means applied at every replica of the electorate that pruned it (§4.7), or here before the
+                // registers were purged (a floor state at or after it, §4.13). A replica outside that electorate (one
+                // the ring moved the partition away from, §4.14) cannot apply it: it refuses, and the round counts
+                // on the replicas that did.
                 boolean purgedSince = committed.ballot().isZero() && predecessor.ballot().micros() <= state.spanEndMicros();
                 if (predecessor.ballot().isAfter(committed.ballot()) && !purgedSince)
-                    throw new IllegalStateException("pruned predecessor " + predecessor + " was never applied here; committed " + committed);
+                    return Step.reply(state, reject(state, propose.key(), ballot, Rejected.Phase.PROPOSE, Rejected.Reason.SUPERSEDED, plainVersion));
             } else {
                 if (!predecessor.ballot().equals(committed.ballot())) {
                     if (!predecessor.isEmpty()) apply.add(predecessor); // harmless if applied before: last write wins

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The acceptor every node runs (docs/paxos.md §4.12): loads a partition's registers, runs the pure {@link Acceptor}
@@ -64,6 +65,8 @@ public final class AcceptorShell {
     private final PaxosStore store;
     private final Executor home;
     private final Observer observer;
+    /** Partitions this replica has no history of: it answers none of their prepares and proposals (§4.14). */
+    private final Predicate<PaxosKey> abstains;
     /** Partitions with a persist in flight, and the requests that arrived for them meanwhile (§4.12, invariant 2). */
     private final Map<PaxosKey, ArrayDeque<Waiting>> busy = new HashMap<>();
     /**
@@ -76,11 +79,14 @@ public final class AcceptorShell {
 
     /**
      * @param home the executor the shell is confined to; persist completions come back through it
+     * @param abstains the partitions whose votes this replica takes no part in (docs/paxos.md §4.14)
      * @param cachedRegisters how many partitions' durable registers to keep in memory
      * @param deferredMax how many deferred promises may wait for a write before the oldest is written out on its own
      */
-    public AcceptorShell(NodeId self, PaxosStore store, Executor home, Observer observer, int cachedRegisters, int deferredMax) {
+    public AcceptorShell(NodeId self, PaxosStore store, Executor home, Observer observer, Predicate<PaxosKey> abstains,
+            int cachedRegisters, int deferredMax) {
         this.self = self;
+        this.abstains = abstains;
         this.store = store;
         this.home = home;
         this.observer = observer;
@@ -95,6 +101,11 @@ public final class AcceptorShell {
 
     /** Handles {@code request}; {@code answer} hears once the reply may be sent, or why there is none. */
     public void receive(Request request, Answer answer) {
+        if ((request instanceof Prepare || request instanceof Propose) && abstains.test(request.key())) {
+            observer.mark(Mark.ABSTAINED);
+            answer.reply(null); // as a lost message: the coordinator counts on the other replicas
+            return;
+        }
         ArrayDeque<Waiting> waiting = busy.get(request.key());
         if (waiting == null) {
             step(request, answer);

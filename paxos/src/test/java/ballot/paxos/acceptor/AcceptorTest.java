@@ -244,57 +244,16 @@ class AcceptorTest {
         assertThat(Acceptor.onPrune(step.next(), new Prune(KEY, ballot(100))).persist()).isFalse();
     }
 
-    /** §4.7: a pruned predecessor is applied everywhere; one this replica never applied is a bug, not data loss. */
+    /**
+     * §4.7, §4.14: a pruned predecessor this replica never applied (the partition moved away from it) cannot be
+     * applied here: the proposal is refused, nothing is persisted, and the round counts on the replicas that have it.
+     */
     @Test
-    void prunedPredecessorNeverAppliedHereFailsLoudly() {
+    void prunedPredecessorNeverAppliedHereIsRefused() {
         Decree pruned = new Decree(ballot(50), ballot(50), null);
-        assertThatThrownBy(() -> Acceptor.onPropose(SELF, promisedAt(100), propose(proposal(100, pruned, X)), 0))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("pruned predecessor");
-    }
-
-    /** §4.13: registers with nothing uncommitted and nothing after the floor are deleted (the floor state persisted). */
-    @Test
-    void purgeDeletesOldCommittedRegisters() {
-        Decree d = new Decree(ballot(100), ballot(100), List.of(X));
-        AcceptorState applied = Acceptor.onCommit(promisedAt(90), new Commit(KEY, d)).next();
-        Step step = Acceptor.onPurge(applied, 500);
-        assertThat(step.persist()).isTrue();
-        assertThat(step.next()).isEqualTo(AcceptorState.floor(500));
-        assertThat(step.next().isFloor()).isTrue();
-        assertThat(step.reply()).isNull();
-        assertThat(Acceptor.onPurge(step.next(), 600).persist()).as("nothing left to delete").isFalse();
-    }
-
-    /** §4.13: an uncommitted proposal, or a promise or decree after the floor, keeps the registers. */
-    @Test
-    void purgeKeepsRegistersSomethingMayNeed() {
-        AcceptorState accepted = Acceptor.onPropose(SELF, promisedAt(100), propose(proposal(100, Decree.NONE, X)), 0).next();
-        assertThat(Acceptor.onPurge(accepted, 500).persist()).as("uncommitted proposal").isFalse();
-        assertThat(Acceptor.onPurge(promisedAt(600), 500).persist()).as("promise after the floor").isFalse();
-        Decree late = new Decree(ballot(400), ballot(400), List.of(X, Y));
-        AcceptorState applied = Acceptor.onCommit(AcceptorState.EMPTY, new Commit(KEY, late)).next();
-        assertThat(Acceptor.onPurge(applied, 400).persist()).as("decree written after the floor").isFalse();
-    }
-
-    /** §4.13: the floor state refuses every ballot at or before the floor, and asks for a later one. */
-    @Test
-    void floorStateRefusesBallotsAtOrBeforeTheFloor() {
-        Step step = Acceptor.onPrepare(AcceptorState.floor(500), prepare(450));
+        Step step = Acceptor.onPropose(SELF, promisedAt(100), propose(proposal(100, pruned, X)), 0);
         assertThat(step.persist()).isFalse();
-        assertThat(step.reply()).isInstanceOfSatisfying(Rejected.class, r -> assertThat(r.minMicros()).isEqualTo(501));
-        assertThat(Acceptor.onPropose(SELF, AcceptorState.floor(500), propose(proposal(500, Decree.NONE, X)), 0).reply())
-                .isInstanceOf(Rejected.class);
-        assertThat(Acceptor.onPrepare(AcceptorState.floor(500), prepare(501)).reply()).isInstanceOf(Promise.class);
-    }
-
-    /** §4.7, §4.13: a pruned predecessor older than the floor was applied here before the registers were purged. */
-    @Test
-    void prunedPredecessorBeforeTheFloorIsAcceptedOnPurgedRegisters() {
-        Decree pruned = new Decree(ballot(50), ballot(50), null);
-        AcceptorState purged = Acceptor.onPrepare(AcceptorState.floor(80), prepare(100)).next();
-        Step step = Acceptor.onPropose(SELF, purged, propose(proposal(100, pruned, X)), 0);
-        assertThat(step.reply()).isInstanceOf(Accepted.class);
-        assertThat(step.apply()).isEmpty();
+        assertThat(step.reply()).isInstanceOf(Rejected.class);
     }
 
     /** §2: the registers' invariant is checked where they are built. */

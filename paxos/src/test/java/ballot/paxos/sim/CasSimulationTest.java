@@ -98,6 +98,27 @@ class CasSimulationTest {
         if (!SimSeed.replaying()) assertThat(marks.getOrDefault(Mark.PURGED, 0)).as("registers purged").isGreaterThan(10);
     }
 
+    /**
+     * A node joins partway through and replaces one replica of every key (§4.14); coordinators learn of it at different
+     * moments. It abstains from the keys' votes, and every history stays linearizable.
+     */
+    @Test
+    void aJoiningReplicaThatAbstainsKeepsHistoriesLinearizable() {
+        Map<Mark, Integer> marks = new EnumMap<>(Mark.class);
+        List<String> failures = new ArrayList<>();
+        long histories = 0;
+        for (long seed : SimSeed.seeds(40)) {
+            SimCluster.RunResult result = SimCluster.run(seed, SimOptions.random(new SplittableRandom(seed), OPS).withNodes(3).withJoin());
+            System.out.println(result);
+            result.marks().forEach((m, n) -> marks.merge(m, n, Integer::sum));
+            histories += result.historyOps();
+            if (!result.violations().isEmpty()) failures.add("seed " + seed + ": " + result.violations());
+        }
+        System.out.println("SIM (join) checked " + histories + " operations; marks " + marks);
+        assertThat(failures).as("violations (replay with -Dballot.sim.seed=<seed>)").isEmpty();
+        if (!SimSeed.replaying()) assertThat(marks.getOrDefault(Mark.ABSTAINED, 0)).as("abstentions").isGreaterThan(10);
+    }
+
     @Test
     void steadyStateTakesOneRoundTripAtAnyAndTwoAtQuorum() {
         SimCluster.RunResult any = SimCluster.run(1, SimOptions.steady(1, 200, SimLevel.ANY));

@@ -74,7 +74,7 @@ final class ManualCluster {
                 write.done().accept(null);
             });
             stores.put(n, store[0]);
-            acceptors.put(n, new AcceptorShell(n, store[0], acceptorTasks::add, mark -> marks.merge(mark, 1, Integer::sum), 1024, 1024));
+            acceptors.put(n, new AcceptorShell(n, store[0], acceptorTasks::add, mark -> marks.merge(mark, 1, Integer::sum), key -> false, 1024, 1024));
         }
     }
 

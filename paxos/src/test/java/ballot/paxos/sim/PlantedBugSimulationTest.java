@@ -40,19 +40,18 @@ class PlantedBugSimulationTest {
         assertThat(found).as("the checks must catch an acceptor that replies before its persist is on disk").isNotEmpty();
     }
 
-    /** A purge that forgets its ballot floor lets a lagging coordinator's ballot write under the purged decrees (§4.13). */
+    /** A node that joined and votes on keys it has no history of lets a quorum miss a decision (§4.14). */
     @Test
-    void checkerFindsAPurgeWithoutItsFloor() {
+    void checkerFindsAJoinedReplicaThatVotesWithoutHistory() {
         List<String> found = new ArrayList<>();
-        SplittableRandom seeds = new SplittableRandom(20_251_125L);
+        SplittableRandom seeds = new SplittableRandom(20_251_126L);
         for (int i = 0; i < 200 && found.isEmpty(); i++) {
             long seed = seeds.nextLong() & Long.MAX_VALUE;
-            SimOptions options = SimOptions.random(new SplittableRandom(seed), 40);
-            SimCluster.RunResult result = SimCluster.run(seed, options.withPurge(2 * options.opTimeoutNanos()).withBug(SimStore.Bug.FORGET_FLOOR));
-            found.addAll(result.violations());
+            SimOptions options = SimOptions.random(new SplittableRandom(seed), 40).withNodes(3).withJoin();
+            found.addAll(SimCluster.run(seed, options.withBug(SimStore.Bug.JOINER_VOTES)).violations());
         }
-        System.out.println("planted FORGET_FLOOR found: " + found.subList(0, Math.min(3, found.size())));
-        assertThat(found).as("the checks must catch a purge that forgets its ballot floor").isNotEmpty();
+        System.out.println("planted JOINER_VOTES found: " + found.subList(0, Math.min(3, found.size())));
+        assertThat(found).as("the checks must catch a joined replica that votes without the history").isNotEmpty();
     }
 
     private static List<String> runUntilViolation(SimStore.Bug bug, boolean plainWrites) {

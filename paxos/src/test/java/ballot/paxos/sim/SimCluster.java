@@ -86,6 +86,10 @@ final class SimCluster {
     private final List<List<NodeId>> dataCenters = new ArrayList<>();
     /** Every replica votes: SERIAL. */
     private final Electorate everyone;
+    /** With {@link SimOptions#join}: the node that joins, and every key's electorate once it has. */
+    private final Node spare;
+    private final Electorate joined;
+    private boolean joinHappened;
     /** Per data center: its replicas vote, the others learn: LOCAL_SERIAL there. */
     private final List<Electorate> local = new ArrayList<>();
     private final List<PaxosKey> keys = new ArrayList<>();
@@ -125,6 +129,16 @@ final class SimCluster {
             dataCenters.add(members);
         }
         this.everyone = new Electorate(ids);
+        if (options.join()) { // a spare that replaces one replica of every key when it joins (docs/paxos.md §4.14)
+            spare = new Node(NodeId.of(ids.size() + 1), 0, random.split());
+            nodes.add(spare);
+            List<NodeId> after = new ArrayList<>(ids);
+            after.set(random.nextInt(after.size()), spare.id);
+            joined = new Electorate(after);
+        } else {
+            spare = null;
+            joined = null;
+        }
         for (List<NodeId> members : dataCenters) {
             List<NodeId> learners = new ArrayList<>(ids);
             learners.removeAll(members);
@@ -167,6 +181,7 @@ final class SimCluster {
         }
         if (options.clockJumps()) schedule(random.nextLong(300 * MS), this::jumpSomeClock);
         if (options.plainWrites()) schedule(random.nextLong(30 * MS), this::plainWrite);
+        if (options.join()) schedule(100 * MS + random.nextLong(300 * MS), this::join);
 
         while (!events.isEmpty() && !allClientsDone()) {
             Event e = events.poll();
@@ -215,7 +230,7 @@ final class SimCluster {
     /** The electorates clients may use on {@code key}: a plain write completes once it has a quorum of each. */
     private List<Electorate> electoratesOf(PaxosKey key) {
         return switch (options.serial()) {
-            case SERIAL -> List.of(everyone);
+            case SERIAL -> joinHappened ? List.of(everyone, joined) : List.of(everyone);
             case LOCAL_SERIAL -> List.of(local.get(keys.indexOf(key) % dataCenters.size()));
             case MIXED -> List.of(everyone, local.get(0));
         };
@@ -241,6 +256,8 @@ final class SimCluster {
             }
         };
         boolean up = true;
+        /** Whether this node's coordinator uses the electorate that includes the spare. */
+        boolean sawJoin;
         int incarnation;
         CasCoordinator coordinator;
         AcceptorShell acceptor;
@@ -271,8 +288,10 @@ final class SimCluster {
                     .fastPath(options.fastPath())
                     .build();
             // Small caches, so registers are reloaded and deferred promises get written out on their own too.
+            // The spare joined after every key had history: it abstains from their votes (§4.14), unless planted not to.
+            boolean abstainer = this == spare && options.bug() != SimStore.Bug.JOINER_VOTES;
             acceptor = new AcceptorShell(id, store, home(incarnation), mark -> marks.merge(mark, 1, Integer::sum),
-                    1 + nodeRandom.nextInt(4), 1 + nodeRandom.nextInt(3));
+                    key -> abstainer, 1 + nodeRandom.nextInt(4), 1 + nodeRandom.nextInt(3));
             int inc = incarnation;
             schedule(nodeRandom.nextLong(TICK_NANOS) + 1, () -> tick(inc));
             if (options.purgeGraceNanos() > 0) schedule(nodeRandom.nextLong(options.purgeGraceNanos()) + 1, () -> purge(inc));
@@ -452,9 +471,17 @@ final class SimCluster {
             long id = ++plainCounter;
             long k = id; // timestamps and values grow together: the latest completed write is the largest k
             plainInFlight.put(id, new PlainInFlight(key, k, now));
-            for (NodeId replica : everyone.voters()) network(sender.id, replica, new PlainWrite(key, id, k));
+            java.util.Set<NodeId> replicas = new java.util.LinkedHashSet<>(everyone.voters());
+            if (joinHappened) replicas.addAll(joined.voters());
+            for (NodeId replica : replicas) network(sender.id, replica, new PlainWrite(key, id, k));
         }
         schedule(10 * MS + random.nextLong(60 * MS), this::plainWrite);
+    }
+
+    /** The spare joins: coordinators learn of it over the next 40 ms, each at its own moment, as gossip spreads. */
+    private void join() {
+        joinHappened = true;
+        for (Node n : nodes) schedule(random.nextLong(40 * MS), () -> n.sawJoin = true);
     }
 
     private void plainAcked(long id, NodeId at) {
@@ -533,7 +560,7 @@ final class SimCluster {
         }
         if (kind == Kind.CAS && expected == null && write == null) write = valueCounter; // no "delete if absent"
         Electorate electorate = switch (options.serial()) {
-            case SERIAL -> everyone;
+            case SERIAL -> node.sawJoin ? joined : everyone;
             case LOCAL_SERIAL -> local.get(node.dc);
             case MIXED -> random.nextBoolean() ? everyone : local.get(node.dc);
         };

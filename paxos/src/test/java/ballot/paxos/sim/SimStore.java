@@ -24,11 +24,11 @@ import java.util.function.Consumer;
  * <p>Deliberate bugs can be planted to prove the checks catch them: {@link Bug#FORGET_PROMISES} drops a write
  * that only changes the promise (a missing fsync on prepare), {@link Bug#IGNORE_PLAIN_WRITES} reports a constant
  * plain-write version (so the fast path cannot notice plain writes), {@link Bug#ACKNOWLEDGE_BEFORE_DURABLE} reports
- * a persist done as soon as it is submitted (a group commit that answers before its fsync), {@link Bug#FORGET_FLOOR}
- * reads a purged partition as never used (a purge without its ballot floor, docs/paxos.md §4.13).
+ * a persist done as soon as it is submitted (a group commit that answers before its fsync), {@link Bug#JOINER_VOTES}
+ * lets a node that joined take part in the votes of keys it has no history of (§4.14).
  */
 final class SimStore implements PaxosStore {
-    enum Bug { NONE, FORGET_PROMISES, IGNORE_PLAIN_WRITES, ACKNOWLEDGE_BEFORE_DURABLE, FORGET_FLOOR }
+    enum Bug { NONE, FORGET_PROMISES, IGNORE_PLAIN_WRITES, ACKNOWLEDGE_BEFORE_DURABLE, JOINER_VOTES }
 
     /** A decree as applied here, for the agreement check. */
     record Applied(PaxosKey key, Decree decree) {}
@@ -61,7 +61,7 @@ final class SimStore implements PaxosStore {
 
     @Override
     public AcceptorState load(PaxosKey key) {
-        return registers.getOrDefault(key, bug == Bug.FORGET_FLOOR ? AcceptorState.EMPTY : AcceptorState.floor(floorMicros));
+        return registers.getOrDefault(key, AcceptorState.floor(floorMicros));
     }
 
     /** Makes {@code micros} the ballot floor, durably, if it is higher than the current one. */
