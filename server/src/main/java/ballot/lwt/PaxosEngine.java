@@ -22,6 +22,7 @@ import ballot.cql.trace.Trace;
 import ballot.cql.trace.Tracing;
 import ballot.net.LogThrottle;
 import ballot.net.Messaging;
+import ballot.net.MessagingException;
 import ballot.paxos.Bytes;
 import ballot.paxos.Electorate;
 import ballot.paxos.NodeId;
@@ -153,6 +154,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private final Function<UUID, VirtualTable> virtualTables;
     private volatile Membership membership;
     private volatile Placement placement;
+    private volatile java.util.function.Predicate<UUID> abstained = tableId -> false;
     private volatile Messaging messaging;
     private volatile NodeIds nodeIds;
 
@@ -206,6 +208,10 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             public void finish(UUID tableId, ballot.cql.data.PartitionKey key) {
                 TableMetadata table = schema.get().table(tableId);
                 if (table == null) return; // dropped: nothing reads it any more
+                // The proposal's electorate is not recorded: in a cluster of several data centers it may have been
+                // LOCAL_SERIAL's, and a SERIAL round must not finish it (docs/paxos.md §11). Its registers stay.
+                Membership members = membership;
+                if (members == null || members.members().stream().map(NodeInfo::dataCenter).distinct().count() > 1) return;
                 ReadSpec nothing = new ReadSpec(List.of(), false, 1, 1, (int) (wallMicros.getAsLong() / 1_000_000));
                 try {
                     cas(ballot.cql.spi.CasRequest.read(table, key, nothing), ConsistencyLevel.SERIAL, ConsistencyLevel.ONE);
@@ -231,8 +237,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
 
     /** Installs the acceptor's verbs; called before the node joins, so no peer finds them missing. */
     public void handle(Messaging messaging) {
-        messaging.handle(PaxosVerbs.PREPARE, (prepare, from) -> accept(prepare));
-        messaging.handle(PaxosVerbs.PROPOSE, (propose, from) -> accept(propose));
+        messaging.handle(PaxosVerbs.PREPARE, (prepare, from) -> vote(prepare));
+        messaging.handle(PaxosVerbs.PROPOSE, (propose, from) -> vote(propose));
         messaging.handle(PaxosVerbs.COMMIT, (commit, from) -> accept(commit));
         messaging.handle(PaxosVerbs.PRUNE, (prune, from) -> accept(prune).thenApply(reply -> null));
     }
@@ -441,6 +447,24 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
 
     // ---------------------------------------------------------------- acceptor side
 
+    /**
+     * A peer's prepare or proposal: no reply where this replica abstains (docs/paxos.md §4.14), which the peer sees
+     * as a failed request, as if the message were lost.
+     */
+    private CompletableFuture<Reply> vote(Request request) {
+        return accept(request).thenCompose(reply -> reply != null ? CompletableFuture.completedFuture(reply)
+                : CompletableFuture.failedFuture(new MessagingException(MessagingException.Reason.REMOTE_ERROR,
+                        "this replica abstains from the votes of table " + CqlValues.tableId(request.key()) + " (docs/paxos.md 4.14)")));
+    }
+
+    /**
+     * Makes this replica abstain from the LWT votes of the tables {@code tableIds} accepts (docs/paxos.md §4.14): the
+     * node's choice, fixed when it first joined a cluster. Until the node sets it, it abstains from none.
+     */
+    public void abstainFrom(java.util.function.Predicate<UUID> tableIds) {
+        this.abstained = tableIds;
+    }
+
     /** Runs a peer's acceptor request on its partition's lane; the reply is sent once the step is persisted. */
     private CompletableFuture<Reply> accept(Request request) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
@@ -545,7 +569,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
-            acceptor = new AcceptorShell(self, store, this::execute, stats::mark, CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
+            acceptor = new AcceptorShell(self, store, this::execute, stats::mark, key -> abstained.test(CqlValues.tableId(key)),
+                    CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
         }
 
         void start() {

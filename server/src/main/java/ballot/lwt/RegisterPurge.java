@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps this replica's Paxos registers bounded (docs/paxos.md §4.13): every pass raises the ballot floor to the grace
  * period before now, durably, then offers every register that nothing can need any more to its lane's acceptor,
- * which deletes it as one step of its partition; registers holding an old uncommitted proposal are finished first by
- * a SERIAL read, and purged on a later pass. Runs on a thread of its own, a chunk of partitions at a time.
+ * which deletes it as one step of its partition; registers holding an old uncommitted proposal with entries are
+ * finished first by a SERIAL read (in keyspaces of one data center), and purged on a later pass once pruned. Runs on a thread of its own, a chunk of partitions at a time.
  */
 final class RegisterPurge implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RegisterPurge.class);
@@ -91,7 +91,8 @@ final class RegisterPurge implements AutoCloseable {
             seen[0]++;
             AcceptorState state = PaxosCodec.decodeState(s.state());
             if (state.accepted() != null) {
-                if (state.accepted().ballot().micros() <= floor && seen[1] < FINISH_MAX) {
+                // An empty proposal (a fast round's validation) has nothing to finish: its registers stay (docs/paxos.md §4.13).
+                if (!state.accepted().isEmpty() && state.accepted().ballot().micros() <= floor && seen[1] < FINISH_MAX) {
                     seen[1]++;
                     engine.finish(s.tableId(), s.key());
                 }

@@ -130,11 +130,14 @@ public final class Acceptor {
     }
 
     /**
-     * §4.13: delete the registers if nothing can need them: no uncommitted proposal, and no promise or decree after the
-     * replica's ballot floor. The caller has made {@code floorMicros} durable as the floor first.
+     * §4.13: delete the registers if nothing can need them: no uncommitted proposal, a pruned committed decree, and no
+     * promise or decree after the replica's ballot floor. The caller has made {@code floorMicros} durable first.
      */
     public static Step onPurge(AcceptorState state, long floorMicros) {
-        boolean purgeable = !state.isFloor() && state.accepted() == null
+        // Pruned: every replica applied the decree, and with it cleared every older accepted proposal, so no replica
+        // holds one that these registers' committed decree is needed to outrank (§4.13).
+        boolean applied = state.committed().ballot().isZero() || state.committed().isPruned();
+        boolean purgeable = !state.isFloor() && state.accepted() == null && applied
                 && state.promised().micros() <= floorMicros && state.spanEndMicros() <= floorMicros;
         return purgeable ? new Step(AcceptorState.floor(floorMicros), true, List.of(), null) : Step.reply(state, null);
     }

@@ -43,12 +43,16 @@ public record AcceptorState(Ballot promised, Proposal accepted, Decree committed
      * {@code floorMicros} (the replica's ballot floor, docs/paxos.md §4.13). Persisting it deletes the registers.
      */
     public static AcceptorState floor(long floorMicros) {
-        return new AcceptorState(Ballot.ZERO, null, Decree.NONE, floorMicros, RecentDecrees.NONE);
+        if (floorMicros == 0) return EMPTY;
+        // Decrees applied here at or before the floor are forgotten: no in-doubt proposal is proven lost by them (§4.10).
+        RecentDecrees forgotten = new RecentDecrees(java.util.List.of(),
+                new Ballot(floorMicros, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE));
+        return new AcceptorState(Ballot.ZERO, null, Decree.NONE, floorMicros, forgotten);
     }
 
     /** True if these registers say nothing but a floor: the store keeps no registers for them (§4.13). */
     public boolean isFloor() {
-        return promised.isZero() && accepted == null && committed.ballot().isZero() && recent.equals(RecentDecrees.NONE);
+        return promised.isZero() && accepted == null && committed.ballot().isZero() && recent.ids().isEmpty();
     }
 
     /** The earliest micros a new ballot may have here. */

@@ -164,6 +164,7 @@ public final class CasCoordinator {
                 s.awaitingEviction = false; // busy again: tick queues it when it idles
             } else if (now - s.lastActiveNanos >= sessionIdleNanos || sessionCount - busy.size() > idleSessionsMax) {
                 s.awaitingEviction = false;
+                s.flushPrune(); // no next proposal will carry it (§4.7): the purge needs the decree pruned (§4.13)
                 forget(s);
             } else if (s.lastActiveNanos == s.queuedAtNanos) {
                 idle.addFirst(s); // the oldest idle session is not due yet: nothing behind it is either

@@ -584,7 +584,7 @@ final class PartitionSession {
             answerSatisfiedWaiters(cr);
             if (cr.appliedEverywhere()) {
                 it.remove();
-                // The prune rides on the next proposal; an idle partition's registers are purged instead (§4.7, §4.13).
+                // The prune rides on the next proposal, or goes on its own when the session is forgotten (§4.7).
                 ctx.mark(Mark.PRUNE);
                 if (pendingPrune == null || ballot.isAfter(pendingPrune)) pendingPrune = ballot;
             }
@@ -604,6 +604,17 @@ final class PartitionSession {
                 it.remove();
             }
         }
+    }
+
+    /**
+     * Sends the pending prune on its own: the session is being forgotten, so no later proposal of this coordinator
+     * will carry it (docs/paxos.md §4.7). Off the requests' path: they were answered long before.
+     */
+    void flushPrune() {
+        if (pendingPrune == null) return;
+        Prune prune = new Prune(key, pendingPrune);
+        pendingPrune = null;
+        for (NodeId n : electorate.replicas()) ctx.transport.send(n, prune);
     }
 
     /** 1 if this node's own replica counts towards {@code level}: its acknowledgement needs no round trip. */

@@ -147,6 +147,7 @@ record PromiseAnalysis(Decree latest, boolean someStale, Proposal replay, List<B
         for (Promise p : promises.values()) {
             if (p.accepted() != null && !p.accepted().ballot().isBefore(proposal.ballot())) return false;
             if (!p.committed().ballot().isBefore(proposal.ballot())) return false;
+            if (!p.recent().covers(proposal.ballot())) return false; // purged registers forgot what they applied (§4.13)
         }
         return true;
     }

@@ -256,6 +256,64 @@ class AcceptorTest {
         assertThat(step.reply()).isInstanceOf(Rejected.class);
     }
 
+    /** §4.13: registers with nothing uncommitted, a pruned decree and nothing after the floor are deleted. */
+    @Test
+    void purgeDeletesOldPrunedRegisters() {
+        Decree d = new Decree(ballot(100), ballot(100), List.of(X));
+        AcceptorState applied = Acceptor.onCommit(promisedAt(90), new Commit(KEY, d)).next();
+        AcceptorState pruned = Acceptor.onPrune(applied, new Prune(KEY, ballot(100))).next();
+        Step step = Acceptor.onPurge(pruned, 500);
+        assertThat(step.persist()).isTrue();
+        assertThat(step.next()).isEqualTo(AcceptorState.floor(500));
+        assertThat(step.next().isFloor()).isTrue();
+        assertThat(step.reply()).isNull();
+        assertThat(Acceptor.onPurge(step.next(), 600).persist()).as("nothing left to delete").isFalse();
+    }
+
+    /**
+     * §4.13: an uncommitted proposal, a committed decree not yet known applied everywhere (another replica may still
+     * hold an older proposal that only this decree outranks), or a promise or decree after the floor keep the registers.
+     */
+    @Test
+    void purgeKeepsRegistersSomethingMayNeed() {
+        AcceptorState accepted = Acceptor.onPropose(SELF, promisedAt(100), propose(proposal(100, Decree.NONE, X)), 0).next();
+        assertThat(Acceptor.onPurge(accepted, 500).persist()).as("uncommitted proposal").isFalse();
+        Decree d = new Decree(ballot(100), ballot(100), List.of(X));
+        assertThat(Acceptor.onPurge(Acceptor.onCommit(promisedAt(90), new Commit(KEY, d)).next(), 500).persist())
+                .as("committed but not pruned").isFalse();
+        assertThat(Acceptor.onPurge(promisedAt(600), 500).persist()).as("promise after the floor").isFalse();
+        Decree late = new Decree(ballot(400), ballot(400), List.of(X, Y));
+        AcceptorState applied = Acceptor.onPrune(Acceptor.onCommit(AcceptorState.EMPTY, new Commit(KEY, late)).next(),
+                new Prune(KEY, ballot(400))).next();
+        assertThat(Acceptor.onPurge(applied, 400).persist()).as("decree written after the floor").isFalse();
+    }
+
+    /**
+     * §4.13: the floor state refuses every ballot at or before the floor, asks for a later one, and proves no
+     * in-doubt proposal at or before it lost (it forgot what it applied there).
+     */
+    @Test
+    void floorStateRefusesBallotsAtOrBeforeTheFloor() {
+        Step step = Acceptor.onPrepare(AcceptorState.floor(500), prepare(450));
+        assertThat(step.persist()).isFalse();
+        assertThat(step.reply()).isInstanceOfSatisfying(Rejected.class, r -> assertThat(r.minMicros()).isEqualTo(501));
+        assertThat(Acceptor.onPropose(SELF, AcceptorState.floor(500), propose(proposal(500, Decree.NONE, X)), 0).reply())
+                .isInstanceOf(Rejected.class);
+        assertThat(Acceptor.onPrepare(AcceptorState.floor(500), prepare(501)).reply()).isInstanceOf(Promise.class);
+        assertThat(AcceptorState.floor(500).recent().covers(ballot(500))).isFalse();
+        assertThat(AcceptorState.floor(500).recent().covers(ballot(501))).isTrue();
+    }
+
+    /** §4.7, §4.13: a pruned predecessor older than the floor was applied here before the registers were purged. */
+    @Test
+    void prunedPredecessorBeforeTheFloorIsAcceptedOnPurgedRegisters() {
+        Decree pruned = new Decree(ballot(50), ballot(50), null);
+        AcceptorState purged = Acceptor.onPrepare(AcceptorState.floor(80), prepare(100)).next();
+        Step step = Acceptor.onPropose(SELF, purged, propose(proposal(100, pruned, X)), 0);
+        assertThat(step.reply()).isInstanceOf(Accepted.class);
+        assertThat(step.apply()).isEmpty();
+    }
+
     /** §2: the registers' invariant is checked where they are built. */
     @Test
     void registersRejectAcceptedAfterPromise() {

@@ -145,6 +145,39 @@ class CoordinatorScenarioTest {
         assertThat(c.storedV(N3)).isEqualTo(10L);
     }
 
+    /**
+     * §4.13: a replica still holding an older accepted proposal (it missed the later decision) must find the later
+     * decree on the others: registers whose decree is not known applied everywhere are not purged, so the old
+     * proposal is recognised as stale and never re-proposed over the later write.
+     */
+    @Test
+    void registersAnOldProposalIsOutrankedByAreNotPurged() {
+        ManualCluster c = new ManualCluster();
+        c.submit(N1, c.set(10), SimLevel.ANY);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));
+        c.deliver(is(Propose.class).and(to(N3)));
+        c.inFlight.clear();
+        c.restartCoordinator(N1, 1); // n3 holds the accepted set(10), never decided
+
+        List<CasResult> later = c.submit(N2, c.set(20), SimLevel.QUORUM);
+        c.deliver(to(N3).negate()); // decided and applied by n1 and n2; everything for n3 stays in flight
+        c.drop(to(N3));
+        assertThat(later).singleElement().satisfies(x -> assertThat(x.outcome()).isEqualTo(Outcome.APPLIED));
+
+        c.nanos += 3_600_000_000_000L; // an hour later, far past any grace period
+        long floor = c.clock.wallMicros() - 1;
+        for (ballot.paxos.NodeId n : List.of(N1, N2)) {
+            c.stores.get(n).raiseFloor(floor);
+            assertThat(c.acceptors.get(n).purge(ManualCluster.KEY, floor)).as("purge of %s", n).isFalse();
+        }
+
+        List<CasResult> read = c.submit(N1, c.read(), SimLevel.ANY);
+        c.drop(is(Prepare.class).and(to(N2)));
+        c.deliverAll();
+        assertThat(read).singleElement().satisfies(x -> assertThat(v(x)).isEqualTo(20L));
+        assertThat(c.storedV(N1)).isEqualTo(20L);
+    }
+
     /** §4.8, §5.7: a plain write since the cached read makes replicas refuse the fast proposal; the retry reads it. */
     @Test
     void plainWriteInvalidatesFastPath() {
