@@ -35,11 +35,11 @@ final class TransferSim {
     record ReadReport(TxnId id, PartitionKey home, Map<PartitionKey, Long> reads, long submitNanos, long answerNanos) {}
 
     record RunResult(long seed, SimOptions options, List<String> violations, Map<Mark, Integer> marks,
-            Map<TransferOutcome, Integer> outcomes, int snapshots, long evaluations, long simMillis) {
+            Map<TransferOutcome, Integer> outcomes, int snapshots, Liveness liveness, long evaluations, long simMillis) {
         @Override
         public String toString() {
             return "TXN-SIM seed=" + seed + " " + options + " | outcomes " + outcomes + " snapshots=" + snapshots
-                    + " steps=" + evaluations + " sim=" + simMillis + "ms" + (violations.isEmpty() ? "" : " VIOLATIONS " + violations.size());
+                    + " | " + liveness + " | steps=" + evaluations + " sim=" + simMillis + "ms" + (violations.isEmpty() ? "" : " VIOLATIONS " + violations.size());
         }
     }
 
@@ -72,7 +72,7 @@ final class TransferSim {
         }
         this.store = new SimStore(loop, options.bug(), skew);
         for (int i = 0; i < options.accounts(); i++) {
-            long balance = random.nextLong(0, 120);
+            long balance = random.nextLong(0, options.balanceMax());
             initial.put(keys.get(i), balance);
             store.put(keys.get(i), balance);
         }
@@ -102,6 +102,7 @@ final class TransferSim {
         List<String> violations = new ArrayList<>();
         if (!loop.runUntil(() -> clientsDone == options.clients(), 600_000 * MS))
             violations.add("clients did not finish: " + clientsDone + "/" + options.clients());
+        Liveness liveness = Liveness.of(reports, marks, loop.now());
         faulty = false;
         for (SimNode node : nodes) if (!node.alive()) node.start();
         // Every deadline passes on every clock, and background finishes settle.
@@ -110,7 +111,7 @@ final class TransferSim {
         violations.addAll(TransferChecker.check(initial, transfers, homes, reports, readReports, store, marks));
         Map<TransferOutcome, Integer> outcomes = new EnumMap<>(TransferOutcome.class);
         for (Report r : reports) outcomes.merge(r.outcome(), 1, Integer::sum);
-        return new RunResult(seed, options, violations, new EnumMap<>(marks), outcomes, readReports.size(),
+        return new RunResult(seed, options, violations, new EnumMap<>(marks), outcomes, readReports.size(), liveness,
                 store.evaluations, loop.now() / MS);
     }
 
@@ -212,7 +213,7 @@ final class TransferSim {
 
     /**
      * A client's submission. A crashed node never answers, so the client gives up on its own and retries with the same
-     * transaction; one in four clients is impatient and retries while the first coordinator is still at work. Every
+     * transaction; an impatient client ({@code options.impatience()}) retries while the first coordinator is still at work. Every
      * answer is recorded (the checker requires them all to be true and to agree); the first one drives the client.
      */
     private void submitTransfer(SimNode node, Transaction<Long> txn, Transfer transfer, int retry, Runnable next) {
@@ -228,7 +229,7 @@ final class TransferSim {
             else next.run();
         };
         node.coordinator().submit(txn, CLIENT_TIMEOUT_NANOS, onAnswer);
-        long patience = random.nextInt(4) == 0 ? random.nextLong(3 * MS, 30 * MS) : CLIENT_TIMEOUT_NANOS + 20 * MS;
+        long patience = random.nextDouble() < options.impatience() ? random.nextLong(3 * MS, 30 * MS) : CLIENT_TIMEOUT_NANOS + 20 * MS;
         loop.after(patience, () -> {
             if (!answered[0]) onAnswer.accept(TxnResult.unknown());
         });
