@@ -63,6 +63,8 @@ final class Recovery<V> {
     private void onRecord(Record record) {
         Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
         if (decision.isPresent() || (waitForDeadline && ctx.clock.wallMicros() <= deadlineMicros)) {
+            // Already decided: the coordinator giving up on its own attempt still releases whatever it may hold.
+            decision.filter(d -> !knownParticipants.isEmpty()).ifPresent(d -> Finish.resolve(ctx, d, knownParticipants));
             finish(decision);
             return;
         }

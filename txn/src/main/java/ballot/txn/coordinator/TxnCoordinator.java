@@ -80,6 +80,7 @@ public final class TxnCoordinator<V> {
         private Duration backoff = Duration.ofMillis(2);
         private Duration backoffMax = Duration.ofMillis(100);
         private Duration background = Duration.ofSeconds(30);
+        private Duration reservation = Duration.ofMillis(50);
 
         private Builder(PartitionCas<V> cas) {
             this.cas = Objects.requireNonNull(cas, "cas");
@@ -127,11 +128,21 @@ public final class TxnCoordinator<V> {
             return this;
         }
 
+        /**
+         * How long a placement that waits behind a younger transaction's intent reserves the partition against younger
+         * placements (docs/txn.md §5.1). Each poll renews it, so it must exceed the time between two polls (a record
+         * read, the back-off and a placement); it only delays others when the waiter is gone.
+         */
+        public Builder<V> reservation(Duration d) {
+            this.reservation = positive("reservation", d);
+            return this;
+        }
+
         public TxnCoordinator<V> build() {
             if (clock == null) throw new IllegalStateException("clock is not set");
             if (random == null) throw new IllegalStateException("random is not set");
             Options options = new Options(epochLifetime.toNanos() / 1000, retry.toNanos(), backoff.toNanos(),
-                    backoffMax.toNanos(), background.toNanos());
+                    backoffMax.toNanos(), background.toNanos(), reservation.toNanos() / 1000);
             return new TxnCoordinator<>(new Context<>(cas, clock, random, observer, options));
         }
 

@@ -29,7 +29,7 @@ final class Liveness {
         Liveness l = new Liveness();
         l.runs = 1;
         l.clientNanos = clientNanos;
-        l.deaths = marks.getOrDefault(Mark.DIED, 0);
+        l.deaths = marks.getOrDefault(Mark.DIED, 0) + marks.getOrDefault(Mark.DIED_AT_RESERVATION, 0);
         Map<TxnId, TransferSim.Report> first = new LinkedHashMap<>();
         Set<TxnId> done = new HashSet<>();
         for (TransferSim.Report r : reports) {

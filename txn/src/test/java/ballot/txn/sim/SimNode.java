@@ -63,6 +63,7 @@ final class SimNode {
                 .retry(Duration.ofMillis(2))
                 .backoff(Duration.ofNanos(500_000), Duration.ofMillis(20))
                 .background(Duration.ofSeconds(2))
+                .reservation(Duration.ofMillis(20))
                 .build();
     }
 

@@ -149,7 +149,7 @@ final class SimStore {
     private static PartitionState<Long> without(PartitionState<Long> state, TxnId id) {
         SortedMap<TxnId, Marker> markers = new TreeMap<>(state.markers());
         markers.remove(id);
-        return new PartitionState<>(state.value(), state.intent(), markers, state.records());
+        return new PartitionState<>(state.value(), state.intent(), state.reservation(), markers, state.records());
     }
 
     private void log(long s, PartitionKey key, Step<Long> step, PartitionState<Long> before, Transition<Long> t) {

@@ -56,8 +56,12 @@ class TransferSimulationTest {
     }
 
     /**
-     * Liveness under contention without faults (docs/txn.md §13): seven clients on four or seven accounts, uniform or
-     * zipfian, with snapshots that lock every account. Every run must also pass the safety checks.
+     * Liveness under contention without faults (docs/txn.md §5.3, §13): seven clients on four or seven accounts,
+     * uniform or zipfian, with snapshots that lock every account, summed over 20 seeds per profile (about 2,000
+     * transfers each). Measured: 67-74 % of transfers decided by their first deadline on four accounts, 77-84 % on
+     * seven, 3-5 deaths per completed transfer, zipfian at 86-90 % of uniform's throughput; before reservations and
+     * waiting for the killer, 37-43 %, 16-31 deaths, and throughput a third of today's. The bounds sit between the two.
+     * Every run must also pass the safety checks.
      */
     @Test
     void contendedTransfersAreDecidedWithinTheirDeadlineWithoutFaults() {
@@ -84,5 +88,15 @@ class TransferSimulationTest {
                     spread, 100 * zipfian.completedPerSecond() / uniform.completedPerSecond());
         }
         assertThat(failures).as("violations (replay with -Dballot.txn.sim.seed=<seed>)").isEmpty();
+        if (SimSeed.replaying()) return;
+        liveness.forEach((profile, l) -> {
+            assertThat(l.decidedInTimeShare()).as("%s: transfers decided by their deadline", profile)
+                    .isGreaterThanOrEqualTo(profile.endsWith("/hot") ? 0.6 : 0.7);
+            assertThat(l.deathsPerCompleted()).as("%s: deaths per completed transfer", profile).isLessThanOrEqualTo(8);
+        });
+        for (String spread : List.of("/hot", "/spread"))
+            assertThat(liveness.get("zipfian" + spread).completedPerSecond())
+                    .as("zipfian%s throughput against uniform's (the issue's target: at least half)", spread)
+                    .isGreaterThanOrEqualTo(0.5 * liveness.get("uniform" + spread).completedPerSecond());
     }
 }
