@@ -37,6 +37,8 @@ public enum Mark {
     RECOVERY_COMMITTED,
     /** Recovery fenced a missing intent (or a missing record) and aborted the attempt. */
     RECOVERY_ABORTED,
+    /** A decided record past its retention window was dropped, its participants clear of it (§2). */
+    RECORD_DROPPED,
     /** The client was answered UNKNOWN at its deadline (§4.8). */
     TIMED_OUT,
     /** A committed attempt's record was not found committed by its finisher: a protocol violation. */

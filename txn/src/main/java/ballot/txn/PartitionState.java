@@ -34,6 +34,12 @@ public record PartitionState<V>(V value, Intent<V> intent, Reservation reservati
         return new PartitionState<>(value, intent, newReservation, markers, records);
     }
 
+    public PartitionState<V> withoutRecord(TxnId id) {
+        SortedMap<TxnId, Record> next = new TreeMap<>(records);
+        next.remove(id);
+        return new PartitionState<>(value, intent, reservation, markers, next);
+    }
+
     /** The reservation if it is still live at {@code nowMicros}, else null (§5.1). */
     public Reservation reservationAt(long nowMicros) {
         return reservation != null && reservation.liveAt(nowMicros) ? reservation : null;

@@ -52,8 +52,9 @@ final class Recovery<V> {
     }
 
     /** Recovery of a transaction by its own coordinator, which gave up on it: no waiting for the deadline. */
-    static <V> Recovery<V> ofOwn(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants) {
-        return new Recovery<>(ctx, attempt, home, 0, false, participants, decision -> { });
+    static <V> Recovery<V> ofOwn(Context<V> ctx, Attempt attempt, PartitionKey home, long deadlineMicros,
+            List<PartitionKey> participants) {
+        return new Recovery<>(ctx, attempt, home, deadlineMicros, false, participants, decision -> { });
     }
 
     void start() {
@@ -88,7 +89,7 @@ final class Recovery<V> {
 
     private void finalizeAs(boolean commit) {
         finalizing = true;
-        ctx.send(home, new Finalize<>(attempt, commit, null), untilNanos, r -> {
+        ctx.send(home, commit ? Finalize.<V>commit(attempt) : Finalize.<V>abort(attempt, null, deadlineMicros, knownParticipants), untilNanos, r -> {
             Record record = ((Reply.RecordSeen) r).record();
             Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
             decision.ifPresent(d -> {

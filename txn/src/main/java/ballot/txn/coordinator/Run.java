@@ -86,7 +86,7 @@ final class Run<V> {
         ctx.observer.mark(Mark.TIMED_OUT);
         respond(TxnResult.unknown());
         over = true;
-        if (!txn.onePhase()) Recovery.ofOwn(ctx, attempt(), txn.home(), txn.keys()).start();
+        if (!txn.onePhase()) Recovery.ofOwn(ctx, attempt(), txn.home(), deadlineMicros, txn.keys()).start();
     }
 
     private Attempt attempt() {
@@ -184,7 +184,7 @@ final class Run<V> {
     /** A refusal fenced this epoch with a final reason: record it; whatever the record then says is the answer. */
     private void abort(String reason) {
         generation++;
-        send(txn.home(), new Finalize<>(attempt(), false, reason), r -> followRecord(((Reply.RecordSeen) r).record()));
+        send(txn.home(), Finalize.abort(attempt(), reason, deadlineMicros, txn.keys()), r -> followRecord(((Reply.RecordSeen) r).record()));
     }
 
     /**
@@ -250,18 +250,7 @@ final class Run<V> {
      * against it again (§5.2). Holding nothing, the waiting transaction is no edge of a wait-for cycle.
      */
     private void afterDecided(Intent<V> killer, Runnable next) {
-        if (decisions.containsKey(killer.attempt())) {
-            next.run();
-            return;
-        }
-        int gen = generation;
-        learnFate(killer, decision -> {
-            if (gen != generation || over) return;
-            if (decision.isPresent()) next.run();
-            else ctx.after(ctx.backoff(1), () -> {
-                if (gen == generation && !over) afterDecided(killer, next);
-            });
-        });
+        onFate(killer, next, () -> afterDecided(killer, next));
     }
 
     private void readOwnRecord() {
@@ -350,24 +339,30 @@ final class Run<V> {
 
     /**
      * A younger transaction's intent blocks a placement (§5): learn its fate from its record (or recover it once its
-     * deadline has passed), then place again carrying the decision; if it is still live, back off and place again.
+     * deadline has passed), then place again carrying the decision; if it is still live, back off and place again
+     * (which renews the reservation and notices a release the record does not show yet, §4.5).
      */
     private void await(Intent<V> blocker, Runnable placeAgain) {
+        onFate(blocker, placeAgain, placeAgain);
+    }
+
+    /**
+     * Runs {@code decided} once {@code blocker}'s attempt is known to be decided, or {@code live} after a short back-off
+     * if it is not yet; nothing if this run has moved on meanwhile. Polling: a live blocker is about to finish, so the
+     * wait is about one round, not longer each time.
+     */
+    private void onFate(Intent<V> blocker, Runnable decided, Runnable live) {
         if (decisions.containsKey(blocker.attempt())) {
-            placeAgain.run();
+            decided.run();
             return;
         }
         int gen = generation;
         learnFate(blocker, decision -> {
             if (gen != generation || over) return;
-            if (decision.isPresent()) {
-                placeAgain.run();
-            } else {
-                // Polling: a live blocker is about to finish, so wait about one round, not longer each time.
-                ctx.after(ctx.backoff(1), () -> {
-                    if (gen == generation && !over) placeAgain.run();
-                });
-            }
+            if (decision.isPresent()) decided.run();
+            else ctx.after(ctx.backoff(1), () -> {
+                if (gen == generation && !over) live.run();
+            });
         });
     }
 

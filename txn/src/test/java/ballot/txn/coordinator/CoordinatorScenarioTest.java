@@ -21,6 +21,7 @@ import ballot.txn.step.Resolve;
 import ballot.txn.step.Restart;
 import ballot.txn.step.Stage;
 import ballot.txn.transfer.Transfer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -106,11 +107,7 @@ class CoordinatorScenarioTest {
      */
     @Test
     void expiryOfAnAlreadyAppliedIntentNeverRollsBackTheCommittedEpoch() {
-        Attempt committed = new Attempt(ID, 0);
-        cas.states.put(HOME, PartitionState.<Long>of(null)
-                .withRecord(Record.staging(ID, 0, 0, DEADLINE, List.of(SRC, DST)).finish(true, null)));
-        cas.states.put(SRC, PartitionState.of(70L));
-        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(committed, HOME, 0, DEADLINE, 35L)));
+        committedWithTheDestinationLeftLocked();
         coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
         cas.land(ManualCas.step(Place.class, DST));
         cas.nowMicros = DEADLINE + 1;
@@ -211,6 +208,31 @@ class CoordinatorScenarioTest {
         cas.landAll();
         assertThat(cas.state(SRC).intent()).as("epoch 0 is released on the record's word").isNull();
         assertThat(cas.state(SRC).value()).isEqualTo(100L);
+    }
+
+    /** Retention (§2): a decided record goes once its window has passed and no intent can refer to it. */
+    @Test
+    void sweepDropsADecidedRecordOnlyOnceNoIntentCanReferToIt() {
+        committedWithTheDestinationLeftLocked(); // its finisher crashed before resolving the destination
+        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000; // the default retention has passed
+        coordinator.sweep(HOME, clean -> { });
+        cas.landAll();
+        assertThat(cas.state(HOME).record(ID)).as("the intent left at the destination still needs the record").isNotNull();
+        coordinator.sweep(DST, clean -> { });
+        cas.landAll();
+        assertThat(cas.state(DST).value()).as("rolled forward by the record").isEqualTo(35L);
+        coordinator.sweep(HOME, clean -> { });
+        cas.landAll();
+        assertThat(cas.state(HOME).records()).isEmpty();
+        assertThat(cas.state(DST).markers()).as("its markers are gone too").isEmpty();
+    }
+
+    /** A transfer of 30 committed at epoch 0: the source rolled forward, the destination still locked. */
+    private void committedWithTheDestinationLeftLocked() {
+        cas.states.put(HOME, PartitionState.<Long>of(null)
+                .withRecord(Record.staging(ID, 0, 0, DEADLINE, List.of(SRC, DST)).finish(true, null)));
+        cas.states.put(SRC, PartitionState.of(70L));
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(new Attempt(ID, 0), HOME, 0, DEADLINE, 35L)));
     }
 
     private void tickAfter(long deltaNanos) {

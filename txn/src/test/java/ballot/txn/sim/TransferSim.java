@@ -109,6 +109,7 @@ final class TransferSim {
         loop.runFor(3 * SimNode.EPOCH_LIFETIME.toNanos() + 100 * MS);
         if (!sweepUntilClean()) violations.add("sweeps did not clean every partition");
         violations.addAll(TransferChecker.check(initial, transfers, homes, reports, readReports, store, marks));
+        violations.addAll(retireEverything());
         Map<TransferOutcome, Integer> outcomes = new EnumMap<>(TransferOutcome.class);
         for (Report r : reports) outcomes.merge(r.outcome(), 1, Integer::sum);
         return new RunResult(seed, options, violations, new EnumMap<>(marks), outcomes, readReports.size(), liveness,
@@ -164,6 +165,27 @@ final class TransferSim {
             loop.runFor(2 * SimNode.EPOCH_LIFETIME.toNanos());
         }
         return false;
+    }
+
+    /**
+     * After the retention window, sweeps drop every record and marker (docs/txn.md §2): the partitions are left with
+     * their values only, unchanged.
+     */
+    private List<String> retireEverything() {
+        Map<PartitionKey, Long> values = new TreeMap<>();
+        store.states().forEach((k, s) -> values.put(k, s.value()));
+        loop.runFor(SimNode.RETENTION.toNanos() + 2 * SimNode.EPOCH_LIFETIME.toNanos());
+        for (int pass = 0; pass < 3; pass++) {
+            for (PartitionKey key : List.copyOf(store.states().keySet())) nodes.get(0).coordinator().sweep(key, clean -> { });
+            loop.runFor(100 * MS);
+        }
+        List<String> left = new ArrayList<>();
+        store.states().forEach((k, s) -> {
+            if (!s.records().isEmpty() || !s.markers().isEmpty() || s.intent() != null)
+                left.add("after retention " + k + " still holds " + s.records().values() + " " + s.markers() + " " + s.intent());
+            if (!java.util.Objects.equals(s.value(), values.get(k))) left.add("retention changed " + k);
+        });
+        return left;
     }
 
     private SimNode anyAlive() {

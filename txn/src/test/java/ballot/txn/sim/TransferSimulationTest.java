@@ -49,7 +49,8 @@ class TransferSimulationTest {
             assertThat(marks.keySet()).containsAll(EnumSet.of(Mark.PARALLEL_COMMIT, Mark.ONE_PHASE, Mark.REFUSED,
                     Mark.DIED, Mark.WAITED, Mark.RESTARTED, Mark.EXPIRED, Mark.JOINED, Mark.ALREADY_APPLIED,
                     Mark.RESOLVED_ON_PLACEMENT, Mark.STEP_UNKNOWN, Mark.RECOVERY, Mark.RECOVERY_COMMITTED,
-                    Mark.RECOVERY_ABORTED, Mark.TIMED_OUT));
+                    Mark.RECOVERY_ABORTED, Mark.TIMED_OUT, Mark.DIED_AT_RESERVATION, Mark.LATE_PLACEMENT_RELEASED,
+                    Mark.RECORD_DROPPED));
             assertThat(outcomes.keySet()).as("every transfer outcome occurred").containsAll(EnumSet.allOf(TransferOutcome.class));
             assertThat(snapshots).as("snapshot reads checked").isPositive();
         }

@@ -186,7 +186,7 @@ class StepTest {
         Record staging = Record.staging(OLD, 0, 1, DEADLINE, List.of(A));
         Transition<Long> t = new Stage<Long>(staging).evaluate(PartitionState.of(null), 10);
         assertThat(record(t)).isEqualTo(staging);
-        Transition<Long> aborted = new Finalize<Long>(new Attempt(OLD, 0), false, null).evaluate(PartitionState.of(null), 10);
+        Transition<Long> aborted = Finalize.<Long>abort(new Attempt(OLD, 0), null, DEADLINE, List.of(A)).evaluate(PartitionState.of(null), 10);
         assertThat(record(new Stage<Long>(staging).evaluate(aborted.next(), 20)).status())
                 .as("an abort without a record refuses the stage in flight (§3.5)").isEqualTo(Record.Status.ABORTED);
         Transition<Long> late = new Stage<Long>(staging).evaluate(PartitionState.of(null), DEADLINE + 1);
@@ -197,12 +197,12 @@ class StepTest {
     @Test
     void finalizeDecidesOnlyItsStagingEpochAndFirstFinalizerWins() { // §3.5, §8 I1
         PartitionState<Long> staged = PartitionState.<Long>of(null).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A)));
-        Transition<Long> refused = new Finalize<Long>(new Attempt(OLD, 0), false, "INSUFFICIENT_FUNDS").evaluate(staged, 10);
+        Transition<Long> refused = Finalize.<Long>abort(new Attempt(OLD, 0), "INSUFFICIENT_FUNDS", DEADLINE, List.of(A)).evaluate(staged, 10);
         assertThat(record(refused).isFinal()).isTrue();
-        Transition<Long> late = new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(refused.next(), 20);
+        Transition<Long> late = Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(refused.next(), 20);
         assertThat(record(late).status()).isEqualTo(Record.Status.ABORTED);
         assertThat(late.changed()).isFalse();
-        assertThat(record(new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(PartitionState.of(null), 10)))
+        assertThat(record(Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(PartitionState.of(null), 10)))
                 .as("nothing commits without a staging record").isNull();
     }
 
@@ -212,7 +212,7 @@ class StepTest {
         Record next = record(new Restart<Long>(OLD, 0, 1, DEADLINE - 500, List.of(A)).evaluate(staged, 10));
         assertThat(next.epoch()).isEqualTo(1);
         assertThat(next.deadlineMicros()).isEqualTo(DEADLINE);
-        PartitionState<Long> committed = new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(staged, 10).next();
+        PartitionState<Long> committed = Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(staged, 10).next();
         Transition<Long> t = new Restart<Long>(OLD, 0, 1, DEADLINE, List.of(A)).evaluate(committed, 20);
         assertThat(record(t).status()).isEqualTo(Record.Status.COMMITTED);
         assertThat(t.changed()).isFalse();
@@ -254,6 +254,47 @@ class StepTest {
         Transition<Long> write = new Fence<Long>(new Attempt(YOUNG, 0), 2 * DEADLINE).evaluate(fenced, DEADLINE + 5);
         assertThat(write.next().markers()).containsOnlyKeys(YOUNG);
         assertThat(write.next().markers().get(YOUNG).kind()).isEqualTo(Marker.Kind.FENCED);
+    }
+
+    @Test
+    void abortWithoutARecordKeepsTheAttemptsDeadlineAndParticipants() { // §3.5, §2
+        Record aborted = record(Finalize.<Long>abort(new Attempt(OLD, 0), null, DEADLINE, List.of(A, HOME)).evaluate(PartitionState.of(null), 10));
+        assertThat(aborted.deadlineMicros()).as("the retention window counts from it").isEqualTo(DEADLINE);
+        assertThat(aborted.participants()).containsExactly(A, HOME);
+    }
+
+    @Test
+    void participantIsClearOnlyWithoutAnIntentAndPastTheDeadline() { // §2 retention, condition 3
+        PartitionState<Long> locked = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        assertThat(new Forget<Long>(OLD, DEADLINE).evaluate(locked, DEADLINE + 1).reply())
+                .as("an intent still needs the record").isEqualTo(new Reply.Cleared(false));
+        PartitionState<Long> applied = new Resolve<Long>(new Decision(new Attempt(OLD, 0), true)).evaluate(locked, 20).next();
+        Transition<Long> early = new Forget<Long>(OLD, DEADLINE).evaluate(applied, DEADLINE);
+        assertThat(early.reply()).as("an attempt could still be placed").isEqualTo(new Reply.Cleared(false));
+        assertThat(early.changed()).isFalse();
+        Transition<Long> clear = new Forget<Long>(OLD, DEADLINE).evaluate(applied, DEADLINE + 1);
+        assertThat(clear.reply()).isEqualTo(new Reply.Cleared(true));
+        assertThat(clear.next().markers()).as("its marker goes with it").doesNotContainKey(OLD);
+        assertThat(placement(place(OLD, 0, 1, DEBIT_10).evaluate(clear.next(), DEADLINE + 2)).outcome())
+                .as("and time refuses the attempt for good").isEqualTo(Outcome.EXPIRED);
+    }
+
+    @Test
+    void dropRecordRemovesOnlyADecidedRecordPastItsRetention() { // §2 retention, conditions 1 and 2
+        long retention = 500;
+        PartitionState<Long> staged = PartitionState.<Long>of(null).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A)));
+        assertThat(new DropRecord<Long>(OLD, retention).evaluate(staged, DEADLINE + retention + 1).changed())
+                .as("a staging record stays").isFalse();
+        PartitionState<Long> committed = Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(staged, 10).next();
+        assertThat(new DropRecord<Long>(OLD, retention).evaluate(committed, DEADLINE + retention).changed())
+                .as("kept for client retries during the window").isFalse();
+        Transition<Long> dropped = new DropRecord<Long>(OLD, retention).evaluate(committed, DEADLINE + retention + 1);
+        assertThat(record(dropped)).isNull();
+        assertThat(dropped.next().records()).isEmpty();
+        Inspect<Long> inspect = new Inspect<>(retention);
+        @SuppressWarnings("unchecked")
+        Reply.Inspection<Long> seen = (Reply.Inspection<Long>) inspect.evaluate(committed, DEADLINE + retention + 1).reply();
+        assertThat(seen.retired()).as("the sweep finds it").extracting(Record::id).containsExactly(OLD);
     }
 
     @Test
