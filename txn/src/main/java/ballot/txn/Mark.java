@@ -11,8 +11,10 @@ public enum Mark {
     ONE_PHASE,
     /** An operation refused; the transaction aborts with its reason (§4.4). */
     REFUSED,
-    /** A placement met an older transaction's intent and died (§5). */
+    /** A placement met an older transaction's intent and died; the next epoch waits until that one is decided (§5.2). */
     DIED,
+    /** A placement met a free partition reserved by an older waiter and died (§5.1). */
+    DIED_AT_RESERVATION,
     /** A placement met a younger transaction's intent and waits (§5). */
     WAITED,
     /** An epoch was dead and the transaction restarted with the next one (§4.5). */
@@ -25,6 +27,8 @@ public enum Mark {
     ALREADY_APPLIED,
     /** A placement carried the decision about a blocking intent and resolved it in the same CAS (§5). */
     RESOLVED_ON_PLACEMENT,
+    /** A placement of an already released epoch landed late; its intent was released when its reply came (§4.5). */
+    LATE_PLACEMENT_RELEASED,
     /** A CAS result was lost; the step was sent again (§4.7). */
     STEP_UNKNOWN,
     /** Recovery started on an attempt past its deadline (§6.2). */
@@ -33,6 +37,8 @@ public enum Mark {
     RECOVERY_COMMITTED,
     /** Recovery fenced a missing intent (or a missing record) and aborted the attempt. */
     RECOVERY_ABORTED,
+    /** A decided record past its retention window was dropped, its participants clear of it (§2). */
+    RECORD_DROPPED,
     /** The client was answered UNKNOWN at its deadline (§4.8). */
     TIMED_OUT,
     /** A committed attempt's record was not found committed by its finisher: a protocol violation. */

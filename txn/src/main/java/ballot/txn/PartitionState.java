@@ -7,10 +7,10 @@ import java.util.TreeMap;
 
 /**
  * Everything the protocol keeps in one partition (docs/txn.md §2): the committed value (null = absent), at most one
- * intent, markers by transaction, and the records of transactions homed here. Immutable; maps iterate in key order so
- * that a replayed simulation sends the same steps.
+ * intent, at most one reservation, markers by transaction, and the records of transactions homed here. Immutable; maps
+ * iterate in key order so that a replayed simulation sends the same steps.
  */
-public record PartitionState<V>(V value, Intent<V> intent, SortedMap<TxnId, Marker> markers,
+public record PartitionState<V>(V value, Intent<V> intent, Reservation reservation, SortedMap<TxnId, Marker> markers,
         SortedMap<TxnId, Record> records) {
 
     public PartitionState {
@@ -19,15 +19,30 @@ public record PartitionState<V>(V value, Intent<V> intent, SortedMap<TxnId, Mark
     }
 
     public static <V> PartitionState<V> of(V value) {
-        return new PartitionState<>(value, null, new TreeMap<>(), new TreeMap<>());
+        return new PartitionState<>(value, null, null, new TreeMap<>(), new TreeMap<>());
     }
 
     public PartitionState<V> withValue(V newValue) {
-        return new PartitionState<>(newValue, intent, markers, records);
+        return new PartitionState<>(newValue, intent, reservation, markers, records);
     }
 
     public PartitionState<V> withIntent(Intent<V> newIntent) {
-        return new PartitionState<>(value, newIntent, markers, records);
+        return new PartitionState<>(value, newIntent, reservation, markers, records);
+    }
+
+    public PartitionState<V> withReservation(Reservation newReservation) {
+        return new PartitionState<>(value, intent, newReservation, markers, records);
+    }
+
+    public PartitionState<V> withoutRecord(TxnId id) {
+        SortedMap<TxnId, Record> next = new TreeMap<>(records);
+        next.remove(id);
+        return new PartitionState<>(value, intent, reservation, markers, next);
+    }
+
+    /** The reservation if it is still live at {@code nowMicros}, else null (§5.1). */
+    public Reservation reservationAt(long nowMicros) {
+        return reservation != null && reservation.liveAt(nowMicros) ? reservation : null;
     }
 
     /** Keeps the marker of the highest epoch (a later epoch's marker also refuses earlier epochs, §3.3). */
@@ -36,21 +51,25 @@ public record PartitionState<V>(V value, Intent<V> intent, SortedMap<TxnId, Mark
         if (old != null && old.epoch() > marker.epoch()) return this;
         SortedMap<TxnId, Marker> next = new TreeMap<>(markers);
         next.put(id, marker);
-        return new PartitionState<>(value, intent, next, records);
+        return new PartitionState<>(value, intent, reservation, next, records);
     }
 
     public PartitionState<V> withRecord(Record record) {
         SortedMap<TxnId, Record> next = new TreeMap<>(records);
         next.put(record.id(), record);
-        return new PartitionState<>(value, intent, markers, next);
+        return new PartitionState<>(value, intent, reservation, markers, next);
     }
 
-    /** Drops markers whose deadline has passed: time refuses their attempts from now on (§2, §7). */
-    public PartitionState<V> withoutExpiredMarkers(long nowMicros) {
-        if (markers.values().stream().noneMatch(m -> m.deadlineMicros() < nowMicros)) return this;
+    /**
+     * Drops markers whose deadline has passed (time refuses their attempts from now on, §2, §7) and a reservation
+     * whose lease has ended (§5.1).
+     */
+    public PartitionState<V> withoutExpired(long nowMicros) {
+        Reservation live = reservationAt(nowMicros);
+        if (live == reservation && markers.values().stream().noneMatch(m -> m.deadlineMicros() < nowMicros)) return this;
         SortedMap<TxnId, Marker> next = new TreeMap<>(markers);
         next.values().removeIf(m -> m.deadlineMicros() < nowMicros);
-        return new PartitionState<>(value, intent, next, records);
+        return new PartitionState<>(value, intent, live, next, records);
     }
 
     public Record record(TxnId id) {

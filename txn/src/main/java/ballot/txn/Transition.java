@@ -14,11 +14,11 @@ public record Transition<V>(PartitionState<V> next, Reply reply, boolean changed
     }
 
     /**
-     * From {@code before} to {@code after}: unchanged if equal; otherwise expired markers are dropped on the way
-     * (markers are collected only by steps that write anyway, so a read stays a read).
+     * From {@code before} to {@code after}: unchanged if equal; otherwise expired markers and reservations are dropped
+     * on the way (they are collected only by steps that write anyway, so a read stays a read).
      */
     public static <V> Transition<V> of(PartitionState<V> before, PartitionState<V> after, Reply reply, long nowMicros) {
         if (after.equals(before)) return new Transition<>(before, reply, false);
-        return new Transition<>(after.withoutExpiredMarkers(nowMicros), reply, true);
+        return new Transition<>(after.withoutExpired(nowMicros), reply, true);
     }
 }

@@ -21,7 +21,7 @@ final class Finish {
 
     /** After an implicit commit: {@code COMMITTED} in the record, then every intent rolled forward. */
     static <V> void commit(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants) {
-        ctx.send(home, new Finalize<>(attempt, true, null), ctx.backgroundDeadline(), reply -> {
+        ctx.send(home, Finalize.<V>commit(attempt), ctx.backgroundDeadline(), reply -> {
             Record record = ((Reply.RecordSeen) reply).record();
             Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
             // C1: nothing may finalize an implicitly committed attempt otherwise; the simulation fails on this mark.

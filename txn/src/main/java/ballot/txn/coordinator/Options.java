@@ -8,5 +8,8 @@ package ballot.txn.coordinator;
  * @param backoffNanos base of the random back-off before a restart or another placement behind a waiting intent
  * @param backoffMaxNanos cap of that back-off
  * @param backgroundNanos how long the background finish, recovery and sweep keep resending lost steps
+ * @param reservationMicros how long a waiting placement reserves its partition; each poll renews it (§5.1)
+ * @param retentionMicros how long a decided record is kept after its deadline for client retries (§2)
  */
-record Options(long epochLifetimeMicros, long retryNanos, long backoffNanos, long backoffMaxNanos, long backgroundNanos) {}
+record Options(long epochLifetimeMicros, long retryNanos, long backoffNanos, long backoffMaxNanos, long backgroundNanos,
+        long reservationMicros, long retentionMicros) {}

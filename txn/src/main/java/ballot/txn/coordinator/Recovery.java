@@ -52,8 +52,9 @@ final class Recovery<V> {
     }
 
     /** Recovery of a transaction by its own coordinator, which gave up on it: no waiting for the deadline. */
-    static <V> Recovery<V> ofOwn(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants) {
-        return new Recovery<>(ctx, attempt, home, 0, false, participants, decision -> { });
+    static <V> Recovery<V> ofOwn(Context<V> ctx, Attempt attempt, PartitionKey home, long deadlineMicros,
+            List<PartitionKey> participants) {
+        return new Recovery<>(ctx, attempt, home, deadlineMicros, false, participants, decision -> { });
     }
 
     void start() {
@@ -63,6 +64,8 @@ final class Recovery<V> {
     private void onRecord(Record record) {
         Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
         if (decision.isPresent() || (waitForDeadline && ctx.clock.wallMicros() <= deadlineMicros)) {
+            // Already decided: the coordinator giving up on its own attempt still releases whatever it may hold.
+            decision.filter(d -> !knownParticipants.isEmpty()).ifPresent(d -> Finish.resolve(ctx, d, knownParticipants));
             finish(decision);
             return;
         }
@@ -86,7 +89,7 @@ final class Recovery<V> {
 
     private void finalizeAs(boolean commit) {
         finalizing = true;
-        ctx.send(home, new Finalize<>(attempt, commit, null), untilNanos, r -> {
+        ctx.send(home, commit ? Finalize.<V>commit(attempt) : Finalize.<V>abort(attempt, null, deadlineMicros, knownParticipants), untilNanos, r -> {
             Record record = ((Reply.RecordSeen) r).record();
             Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
             decision.ifPresent(d -> {

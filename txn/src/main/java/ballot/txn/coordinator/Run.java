@@ -15,13 +15,16 @@ import ballot.txn.step.Place;
 import ballot.txn.step.ReadRecord;
 import ballot.txn.step.Reply;
 import ballot.txn.step.Reply.Placement;
+import ballot.txn.step.Reply.Placement.Outcome;
 import ballot.txn.step.Restart;
 import ballot.txn.step.Stage;
 import ballot.txn.step.Step;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -30,7 +33,8 @@ import java.util.function.Consumer;
  * or what the record says. Dead epochs restart with the same age (§5). After the answer, {@link Finish} takes over.
  *
  * <p>Replies are tagged with the generation they were sent in; a restart, join or abort starts a new generation, so
- * late replies about an epoch this run has left are ignored (their effects are covered by the epoch rules, §3.3).
+ * late replies about an epoch this run has left are ignored (their effects are covered by the epoch rules, §3.3),
+ * except a placement of a released epoch that landed late: its intent is released too (§4.5).
  */
 final class Run<V> {
     private final Context<V> ctx;
@@ -43,6 +47,10 @@ final class Run<V> {
     private boolean staged;
     /** The placed participants of the current epoch and the committed value each read. */
     private final Map<PartitionKey, V> reads = new LinkedHashMap<>();
+    /** Participants where the current epoch holds no intent and never will (it died, was refused, fenced or expired). */
+    private final Set<PartitionKey> absent = new HashSet<>();
+    /** This transaction's dead attempts whose intents were released, on a fence's proof or the record's word (§4.5). */
+    private final Set<Attempt> released = new HashSet<>();
     /** Decisions about blocking intents, carried by later placements (§5). */
     private final Map<Attempt, Decision> decisions = new LinkedHashMap<>();
     /** Restarts so far: each backs off longer. */
@@ -78,7 +86,7 @@ final class Run<V> {
         ctx.observer.mark(Mark.TIMED_OUT);
         respond(TxnResult.unknown());
         over = true;
-        if (!txn.onePhase()) Recovery.ofOwn(ctx, attempt(), txn.home(), txn.keys()).start();
+        if (!txn.onePhase()) Recovery.ofOwn(ctx, attempt(), txn.home(), deadlineMicros, txn.keys()).start();
     }
 
     private Attempt attempt() {
@@ -89,6 +97,7 @@ final class Run<V> {
         generation++;
         staged = !stage;
         reads.clear();
+        absent.clear();
         if (stage) {
             Record record = Record.staging(txn.id(), 0, txn.ageMicros(), deadlineMicros, txn.keys());
             send(txn.home(), new Stage<>(record), r -> onStaged(((Reply.RecordSeen) r).record()));
@@ -96,10 +105,23 @@ final class Run<V> {
         for (Participant<V> p : txn.participants()) place(p);
     }
 
+    /**
+     * A placement whose reply comes after its epoch was released (it landed late) is released too, so that no intent
+     * of a dead epoch outlives this run's knowledge of it.
+     */
     private void place(Participant<V> p) {
-        Place<V> step = new Place<>(attempt(), txn.home(), txn.ageMicros(), deadlineMicros, p.operation(),
-                List.copyOf(decisions.values()));
-        send(p.key(), step, r -> onPlacement(p, cast(r)));
+        Attempt placing = attempt();
+        Place<V> step = new Place<>(placing, txn.home(), txn.ageMicros(), deadlineMicros, p.operation(),
+                List.copyOf(decisions.values()), ctx.options.reservationMicros());
+        int gen = generation;
+        ctx.send(p.key(), step, timeoutAtNanos, reply -> {
+            Placement<V> placement = cast(reply);
+            if (gen == generation && !over) onPlacement(p, placement);
+            else if (placement.outcome() == Outcome.PLACED && released.contains(placing)) {
+                ctx.observer.mark(Mark.LATE_PLACEMENT_RELEASED);
+                Finish.resolve(ctx, new Decision(placing, false), List.of(p.key()));
+            }
+        }, () -> { });
     }
 
     private void onStaged(Record record) {
@@ -108,7 +130,7 @@ final class Run<V> {
             return;
         }
         ctx.observer.mark(Mark.EXPIRED); // epoch 0 can never stage now (§3.1)
-        restartFrom(epoch);
+        restartFrom(epoch, false);
     }
 
     private void onPlacement(Participant<V> p, Placement<V> placement) {
@@ -119,19 +141,23 @@ final class Run<V> {
             }
             case REFUSED -> {
                 ctx.observer.mark(Mark.REFUSED);
+                absent.add(p.key());
                 abort(placement.reason());
             }
             case FENCED -> {
+                absent.add(p.key());
                 if (placement.reason() != null) abort(placement.reason());
-                else restartFrom(epoch);
+                else died(null);
             }
             case DIED -> {
-                ctx.observer.mark(Mark.DIED);
-                restartFrom(epoch);
+                ctx.observer.mark(placement.blocker() == null ? Mark.DIED_AT_RESERVATION : Mark.DIED);
+                absent.add(p.key());
+                died(placement.blocker());
             }
             case EXPIRED -> {
                 ctx.observer.mark(Mark.EXPIRED);
-                restartFrom(epoch);
+                absent.add(p.key());
+                restartFrom(epoch, false);
             }
             case APPLIED -> {
                 ctx.observer.mark(Mark.ALREADY_APPLIED);
@@ -158,27 +184,58 @@ final class Run<V> {
     /** A refusal fenced this epoch with a final reason: record it; whatever the record then says is the answer. */
     private void abort(String reason) {
         generation++;
-        send(txn.home(), new Finalize<>(attempt(), false, reason), r -> followRecord(((Reply.RecordSeen) r).record()));
+        send(txn.home(), Finalize.abort(attempt(), reason, deadlineMicros, txn.keys()), r -> followRecord(((Reply.RecordSeen) r).record()));
     }
 
     /**
-     * A reply said this epoch can never be placed everywhere (a fence, an expiry, a retryable record): move the record
-     * past epoch {@code from} (§3.2). Such a reply alone does not prove the epoch dead (a committed epoch's released
-     * intent answers the same), so this epoch's intents are released only on the record's decision (§8 I3): at once,
-     * so that nobody dies or waits behind a dead lock. The next epoch is placed after a back-off.
+     * A participant answered {@code DIED} or {@code FENCED}: it holds no intent of this epoch and never will, so the
+     * epoch can never commit (§8 I3), and its intents are released at once, before the record says so. The restart
+     * waits, holding nothing, until the older transaction it died against ({@code killer}, if any) is decided, or
+     * for a back-off; then the next epoch gets its whole lifetime (§5.2).
      */
-    private void restartFrom(int from) {
+    private void died(Intent<V> killer) {
+        generation++;
+        Attempt dead = attempt();
+        released.add(dead);
+        Finish.resolve(ctx, new Decision(dead, false), holding());
+        reads.clear();
+        int gen = generation;
+        Runnable restart = () -> {
+            if (gen == generation && !over) restartFrom(dead.epoch(), true);
+        };
+        if (killer != null) afterDecided(killer, restart);
+        else ctx.after(ctx.backoff(restarts++), restart);
+    }
+
+    /** The participants where the current epoch may hold an intent (placements still in flight included). */
+    private List<PartitionKey> holding() {
+        return txn.keys().stream().filter(k -> !absent.contains(k)).toList();
+    }
+
+    /**
+     * Moves the record past epoch {@code from} (§3.2), which the sender knows can never commit: a participant fenced
+     * it ({@link #died}, {@code waited}: the next epoch is placed at once), or an expiry or the record says so. An
+     * expiry alone does not prove the epoch dead (a committed epoch's released intent answers the same), so its intents
+     * are released only on the record's decision (§8 I3), at once, so that nobody dies or waits behind a dead lock;
+     * the next epoch is placed after a back-off.
+     */
+    private void restartFrom(int from, boolean waited) {
         generation++;
         ctx.observer.mark(Mark.RESTARTED);
         Attempt held = attempt();
-        List<PartitionKey> placed = List.copyOf(reads.keySet());
+        List<PartitionKey> holding = holding();
         reads.clear();
         long deadline = Math.max(ctx.clock.wallMicros() + ctx.options.epochLifetimeMicros(), deadlineMicros);
         send(txn.home(), new Restart<>(txn.id(), from, txn.ageMicros(), deadline, txn.keys()), r -> {
             Record record = ((Reply.RecordSeen) r).record();
-            record.decide(held.epoch()).filter(d -> !d.committed()).ifPresent(d -> Finish.resolve(ctx, d, placed));
+            record.decide(held.epoch()).filter(d -> !d.committed() && released.add(held))
+                    .ifPresent(d -> Finish.resolve(ctx, d, holding));
             if (record.status() != Record.Status.STAGING || record.epoch() != from + 1) {
                 followRecord(record);
+                return;
+            }
+            if (waited) {
+                adopt(record);
                 return;
             }
             int gen = generation;
@@ -186,6 +243,14 @@ final class Run<V> {
                 if (gen == generation && !over) adopt(record);
             });
         });
+    }
+
+    /**
+     * Waits, holding no lock, until {@code killer} is decided, then runs {@code next}: placing earlier would only die
+     * against it again (§5.2). Holding nothing, the waiting transaction is no edge of a wait-for cycle.
+     */
+    private void afterDecided(Intent<V> killer, Runnable next) {
+        onFate(killer, next, () -> afterDecided(killer, next));
     }
 
     private void readOwnRecord() {
@@ -208,7 +273,7 @@ final class Run<V> {
             }
             case ABORTED -> {
                 if (record.retryable()) {
-                    restartFrom(record.epoch());
+                    restartFrom(record.epoch(), false);
                 } else {
                     respond(TxnResult.aborted(record.reason()));
                     finish(new Decision(record.attempt(), false));
@@ -242,7 +307,7 @@ final class Run<V> {
     private void onePhase() {
         Participant<V> p = txn.participants().get(0);
         OnePhase<V> step = new OnePhase<>(attempt(), txn.ageMicros(), deadlineMicros, p.operation(),
-                List.copyOf(decisions.values()), txn.keys());
+                List.copyOf(decisions.values()), txn.keys(), ctx.options.reservationMicros());
         send(txn.home(), step, r -> {
             if (r instanceof Reply.RecordSeen seen) {
                 followRecord(seen.record());
@@ -261,7 +326,7 @@ final class Run<V> {
                 }
                 case EXPIRED -> {
                     ctx.observer.mark(Mark.EXPIRED);
-                    restartFrom(epoch);
+                    restartFrom(epoch, false);
                 }
                 case WAIT -> {
                     ctx.observer.mark(Mark.WAITED);
@@ -274,35 +339,52 @@ final class Run<V> {
 
     /**
      * A younger transaction's intent blocks a placement (§5): learn its fate from its record (or recover it once its
-     * deadline has passed), then place again carrying the decision; if it is still live, back off and place again.
+     * deadline has passed), then place again carrying the decision; if it is still live, back off and place again
+     * (which renews the reservation and notices a release the record does not show yet, §4.5).
      */
     private void await(Intent<V> blocker, Runnable placeAgain) {
-        Attempt blocking = blocker.attempt();
-        if (decisions.containsKey(blocking)) {
-            placeAgain.run();
+        onFate(blocker, placeAgain, placeAgain);
+    }
+
+    /**
+     * Runs {@code decided} once {@code blocker}'s attempt is known to be decided, or {@code live} after a short back-off
+     * if it is not yet; nothing if this run has moved on meanwhile. Polling: a live blocker is about to finish, so the
+     * wait is about one round, not longer each time.
+     */
+    private void onFate(Intent<V> blocker, Runnable decided, Runnable live) {
+        if (decisions.containsKey(blocker.attempt())) {
+            decided.run();
             return;
         }
         int gen = generation;
-        Consumer<Optional<Decision>> then = decision -> {
+        learnFate(blocker, decision -> {
             if (gen != generation || over) return;
-            if (decision.isPresent()) {
-                ctx.observer.mark(Mark.RESOLVED_ON_PLACEMENT);
-                decisions.put(blocking, decision.get());
-                placeAgain.run();
-            } else {
-                // Polling: a live blocker is about to finish, so wait about one round, not longer each time.
-                ctx.after(ctx.backoff(1), () -> {
-                    if (gen == generation && !over) placeAgain.run();
-                });
-            }
+            if (decision.isPresent()) decided.run();
+            else ctx.after(ctx.backoff(1), () -> {
+                if (gen == generation && !over) live.run();
+            });
+        });
+    }
+
+    /**
+     * Learns the fate of another transaction's intent from its record, or by recovering it once its deadline has
+     * passed on this clock (§6); a decision is kept for the placements that follow, which resolve the intent (§5).
+     */
+    private void learnFate(Intent<V> blocker, Consumer<Optional<Decision>> then) {
+        Attempt blocking = blocker.attempt();
+        Consumer<Optional<Decision>> learned = decision -> {
+            decision.ifPresent(d -> {
+                if (decisions.putIfAbsent(blocking, d) == null) ctx.observer.mark(Mark.RESOLVED_ON_PLACEMENT);
+            });
+            then.accept(decision);
         };
         if (ctx.clock.wallMicros() > blocker.deadlineMicros()) {
-            new Recovery<>(ctx, blocking, blocker.home(), blocker.deadlineMicros(), then).start();
+            new Recovery<>(ctx, blocking, blocker.home(), blocker.deadlineMicros(), learned).start();
         } else {
-            send(blocker.home(), new ReadRecord<>(blocking.id()), r -> {
+            ctx.send(blocker.home(), new ReadRecord<>(blocking.id()), timeoutAtNanos, r -> {
                 Record record = ((Reply.RecordSeen) r).record();
-                then.accept(record == null ? Optional.empty() : record.decide(blocking.epoch()));
-            });
+                learned.accept(record == null ? Optional.empty() : record.decide(blocking.epoch()));
+            }, () -> then.accept(Optional.empty()));
         }
     }
 

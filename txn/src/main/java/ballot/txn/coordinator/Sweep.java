@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * The recovery sweep of one partition (docs/txn.md §6.3): recovers its intent, and the staging records homed there
- * whose deadline has passed, so that every abandoned transaction ends (§8 C5) even if nobody meets its intents.
+ * whose deadline has passed, so that every abandoned transaction ends (§8 C5) even if nobody meets its intents; and
+ * retires the decided records past their retention window (§2).
  */
 final class Sweep {
     private Sweep() {}
@@ -18,7 +19,7 @@ final class Sweep {
     /** {@code done} hears whether the partition held nothing to recover when it was inspected. */
     static <V> void run(Context<V> ctx, PartitionKey key, Consumer<Boolean> done) {
         long until = ctx.backgroundDeadline();
-        ctx.send(key, new Inspect<>(), until, reply -> {
+        ctx.send(key, new Inspect<>(ctx.options.retentionMicros()), until, reply -> {
             @SuppressWarnings("unchecked")
             Reply.Inspection<V> inspection = (Reply.Inspection<V>) reply;
             Intent<V> intent = inspection.intent();
@@ -30,6 +31,7 @@ final class Sweep {
                 if (ctx.clock.wallMicros() > staging.deadlineMicros())
                     new Recovery<>(ctx, staging.attempt(), key, staging.deadlineMicros(), decision -> { }).start();
             }
+            for (Record retired : inspection.retired()) Retire.run(ctx, key, retired);
             done.accept(intent == null && inspection.staging().isEmpty());
         }, () -> done.accept(false));
     }

@@ -49,8 +49,9 @@ public final class TxnCoordinator<V> {
     }
 
     /**
-     * Inspects {@code key} and recovers the intent and the expired staging records found there (docs/txn.md §6.3).
-     * {@code done} hears whether the partition was clean when inspected.
+     * Inspects {@code key}, recovers the intent and the expired staging records found there (docs/txn.md §6.3), and
+     * drops the decided records the retention rule allows (§2). {@code done} hears whether the partition held no
+     * intent and no staging record when inspected.
      */
     public void sweep(PartitionKey key, Consumer<Boolean> done) {
         Sweep.run(ctx, Objects.requireNonNull(key, "key"), Objects.requireNonNull(done, "done"));
@@ -80,6 +81,8 @@ public final class TxnCoordinator<V> {
         private Duration backoff = Duration.ofMillis(2);
         private Duration backoffMax = Duration.ofMillis(100);
         private Duration background = Duration.ofSeconds(30);
+        private Duration reservation = Duration.ofMillis(50);
+        private Duration retention = Duration.ofHours(1);
 
         private Builder(PartitionCas<V> cas) {
             this.cas = Objects.requireNonNull(cas, "cas");
@@ -127,11 +130,33 @@ public final class TxnCoordinator<V> {
             return this;
         }
 
+        /**
+         * How long a placement that waits behind a younger transaction's intent reserves the partition against younger
+         * placements (docs/txn.md §5.1). Each poll renews it, so it must exceed the time between two polls (a record
+         * read, the back-off and a placement); it only delays others when the waiter is gone.
+         */
+        public Builder<V> reservation(Duration d) {
+            this.reservation = positive("reservation", d);
+            return this;
+        }
+
+        /**
+         * How long the sweep keeps a decided record after its deadline (docs/txn.md §2): the window in which a client
+         * retry with the same id gets the recorded answer; a retry after it runs as a new transaction. It must exceed
+         * {@link #background}, so that no coordinator still resends a step of the transaction when its record goes.
+         */
+        public Builder<V> retention(Duration d) {
+            this.retention = positive("retention", d);
+            return this;
+        }
+
         public TxnCoordinator<V> build() {
             if (clock == null) throw new IllegalStateException("clock is not set");
             if (random == null) throw new IllegalStateException("random is not set");
+            if (retention.compareTo(background) <= 0)
+                throw new IllegalArgumentException("retention " + retention + " must exceed background " + background);
             Options options = new Options(epochLifetime.toNanos() / 1000, retry.toNanos(), backoff.toNanos(),
-                    backoffMax.toNanos(), background.toNanos());
+                    backoffMax.toNanos(), background.toNanos(), reservation.toNanos() / 1000, retention.toNanos() / 1000);
             return new TxnCoordinator<>(new Context<>(cas, clock, random, observer, options));
         }
 

@@ -1,6 +1,7 @@
 package ballot.txn.step;
 
 import ballot.txn.Attempt;
+import ballot.txn.PartitionKey;
 import ballot.txn.PartitionState;
 import ballot.txn.Record;
 import ballot.txn.Transition;
@@ -9,13 +10,26 @@ import java.util.List;
 /**
  * Decides a staging attempt in its record (docs/txn.md §3.5): the one transition out of {@code STAGING(e)} besides a
  * restart (§8 I1). Without a record, an abort writes {@code ABORTED(e)}, which also refuses the {@code Stage} still in
- * flight. The first finalizer wins; everyone reports the record it returns.
+ * flight; it carries the attempt's deadline and the participants the sender knows, which the retention rule needs
+ * (§2). The first finalizer wins; everyone reports the record it returns.
  *
  * @param reason for an abort: the refusal that makes it final, or null (retryable)
  */
-public record Finalize<V>(Attempt attempt, boolean commit, String reason) implements Step<V> {
+public record Finalize<V>(Attempt attempt, boolean commit, String reason, long deadlineMicros,
+        List<PartitionKey> participants) implements Step<V> {
+
     public Finalize {
         if (commit && reason != null) throw new IllegalArgumentException("a commit has no reason");
+        participants = List.copyOf(participants);
+    }
+
+    public static <V> Finalize<V> commit(Attempt attempt) {
+        return new Finalize<>(attempt, true, null, 0, List.of());
+    }
+
+    /** An abort; {@code deadlineMicros} and {@code participants} describe the attempt if there is no record yet. */
+    public static <V> Finalize<V> abort(Attempt attempt, String reason, long deadlineMicros, List<PartitionKey> participants) {
+        return new Finalize<>(attempt, false, reason, deadlineMicros, participants);
     }
 
     @Override
@@ -23,7 +37,8 @@ public record Finalize<V>(Attempt attempt, boolean commit, String reason) implem
         Record existing = state.record(attempt.id());
         if (existing == null) {
             if (commit) return Transition.of(state, state, new Reply.RecordSeen(null), nowMicros);
-            Record aborted = new Record(attempt.id(), attempt.epoch(), Record.Status.ABORTED, reason, 0, 0, List.of());
+            Record aborted = new Record(attempt.id(), attempt.epoch(), Record.Status.ABORTED, reason, 0, deadlineMicros,
+                    participants);
             return Transition.of(state, state.withRecord(aborted), new Reply.RecordSeen(aborted), nowMicros);
         }
         if (existing.status() != Record.Status.STAGING || existing.epoch() != attempt.epoch())

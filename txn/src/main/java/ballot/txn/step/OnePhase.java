@@ -16,11 +16,12 @@ import java.util.List;
 /**
  * A transaction whose only participant is its home, decided by one CAS (1PC, docs/txn.md §3.8): the operation, the
  * write and the final record together. It holds no lock, so it waits for another transaction's intent instead of
- * dying. The record makes a retry idempotent: a decided or restarted transaction is answered with its record; the
- * deadline bounds when a late duplicate could still apply.
+ * dying, reserving the partition as a waiting placement does, and ignores other waiters' reservations (§5.1). The
+ * record makes a retry idempotent: a decided or restarted transaction is answered with its record; the deadline
+ * bounds when a late duplicate could still apply.
  */
 public record OnePhase<V>(Attempt attempt, long ageMicros, long deadlineMicros, Operation<V> operation,
-        List<Decision> decisions, List<PartitionKey> participants) implements Step<V> {
+        List<Decision> decisions, List<PartitionKey> participants, long reservationMicros) implements Step<V> {
 
     public OnePhase {
         decisions = List.copyOf(decisions);
@@ -36,7 +37,10 @@ public record OnePhase<V>(Attempt attempt, long ageMicros, long deadlineMicros, 
         if (!open) return Transition.of(state, s, new Reply.RecordSeen(existing), nowMicros);
         if (nowMicros > deadlineMicros) return Transition.of(state, s, Placement.of(Outcome.EXPIRED), nowMicros);
         Intent<V> other = s.intent();
-        if (other != null) return Transition.of(state, s, new Placement<>(Outcome.WAIT, null, other, null, null), nowMicros);
+        if (other != null)
+            return Transition.of(state, Waiting.reserve(s, attempt.id(), ageMicros, nowMicros, nowMicros + reservationMicros),
+                    new Placement<>(Outcome.WAIT, null, other, null, null), nowMicros);
+        s = Waiting.unreserve(s, attempt.id()); // holding no lock, it need not yield to an older waiter (§5.1)
         Record staging = existing != null ? existing
                 : Record.staging(attempt.id(), attempt.epoch(), ageMicros, deadlineMicros, participants);
         Effect<V> effect = operation.apply(s.value());

@@ -20,10 +20,17 @@ public sealed interface Reply {
     /** Whether a resolution changed the partition (§3.6). */
     record Resolved(boolean changed) implements Reply {}
 
-    /** A partition's intent (or null) and the records homed there that are still staging (§3.7). */
-    record Inspection<V>(Intent<V> intent, List<Record> staging) implements Reply {
+    /** Whether a participant is clear of a decided transaction for good (§2, {@link Forget}). */
+    record Cleared(boolean clear) implements Reply {}
+
+    /**
+     * A partition's intent (or null), the records homed there that are still staging, and the decided ones past their
+     * retention window, which may be dropped once their participants are clear (§3.7, §2).
+     */
+    record Inspection<V>(Intent<V> intent, List<Record> staging, List<Record> retired) implements Reply {
         public Inspection {
             staging = List.copyOf(staging);
+            retired = List.copyOf(retired);
         }
     }
 

@@ -16,10 +16,12 @@ import ballot.txn.spi.Clock;
 import ballot.txn.step.Finalize;
 import ballot.txn.step.OnePhase;
 import ballot.txn.step.Place;
+import ballot.txn.step.ReadRecord;
 import ballot.txn.step.Resolve;
 import ballot.txn.step.Restart;
 import ballot.txn.step.Stage;
 import ballot.txn.transfer.Transfer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -105,11 +107,7 @@ class CoordinatorScenarioTest {
      */
     @Test
     void expiryOfAnAlreadyAppliedIntentNeverRollsBackTheCommittedEpoch() {
-        Attempt committed = new Attempt(ID, 0);
-        cas.states.put(HOME, PartitionState.<Long>of(null)
-                .withRecord(Record.staging(ID, 0, 0, DEADLINE, List.of(SRC, DST)).finish(true, null)));
-        cas.states.put(SRC, PartitionState.of(70L));
-        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(committed, HOME, 0, DEADLINE, 35L)));
+        committedWithTheDestinationLeftLocked();
         coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
         cas.land(ManualCas.step(Place.class, DST));
         cas.nowMicros = DEADLINE + 1;
@@ -142,21 +140,103 @@ class CoordinatorScenarioTest {
         assertThat(cas.state(DST).intent().attempt()).as("the other transaction's intent is not its business").isEqualTo(younger);
     }
 
+    /**
+     * A death proves the epoch dead (§4.5, §8 C0): its intents are released at once, and the restart waits, holding
+     * nothing, until the older transaction it died against is decided; the next epoch carries that decision (§5.2).
+     */
     @Test
-    void deadEpochsIntentsAreReleasedOnTheRecordsWordBeforeTheNextEpoch() { // §4.5
+    void deadEpochIsReleasedAtOnceAndRestartsOnlyOnceItsKillerIsDecided() {
         accounts(100, 5);
-        // An older transaction holds the destination: this one dies there.
         Attempt older = new Attempt(TxnId.of(1, 1), 0);
-        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(older, PartitionKey.of("transfers", "old"), -1, DEADLINE, 6L)));
+        PartitionKey olderHome = PartitionKey.of("transfers", "old");
+        cas.states.put(olderHome, PartitionState.<Long>of(null).withRecord(Record.staging(older.id(), 0, -1, DEADLINE, List.of(DST))));
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(older, olderHome, -1, DEADLINE, 6L)));
         coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
         cas.land(ManualCas.step(Stage.class, HOME));
         cas.land(ManualCas.step(Place.class, SRC));
         cas.land(ManualCas.step(Place.class, DST));
-        assertThat(cas.state(SRC).intent().attempt()).isEqualTo(new Attempt(ID, 0));
-        cas.land(ManualCas.step(Restart.class, HOME));
+        assertThat(cas.pending).as("no restart yet").noneSatisfy(s -> assertThat(s.step()).isInstanceOf(Restart.class));
         cas.land(ManualCas.step(Resolve.class, SRC));
-        assertThat(cas.state(SRC).intent()).as("released before the back-off ends").isNull();
+        assertThat(cas.state(SRC).intent()).as("released before the record moves").isNull();
+
+        cas.land(ManualCas.step(ReadRecord.class, olderHome));
+        tickAfter(10_000_000L);
+        cas.land(ManualCas.step(ReadRecord.class, olderHome));
+        assertThat(cas.pending).as("the killer is live: still no restart").noneSatisfy(s -> assertThat(s.step()).isInstanceOf(Restart.class));
+        cas.states.put(olderHome, cas.state(olderHome).withRecord(cas.state(olderHome).record(older.id()).finish(false, null)));
+        tickAfter(10_000_000L);
+        cas.land(ManualCas.step(ReadRecord.class, olderHome));
+        cas.land(ManualCas.step(Restart.class, HOME));
         assertThat(cas.state(HOME).record(ID).epoch()).isEqualTo(1);
-        assertThat(answers).isEmpty();
+        assertThat(cas.state(HOME).record(ID).deadlineMicros()).as("the next epoch's lifetime starts after the wait")
+                .isGreaterThan(DEADLINE);
+        cas.landAll();
+        assertThat(answers).containsExactly(TxnResult.committed(Map.of(SRC, 100L, DST, 5L)));
+        assertThat(cas.state(DST).value()).as("the next epoch rolled the aborted blocker back and locked").isEqualTo(35L);
+    }
+
+    /** A placement that lands after its epoch was released is released when its reply comes (§4.5). */
+    @Test
+    void placementLandingAfterItsEpochWasReleasedIsReleasedToo() {
+        accounts(100, 5);
+        Attempt older = new Attempt(TxnId.of(1, 1), 0);
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(older, PartitionKey.of("transfers", "old"), -1, DEADLINE, 6L)));
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
+        cas.land(ManualCas.step(Place.class, DST));
+        cas.land(ManualCas.step(Resolve.class, SRC));
+        cas.land(ManualCas.step(Place.class, SRC));
+        assertThat(cas.state(SRC).intent()).as("the late placement locked").isNotNull();
+        cas.land(ManualCas.step(Resolve.class, SRC));
+        assertThat(cas.state(SRC).intent()).as("and its reply released it").isNull();
+        assertThat(cas.state(SRC).value()).isEqualTo(100L);
+    }
+
+    /** The coordinator that gives up on an attempt its record already decided still releases its intents (§4.8). */
+    @Test
+    void timeoutAfterTheRecordMovedOnReleasesTheDeadEpoch() {
+        accounts(100, 5);
+        Attempt older = new Attempt(TxnId.of(1, 1), 0);
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(older, PartitionKey.of("transfers", "old"), -1, DEADLINE, 6L)));
+        coordinator.submit(transfer(30), 1_000, answers::add);
+        cas.land(ManualCas.step(Stage.class, HOME));
+        cas.land(ManualCas.step(Place.class, SRC));
+        cas.land(ManualCas.step(Place.class, DST)); // DIED: a Resolve of SRC is sent; it is lost below
+        cas.pending.removeIf(s -> s.step() instanceof Resolve);
+        cas.states.put(HOME, cas.state(HOME).withRecord(Record.staging(ID, 1, 0, DEADLINE, List.of(SRC, DST))));
+        tickAfter(2_000);
+        assertThat(answers).containsExactly(TxnResult.unknown());
+        cas.landAll();
+        assertThat(cas.state(SRC).intent()).as("epoch 0 is released on the record's word").isNull();
+        assertThat(cas.state(SRC).value()).isEqualTo(100L);
+    }
+
+    /** Retention (§2): a decided record goes once its window has passed and no intent can refer to it. */
+    @Test
+    void sweepDropsADecidedRecordOnlyOnceNoIntentCanReferToIt() {
+        committedWithTheDestinationLeftLocked(); // its finisher crashed before resolving the destination
+        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000; // the default retention has passed
+        coordinator.sweep(HOME, clean -> { });
+        cas.landAll();
+        assertThat(cas.state(HOME).record(ID)).as("the intent left at the destination still needs the record").isNotNull();
+        coordinator.sweep(DST, clean -> { });
+        cas.landAll();
+        assertThat(cas.state(DST).value()).as("rolled forward by the record").isEqualTo(35L);
+        coordinator.sweep(HOME, clean -> { });
+        cas.landAll();
+        assertThat(cas.state(HOME).records()).isEmpty();
+        assertThat(cas.state(DST).markers()).as("its markers are gone too").isEmpty();
+    }
+
+    /** A transfer of 30 committed at epoch 0: the source rolled forward, the destination still locked. */
+    private void committedWithTheDestinationLeftLocked() {
+        cas.states.put(HOME, PartitionState.<Long>of(null)
+                .withRecord(Record.staging(ID, 0, 0, DEADLINE, List.of(SRC, DST)).finish(true, null)));
+        cas.states.put(SRC, PartitionState.of(70L));
+        cas.states.put(DST, PartitionState.of(5L).withIntent(new Intent<>(new Attempt(ID, 0), HOME, 0, DEADLINE, 35L)));
+    }
+
+    private void tickAfter(long deltaNanos) {
+        nanos += deltaNanos;
+        coordinator.tick();
     }
 }

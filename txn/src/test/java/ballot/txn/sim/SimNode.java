@@ -19,6 +19,8 @@ import java.util.function.Consumer;
  */
 final class SimNode {
     static final Duration EPOCH_LIFETIME = Duration.ofMillis(60);
+    /** Longer than a client's retries (about 0.6 s) and the background period, short enough to drop during runs. */
+    static final Duration RETENTION = Duration.ofMillis(2_500);
 
     final int id;
     private final SimLoop loop;
@@ -63,6 +65,8 @@ final class SimNode {
                 .retry(Duration.ofMillis(2))
                 .backoff(Duration.ofNanos(500_000), Duration.ofMillis(20))
                 .background(Duration.ofSeconds(2))
+                .reservation(Duration.ofMillis(20))
+                .retention(RETENTION)
                 .build();
     }
 

@@ -59,6 +59,8 @@ final class SimStore {
     final List<Refused> refused = new ArrayList<>();
     final List<OnePhaseCommitted> onePhase = new ArrayList<>();
     final List<String> violations = new ArrayList<>();
+    /** Records the retention rule dropped, for the checker (by home, then transaction). */
+    private final Map<PartitionKey, Map<TxnId, Record>> dropped = new HashMap<>();
     long evaluations;
     /** {@code -Dballot.txn.sim.trace=<id prefix>} prints every step that touches that transaction. */
     private static final String TRACE = System.getProperty("ballot.txn.sim.trace", "");
@@ -81,6 +83,12 @@ final class SimStore {
         return states;
     }
 
+    /** A transaction's record at its home, or the one the retention rule dropped there. */
+    Record record(PartitionKey home, TxnId id) {
+        Record live = state(home).record(id);
+        return live != null ? live : dropped.getOrDefault(home, Map.of()).get(id);
+    }
+
     /** Partition time: the sim's clock with the partition's skew, strictly increasing per partition (§1). */
     private long partitionMicros(PartitionKey key) {
         long micros = EPOCH_MICROS + loop.now() / 1000 + skewMicros.getOrDefault(key, 0L);
@@ -100,6 +108,14 @@ final class SimStore {
                     + " " + before.intent() + " " + before.markers() + " -> " + t.reply() + (t.changed() ? " WRITES " + t.next().value()
                     + " " + t.next().intent() + " " + t.next().markers() + " " + t.next().records().values() : ""));
         if (t.changed()) states.put(key, t.next());
+        for (Record gone : before.records().values()) {
+            if (t.next().record(gone.id()) != null) continue;
+            dropped.computeIfAbsent(key, k -> new HashMap<>()).put(gone.id(), gone);
+            // Retention (docs/txn.md §2): no intent may outlive its record.
+            states.forEach((k, other) -> {
+                if (other.intentOf(gone.id()) != null) violations.add("record " + gone + " dropped while " + k + " holds its intent");
+            });
+        }
         Long value = t.next().value();
         if (value != null && value < 0) violations.add("overdraft: " + key + " = " + value + " after " + step);
         Intent<Long> intent = t.next().intent();
@@ -149,7 +165,7 @@ final class SimStore {
     private static PartitionState<Long> without(PartitionState<Long> state, TxnId id) {
         SortedMap<TxnId, Marker> markers = new TreeMap<>(state.markers());
         markers.remove(id);
-        return new PartitionState<>(state.value(), state.intent(), markers, state.records());
+        return new PartitionState<>(state.value(), state.intent(), state.reservation(), markers, state.records());
     }
 
     private void log(long s, PartitionKey key, Step<Long> step, PartitionState<Long> before, Transition<Long> t) {

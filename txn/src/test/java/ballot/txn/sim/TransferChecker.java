@@ -70,7 +70,7 @@ final class TransferChecker {
                     v.add("transfer " + t.id() + " of " + t.amount() + " half- or mis-applied: " + delta);
                 committedAttempt.put(t.id(), applied.get(0).attempt());
             }
-            Record record = store.state(homes.get(t.id())).record(t.id());
+            Record record = store.record(homes.get(t.id()), t.id());
             boolean recordCommitted = record != null && record.status() == Record.Status.COMMITTED;
             if (recordCommitted != committedAttempt.containsKey(t.id()))
                 v.add("transfer " + t.id() + " record " + record + " but applied=" + committedAttempt.containsKey(t.id()));
@@ -102,7 +102,7 @@ final class TransferChecker {
                 }
                 case INSUFFICIENT_FUNDS, SOURCE_NOT_FOUND, DESTINATION_NOT_FOUND -> {
                     if (applied) v.add("transfer " + r.id() + " answered " + r.outcome() + " but applied");
-                    Record record = store.state(homes.get(r.id())).record(r.id());
+                    Record record = store.record(homes.get(r.id()), r.id());
                     if (record == null || !r.outcome().name().equals(record.reason()))
                         v.add("transfer " + r.id() + " answered " + r.outcome() + " but its record is " + record);
                 }
@@ -160,7 +160,7 @@ final class TransferChecker {
         }
         for (TransferSim.ReadReport read : readReports) {
             if (read.reads().size() == 1 && read.reads().containsKey(read.home())) continue; // 1PC: from the store's log
-            Record record = store.state(read.home()).record(read.id());
+            Record record = store.record(read.home(), read.id());
             if (record == null || record.status() != Record.Status.COMMITTED) {
                 v.add("snapshot " + read.id() + " answered but its record is " + record);
                 continue;

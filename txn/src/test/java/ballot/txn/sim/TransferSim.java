@@ -35,11 +35,11 @@ final class TransferSim {
     record ReadReport(TxnId id, PartitionKey home, Map<PartitionKey, Long> reads, long submitNanos, long answerNanos) {}
 
     record RunResult(long seed, SimOptions options, List<String> violations, Map<Mark, Integer> marks,
-            Map<TransferOutcome, Integer> outcomes, int snapshots, long evaluations, long simMillis) {
+            Map<TransferOutcome, Integer> outcomes, int snapshots, Liveness liveness, long evaluations, long simMillis) {
         @Override
         public String toString() {
             return "TXN-SIM seed=" + seed + " " + options + " | outcomes " + outcomes + " snapshots=" + snapshots
-                    + " steps=" + evaluations + " sim=" + simMillis + "ms" + (violations.isEmpty() ? "" : " VIOLATIONS " + violations.size());
+                    + " | " + liveness + " | steps=" + evaluations + " sim=" + simMillis + "ms" + (violations.isEmpty() ? "" : " VIOLATIONS " + violations.size());
         }
     }
 
@@ -72,7 +72,7 @@ final class TransferSim {
         }
         this.store = new SimStore(loop, options.bug(), skew);
         for (int i = 0; i < options.accounts(); i++) {
-            long balance = random.nextLong(0, 120);
+            long balance = random.nextLong(0, options.balanceMax());
             initial.put(keys.get(i), balance);
             store.put(keys.get(i), balance);
         }
@@ -102,15 +102,17 @@ final class TransferSim {
         List<String> violations = new ArrayList<>();
         if (!loop.runUntil(() -> clientsDone == options.clients(), 600_000 * MS))
             violations.add("clients did not finish: " + clientsDone + "/" + options.clients());
+        Liveness liveness = Liveness.of(reports, marks, loop.now());
         faulty = false;
         for (SimNode node : nodes) if (!node.alive()) node.start();
         // Every deadline passes on every clock, and background finishes settle.
         loop.runFor(3 * SimNode.EPOCH_LIFETIME.toNanos() + 100 * MS);
         if (!sweepUntilClean()) violations.add("sweeps did not clean every partition");
         violations.addAll(TransferChecker.check(initial, transfers, homes, reports, readReports, store, marks));
+        violations.addAll(retireEverything());
         Map<TransferOutcome, Integer> outcomes = new EnumMap<>(TransferOutcome.class);
         for (Report r : reports) outcomes.merge(r.outcome(), 1, Integer::sum);
-        return new RunResult(seed, options, violations, new EnumMap<>(marks), outcomes, readReports.size(),
+        return new RunResult(seed, options, violations, new EnumMap<>(marks), outcomes, readReports.size(), liveness,
                 store.evaluations, loop.now() / MS);
     }
 
@@ -165,6 +167,27 @@ final class TransferSim {
         return false;
     }
 
+    /**
+     * After the retention window, sweeps drop every record and marker (docs/txn.md §2): the partitions are left with
+     * their values only, unchanged.
+     */
+    private List<String> retireEverything() {
+        Map<PartitionKey, Long> values = new TreeMap<>();
+        store.states().forEach((k, s) -> values.put(k, s.value()));
+        loop.runFor(SimNode.RETENTION.toNanos() + 2 * SimNode.EPOCH_LIFETIME.toNanos());
+        for (int pass = 0; pass < 3; pass++) {
+            for (PartitionKey key : List.copyOf(store.states().keySet())) nodes.get(0).coordinator().sweep(key, clean -> { });
+            loop.runFor(100 * MS);
+        }
+        List<String> left = new ArrayList<>();
+        store.states().forEach((k, s) -> {
+            if (!s.records().isEmpty() || !s.markers().isEmpty() || s.intent() != null)
+                left.add("after retention " + k + " still holds " + s.records().values() + " " + s.markers() + " " + s.intent());
+            if (!java.util.Objects.equals(s.value(), values.get(k))) left.add("retention changed " + k);
+        });
+        return left;
+    }
+
     private SimNode anyAlive() {
         List<SimNode> alive = nodes.stream().filter(SimNode::alive).toList();
         return alive.isEmpty() ? null : alive.get(random.nextInt(alive.size()));
@@ -212,7 +235,7 @@ final class TransferSim {
 
     /**
      * A client's submission. A crashed node never answers, so the client gives up on its own and retries with the same
-     * transaction; one in four clients is impatient and retries while the first coordinator is still at work. Every
+     * transaction; an impatient client ({@code options.impatience()}) retries while the first coordinator is still at work. Every
      * answer is recorded (the checker requires them all to be true and to agree); the first one drives the client.
      */
     private void submitTransfer(SimNode node, Transaction<Long> txn, Transfer transfer, int retry, Runnable next) {
@@ -228,7 +251,7 @@ final class TransferSim {
             else next.run();
         };
         node.coordinator().submit(txn, CLIENT_TIMEOUT_NANOS, onAnswer);
-        long patience = random.nextInt(4) == 0 ? random.nextLong(3 * MS, 30 * MS) : CLIENT_TIMEOUT_NANOS + 20 * MS;
+        long patience = random.nextDouble() < options.impatience() ? random.nextLong(3 * MS, 30 * MS) : CLIENT_TIMEOUT_NANOS + 20 * MS;
         loop.after(patience, () -> {
             if (!answered[0]) onAnswer.accept(TxnResult.unknown());
         });

@@ -10,6 +10,7 @@ import ballot.txn.Operation;
 import ballot.txn.PartitionKey;
 import ballot.txn.PartitionState;
 import ballot.txn.Record;
+import ballot.txn.Reservation;
 import ballot.txn.Transition;
 import ballot.txn.TxnId;
 import ballot.txn.step.Reply.Placement;
@@ -24,11 +25,12 @@ class StepTest {
     private static final TxnId OLD = TxnId.of(0, 1);
     private static final TxnId YOUNG = TxnId.of(0, 2);
     private static final long DEADLINE = 1_000;
+    private static final long RESERVATION = 100;
     private static final Operation<Long> DEBIT_10 = b -> b == null ? Effect.refuse("SOURCE_NOT_FOUND")
             : b < 10 ? Effect.refuse("INSUFFICIENT_FUNDS") : Effect.put(b - 10);
 
     private static Place<Long> place(TxnId id, int epoch, long age, Operation<Long> op, Decision... decisions) {
-        return new Place<>(new Attempt(id, epoch), HOME, age, DEADLINE, op, List.of(decisions));
+        return new Place<>(new Attempt(id, epoch), HOME, age, DEADLINE, op, List.of(decisions), RESERVATION);
     }
 
     @SuppressWarnings("unchecked")
@@ -69,7 +71,8 @@ class StepTest {
         Transition<Long> older = place(OLD, 0, 100, DEBIT_10).evaluate(youngHolds, 20);
         assertThat(placement(older).outcome()).isEqualTo(Outcome.WAIT);
         assertThat(placement(older).blocker().attempt().id()).isEqualTo(YOUNG);
-        assertThat(older.changed()).as("waiting writes nothing").isFalse();
+        assertThat(older.next().intent()).as("waiting takes no lock").isEqualTo(youngHolds.intent());
+        assertThat(older.next().reservation()).as("but reserves the partition (§5.1)").isEqualTo(new Reservation(OLD, 100, 20 + RESERVATION));
 
         PartitionState<Long> oldHolds = place(OLD, 0, 100, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
         Transition<Long> younger = place(YOUNG, 0, 200, DEBIT_10).evaluate(oldHolds, 20);
@@ -79,6 +82,51 @@ class StepTest {
                 .as("the dead attempt stays fenced after the blocker leaves").isEqualTo(Outcome.FENCED);
         assertThat(placement(place(YOUNG, 1, 200, DEBIT_10).evaluate(released, 40)).outcome())
                 .as("its next epoch may lock").isEqualTo(Outcome.PLACED);
+    }
+
+    @Test
+    void reservationGivesAFreedLockToTheOldestWaiterOnly() { // §5.1
+        TxnId mid = TxnId.of(0, 3);
+        TxnId oldest = TxnId.of(0, 4);
+        PartitionState<Long> youngHolds = place(YOUNG, 0, 200, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        PartitionState<Long> reserved = place(OLD, 0, 100, DEBIT_10).evaluate(youngHolds, 20).next();
+        Transition<Long> midWaits = place(mid, 0, 150, DEBIT_10).evaluate(reserved, 21);
+        assertThat(placement(midWaits).outcome()).isEqualTo(Outcome.WAIT);
+        assertThat(midWaits.next().reservation().id()).as("an older waiter keeps its claim").isEqualTo(OLD);
+        PartitionState<Long> freed = new Resolve<Long>(new Decision(new Attempt(YOUNG, 0), true)).evaluate(reserved, 30).next();
+        assertThat(freed.reservation().id()).isEqualTo(OLD);
+
+        Transition<Long> younger = place(mid, 0, 150, DEBIT_10).evaluate(freed, 40);
+        assertThat(placement(younger).outcome()).as("a younger placement dies at the free, reserved partition").isEqualTo(Outcome.DIED);
+        assertThat(younger.next().intent()).isNull();
+        assertThat(placement(place(mid, 0, 150, DEBIT_10).evaluate(younger.next(), 41)).outcome())
+                .as("and is fenced there like any death").isEqualTo(Outcome.FENCED);
+        Transition<Long> older = place(oldest, 0, 50, DEBIT_10).evaluate(freed, 40);
+        assertThat(placement(older).outcome()).as("an older one is not held back").isEqualTo(Outcome.PLACED);
+        assertThat(older.next().reservation().id()).isEqualTo(OLD);
+
+        Transition<Long> waiter = place(OLD, 0, 100, DEBIT_10).evaluate(freed, 40);
+        assertThat(placement(waiter).outcome()).isEqualTo(Outcome.PLACED);
+        assertThat(placement(waiter).seen()).isEqualTo(40L);
+        assertThat(waiter.next().reservation()).as("the claim ends when the waiter locks").isNull();
+    }
+
+    @Test
+    void reservationIsRenewedByPollsAndLapsesWithoutThem() { // §5.1, §2
+        PartitionState<Long> youngHolds = place(YOUNG, 0, 200, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        PartitionState<Long> reserved = place(OLD, 0, 100, DEBIT_10).evaluate(youngHolds, 20).next();
+        assertThat(place(OLD, 0, 100, DEBIT_10).evaluate(reserved, 20 + RESERVATION / 2).changed())
+                .as("a poll in the first half of the lease writes nothing").isFalse();
+        Transition<Long> renewed = place(OLD, 0, 100, DEBIT_10).evaluate(reserved, 21 + RESERVATION / 2);
+        assertThat(renewed.next().reservation().untilMicros()).isEqualTo(21 + RESERVATION / 2 + RESERVATION);
+
+        long lapsed = 21 + RESERVATION;
+        PartitionState<Long> freed = new Resolve<Long>(new Decision(new Attempt(YOUNG, 0), false)).evaluate(reserved, lapsed).next();
+        assertThat(freed.reservation()).as("a writing step drops a lapsed reservation").isNull();
+        TxnId other = TxnId.of(0, 9);
+        PartitionState<Long> stale = reserved.withIntent(null);
+        assertThat(placement(place(other, 0, 300, DEBIT_10).evaluate(stale, lapsed)).outcome())
+                .as("a lapsed reservation holds nobody back").isEqualTo(Outcome.PLACED);
     }
 
     @Test
@@ -138,7 +186,7 @@ class StepTest {
         Record staging = Record.staging(OLD, 0, 1, DEADLINE, List.of(A));
         Transition<Long> t = new Stage<Long>(staging).evaluate(PartitionState.of(null), 10);
         assertThat(record(t)).isEqualTo(staging);
-        Transition<Long> aborted = new Finalize<Long>(new Attempt(OLD, 0), false, null).evaluate(PartitionState.of(null), 10);
+        Transition<Long> aborted = Finalize.<Long>abort(new Attempt(OLD, 0), null, DEADLINE, List.of(A)).evaluate(PartitionState.of(null), 10);
         assertThat(record(new Stage<Long>(staging).evaluate(aborted.next(), 20)).status())
                 .as("an abort without a record refuses the stage in flight (§3.5)").isEqualTo(Record.Status.ABORTED);
         Transition<Long> late = new Stage<Long>(staging).evaluate(PartitionState.of(null), DEADLINE + 1);
@@ -149,12 +197,12 @@ class StepTest {
     @Test
     void finalizeDecidesOnlyItsStagingEpochAndFirstFinalizerWins() { // §3.5, §8 I1
         PartitionState<Long> staged = PartitionState.<Long>of(null).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A)));
-        Transition<Long> refused = new Finalize<Long>(new Attempt(OLD, 0), false, "INSUFFICIENT_FUNDS").evaluate(staged, 10);
+        Transition<Long> refused = Finalize.<Long>abort(new Attempt(OLD, 0), "INSUFFICIENT_FUNDS", DEADLINE, List.of(A)).evaluate(staged, 10);
         assertThat(record(refused).isFinal()).isTrue();
-        Transition<Long> late = new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(refused.next(), 20);
+        Transition<Long> late = Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(refused.next(), 20);
         assertThat(record(late).status()).isEqualTo(Record.Status.ABORTED);
         assertThat(late.changed()).isFalse();
-        assertThat(record(new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(PartitionState.of(null), 10)))
+        assertThat(record(Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(PartitionState.of(null), 10)))
                 .as("nothing commits without a staging record").isNull();
     }
 
@@ -164,7 +212,7 @@ class StepTest {
         Record next = record(new Restart<Long>(OLD, 0, 1, DEADLINE - 500, List.of(A)).evaluate(staged, 10));
         assertThat(next.epoch()).isEqualTo(1);
         assertThat(next.deadlineMicros()).isEqualTo(DEADLINE);
-        PartitionState<Long> committed = new Finalize<Long>(new Attempt(OLD, 0), true, null).evaluate(staged, 10).next();
+        PartitionState<Long> committed = Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(staged, 10).next();
         Transition<Long> t = new Restart<Long>(OLD, 0, 1, DEADLINE, List.of(A)).evaluate(committed, 20);
         assertThat(record(t).status()).isEqualTo(Record.Status.COMMITTED);
         assertThat(t.changed()).isFalse();
@@ -172,7 +220,7 @@ class StepTest {
 
     @Test
     void onePhaseWritesValueAndFinalRecordTogetherAndRetriesFindTheRecord() { // §3.8
-        OnePhase<Long> step = new OnePhase<>(new Attempt(OLD, 0), 1, DEADLINE, DEBIT_10, List.of(), List.of(A));
+        OnePhase<Long> step = new OnePhase<>(new Attempt(OLD, 0), 1, DEADLINE, DEBIT_10, List.of(), List.of(A), RESERVATION);
         Transition<Long> t = step.evaluate(PartitionState.of(50L), 10);
         assertThat(placement(t).outcome()).isEqualTo(Outcome.DECIDED);
         assertThat(placement(t).record().status()).isEqualTo(Record.Status.COMMITTED);
@@ -181,8 +229,19 @@ class StepTest {
         assertThat(retry.reply()).isInstanceOf(Reply.RecordSeen.class);
         assertThat(retry.changed()).isFalse();
         PartitionState<Long> locked = place(YOUNG, 0, 200, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
-        Transition<Long> older = new OnePhase<Long>(new Attempt(OLD, 0), 1, DEADLINE, DEBIT_10, List.of(), List.of(A)).evaluate(locked, 20);
+        Transition<Long> older = new OnePhase<Long>(new Attempt(OLD, 0), 1, DEADLINE, DEBIT_10, List.of(), List.of(A), RESERVATION).evaluate(locked, 20);
         assertThat(placement(older).outcome()).as("1PC holds nothing, so it waits rather than dies").isEqualTo(Outcome.WAIT);
+        assertThat(older.next().reservation().id()).as("and reserves like a waiting placement").isEqualTo(OLD);
+    }
+
+    @Test
+    void onePhaseIgnoresAnotherWaitersReservation() { // §3.8, §5.1
+        PartitionState<Long> reservedForOld = PartitionState.of(50L).withReservation(new Reservation(OLD, 1, 500));
+        OnePhase<Long> younger = new OnePhase<>(new Attempt(YOUNG, 0), 200, DEADLINE, DEBIT_10, List.of(), List.of(A), RESERVATION);
+        Transition<Long> t = younger.evaluate(reservedForOld, 10);
+        assertThat(placement(t).outcome()).as("it takes no lock, so it cannot make the waiter wait").isEqualTo(Outcome.DECIDED);
+        assertThat(t.next().value()).isEqualTo(40L);
+        assertThat(t.next().reservation().id()).isEqualTo(OLD);
     }
 
     @Test
@@ -195,6 +254,47 @@ class StepTest {
         Transition<Long> write = new Fence<Long>(new Attempt(YOUNG, 0), 2 * DEADLINE).evaluate(fenced, DEADLINE + 5);
         assertThat(write.next().markers()).containsOnlyKeys(YOUNG);
         assertThat(write.next().markers().get(YOUNG).kind()).isEqualTo(Marker.Kind.FENCED);
+    }
+
+    @Test
+    void abortWithoutARecordKeepsTheAttemptsDeadlineAndParticipants() { // §3.5, §2
+        Record aborted = record(Finalize.<Long>abort(new Attempt(OLD, 0), null, DEADLINE, List.of(A, HOME)).evaluate(PartitionState.of(null), 10));
+        assertThat(aborted.deadlineMicros()).as("the retention window counts from it").isEqualTo(DEADLINE);
+        assertThat(aborted.participants()).containsExactly(A, HOME);
+    }
+
+    @Test
+    void participantIsClearOnlyWithoutAnIntentAndPastTheDeadline() { // §2 retention, condition 3
+        PartitionState<Long> locked = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(50L), 10).next();
+        assertThat(new Forget<Long>(OLD, DEADLINE).evaluate(locked, DEADLINE + 1).reply())
+                .as("an intent still needs the record").isEqualTo(new Reply.Cleared(false));
+        PartitionState<Long> applied = new Resolve<Long>(new Decision(new Attempt(OLD, 0), true)).evaluate(locked, 20).next();
+        Transition<Long> early = new Forget<Long>(OLD, DEADLINE).evaluate(applied, DEADLINE);
+        assertThat(early.reply()).as("an attempt could still be placed").isEqualTo(new Reply.Cleared(false));
+        assertThat(early.changed()).isFalse();
+        Transition<Long> clear = new Forget<Long>(OLD, DEADLINE).evaluate(applied, DEADLINE + 1);
+        assertThat(clear.reply()).isEqualTo(new Reply.Cleared(true));
+        assertThat(clear.next().markers()).as("its marker goes with it").doesNotContainKey(OLD);
+        assertThat(placement(place(OLD, 0, 1, DEBIT_10).evaluate(clear.next(), DEADLINE + 2)).outcome())
+                .as("and time refuses the attempt for good").isEqualTo(Outcome.EXPIRED);
+    }
+
+    @Test
+    void dropRecordRemovesOnlyADecidedRecordPastItsRetention() { // §2 retention, conditions 1 and 2
+        long retention = 500;
+        PartitionState<Long> staged = PartitionState.<Long>of(null).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A)));
+        assertThat(new DropRecord<Long>(OLD, retention).evaluate(staged, DEADLINE + retention + 1).changed())
+                .as("a staging record stays").isFalse();
+        PartitionState<Long> committed = Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(staged, 10).next();
+        assertThat(new DropRecord<Long>(OLD, retention).evaluate(committed, DEADLINE + retention).changed())
+                .as("kept for client retries during the window").isFalse();
+        Transition<Long> dropped = new DropRecord<Long>(OLD, retention).evaluate(committed, DEADLINE + retention + 1);
+        assertThat(record(dropped)).isNull();
+        assertThat(dropped.next().records()).isEmpty();
+        Inspect<Long> inspect = new Inspect<>(retention);
+        @SuppressWarnings("unchecked")
+        Reply.Inspection<Long> seen = (Reply.Inspection<Long>) inspect.evaluate(committed, DEADLINE + retention + 1).reply();
+        assertThat(seen.retired()).as("the sweep finds it").extracting(Record::id).containsExactly(OLD);
     }
 
     @Test
