@@ -89,6 +89,7 @@ public final class BallotNode implements AutoCloseable {
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
                 config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds));
         try {
+            if (storage.getMeta("local/host_id") == null) AbstainedTables.pending(storage); // a new node: fixed once it has joined
             metrics = new NodeMetrics();
             if (config.metricsPort != 0) metricsServer = metricsServer(config, metrics.registry());
             int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
@@ -106,6 +107,7 @@ public final class BallotNode implements AutoCloseable {
             paxos = new PaxosEngine(storage, schema::schema, system::table, identity.hostId(), clock::nextMicros,
                     PaxosEngine.Options.defaults(Duration.ofMillis(config.casContentionTimeoutMillis),
                             Duration.ofSeconds(config.paxosPurgeGraceSeconds)), metrics.registry());
+            paxos.abstainFrom(table -> true); // until the node knows which tables predate its joining
             cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
                 TracingMessaging traced = new TracingMessaging(messaging);
                 replication.verbs().accept(traced);
@@ -128,6 +130,7 @@ public final class BallotNode implements AutoCloseable {
                 }
             });
             new SchemaSync(schema, cluster.messaging(), membership, Duration.ofSeconds(10)).start();
+            abstainFromTablesThatPredateTheJoin(config, schema, membership, system);
 
             QueryEnvironment environment = new QueryEnvironment(coordinator, paxos, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter, () -> {
@@ -168,6 +171,27 @@ public final class BallotNode implements AutoCloseable {
         log.info("Ballot node started cluster={} host_id={} cql={}:{} internode={}:{} metrics={} data={}", config.clusterName,
                 identity.hostId(), address.getAddress().getHostAddress(), address.getPort(), identity.address().getHostAddress(),
                 identity.storagePort(), metricsServer == null ? "off" : metricsServer.address().getPort(), dataDirectory);
+    }
+
+    /**
+     * Fixes, once, the tables this node abstains from the LWT votes of (docs/paxos.md §4.14), and hands them to Paxos;
+     * until then it abstains from every table. A new node that joins other nodes records what the cluster's schema
+     * holds once it has it (trying again at the next start if the schema does not settle); one that founds a
+     * cluster, or a node from before the record existed, records none.
+     */
+    private void abstainFromTablesThatPredateTheJoin(NodeConfig config, LocalSchema schema, Membership membership,
+            SystemKeyspaces system) throws UnknownHostException {
+        Set<UUID> abstained = AbstainedTables.recorded(storage);
+        if (abstained == null) {
+            InetSocketAddress self = new InetSocketAddress(identity.address(), identity.storagePort());
+            boolean joinsOthers = ClusterOptions.parseSeeds(config.seeds, identity.storagePort()).stream().anyMatch(s -> !s.equals(self));
+            abstained = AbstainedTables.isPending(storage) && joinsOthers
+                    ? AbstainedTables.existingWhenJoined(schema::schema, membership, system.keyspaces(), Duration.ofSeconds(30))
+                    : Set.of();
+            if (abstained == null) return; // no agreement yet: abstain from every table, and try again at the next start
+            AbstainedTables.record(storage, abstained);
+        }
+        paxos.abstainFrom(abstained::contains);
     }
 
     /** The Prometheus endpoint on the CQL address; a port that cannot be bound stops the node, naming the setting. */
