@@ -271,6 +271,23 @@ class AcceptorTest {
     }
 
     /**
+     * §4.13: an accepted empty proposal keeps the registers even after a pruned decree. It may be the empty decree a
+     * coordinator decided to settle an in-doubt proposal that another replica still holds (§4.10); without it a later
+     * prepare could finish that proposal after its client was told it did not apply.
+     */
+    @Test
+    void purgeKeepsRegistersWhoseLastProposalIsEmpty() {
+        Decree d = new Decree(ballot(100), ballot(100), List.of(X));
+        AcceptorState pruned = Acceptor.onPrune(Acceptor.onCommit(promisedAt(90), new Commit(KEY, d)).next(),
+                new Prune(KEY, ballot(100))).next();
+        AcceptorState settled = Acceptor.onPropose(SELF, Acceptor.onPrepare(pruned, prepare(200)).next(),
+                propose(proposal(200, d)), 0).next();
+        assertThat(settled.accepted()).as("the empty decree was accepted").isNotNull();
+        assertThat(Acceptor.onPurge(pruned, 500).persist()).as("the same registers without it").isTrue();
+        assertThat(Acceptor.onPurge(settled, 500).persist()).isFalse();
+    }
+
+    /**
      * §4.13: an uncommitted proposal, a committed decree not yet known applied everywhere (another replica may still
      * hold an older proposal that only this decree outranks), or a promise or decree after the floor keep the registers.
      */
