@@ -82,40 +82,36 @@ final class RegisterPurge implements AutoCloseable {
         long started = System.nanoTime();
         long floor = wallMicros.getAsLong() - grace.toNanos() / 1000;
         store.raiseFloor(floor); // durable before anything is deleted below it
-        AtomicInteger purged = new AtomicInteger();
-        int[] seen = {0, 0};
+        int registers = 0, finishing = 0, purged = 0;
         List<PaxosKey> chunk = new ArrayList<>(CHUNK);
-        InterruptedException[] interrupted = {null};
-        storage.forEachPaxosState(s -> {
-            if (interrupted[0] != null) return;
-            seen[0]++;
-            AcceptorState state = PaxosCodec.decodeState(s.state());
-            if (state.accepted() != null) {
-                // An empty proposal (a fast round's validation) has nothing to finish: its registers stay (docs/paxos.md §4.13).
-                if (!state.accepted().isEmpty() && state.accepted().ballot().micros() <= floor && seen[1] < FINISH_MAX) {
-                    seen[1]++;
-                    engine.finish(s.tableId(), s.key());
+        // Page by page, so that no iterator is held while the lanes work through a chunk.
+        for (List<StorageEngine.PaxosState> page = storage.paxosStates(null, CHUNK); !page.isEmpty();
+                page = storage.paxosStates(page.get(page.size() - 1), CHUNK)) {
+            for (StorageEngine.PaxosState s : page) {
+                registers++;
+                AcceptorState state = PaxosCodec.decodeState(s.state());
+                if (state.accepted() != null) {
+                    // An empty proposal (a fast round's validation) has nothing to finish: its registers stay (docs/paxos.md §4.13).
+                    if (!state.accepted().isEmpty() && state.accepted().ballot().micros() <= floor && finishing < FINISH_MAX) {
+                        finishing++;
+                        engine.finish(s.tableId(), s.key());
+                    }
+                } else if (Acceptor.onPurge(state, floor).persist()) {
+                    chunk.add(CqlValues.key(s.tableId(), s.key()));
                 }
-                return;
             }
-            if (!Acceptor.onPurge(state, floor).persist()) return;
-            chunk.add(CqlValues.key(s.tableId(), s.key()));
-            if (chunk.size() < CHUNK) return;
-            try {
-                purged.addAndGet(offer(chunk, floor));
-            } catch (InterruptedException e) {
-                interrupted[0] = e;
+            if (chunk.size() >= CHUNK) {
+                purged += offer(chunk, floor);
+                chunk.clear();
             }
-            chunk.clear();
-        });
-        if (interrupted[0] != null) throw interrupted[0];
-        purged.addAndGet(offer(chunk, floor));
-        long millis = (System.nanoTime() - started) / 1_000_000;
-        if (purged.get() > 0 || seen[1] > 0) {
-            log.debug("paxos purge pass floor_micros={} registers={} purged={} finishing={} took={}ms", floor, seen[0], purged.get(),
-                    seen[1], millis);
         }
-        return purged.get();
+        purged += offer(chunk, floor);
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        if (purged > 0 || finishing > 0) {
+            log.debug("paxos purge pass floor_micros={} registers={} purged={} finishing={} took={}ms", floor, registers, purged,
+                    finishing, millis);
+        }
+        return purged;
     }
 
     /** Hands {@code keys} to their lanes and waits until each has been looked at. */

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -450,12 +451,35 @@ public final class StorageEngine implements AutoCloseable {
     public void forEachPaxosState(Consumer<PaxosState> visitor) {
         byte[] section = {PAXOS_STATE};
         try (RocksIterator it = db.newIterator(paxosFamily)) {
-            for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); it.next()) {
-                ByteBuffer key = ByteBuffer.wrap(it.key());
-                UUID tableId = new UUID(key.getLong(1), key.getLong(9));
-                visitor.accept(new PaxosState(tableId, PartitionKey.of(key.position(17)), it.value()));
-            }
+            for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); it.next())
+                visitor.accept(paxosState(it));
         }
+    }
+
+    /**
+     * Up to {@code limit} partitions' acceptor registers in key order, starting after {@code after} (null: from the
+     * first). For long walks that must not pin an iterator (and the files it reads) while they wait between pages.
+     */
+    public List<PaxosState> paxosStates(PaxosState after, int limit) {
+        byte[] section = {PAXOS_STATE};
+        List<PaxosState> page = new ArrayList<>(Math.min(limit, 1024));
+        try (RocksIterator it = db.newIterator(paxosFamily)) {
+            if (after == null) it.seek(section);
+            else {
+                byte[] last = paxosKey(PAXOS_STATE, after.tableId(), after.key());
+                it.seek(last);
+                if (it.isValid() && Arrays.equals(it.key(), last)) it.next();
+            }
+            for (; it.isValid() && StorageKeys.hasPrefix(it.key(), section) && page.size() < limit; it.next())
+                page.add(paxosState(it));
+        }
+        return page;
+    }
+
+    private static PaxosState paxosState(RocksIterator it) {
+        ByteBuffer key = ByteBuffer.wrap(it.key());
+        UUID tableId = new UUID(key.getLong(1), key.getLong(9));
+        return new PaxosState(tableId, PartitionKey.of(key.position(17)), it.value());
     }
 
     /**

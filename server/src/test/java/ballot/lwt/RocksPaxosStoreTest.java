@@ -131,7 +131,8 @@ class RocksPaxosStoreTest {
     void purgedRegistersAreDeletedAndReadAsTheFloorAcrossRestarts() throws Exception {
         Ballot b = new Ballot(1_000, 0, 7, 1);
         Decree decree = new Decree(b, b, List.of(setV(1, 10)));
-        Durably.persist(store, key, new AcceptorState(b, null, decree, decree.spanEndMicros(), RecentDecrees.NONE.with(decree)), List.of(decree));
+        Decree pruned = new Decree(b, b, null); // every replica applied it (only pruned decrees are purged)
+        Durably.persist(store, key, new AcceptorState(b, null, pruned, decree.spanEndMicros(), RecentDecrees.NONE.with(decree)), List.of(decree));
         store.raiseFloor(5_000);
         store.raiseFloor(4_000); // never lowered
         Step purge = Acceptor.onPurge(store.load(key), store.floorMicros());
@@ -143,6 +144,28 @@ class RocksPaxosStoreTest {
         assertThat(store.floorMicros()).isEqualTo(5_000);
         assertThat(store.load(key)).isEqualTo(AcceptorState.floor(5_000));
         assertThat(cell(read(), 1).value()).as("the decree's data stays in the table").isEqualTo(CqlValuesTest.i(10));
+    }
+
+    /** The purge pass walks the registers page by page: every partition once, in key order, none skipped. */
+    @Test
+    void registersArePagedInKeyOrderWithoutGapsOrRepeats() throws Exception {
+        Ballot b = new Ballot(1_000, 0, 7, 1);
+        List<PartitionKey> written = new java.util.ArrayList<>();
+        for (int k = 0; k < 7; k++) {
+            written.add(PartitionKey.of(CqlValuesTest.i(k)));
+            Durably.persist(store, CqlValues.key(table.id(), written.get(k)), new AcceptorState(b, null, Decree.NONE, 0, RecentDecrees.NONE), List.of());
+        }
+        List<PartitionKey> walked = new java.util.ArrayList<>();
+        int pages = 0;
+        for (var page = storage.paxosStates(null, 3); !page.isEmpty(); page = storage.paxosStates(page.get(page.size() - 1), 3)) {
+            assertThat(page).hasSizeLessThanOrEqualTo(3);
+            pages++;
+            page.forEach(s -> walked.add(s.key()));
+        }
+        List<PartitionKey> all = new java.util.ArrayList<>();
+        storage.forEachPaxosState(s -> all.add(s.key()));
+        assertThat(walked).containsExactlyElementsOf(all).containsExactlyInAnyOrderElementsOf(written);
+        assertThat(pages).isEqualTo(3);
     }
 
     @Test
