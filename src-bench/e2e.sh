@@ -207,8 +207,9 @@ uses_cassandra=0
 for t in "${target_list[@]}"; do [[ "$t" == cassandra* ]] && uses_cassandra=1; done
 for t in "${target_list[@]}"; do
     for i in $(seq 1 "$nodes"); do
-        if [[ "$t" == ballot* ]] && { port_busy "$ballot_port" "127.0.0.$i" || port_busy "$((ballot_port + 1))" "127.0.0.$i"; }; then
-            die "port $ballot_port or $((ballot_port + 1)) on 127.0.0.$i is in use; pick another with --ballot-port"
+        if [[ "$t" == ballot* ]] && { port_busy "$ballot_port" "127.0.0.$i" || port_busy "$((ballot_port + 1))" "127.0.0.$i" \
+                || port_busy "$((ballot_port + 2))" "127.0.0.$i"; }; then
+            die "port $ballot_port, $((ballot_port + 1)) or $((ballot_port + 2)) on 127.0.0.$i is in use; pick another with --ballot-port"
         fi
     done
 done
@@ -276,21 +277,37 @@ cpu_ticks() {
     echo "$total"
 }
 
+# Acceptor steps made durable so far, summed over the Ballot nodes (none for Cassandra): over a phase's operations,
+# the durable steps per LWT.
+durable_steps() {
+    [[ "$1" == ballot* ]] || { echo 0; return; }
+    local i total=0 n
+    for i in $(seq 1 "$nodes"); do
+        n="$(curl -s -m 5 "http://127.0.0.$i:$((ballot_port + 2))/metrics" \
+            | awk '$1 == "ballot_paxos_acceptor_steps_synced_total" { printf "%d", $2 }')"
+        total=$((total + ${n:-0}))
+    done
+    echo "$total"
+}
+
 # One pop run of $8 seconds at level $7 into keyspace $9; with $6 set, its summary becomes a RESULT line (phase $2).
 run_pop() {
     local target="$1" phase="$2" port="$3" pids="$4" dir="$5" record="$6" cl="$7" seconds="$8" keyspace="$9"
     local hosts status=0
     hosts="$(for i in $(seq 1 "$nodes"); do printf '127.0.0.%d:%d,' "$i" "$port"; done)"
-    local before after
+    local before after steps_before steps_after
     before="$(cpu_ticks "$pids")"
+    steps_before="$(durable_steps "$target")"
     timeout "$client_timeout" java -Xms512m -Xmx1g -Dballot.log.level=WARN -cp "$TOOLS_JAR" ballot.tools.workload.Workload pop \
         -n 100000000 -w "$concurrency" -c "$cl" --duration "${seconds}s" --progress-interval 5s --hosts "${hosts%,}" \
         --keyspace "$keyspace" --rf "$nodes" 2>&1 | sed "s/^/[$target $phase] /" | tee -a "$dir/client.log" || status=$?
     after="$(cpu_ticks "$pids")"
+    steps_after="$(durable_steps "$target")"
     if [[ -n "$record" ]]; then
-        python3 - "$target" "$phase" "$(( after - before ))" "$round" "$concurrency" "$dir/client.log" >>"$results" <<'EOF'
+        python3 - "$target" "$phase" "$(( after - before ))" "$round" "$concurrency" "$dir/client.log" \
+            "$(( steps_after - steps_before ))" >>"$results" <<'EOF'
 import re, sys
-target, phase, ticks, rnd, conc, log = sys.argv[1:7]
+target, phase, ticks, rnd, conc, log, steps = sys.argv[1:8]
 summary = None
 for line in open(log):
     if line.startswith(f"[{target} {phase}] pop: ") and " ops/s; " in line:
@@ -302,7 +319,7 @@ secs, errors, tput, p50, p99, p999, mx = m.groups()
 ops = round(float(tput) * float(secs))
 print(f"RESULT target={target} phase={phase} seconds={secs} ops={ops} ops_per_s={tput} p50_ms={p50} p99_ms={p99} "
       f"p999_ms={p999} max_ms={mx} errors={errors} missing=0 server_cpu_s={int(ticks) / 100:.2f} client_cpu_s=0 "
-      f"concurrency={conc} keys=0 round={rnd}")
+      f"concurrency={conc} keys=0 round={rnd} durable_steps={steps}")
 EOF
     fi
     if ((status != 0)); then
@@ -356,6 +373,7 @@ listen_address: $address
 native_transport_address: $address
 native_transport_port: $ballot_port
 storage_port: $((ballot_port + 1))
+metrics_port: $((ballot_port + 2))
 seeds: ["127.0.0.1:$((ballot_port + 1))"]
 data_file_directory: $node_dir/data
 commitlog_sync: $sync
@@ -484,11 +502,14 @@ for ballot in ("ballot", "ballot-batch"):
 
 if any(phase == "lwt" for _, phase in order):
     out.append("")
-    out.append("| target | LWT / plain QUORUM insert throughput |")
-    out.append("|---|---:|")
+    out.append("| target | LWT / plain QUORUM insert throughput | durable acceptor steps per LWT (all nodes) |")
+    out.append("|---|---:|---:|")
     for target in dict.fromkeys(t for t, _ in order):
         if (target, "lwt") in runs and (target, "plain") in runs:
-            out.append(f"| {target} | {med((target, 'lwt'), 'ops_per_s') / med((target, 'plain'), 'ops_per_s'):.2f} |")
+            key = (target, "lwt")
+            steps = statistics.median(int(r.get("durable_steps", 0)) / max(1, int(r["ops"])) for r in runs[key])
+            steps_text = f"{steps:.2f}" if target.startswith("ballot") else "n/a"
+            out.append(f"| {target} | {med(key, 'ops_per_s') / med((target, 'plain'), 'ops_per_s'):.2f} | {steps_text} |")
 
 if ("lwt-uniform" in phases) and ("lwt-hot" in phases):
     out.append("")
