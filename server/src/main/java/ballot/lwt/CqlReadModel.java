@@ -42,17 +42,23 @@ final class CqlReadModel implements ReadModel {
         if (results.size() == 1) return results.get(0);
         CqlValues.Query q = CqlValues.Query.decode(query);
         List<PartitionData> partitions = new ArrayList<>(results.size());
-        for (Bytes r : results) partitions.add(CqlValues.decodeResult(r));
-        return CqlValues.encodeResult(merge(tables.apply(q.tableId()), partitions, q.reversed()));
+        TxnCell txn = null;
+        for (Bytes r : results) {
+            CqlValues.Result result = CqlValues.decodeResultWithTxn(r);
+            partitions.add(result.data());
+            txn = TxnCell.newer(txn, result.txn());
+        }
+        return CqlValues.encodeResult(merge(tables.apply(q.tableId()), partitions, q.reversed()), q.txnState(), txn);
     }
 
     @Override
     public Bytes apply(Bytes query, Bytes result, Bytes update, long timestampMicros) {
         CqlValues.Query q = CqlValues.Query.decode(query);
         TableMetadata table = tables.apply(q.tableId());
-        PartitionData current = CqlValues.decodeResult(result);
-        PartitionUpdate u = CqlValues.decodeEntry(update, table.id(), current.key(), timestampMicros);
-        return CqlValues.encodeResult(merge(table, List.of(current, within(table, q, u)), q.reversed()));
+        CqlValues.Result current = CqlValues.decodeResultWithTxn(result);
+        CqlValues.Entry entry = CqlValues.decodeEntryWithTxn(update, table.id(), current.data().key(), timestampMicros);
+        PartitionData data = merge(table, List.of(current.data(), within(table, q, entry.update())), q.reversed());
+        return CqlValues.encodeResult(data, q.txnState(), TxnCell.newer(current.txn(), entry.txn()));
     }
 
     /** What a read of {@code query} would return of the update alone: its rows in the query's slices, all deletions. */

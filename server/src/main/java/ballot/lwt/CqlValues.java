@@ -29,10 +29,14 @@ import java.util.UUID;
  * <p>Layouts, from the shared parts of {@link DataCodec} (which the registers persist, so they must stay readable):
  * <pre>
  * key     = tableId(16) · partitionKey
- * query   = 0x01 · tableId(16) · reversed(1) · count(4) · slice*
- * result  = 0x01 · sized key · content
- * entry   = 0x01 · content
+ * query   = format · tableId(16) · reversed(1) · count(4) · slice*
+ * result  = format · sized key · content [· txn]
+ * entry   = format · content [· sized state]
+ * txn     = 0x00 | 0x01 · timestamp(8) · sized state
  * </pre>
+ * Format 1 carries no transaction state; format 2 (docs/txn.md §11.1) does: a query of format 2 also reads the
+ * partition's {@link TxnCell}, its results carry it (0x00: the partition has none), and an entry of format 2 replaces it
+ * with {@code state} at the entry's timestamp.
  * An entry's timestamps are relative to the timestamp its update was evaluated with, so that a decree's entry
  * {@code i} can be written at the decree's {@code ballot.micros + i} whatever ballot decides it (a re-proposal takes
  * the new ballot's timestamps, §5.6).
@@ -40,8 +44,10 @@ import java.util.UUID;
  * ({@link CqlReadModel#apply}), and equal statement shapes give equal queries, which keeps the fast path's cache hits
  * high (§4.8). Limits are applied to the answer afterwards.
  */
-final class CqlValues {
+public final class CqlValues {
     static final byte FORMAT = 1;
+    /** The format of queries, results and entries that carry a partition's transaction state. */
+    static final byte TXN_FORMAT = 2;
 
     private CqlValues() {}
 
@@ -72,14 +78,17 @@ final class CqlValues {
 
     // ---------------------------------------------------------------- queries
 
-    /** What a request reads of its partition: clustering slices (none: the static row only), in which order. */
-    record Query(UUID tableId, List<Slice> slices, boolean reversed) {
-        Query {
+    /**
+     * What a request reads of its partition: clustering slices (none: the static row only), in which order, and
+     * whether it reads the partition's transaction state too.
+     */
+    public record Query(UUID tableId, List<Slice> slices, boolean reversed, boolean txnState) {
+        public Query {
             slices = List.copyOf(slices);
         }
 
-        static Query of(UUID tableId, ReadSpec spec) {
-            return new Query(tableId, spec.slices(), spec.reversed());
+        public static Query of(UUID tableId, ReadSpec spec, boolean txnState) {
+            return new Query(tableId, spec.slices(), spec.reversed(), txnState);
         }
 
         /** The storage read of this query: whole slices, no limit. */
@@ -87,10 +96,10 @@ final class CqlValues {
             return new ReadSpec(slices, reversed, Integer.MAX_VALUE, Integer.MAX_VALUE, nowInSec);
         }
 
-        Bytes encode() {
+        public Bytes encode() {
             ByteBuf out = PaxosCodec.heapBuffer(64);
             try {
-                out.writeByte(FORMAT);
+                out.writeByte(txnState ? TXN_FORMAT : FORMAT);
                 DataCodec.writeUuid(out, tableId);
                 out.writeBoolean(reversed);
                 out.writeInt(slices.size());
@@ -103,7 +112,7 @@ final class CqlValues {
 
         static Query decode(Bytes bytes) {
             ByteBuf in = Unpooled.wrappedBuffer(bytes.toByteArray());
-            format(in, "query");
+            boolean txnState = format(in, "query");
             UUID table = DataCodec.readUuid(in);
             DataCodec.need(in, 1, "reversed");
             boolean reversed = in.readBoolean();
@@ -111,18 +120,34 @@ final class CqlValues {
             List<Slice> slices = new ArrayList<>(n);
             for (int i = 0; i < n; i++) slices.add(DataCodec.readSlice(in));
             end(in, "query");
-            return new Query(table, slices, reversed);
+            return new Query(table, slices, reversed, txnState);
         }
     }
 
     // ---------------------------------------------------------------- results
 
+    /** A query's result: the partition's rows and, if the query read it, its transaction state (null: none). */
+    public record Result(PartitionData data, TxnCell txn) {}
+
+    /** A result without transaction state (a query of format 1). */
     static Bytes encodeResult(PartitionData data) {
+        return encodeResult(data, false, null);
+    }
+
+    /** A result of a query that {@code readsTxn}: carrying {@code txn} (null: the partition has none). */
+    static Bytes encodeResult(PartitionData data, boolean readsTxn, TxnCell txn) {
         ByteBuf out = PaxosCodec.heapBuffer(128);
         try {
-            out.writeByte(FORMAT);
+            out.writeByte(readsTxn ? TXN_FORMAT : FORMAT);
             DataCodec.writeSized(out, data.key().key());
             DataCodec.writeContent(out, data.partitionDeletion(), data.rangeTombstones(), data.staticRow(), data.rows());
+            if (readsTxn) {
+                out.writeBoolean(txn != null);
+                if (txn != null) {
+                    out.writeLong(txn.timestampMicros());
+                    DataCodec.writeSized(out, ByteBuffer.wrap(txn.state()));
+                }
+            }
             return Bytes.wrap(ByteBufUtil.getBytes(out));
         } finally {
             out.release();
@@ -130,19 +155,48 @@ final class CqlValues {
     }
 
     static PartitionData decodeResult(Bytes bytes) {
+        return decodeResultWithTxn(bytes).data();
+    }
+
+    public static Result decodeResultWithTxn(Bytes bytes) {
         ByteBuf in = Unpooled.wrappedBuffer(bytes.toByteArray());
-        format(in, "result");
+        boolean readsTxn = format(in, "result");
         ByteBuffer key = DataCodec.readSized(in);
         if (key == null) throw new IllegalArgumentException("result without a partition key");
         DataCodec.Content c = DataCodec.readContent(in);
+        TxnCell txn = null;
+        if (readsTxn) {
+            DataCodec.need(in, 1, "transaction state flag");
+            if (in.readBoolean()) {
+                DataCodec.need(in, 8, "transaction state timestamp");
+                long timestamp = in.readLong();
+                txn = new TxnCell(timestamp, sizedBytes(in, "transaction state"));
+            }
+        }
         end(in, "result");
-        return new PartitionData(PartitionKey.of(key), c.deletion(), c.rangeTombstones(), c.staticRow(), c.rows());
+        return new Result(new PartitionData(PartitionKey.of(key), c.deletion(), c.rangeTombstones(), c.staticRow(), c.rows()), txn);
+    }
+
+    private static byte[] sizedBytes(ByteBuf in, String what) {
+        ByteBuffer b = DataCodec.readSized(in);
+        if (b == null) throw new IllegalArgumentException(what + " missing");
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
     }
 
     // ---------------------------------------------------------------- entries
 
     /** An update written at {@code timestampMicros}, with its timestamps made relative to that timestamp. */
-    static Bytes encodeEntry(PartitionUpdate update, long timestampMicros) {
+    public static Bytes encodeEntry(PartitionUpdate update, long timestampMicros) {
+        return encodeEntry(update, timestampMicros, null);
+    }
+
+    /**
+     * As {@link #encodeEntry(PartitionUpdate, long)}, and if {@code txnState} is not null, replacing the partition's
+     * transaction state with it (empty: the partition holds none any more) at the entry's timestamp.
+     */
+    public static Bytes encodeEntry(PartitionUpdate update, long timestampMicros, byte[] txnState) {
         long delta = -timestampMicros;
         List<RangeTombstone> rts = new ArrayList<>(update.rangeTombstones().size());
         for (RangeTombstone rt : update.rangeTombstones()) rts.add(new RangeTombstone(rt.slice(), shift(rt.deletion(), delta)));
@@ -150,9 +204,10 @@ final class CqlValues {
         for (Row r : update.rows()) rows.add(shift(r, delta));
         ByteBuf out = PaxosCodec.heapBuffer(128);
         try {
-            out.writeByte(FORMAT);
+            out.writeByte(txnState == null ? FORMAT : TXN_FORMAT);
             DataCodec.writeContent(out, shift(update.partitionDeletion(), delta), rts,
                     update.staticRow() == null ? null : shift(update.staticRow(), delta), rows);
+            if (txnState != null) DataCodec.writeSized(out, ByteBuffer.wrap(txnState));
             return Bytes.wrap(ByteBufUtil.getBytes(out));
         } finally {
             out.release();
@@ -160,17 +215,25 @@ final class CqlValues {
     }
 
     /** The update an entry describes, for the partition {@code key} of {@code tableId}, written at {@code timestampMicros}. */
-    static PartitionUpdate decodeEntry(Bytes entry, UUID tableId, PartitionKey key, long timestampMicros) {
+    public static PartitionUpdate decodeEntry(Bytes entry, UUID tableId, PartitionKey key, long timestampMicros) {
+        return decodeEntryWithTxn(entry, tableId, key, timestampMicros).update();
+    }
+
+    /** A decree entry: its update, and the transaction state it writes (null: it leaves the state as it is). */
+    record Entry(PartitionUpdate update, TxnCell txn) {}
+
+    static Entry decodeEntryWithTxn(Bytes entry, UUID tableId, PartitionKey key, long timestampMicros) {
         ByteBuf in = Unpooled.wrappedBuffer(entry.toByteArray());
-        format(in, "entry");
+        boolean writesTxn = format(in, "entry");
         DataCodec.Content c = DataCodec.readContent(in);
+        TxnCell txn = writesTxn ? new TxnCell(timestampMicros, sizedBytes(in, "transaction state")) : null;
         end(in, "entry");
         List<RangeTombstone> rts = new ArrayList<>(c.rangeTombstones().size());
         for (RangeTombstone rt : c.rangeTombstones()) rts.add(new RangeTombstone(rt.slice(), shift(rt.deletion(), timestampMicros)));
         List<Row> rows = new ArrayList<>(c.rows().size());
         for (Row r : c.rows()) rows.add(shift(r, timestampMicros));
         Row staticRow = c.staticRow() == null ? null : shift(c.staticRow(), timestampMicros);
-        return new PartitionUpdate(tableId, key, shift(c.deletion(), timestampMicros), rts, staticRow, rows);
+        return new Entry(new PartitionUpdate(tableId, key, shift(c.deletion(), timestampMicros), rts, staticRow, rows), txn);
     }
 
     // ---------------------------------------------------------------- timestamps
@@ -197,10 +260,13 @@ final class CqlValues {
 
     // ---------------------------------------------------------------- framing
 
-    private static void format(ByteBuf in, String what) {
+    /** Reads the format byte; returns whether the value carries transaction state (format 2). */
+    private static boolean format(ByteBuf in, String what) {
         DataCodec.need(in, 1, what + " format");
         int format = in.readByte();
-        if (format != FORMAT) throw new IllegalArgumentException(what + " in format " + format + "; this node reads format " + FORMAT);
+        if (format != FORMAT && format != TXN_FORMAT)
+            throw new IllegalArgumentException(what + " in format " + format + "; this node reads formats " + FORMAT + " and " + TXN_FORMAT);
+        return format == TXN_FORMAT;
     }
 
     private static void end(ByteBuf in, String what) {

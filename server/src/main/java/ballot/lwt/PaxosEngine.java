@@ -61,6 +61,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -155,6 +156,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private volatile Membership membership;
     private volatile Placement placement;
     private volatile java.util.function.Predicate<UUID> abstained = tableId -> false;
+    /** Whether a partition's transaction state holds an intent ({@link #honourLocks}); none until transactions are hosted. */
+    private volatile Predicate<byte[]> locked = state -> false;
     private volatile Messaging messaging;
     private volatile NodeIds nodeIds;
 
@@ -281,47 +284,92 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
 
     @Override
     public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
+        boolean read = request.isRead();
+        if (read) {
+            VirtualTable virtual = virtualTables.apply(request.table().id());
+            if (virtual != null) {
+                placement.replicas(request.table(), request.key().token(), serial); // Unavailable as for any read
+                return CompletableFuture.completedFuture(new CasResult(false, virtual.read(request.key(), request.read())));
+            }
+        }
+        TableMetadata table = request.table();
+        Bytes query = CqlValues.Query.of(table.id(), request.read(), true).encode();
+        Evaluation evaluation = read ? null : new Evaluation(request, query, locked);
+        ballot.paxos.coordinator.CasRequest coreRequest = read ? ballot.paxos.coordinator.CasRequest.read(query) : evaluation;
+        CompletableFuture<CasResult> future = new CompletableFuture<>();
+        Round round = submit(table, request.key(), coreRequest, serial, read ? null : commit, "");
+        round.result.whenComplete((result, failure) -> {
+            if (failure != null) future.completeExceptionally(failure);
+            else answer(future, result, request, evaluation, round, serial, commit);
+        });
+        return future;
+    }
+
+    /**
+     * One compare-and-set of the transaction layer (docs/txn.md §11.1) on {@code key}: {@code request} reads and writes
+     * the partition's transaction state along with its rows. The core's answer is passed on as it is, on the answer
+     * executor; Unavailable comes as a failed future.
+     */
+    public CompletableFuture<ballot.paxos.coordinator.CasResult> transactionStep(TableMetadata table, ballot.cql.data.PartitionKey key,
+            ballot.paxos.coordinator.CasRequest request, ConsistencyLevel commit, String what) {
+        try {
+            Round round = submit(table, key, request, ConsistencyLevel.SERIAL, commit, what);
+            round.result.thenAccept(result -> stats.record(result, false, false, clock.nanoTime() - round.arrivedNanos));
+            return round.result;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Makes conditional statements and SERIAL reads that find {@code locked} transaction state fail with {@link IntentFound}. */
+    public void honourLocks(Predicate<byte[]> locked) {
+        this.locked = locked;
+    }
+
+    /** A request handed to a lane: its electorate and commit level, and the core's answer once it comes. */
+    private record Round(CompletableFuture<ballot.paxos.coordinator.CasResult> result, Electorate electorate, CommitLevel level,
+            long arrivedNanos) {}
+
+    /**
+     * Hands {@code request} to its partition's lane. {@code commit} null: a read, which commits nothing. Throws
+     * Unavailable when too few replicas are alive to start.
+     */
+    private Round submit(TableMetadata table, ballot.cql.data.PartitionKey partition, ballot.paxos.coordinator.CasRequest request,
+            ConsistencyLevel serial, ConsistencyLevel commit, String what) {
         List<NodeInfo> replicas;
         Participants participants;
         try {
-            replicas = placement.replicas(request.table(), request.key().token(), serial);
-            participants = Participants.of(replicas, membership.self().dataCenter(), serial, request.isRead() ? null : commit);
+            replicas = placement.replicas(table, partition.token(), serial);
+            participants = Participants.of(replicas, membership.self().dataCenter(), serial, commit);
         } catch (UnavailableException e) {
-            stats.unavailable(request.isRead());
+            stats.unavailable(commit == null);
             throw e;
         }
-        VirtualTable virtual = request.isRead() ? virtualTables.apply(request.table().id()) : null;
-        if (virtual != null) return CompletableFuture.completedFuture(new CasResult(false, virtual.read(request.key(), request.read())));
-        TableMetadata table = request.table();
-        PaxosKey key = CqlValues.key(table.id(), request.key());
+        PaxosKey key = CqlValues.key(table.id(), partition);
         Electorate electorate = participants.electorate();
-        Bytes query = CqlValues.Query.of(table.id(), request.read()).encode();
-        boolean read = request.isRead();
-        Evaluation evaluation = read ? null : new Evaluation(request, query);
-        ballot.paxos.coordinator.CasRequest coreRequest = read ? ballot.paxos.coordinator.CasRequest.read(query) : evaluation;
         CommitLevel level = participants.commitLevel();
         long arrived = clock.nanoTime();
         long deadline = arrived + options.contentionTimeout().toNanos();
-        CompletableFuture<CasResult> future = new CompletableFuture<>();
+        CompletableFuture<ballot.paxos.coordinator.CasResult> future = new CompletableFuture<>();
         Lane lane = lane(key);
         // Conditional statements are coordinated here: a traced one's trace is its session, never a replica's.
         CoordinatorTrace trace = Tracing.current() instanceof CoordinatorTrace t ? t : null;
         if (trace != null) {
-            trace.event("Starting Paxos on " + table.keyspace() + "." + table.name() + " with " + replicas.size()
-                    + " replicas (serial " + serial + ", commit " + (read ? "none" : commit) + ")");
+            trace.event("Starting Paxos" + what + " on " + table.keyspace() + "." + table.name() + " with " + replicas.size()
+                    + " replicas (serial " + serial + ", commit " + (commit == null ? "none" : commit) + ")");
         }
         try {
             lane.execute(() -> {
                 if (trace != null) lane.traced.add(key, trace);
                 try {
-                    lane.coordinator.submit(key, electorate, coreRequest, level, deadline, result -> {
+                    lane.coordinator.submit(key, electorate, request, level, deadline, result -> {
                         if (trace != null) {
                             lane.traced.remove(key, trace);
-                            trace.event("Paxos " + result.outcome() + " after " + result.roundTrips() + " round trips and "
+                            trace.event("Paxos" + what + " " + result.outcome() + " after " + result.roundTrips() + " round trips and "
                                     + result.contentions() + " contentions" + (result.fastPath() ? " (fast path)" : ""));
                         }
                         try {
-                            answers.execute(() -> answer(future, result, request, evaluation, electorate, serial, commit, level, arrived));
+                            answers.execute(() -> future.complete(result));
                         } catch (RejectedExecutionException e) {
                             future.completeExceptionally(new IllegalStateException("node is stopping"));
                         }
@@ -335,14 +383,15 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         } catch (RejectedExecutionException e) {
             future.completeExceptionally(new IllegalStateException("node is stopping"));
         }
-        return future;
+        return new Round(future, electorate, level, arrived);
     }
 
     /** Maps the core's answer to the query layer's (docs/paxos.md §4.10). Runs on the answer executor. */
     private void answer(CompletableFuture<CasResult> future, ballot.paxos.coordinator.CasResult result, CasRequest request,
-            Evaluation evaluation, Electorate electorate, ConsistencyLevel serial, ConsistencyLevel commit, CommitLevel level,
-            long arrivedNanos) {
-        stats.record(result, request.isRead(), evaluation != null && evaluation.error != null, clock.nanoTime() - arrivedNanos);
+            Evaluation evaluation, Round round, ConsistencyLevel serial, ConsistencyLevel commit) {
+        Electorate electorate = round.electorate();
+        CommitLevel level = round.level();
+        stats.record(result, request.isRead(), evaluation != null && evaluation.error != null, clock.nanoTime() - round.arrivedNanos());
         if (log.isDebugEnabled()) {
             log.debug("cas answered table={} read={} outcome={} commit={} round_trips={} contentions={} fast_path={}", request.table(),
                     request.isRead(), result.outcome(), level, result.roundTrips(), result.contentions(), result.fastPath());
@@ -356,8 +405,13 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                         future.completeExceptionally(error);
                         return;
                     }
-                    PartitionData current = CqlValues.decodeResult(result.current());
-                    future.complete(new CasResult(false, request.isRead() ? limit(current, request.read()) : current));
+                    CqlValues.Result current = CqlValues.decodeResultWithTxn(result.current());
+                    // A transaction holds the partition (docs/txn.md §11.1): the caller runs the statement as one.
+                    if (current.txn() != null && locked.test(current.txn().state())) {
+                        future.completeExceptionally(new IntentFound(request.table(), request.key()));
+                        return;
+                    }
+                    future.complete(new CasResult(false, request.isRead() ? limit(current.data(), request.read()) : current.data()));
                 }
                 case COMMIT_TIMEOUT -> future.completeExceptionally(
                         new WriteTimeoutException(commit, 0, level.acks(), WriteType.SIMPLE, 0));
@@ -380,7 +434,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     }
 
     /** A SERIAL read's rows up to its limit: the Paxos query reads whole slices so that its result can be advanced. */
-    static PartitionData limit(PartitionData data, ReadSpec spec) {
+    public static PartitionData limit(PartitionData data, ReadSpec spec) {
         int limit = Math.min(spec.rowLimit(), spec.partitionRowLimit());
         int live = 0;
         List<Row> rows = new ArrayList<>();
@@ -407,11 +461,13 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private static final class Evaluation implements ballot.paxos.coordinator.CasRequest {
         private final CasRequest request;
         private final Bytes query;
+        private final Predicate<byte[]> locked;
         volatile RuntimeException error;
 
-        Evaluation(CasRequest request, Bytes query) {
+        Evaluation(CasRequest request, Bytes query, Predicate<byte[]> locked) {
             this.request = request;
             this.query = query;
+            this.locked = locked;
         }
 
         @Override
@@ -424,7 +480,13 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             PartitionData state;
             PartitionUpdate update;
             try {
-                state = CqlValues.decodeResult(current);
+                CqlValues.Result result = CqlValues.decodeResultWithTxn(current);
+                // Never over a transaction's intent: not applied here, and run again as a transaction (§11.1).
+                if (result.txn() != null && locked.test(result.txn().state())) {
+                    error = null;
+                    return Optional.empty();
+                }
+                state = result.data();
                 update = request.apply(state, timestampMicros);
                 error = null;
             } catch (RuntimeException e) {

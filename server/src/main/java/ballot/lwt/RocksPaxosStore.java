@@ -80,21 +80,32 @@ final class RocksPaxosStore implements PaxosStore {
         groupCommit.persist(write, done);
     }
 
-    /** What {@link #persist} writes for one step: the encoded registers and the decrees' entries as mutations. */
+    /**
+     * What {@link #persist} writes for one step: the encoded registers, the decrees' entries as mutations, and the
+     * newest transaction state they write if it is newer than the stored one (docs/txn.md §11.1). Reading the stored
+     * state here is safe: the shell never has two persists of one partition in flight (§4.12).
+     */
     private StorageEngine.PaxosWrite write(PaxosKey key, AcceptorState state, List<Decree> apply) {
         UUID table = CqlValues.tableId(key);
         PartitionKey partition = CqlValues.partitionKey(key);
         List<Mutation> entries = new ArrayList<>();
+        TxnCell txn = null;
         for (Decree decree : apply) {
             if (decree.isPruned()) throw new IllegalStateException("asked to apply pruned decree " + decree + " on " + key);
             for (int i = 0; i < decree.entries().size(); i++) {
                 long timestamp = decree.timestampMicros(i);
-                entries.add(new Mutation(CqlValues.decodeEntry(decree.entries().get(i), table, partition, timestamp),
-                        writeId(timestamp, decree.ballot())));
+                CqlValues.Entry entry = CqlValues.decodeEntryWithTxn(decree.entries().get(i), table, partition, timestamp);
+                entries.add(new Mutation(entry.update(), writeId(timestamp, decree.ballot())));
+                txn = TxnCell.newer(txn, entry.txn());
             }
         }
+        if (txn != null) {
+            TxnCell stored = TxnCell.ofStored(storage.txnState(table, partition));
+            if (stored != null && TxnCell.newer(stored, txn) == stored) txn = null;
+        }
         // The floor state is what a partition without registers reads as: persisting it deletes them (§4.13).
-        return new StorageEngine.PaxosWrite(table, partition, state.isFloor() ? null : PaxosCodec.encodeState(state), entries);
+        return new StorageEngine.PaxosWrite(table, partition, state.isFloor() ? null : PaxosCodec.encodeState(state), entries,
+                txn == null ? null : txn.stored());
     }
 
     @Override
@@ -102,14 +113,19 @@ final class RocksPaxosStore implements PaxosStore {
         TableMetadata table = tables.apply(CqlValues.tableId(key));
         int now = nowInSec.getAsInt();
         List<ReadSpec> specs = new ArrayList<>(queries.size());
+        List<Boolean> readsTxn = new ArrayList<>(queries.size());
+        boolean anyTxn = false;
         for (Bytes q : queries) {
             CqlValues.Query query = CqlValues.Query.decode(q);
             if (!query.tableId().equals(table.id())) throw new IllegalArgumentException("query of table " + query.tableId() + " on " + key);
             specs.add(query.spec(now));
+            readsTxn.add(query.txnState());
+            anyTxn |= query.txnState();
         }
-        StorageEngine.VersionedRead read = storage.readVersioned(table, CqlValues.partitionKey(key), specs);
+        StorageEngine.VersionedRead read = storage.readVersioned(table, CqlValues.partitionKey(key), specs, anyTxn);
+        TxnCell txn = TxnCell.ofStored(read.txnState());
         List<Bytes> results = new ArrayList<>(read.partitions().size());
-        for (PartitionData p : read.partitions()) results.add(CqlValues.encodeResult(p));
+        for (int i = 0; i < read.partitions().size(); i++) results.add(CqlValues.encodeResult(read.partitions().get(i), readsTxn.get(i), txn));
         return new LocalRead(results, read.plainVersion());
     }
 

@@ -22,6 +22,10 @@ import ballot.metrics.CqlMetrics;
 import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
 import ballot.lwt.PaxosEngine;
+import ballot.transactions.TransactionHost;
+import ballot.transactions.TransactionalLwt;
+import ballot.cql.spi.LwtCoordinator;
+import ballot.cql.schema.TableMetadata;
 import ballot.lwt.SystemPaxosRows;
 import ballot.replication.ReplicatedCoordinator;
 import ballot.replication.Replication;
@@ -79,6 +83,7 @@ public final class BallotNode implements AutoCloseable {
     private Cluster cluster;
     private Replication replication;
     private PaxosEngine paxos;
+    private TransactionHost transactions;
     private final LocalNode identity;
     private InetSocketAddress address;
     private TraceWriter traces;
@@ -132,7 +137,14 @@ public final class BallotNode implements AutoCloseable {
             new SchemaSync(schema, cluster.messaging(), membership, Duration.ofSeconds(10)).start();
             abstainFromTablesThatPredateTheJoin(config, schema, membership, system);
 
-            QueryEnvironment environment = new QueryEnvironment(coordinator, paxos, schema, clock::nextMicros, System::currentTimeMillis,
+            transactions = new TransactionHost(paxos, storage, id -> {
+                TableMetadata table = schema.schema().table(id);
+                if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
+                return table;
+            }, ServerClock::systemMicros, key -> firstLiveReplica(coordinator, schema, membership, key),
+                    TransactionHost.Options.defaults(), metrics.registry());
+            LwtCoordinator lwt = new TransactionalLwt(paxos, transactions);
+            QueryEnvironment environment = new QueryEnvironment(coordinator, lwt, transactions, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter, () -> {
                         Set<String> dataCenters = new TreeSet<>(Set.of(config.dataCenter));
                         for (NodeInfo n : membership.members()) dataCenters.add(n.dataCenter());
@@ -144,7 +156,7 @@ public final class BallotNode implements AutoCloseable {
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
             schema.onInstall(processor::schemaChanged);
-            QueryEnvironment tracesEnvironment = new QueryEnvironment(coordinator.unmetered(), paxos, schema, clock::nextMicros,
+            QueryEnvironment tracesEnvironment = new QueryEnvironment(coordinator.unmetered(), lwt, transactions, schema, clock::nextMicros,
                     System::currentTimeMillis, environment.node());
             traces = new TraceWriter(tracesEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
@@ -192,6 +204,18 @@ public final class BallotNode implements AutoCloseable {
             AbstainedTables.record(storage, abstained);
         }
         paxos.abstainFrom(abstained::contains);
+    }
+
+    /** Whether this node is the first live replica of a transaction's partition: it sweeps that partition (docs/txn.md §11.1). */
+    private static boolean firstLiveReplica(ReplicatedCoordinator coordinator, LocalSchema schema, Membership membership,
+            ballot.txn.PartitionKey key) {
+        TableMetadata table = schema.schema().table(java.util.UUID.fromString(key.table()));
+        if (table == null) return false;
+        long token = ballot.cql.data.PartitionKey.of(java.nio.ByteBuffer.wrap(key.key())).token();
+        for (NodeInfo replica : coordinator.replicas(table, token)) {
+            if (membership.isAlive(replica.hostId())) return replica.hostId().equals(membership.self().hostId());
+        }
+        return false;
     }
 
     /** The Prometheus endpoint on the CQL address; a port that cannot be bound stops the node, naming the setting. */
@@ -335,6 +359,7 @@ public final class BallotNode implements AutoCloseable {
             }
         }
         if (traces != null) traces.close();
+        if (transactions != null) transactions.close();
         if (paxos != null) paxos.close();
         if (replication != null) replication.close();
         if (cluster != null) cluster.close();

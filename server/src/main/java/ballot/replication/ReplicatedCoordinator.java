@@ -117,7 +117,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     }
 
     /** The replicas of {@code token} for the table's keyspace, primary first. */
-    List<NodeInfo> replicas(TableMetadata table, long token) {
+    public List<NodeInfo> replicas(TableMetadata table, long token) {
         KeyspaceMetadata ks = schema.get().keyspace(table.keyspace());
         if (ks == null || ReplicationStrategy.isLocal(ks.replication()) || ring.isEmpty()) return List.of(membership.self());
         List<NodeInfo> replicas = placement(ks).replicas(token);

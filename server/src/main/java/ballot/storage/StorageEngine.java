@@ -62,6 +62,8 @@ public final class StorageEngine implements AutoCloseable {
     private static final byte PAXOS_STATE = 0x01;
     private static final byte PLAIN_VERSION = 0x02;
     private static final byte TABLE_VERSION = 0x03;
+    /** A partition's transaction state (docs/txn.md §11.1): {@code timestamp(8) · state}, written only with decrees. */
+    private static final byte TXN_STATE = 0x04;
     private static final String PLAIN_VERSION_EPOCH = "local/plain_version_epoch";
     /** Plain-write versions are {@code epoch << 40 | counter}: unique across restarts for 2^40 writes per run. */
     private static final int PLAIN_VERSION_COUNTER_BITS = 40;
@@ -70,7 +72,8 @@ public final class StorageEngine implements AutoCloseable {
      * What one snapshot of a partition holds: the reads asked for and the partition's plain-write version, which
      * changes with every write that does not come from Paxos (docs/paxos.md §5.7).
      */
-    public record VersionedRead(List<PartitionData> partitions, long plainVersion) {}
+    /** @param txnState the partition's stored transaction state ({@link #txnState}), or null when not asked or absent */
+    public record VersionedRead(List<PartitionData> partitions, long plainVersion, byte[] txnState) {}
 
     /** One partition's serialized acceptor registers, as the paxos family stores them. */
     public record PaxosState(UUID tableId, PartitionKey key, byte[] state) {}
@@ -336,7 +339,7 @@ public final class StorageEngine implements AutoCloseable {
         ColumnFamilyHandle family = families.remove(tableId);
         if (family == null) return;
         try {
-            for (byte section : new byte[] {PAXOS_STATE, PLAIN_VERSION}) {
+            for (byte section : new byte[] {PAXOS_STATE, PLAIN_VERSION, TXN_STATE}) {
                 byte[] start = paxosKey(section, tableId, null);
                 db.deleteRange(paxosFamily, start, StorageKeys.prefixEnd(start));
             }
@@ -441,8 +444,45 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    /** One partition's acceptor registers (null: delete them) and the decree entries applied with them. */
-    public record PaxosWrite(UUID tableId, PartitionKey key, byte[] state, Collection<Mutation> decreeEntries) {}
+    /**
+     * One partition's acceptor registers (null: delete them), the decree entries applied with them, and the partition's
+     * new transaction state ({@code timestamp(8) · state}; null: unchanged), which the caller has checked is newer than
+     * the stored one (docs/txn.md §11.1).
+     */
+    public record PaxosWrite(UUID tableId, PartitionKey key, byte[] state, Collection<Mutation> decreeEntries, byte[] txnState) {
+        public PaxosWrite(UUID tableId, PartitionKey key, byte[] state, Collection<Mutation> decreeEntries) {
+            this(tableId, key, state, decreeEntries, null);
+        }
+    }
+
+    /** The partition's transaction state as stored ({@code timestamp(8) · state}), or null if it never had one. */
+    public byte[] txnState(UUID tableId, PartitionKey key) {
+        try {
+            return db.get(paxosFamily, paxosKey(TXN_STATE, tableId, key));
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read transaction state of table " + tableId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Up to {@code limit} partitions' transaction states in key order, starting after {@code after} (null: from the
+     * first), each as a {@link PaxosState} whose bytes are the stored state; for the sweep's scan (docs/txn.md §11.1).
+     */
+    public List<PaxosState> txnStates(PaxosState after, int limit) {
+        byte[] section = {TXN_STATE};
+        List<PaxosState> page = new ArrayList<>(Math.min(limit, 1024));
+        try (RocksIterator it = db.newIterator(paxosFamily)) {
+            if (after == null) it.seek(section);
+            else {
+                byte[] last = paxosKey(TXN_STATE, after.tableId(), after.key());
+                it.seek(last);
+                if (it.isValid() && Arrays.equals(it.key(), last)) it.next();
+            }
+            for (; it.isValid() && StorageKeys.hasPrefix(it.key(), section) && page.size() < limit; it.next())
+                page.add(paxosState(it));
+        }
+        return page;
+    }
 
     /**
      * Visits every partition's acceptor registers, read-only, from the implicit snapshot of one iterator: ordered by
@@ -499,6 +539,7 @@ public final class StorageEngine implements AutoCloseable {
                 byte[] key = paxosKey(PAXOS_STATE, write.tableId(), write.key());
                 if (write.state() == null) batch.delete(paxosFamily, key);
                 else batch.put(paxosFamily, key, write.state());
+                if (write.txnState() != null) batch.put(paxosFamily, paxosKey(TXN_STATE, write.tableId(), write.key()), write.txnState());
             }
             db.write(syncWriteOptions, batch);
         } catch (RocksDBException e) {
@@ -508,8 +549,11 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    /** Reads the partition for each spec and its plain-write version, all from one snapshot. */
-    public VersionedRead readVersioned(TableMetadata table, PartitionKey key, List<ReadSpec> specs) {
+    /**
+     * Reads the partition for each spec and its plain-write version, and if {@code withTxnState} its transaction
+     * state, all from one snapshot.
+     */
+    public VersionedRead readVersioned(TableMetadata table, PartitionKey key, List<ReadSpec> specs, boolean withTxnState) {
         TableStore store = store(table.id());
         byte[] prefix = StorageKeys.partitionPrefix(key);
         Snapshot snapshot = db.getSnapshot();
@@ -520,7 +564,8 @@ public final class StorageEngine implements AutoCloseable {
                     partitions.add(store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit())));
                 }
             }
-            return new VersionedRead(partitions, plainVersion(readOptions, table.id(), key));
+            byte[] txnState = withTxnState ? db.get(paxosFamily, readOptions, paxosKey(TXN_STATE, table.id(), key)) : null;
+            return new VersionedRead(partitions, plainVersion(readOptions, table.id(), key), txnState);
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot read plain-write version of table " + table + ": " + e.getMessage(), e);
         } finally {

@@ -51,7 +51,7 @@ class AcceptorShellRocksTest {
     private GroupCommit groupCommit;
     private final ExecutorService lane = Executors.newSingleThreadExecutor();
     private final TableMetadata table = SchemaDefinitions.table("ks", "CREATE TABLE t (k int PRIMARY KEY, v int)", UUID.randomUUID());
-    private final Bytes query = CqlValues.Query.of(table.id(), ReadSpec.all(NOW)).encode();
+    private final Bytes query = CqlValues.Query.of(table.id(), ReadSpec.all(NOW), false).encode();
 
     @BeforeEach
     void open() {

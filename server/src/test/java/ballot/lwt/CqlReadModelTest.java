@@ -75,7 +75,7 @@ class CqlReadModelTest {
     }
 
     private Bytes query(List<Slice> slices, boolean reversed) {
-        return CqlValues.Query.of(table.id(), new ReadSpec(slices, reversed, Integer.MAX_VALUE, Integer.MAX_VALUE, NOW)).encode();
+        return CqlValues.Query.of(table.id(), new ReadSpec(slices, reversed, Integer.MAX_VALUE, Integer.MAX_VALUE, NOW), false).encode();
     }
 
     private RocksPaxosStore replica(String name) {
@@ -212,5 +212,26 @@ class CqlReadModelTest {
             }
         }
         return new PartitionUpdate(table.id(), partition, partitionDeletion, rts, staticRow, rows);
+    }
+
+    /**
+     * docs/txn.md §11.1: replicas' transaction states merge to the newest whatever the order, and an entry that writes
+     * one replaces the state of the result it advances, at the entry's timestamp; one that does not leaves it.
+     */
+    @Test
+    void transactionStatesMergeToTheNewestAndEntriesReplaceThem() {
+        Bytes withTxn = CqlValues.Query.of(table.id(), ReadSpec.all(NOW), true).encode();
+        PartitionData empty = new PartitionData(partition, DeletionTime.LIVE, List.of(), null, List.of());
+        Bytes older = CqlValues.encodeResult(empty, true, new TxnCell(10, new byte[] {1}));
+        Bytes newer = CqlValues.encodeResult(empty, true, new TxnCell(20, new byte[0]));
+        Bytes none = CqlValues.encodeResult(empty, true, null);
+        for (List<Bytes> results : List.of(List.of(older, newer, none), List.of(none, newer, older), List.of(newer, older))) {
+            assertThat(CqlValues.decodeResultWithTxn(model.merge(withTxn, results)).txn()).isEqualTo(new TxnCell(20, new byte[0]));
+        }
+        PartitionUpdate nothing = new PartitionUpdate(table.id(), partition, DeletionTime.LIVE, List.of(), null, List.of());
+        Bytes advanced = model.apply(withTxn, older, CqlValues.encodeEntry(nothing, 0, new byte[] {7}), 30);
+        assertThat(CqlValues.decodeResultWithTxn(advanced).txn()).isEqualTo(new TxnCell(30, new byte[] {7}));
+        Bytes untouched = model.apply(withTxn, older, CqlValues.encodeEntry(nothing, 0), 30);
+        assertThat(CqlValues.decodeResultWithTxn(untouched).txn()).isEqualTo(new TxnCell(10, new byte[] {1}));
     }
 }

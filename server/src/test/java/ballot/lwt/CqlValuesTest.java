@@ -44,7 +44,7 @@ class CqlValuesTest {
     @Test
     void aQueryHasAGoldenLayoutWithoutLimitsOrReadTime() {
         ReadSpec spec = new ReadSpec(List.of(Slice.of(i(5))), true, 1, 1, 1_700_000_000);
-        Bytes query = CqlValues.Query.of(TABLE, spec).encode();
+        Bytes query = CqlValues.Query.of(TABLE, spec, false).encode();
         assertThat(HexFormat.of().formatHex(query.toByteArray())).isEqualTo("01" // format
                 + "0102030405060708090a0b0c0d0e0f10" // table id
                 + "01" // reversed
@@ -52,7 +52,7 @@ class CqlValuesTest {
                 + "01" + "00000001" + "00000004" + "00000005" // start: inclusive, one value: 4 bytes, 5
                 + "01" + "00000001" + "00000004" + "00000005"); // end
         // The same statement shape read at another time, with another limit, is the same query (fast-path hits).
-        assertThat(CqlValues.Query.of(TABLE, new ReadSpec(List.of(Slice.of(i(5))), true, 100, 7, 42)).encode()).isEqualTo(query);
+        assertThat(CqlValues.Query.of(TABLE, new ReadSpec(List.of(Slice.of(i(5))), true, 100, 7, 42), false).encode()).isEqualTo(query);
         CqlValues.Query decoded = CqlValues.Query.decode(query);
         assertThat(decoded.tableId()).isEqualTo(TABLE);
         assertThat(decoded.reversed()).isTrue();
@@ -62,7 +62,7 @@ class CqlValuesTest {
 
     @Test
     void aStaticOnlyQueryHasNoSlices() {
-        Bytes query = CqlValues.Query.of(TABLE, new ReadSpec(List.of(), false, 1, 1, 0)).encode();
+        Bytes query = CqlValues.Query.of(TABLE, new ReadSpec(List.of(), false, 1, 1, 0), false).encode();
         assertThat(CqlValues.Query.decode(query).slices()).isEmpty();
     }
 
@@ -108,11 +108,42 @@ class CqlValuesTest {
 
     @Test
     void malformedValuesAreRefusedWithTheirReason() {
-        assertThatThrownBy(() -> CqlValues.Query.decode(Bytes.wrap(new byte[] {2}))).hasMessageContaining("format 2");
-        Bytes query = CqlValues.Query.of(TABLE, ReadSpec.all(0)).encode();
+        assertThatThrownBy(() -> CqlValues.Query.decode(Bytes.wrap(new byte[] {3}))).hasMessageContaining("format 3");
+        Bytes query = CqlValues.Query.of(TABLE, ReadSpec.all(0), false).encode();
         byte[] truncated = java.util.Arrays.copyOf(query.toByteArray(), query.size() - 3);
         assertThatThrownBy(() -> CqlValues.Query.decode(Bytes.wrap(truncated))).isInstanceOf(IllegalArgumentException.class);
         byte[] longer = java.util.Arrays.copyOf(query.toByteArray(), query.size() + 1);
         assertThatThrownBy(() -> CqlValues.Query.decode(Bytes.wrap(longer))).hasMessageContaining("after the end");
+    }
+
+    /** docs/txn.md §11.1: queries, results and entries of format 2 carry the partition's transaction state. */
+    @Test
+    void transactionStateTravelsInQueriesResultsAndEntries() {
+        ReadSpec spec = new ReadSpec(List.of(Slice.of(i(5))), false, 100, 7, 42);
+        CqlValues.Query query = CqlValues.Query.decode(CqlValues.Query.of(TABLE, spec, true).encode());
+        assertThat(query.txnState()).isTrue();
+        assertThat(CqlValues.Query.decode(CqlValues.Query.of(TABLE, spec, false).encode()).txnState()).isFalse();
+
+        PartitionData data = new PartitionData(KEY, DeletionTime.LIVE, List.of(), null, List.of());
+        TxnCell cell = new TxnCell(77, new byte[] {4, 5});
+        assertThat(CqlValues.decodeResultWithTxn(CqlValues.encodeResult(data, true, cell)).txn()).isEqualTo(cell);
+        assertThat(CqlValues.decodeResultWithTxn(CqlValues.encodeResult(data, true, null)).txn()).as("asked, none stored").isNull();
+        assertThat(CqlValues.decodeResultWithTxn(CqlValues.encodeResult(data)).txn()).isNull();
+
+        PartitionUpdate nothing = new PartitionUpdate(TABLE, KEY, DeletionTime.LIVE, List.of(), null, List.of());
+        Bytes entry = CqlValues.encodeEntry(nothing, 0, new byte[] {6});
+        assertThat(CqlValues.decodeEntryWithTxn(entry, TABLE, KEY, 1_000).txn()).as("the entry's state at its timestamp")
+                .isEqualTo(new TxnCell(1_000, new byte[] {6}));
+        assertThat(CqlValues.decodeEntryWithTxn(CqlValues.encodeEntry(nothing, 0), TABLE, KEY, 1_000).txn()).isNull();
+    }
+
+    @Test
+    void theNewerTransactionStateWinsWhateverTheOrder() {
+        TxnCell a = new TxnCell(10, new byte[] {1});
+        TxnCell b = new TxnCell(20, new byte[0]);
+        assertThat(TxnCell.newer(a, b)).isEqualTo(b);
+        assertThat(TxnCell.newer(b, a)).isEqualTo(b);
+        assertThat(TxnCell.newer(null, a)).isEqualTo(a);
+        assertThat(TxnCell.newer(a, null)).isEqualTo(a);
     }
 }

@@ -50,17 +50,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * really encodes and decodes every payload with the verbs' codecs and can drop requests or responses by verb, and a
  * membership whose liveness the test sets. Below BallotNode, for the outcomes a healthy network never shows.
  */
-final class EngineCluster implements AutoCloseable {
+public final class EngineCluster implements AutoCloseable {
     /** Which messages the network loses: per verb, the request (never delivered) or only its response. */
-    enum Loss { NONE, REQUEST, RESPONSE }
+    public enum Loss { NONE, REQUEST, RESPONSE }
 
-    static final TableMetadata TABLE = SchemaDefinitions.table("ks", "CREATE TABLE t (k int PRIMARY KEY, v int)",
+    public static final TableMetadata TABLE = SchemaDefinitions.table("ks", "CREATE TABLE t (k int PRIMARY KEY, v int)",
             UUID.fromString("0000000a-0000-0000-0000-00000000000b"));
     private static final int V = TABLE.column("v").id();
 
     private final Path directory;
     private final Duration contention;
-    final List<Member> members = new ArrayList<>();
+    public final List<Member> members = new ArrayList<>();
     private final Map<InetSocketAddress, Member> byAddress = new ConcurrentHashMap<>();
     private final Set<UUID> down = ConcurrentHashMap.newKeySet();
     private final Map<Integer, Loss> losses = new ConcurrentHashMap<>();
@@ -76,12 +76,12 @@ final class EngineCluster implements AutoCloseable {
     final java.util.Random random = new java.util.Random(42);
 
     /** One node: its identity, storage and engine (null while stopped), and its verb handlers. */
-    final class Member {
+    public final class Member {
         final int index;
-        final NodeInfo info;
+        public final NodeInfo info;
         final Map<Integer, Messaging.Handler<?, ?>> handlers = new ConcurrentHashMap<>();
-        StorageEngine storage;
-        PaxosEngine engine;
+        public StorageEngine storage;
+        public PaxosEngine engine;
 
         Member(int index) {
             this.index = index;
@@ -110,7 +110,7 @@ final class EngineCluster implements AutoCloseable {
         }
     }
 
-    EngineCluster(Path directory, int size, Duration contention) {
+    public EngineCluster(Path directory, int size, Duration contention) {
         this.directory = directory;
         this.contention = contention;
         for (int i = 0; i < size; i++) {
@@ -135,19 +135,19 @@ final class EngineCluster implements AutoCloseable {
         losses.clear();
     }
 
-    void markDown(int index, boolean isDown) {
+    public void markDown(int index, boolean isDown) {
         if (isDown) down.add(members.get(index).info.hostId());
         else down.remove(members.get(index).info.hostId());
     }
 
     // ---------------------------------------------------------------- requests
 
-    static PartitionKey key(int k) {
+    public static PartitionKey key(int k) {
         return PartitionKey.of(ByteBuffer.allocate(4).putInt(0, k));
     }
 
     /** Sets v to {@code to} if it is {@code from} (null: the row does not exist) — a CAS register. */
-    static CasRequest setIf(int k, Integer from, int to) {
+    public static CasRequest setIf(int k, Integer from, int to) {
         return new CasRequest() {
             public TableMetadata table() {
                 return TABLE;
@@ -171,18 +171,18 @@ final class EngineCluster implements AutoCloseable {
         };
     }
 
-    static CasRequest read(int k) {
+    public static CasRequest read(int k) {
         return CasRequest.read(TABLE, key(k), ReadSpec.all((int) (System.currentTimeMillis() / 1000)));
     }
 
-    static Integer value(PartitionData data) {
+    public static Integer value(PartitionData data) {
         for (Row r : data.rows()) {
             for (Cell c : r.cells()) if (c.column() == V && c.value() != null) return c.value().getInt(c.value().position());
         }
         return null;
     }
 
-    CompletableFuture<CasResult> cas(int coordinator, CasRequest request, ConsistencyLevel commit) {
+    public CompletableFuture<CasResult> cas(int coordinator, CasRequest request, ConsistencyLevel commit) {
         return members.get(coordinator).engine.cas(request, ConsistencyLevel.SERIAL, commit);
     }
 

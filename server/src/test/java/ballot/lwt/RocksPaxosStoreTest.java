@@ -50,7 +50,7 @@ class RocksPaxosStoreTest {
     private final TableMetadata table = SchemaDefinitions.table("ks", "CREATE TABLE t (k int, c int, v int, tokens set<int>, PRIMARY KEY (k, c))", UUID.randomUUID());
     private final PartitionKey partition = PartitionKey.of(CqlValuesTest.i(1));
     private final PaxosKey key = CqlValues.key(table.id(), partition);
-    private final Bytes query = CqlValues.Query.of(table.id(), ReadSpec.all(NOW)).encode();
+    private final Bytes query = CqlValues.Query.of(table.id(), ReadSpec.all(NOW), false).encode();
     private int v;
 
     @BeforeEach
@@ -255,12 +255,64 @@ class RocksPaxosStoreTest {
     @Test
     void queriesReadWholeSlicesOfOnePartition() throws Exception {
         for (int c = 1; c <= 5; c++) plainWrite(c, c * 10, 100 + c);
-        Bytes slice = CqlValues.Query.of(table.id(), new ReadSpec(List.of(Slice.of(CqlValuesTest.i(3))), false, 1, 1, NOW)).encode();
-        Bytes reversed = CqlValues.Query.of(table.id(), new ReadSpec(List.of(Slice.ALL), true, 1, 1, NOW)).encode();
+        Bytes slice = CqlValues.Query.of(table.id(), new ReadSpec(List.of(Slice.of(CqlValuesTest.i(3))), false, 1, 1, NOW), false).encode();
+        Bytes reversed = CqlValues.Query.of(table.id(), new ReadSpec(List.of(Slice.ALL), true, 1, 1, NOW), false).encode();
         LocalRead read = store.read(key, List.of(slice, reversed));
         assertThat(CqlValues.decodeResult(read.results().get(0)).rows()).hasSize(1);
         PartitionData all = CqlValues.decodeResult(read.results().get(1));
         assertThat(all.rows()).as("no limit: the query's whole slices").hasSize(5);
         assertThat(all.rows().get(0).clustering()).isEqualTo(Clustering.of(CqlValuesTest.i(5)));
+    }
+
+    /** An entry that writes v of row c and replaces the partition's transaction state with {@code state}. */
+    private Bytes setVAndState(int c, int value, byte[] state) {
+        PartitionUpdate u = new PartitionUpdate(table.id(), partition, DeletionTime.LIVE, List.of(), null,
+                List.of(Row.of(Clustering.of(CqlValuesTest.i(c)), LivenessInfo.EMPTY, List.of(Cell.live(v, null, CqlValuesTest.i(value), 0)))));
+        return CqlValues.encodeEntry(u, 0, state);
+    }
+
+    private TxnCell txnState() {
+        Bytes withTxn = CqlValues.Query.of(table.id(), ReadSpec.all(NOW), true).encode();
+        return CqlValues.decodeResultWithTxn(store.read(key, List.of(withTxn)).results().get(0)).txn();
+    }
+
+    /** docs/txn.md §11.1: a decree writes the transaction state with its rows, in the same batch, at its timestamp. */
+    @Test
+    void aDecreeWritesTheTransactionStateWithItsRowsAndOnlyQueriesThatAskReadIt() throws Exception {
+        assertThat(txnState()).as("no state yet").isNull();
+        Ballot b = new Ballot(5_000, 0, 7, 1);
+        Decree decree = new Decree(b, b, List.of(setVAndState(1, 10, new byte[] {1, 2, 3})));
+        commit(decree);
+        assertThat(cell(read(), 1).value()).isEqualTo(CqlValuesTest.i(10));
+        assertThat(txnState()).isEqualTo(new TxnCell(5_000, new byte[] {1, 2, 3}));
+        assertThat(CqlValues.decodeResultWithTxn(store.read(key, List.of(query)).results().get(0)).txn())
+                .as("a query that does not ask reads no state").isNull();
+        reopen();
+        assertThat(txnState()).as("durable").isEqualTo(new TxnCell(5_000, new byte[] {1, 2, 3}));
+    }
+
+    /** An older decree applied again (docs/paxos.md §4.6) never brings back an older state, tombstones included. */
+    @Test
+    void anOlderDecreeNeverReplacesANewerTransactionState() throws Exception {
+        Ballot older = new Ballot(5_000, 0, 7, 1);
+        Ballot newer = new Ballot(6_000, 0, 7, 1);
+        Decree withIntent = new Decree(older, older, List.of(setVAndState(1, 10, new byte[] {9})));
+        Decree emptied = new Decree(newer, newer, List.of(setVAndState(1, 11, new byte[0])));
+        commit(withIntent);
+        commit(emptied);
+        Durably.persist(store, key, store.load(key), List.of(withIntent));
+        assertThat(txnState()).isEqualTo(new TxnCell(6_000, new byte[0]));
+        assertThat(txnState().isEmpty()).isTrue();
+    }
+
+    @Test
+    void droppingATableDropsItsTransactionStates() throws Exception {
+        Ballot b = new Ballot(5_000, 0, 7, 1);
+        commit(new Decree(b, b, List.of(setVAndState(1, 10, new byte[] {1}))));
+        assertThat(storage.txnStates(null, 10)).hasSize(1);
+        storage.dropTable(table.id());
+        storage.ensureTable(table);
+        assertThat(storage.txnStates(null, 10)).isEmpty();
+        assertThat(txnState()).isNull();
     }
 }

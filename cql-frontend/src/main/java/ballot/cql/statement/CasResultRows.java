@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.Map;
+import java.util.LinkedHashMap;
 
 /**
  * The answer to a compare-and-set: {@code [applied]}, then one row per conditioned row that has live data, in
@@ -29,35 +31,64 @@ import java.util.Set;
 final class CasResultRows {
     private CasResultRows() {}
 
-    static Rows of(TableMetadata table, CasConditions conditions, boolean applied, CurrentPartition current, boolean batch) {
+    /** {@code [applied]} = true alone, in one row. */
+    static Rows applied(TableMetadata table) {
         ColumnSpec appliedSpec = new ColumnSpec(table.keyspace(), table.name(), "[applied]", CqlTypes.BOOLEAN);
+        return new Rows(RowsMetadata.of(List.of(appliedSpec)), List.<ByteBuffer[]>of(new ByteBuffer[] {CqlTypes.BOOLEAN.decompose(true)}));
+    }
+
+    /**
+     * The answer for one compare-and-set per partition: {@code currents[i]} is partition {@code i} as its
+     * {@code conditions[i]} were evaluated. With several partitions the rows come partition by partition; their
+     * columns are those of every table involved, a row holding null in the columns of the other tables.
+     */
+    static Rows of(List<CurrentPartition> currents, List<CasConditions> conditions, boolean applied, boolean batch) {
+        TableMetadata first = currents.get(0).table();
+        ColumnSpec appliedSpec = new ColumnSpec(first.keyspace(), first.name(), "[applied]", CqlTypes.BOOLEAN);
         ByteBuffer appliedValue = CqlTypes.BOOLEAN.decompose(applied);
-        List<RowView> shown = current.liveRows(conditions.rows());
-        if (shown.isEmpty() && conditions.rows().contains(Clustering.STATIC)) {
-            RowView staticRow = current.row(Clustering.STATIC);
-            if (staticRow != null) shown = List.of(staticRow);
+        List<List<RowView>> shownByPartition = new ArrayList<>(currents.size());
+        Map<TableMetadata, Set<ColumnMetadata>> columnsByTable = new LinkedHashMap<>();
+        for (int i = 0; i < currents.size(); i++) {
+            CurrentPartition current = currents.get(i);
+            CasConditions c = conditions.get(i);
+            List<RowView> shown = current.liveRows(c.rows());
+            if (shown.isEmpty() && c.rows().contains(Clustering.STATIC)) {
+                RowView staticRow = current.row(Clustering.STATIC);
+                if (staticRow != null) shown = List.of(staticRow);
+            }
+            shownByPartition.add(shown);
+            if (shown.isEmpty()) continue;
+            TableMetadata table = current.table();
+            Set<ColumnMetadata> columns = columnsByTable.computeIfAbsent(table, t -> new LinkedHashSet<>());
+            if (batch) {
+                columns.addAll(table.partitionKey());
+                columns.addAll(table.clustering());
+            }
+            for (ColumnMetadata column : table.columns()) {
+                if (c.checksExistence() || c.columns().contains(column)) columns.add(column);
+            }
         }
-        if (shown.isEmpty()) {
+        if (columnsByTable.isEmpty()) {
             return new Rows(RowsMetadata.of(List.of(appliedSpec)), List.<ByteBuffer[]>of(new ByteBuffer[] {appliedValue}));
-        }
-        Set<ColumnMetadata> columns = new LinkedHashSet<>();
-        if (batch) {
-            columns.addAll(table.partitionKey());
-            columns.addAll(table.clustering());
-        }
-        for (ColumnMetadata c : table.columns()) {
-            if (conditions.checksExistence() || conditions.columns().contains(c)) columns.add(c);
         }
         List<ColumnSpec> specs = new ArrayList<>();
         specs.add(appliedSpec);
-        for (ColumnMetadata c : columns) specs.add(new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()));
-        List<ByteBuffer[]> rows = new ArrayList<>(shown.size());
-        for (RowView row : shown) {
-            ByteBuffer[] values = new ByteBuffer[specs.size()];
-            values[0] = appliedValue.duplicate();
-            int i = 1;
-            for (ColumnMetadata c : columns) values[i++] = row.value(c);
-            rows.add(values);
+        for (Map.Entry<TableMetadata, Set<ColumnMetadata>> e : columnsByTable.entrySet()) {
+            for (ColumnMetadata c : e.getValue()) specs.add(new ColumnSpec(e.getKey().keyspace(), e.getKey().name(), c.name(), c.type()));
+        }
+        List<ByteBuffer[]> rows = new ArrayList<>();
+        for (int p = 0; p < currents.size(); p++) {
+            TableMetadata table = currents.get(p).table();
+            for (RowView row : shownByPartition.get(p)) {
+                ByteBuffer[] values = new ByteBuffer[specs.size()];
+                values[0] = appliedValue.duplicate();
+                int i = 1;
+                for (Map.Entry<TableMetadata, Set<ColumnMetadata>> e : columnsByTable.entrySet()) {
+                    boolean own = e.getKey() == table;
+                    for (ColumnMetadata c : e.getValue()) values[i++] = own ? row.value(c) : null;
+                }
+                rows.add(values);
+            }
         }
         return new Rows(RowsMetadata.of(specs), rows);
     }

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A BATCH with at least one conditional statement: one compare-and-set on one partition of one table
- * ({@link CasBatch}). Every condition of every statement must hold for any statement, conditional or plain, to be
- * written. A timestamp on the batch is refused, as on its conditional statements.
+ * A BATCH with at least one conditional statement: one compare-and-set per partition it writes, run as one
+ * transaction when there are several ({@link CasBatch}). Every condition of every statement must hold for any
+ * statement, conditional or plain, to be written. A timestamp on the batch is refused, as on its conditional statements.
  */
 final class ConditionalBatchStatement implements CqlStatement {
     private final List<CasPart> statements;
@@ -24,15 +24,9 @@ final class ConditionalBatchStatement implements CqlStatement {
         this.markers = markers;
     }
 
-    /** Checks what a conditional batch can hold, text or protocol BATCH: non-counter writes to one table. */
+    /** Checks what a conditional batch can hold, text or protocol BATCH: writes of the batch's type. */
     static void validate(Statement.BatchType type, List<? extends CasPart> statements) {
-        TableMetadata table = statements.get(0).table();
-        for (CasPart s : statements) {
-            BatchStatement.checkCounterType(type, s.isCounter());
-            if (!s.table().id().equals(table.id())) {
-                throw new InvalidRequestException("Batch with conditions cannot span multiple tables");
-            }
-        }
+        for (CasPart s : statements) BatchStatement.checkCounterType(type, s.isCounter());
     }
 
     @Override

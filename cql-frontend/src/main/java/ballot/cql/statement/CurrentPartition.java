@@ -17,16 +17,22 @@ import java.util.Map;
  * that read before writing see, and what the answer shows. A row is there only if it has live data.
  */
 final class CurrentPartition {
+    private final TableMetadata table;
     private final ByteBuffer[] keyComponents;
     private final PartitionData data;
     private final Row staticRow;
     private final int nowInSec;
 
     CurrentPartition(TableMetadata table, PartitionKey key, PartitionData data, int nowInSec) {
+        this.table = table;
         this.keyComponents = PartitionKey.split(key.key(), table.partitionKey().size());
         this.data = data;
         this.staticRow = data.staticRow() != null && data.staticRow().hasLiveData(nowInSec) ? data.staticRow() : null;
         this.nowInSec = nowInSec;
+    }
+
+    TableMetadata table() {
+        return table;
     }
 
     /** The live row at {@code clustering} (the live static row for STATIC), or null if there is none. */

@@ -2,6 +2,7 @@ package ballot.cql.statement;
 
 import ballot.cql.spi.DataCoordinator;
 import ballot.cql.spi.LwtCoordinator;
+import ballot.cql.spi.Transactions;
 import ballot.cql.spi.SchemaStore;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -9,11 +10,11 @@ import java.util.function.Supplier;
 
 /**
  * The node services statements run against: plain reads and writes ({@code data}), conditional statements and SERIAL
- * reads ({@code lwt}), the schema. {@code timestampMicros} gives a fresh, strictly increasing write
+ * reads ({@code lwt}), multi-partition transactions ({@code transactions}), the schema. {@code timestampMicros} gives a fresh, strictly increasing write
  * timestamp; {@code currentTimeMillis} is the wall clock (both injectable for tests).
  */
-public record QueryEnvironment(DataCoordinator data, LwtCoordinator lwt, SchemaStore schemas, LongSupplier timestampMicros,
-        LongSupplier currentTimeMillis, NodeInfo node) {
+public record QueryEnvironment(DataCoordinator data, LwtCoordinator lwt, Transactions transactions, SchemaStore schemas,
+        LongSupplier timestampMicros, LongSupplier currentTimeMillis, NodeInfo node) {
 
     /**
      * What DESCRIBE CLUSTER and similar statements report about the node. {@code dataCenters} are the data centers of

@@ -68,7 +68,7 @@ final class DescribeFixture implements SchemaStore {
     // ---------------------------------------------------------------- running statements
 
     QueryEnvironment environment() {
-        return new QueryEnvironment(null, null, this, () -> 1L, () -> 1L,
+        return new QueryEnvironment(null, null, null, this, () -> 1L, () -> 1L,
                 new QueryEnvironment.NodeInfo("Test Cluster", "org.apache.cassandra.dht.Murmur3Partitioner", "datacenter1"));
     }
 

@@ -40,7 +40,7 @@ class PreparedStatementsTest {
     }
 
     private final Schemas schemas = new Schemas();
-    private final QueryEnvironment environment = new QueryEnvironment(null, null, schemas, () -> 1L, () -> 1_700_000_000_000L,
+    private final QueryEnvironment environment = new QueryEnvironment(null, null, null, schemas, () -> 1L, () -> 1_700_000_000_000L,
             new QueryEnvironment.NodeInfo("Test Cluster", "org.apache.cassandra.dht.Murmur3Partitioner", "datacenter1"));
     private final Preparer preparer = new Preparer(environment, (d, k) -> { throw new UnsupportedOperationException(); });
     private final PreparedStatements prepared = new PreparedStatements(100, schemas::schema);

@@ -24,6 +24,8 @@ import ballot.cql.spi.CasResult;
 import ballot.cql.spi.DataCoordinator;
 import ballot.cql.spi.LwtCoordinator;
 import ballot.cql.spi.SchemaStore;
+import ballot.cql.spi.TransactionResult;
+import ballot.cql.spi.Transactions;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,7 +42,7 @@ import java.util.function.UnaryOperator;
  * what the one plain write given to it left, and a compare-and-set evaluates its request on the rows of that partition
  * its read selects, as Paxos would, and records the read and the update. Nothing a compare-and-set writes is kept.
  */
-final class CasFixture implements DataCoordinator, LwtCoordinator, SchemaStore {
+final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions, SchemaStore {
     static final long DECREE_TIMESTAMP = 1_000_000L;
 
     private Schema schema = new Schema(new TreeMap<>(), UUID.randomUUID());
@@ -49,8 +51,9 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, SchemaStore {
     private final List<CasRequest> casRequests = new ArrayList<>();
     private final List<PartitionUpdate> casUpdates = new ArrayList<>();
     private final List<ConsistencyLevel> casLevels = new ArrayList<>();
+    private final List<List<CasRequest>> transactions = new ArrayList<>();
     private long timestamp = 1;
-    final QueryEnvironment environment = new QueryEnvironment(this, this, this, () -> timestamp++, () -> 1_700_000_000_000L,
+    final QueryEnvironment environment = new QueryEnvironment(this, this, this, this, () -> timestamp++, () -> 1_700_000_000_000L,
             new QueryEnvironment.NodeInfo("Test Cluster", "org.apache.cassandra.dht.Murmur3Partitioner", "datacenter1"));
     final Preparer preparer = new Preparer(environment, (d, k) -> { throw new UnsupportedOperationException(); });
 
@@ -93,6 +96,15 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, SchemaStore {
 
     int casCount() {
         return casRequests.size();
+    }
+
+    /** The participants of the last transaction, in order. */
+    List<CasRequest> lastTransaction() {
+        return transactions.get(transactions.size() - 1);
+    }
+
+    int transactionCount() {
+        return transactions.size();
     }
 
     /** Each row as column name → value, in column order. */
@@ -146,6 +158,28 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, SchemaStore {
         PartitionUpdate update = request.apply(current, DECREE_TIMESTAMP);
         casUpdates.add(update);
         return CompletableFuture.completedFuture(new CasResult(update != null, current));
+    }
+
+    /**
+     * Every participant is evaluated on its stored partition, as Paxos would at one moment: applied if every one's
+     * condition holds, with the rows each read. Nothing is kept.
+     */
+    @Override
+    public CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit) {
+        transactions.add(List.copyOf(participants));
+        List<PartitionData> reads = new ArrayList<>();
+        boolean applied = true;
+        for (CasRequest p : participants) {
+            PartitionData current = read(partitions.get(List.of(p.table().id(), p.key())), p.key(), p.read(), p.table());
+            reads.add(current);
+            applied &= p.apply(current, DECREE_TIMESTAMP) != null;
+        }
+        return CompletableFuture.completedFuture(new TransactionResult(applied, applied ? reads : List.of()));
+    }
+
+    @Override
+    public CompletableFuture<PartitionData> readSerial(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel serial) {
+        return CompletableFuture.completedFuture(read(partitions.get(List.of(table.id(), key)), key, spec, table));
     }
 
     /** The rows of {@code data} in {@code spec}'s slices, and the static row, as a Paxos read returns them. */

@@ -6,6 +6,7 @@ import static ballot.cql.statement.CasFixture.columns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ballot.cql.spi.CasRequest;
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.data.Cell;
 import ballot.cql.data.PartitionUpdate;
@@ -15,6 +16,7 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.type.CqlTypes;
+import ballot.cql.protocol.message.Rows;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -172,23 +174,49 @@ class ConditionalBatchTest {
     }
 
     @Test
-    void aProtocolBatchHoldsOnlyWritesToOnePartitionOfOneTable() {
-        assertRefused(() -> f.batch(List.of("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10", "INSERT INTO t (k, c) VALUES (2, 1)"),
-                List.of(List.of(), List.of())), "Batch with conditions cannot span multiple partitions");
-        assertRefused(() -> f.batch(List.of("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10", "INSERT INTO u (k) VALUES (1)"),
-                List.of(List.of(), List.of())), "Batch with conditions cannot span multiple tables");
+    void aBatchOverSeveralPartitionsRunsAsOneTransactionWithOneCompareAndSetPerPartition() {
+        int before = f.casCount();
+        f.batch(List.of("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10", "INSERT INTO t (k, c) VALUES (2, 1)",
+                "INSERT INTO u (k) VALUES (1)", "UPDATE t SET v = 2 WHERE k = 1 AND c = 2"), List.of(List.of(), List.of(), List.of(), List.of()));
+        assertThat(f.casCount()).isEqualTo(before);
+        List<CasRequest> participants = f.lastTransaction();
+        assertThat(participants).extracting(p -> p.table().name()).containsExactly("t", "t", "u");
+        assertThat(participants.get(0).key()).isNotEqualTo(participants.get(1).key());
+        // Both statements on partition 1 are one participant, which reads the conditioned row.
+        assertThat(participants.get(0).read().slices()).hasSize(1);
+        // Applied: [applied] alone, as Cassandra answers a batch.
+        Result applied = f.execute("BEGIN BATCH UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10; INSERT INTO u (k) VALUES (3) IF NOT EXISTS; "
+                + "APPLY BATCH");
+        assertThat(f.lastTransaction()).hasSize(2);
+        assertThat(columns(applied)).containsExactly("[applied]");
+        assertThat(values(applied)).containsExactly(List.of(true));
+        // Not applied: the current values of the conditioned live rows of every partition, with the primary key and
+        // conditioned columns of every table involved (null in another table's columns).
+        f.execute("INSERT INTO u (k, v) VALUES (3, 30)");
+        Result refused = f.execute("BEGIN BATCH UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 11; UPDATE u SET v = 2 WHERE k = 3 IF v = 1; "
+                + "APPLY BATCH");
+        assertThat(columns(refused)).containsExactly("[applied]", "k", "c", "v", "k", "v");
+        List<List<Object>> positional = new ArrayList<>();
+        Rows rows = (Rows) refused;
+        for (ByteBuffer[] row : rows.rows()) {
+            List<Object> values = new ArrayList<>();
+            for (int i = 0; i < row.length; i++) values.add(row[i] == null ? null : rows.metadata().columns().get(i).type().compose(row[i]));
+            positional.add(values);
+        }
+        assertThat(positional).containsExactly(java.util.Arrays.asList(false, 1, 1, 10, null, null),
+                java.util.Arrays.asList(false, null, null, null, 3, 30));
+    }
+
+    @Test
+    void aProtocolBatchHoldsOnlyWrites() {
         assertRefused(() -> f.batch(List.of("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10", "SELECT * FROM t"),
                 List.of(List.of(), List.of())), "Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
     }
 
     @Test
     void refusesWhatCassandraRefuses() {
-        assertRefused("BEGIN BATCH UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10; INSERT INTO t (k, c) VALUES (2, 1); APPLY BATCH",
-                "Batch with conditions cannot span multiple partitions");
         assertRefused("BEGIN BATCH UPDATE t SET v = 1 WHERE k IN (1, 2) AND c = 1 IF v = 10; APPLY BATCH",
                 "Batch with conditions cannot span multiple partitions (you cannot use IN on the partition key)");
-        assertRefused("BEGIN BATCH UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10; INSERT INTO u (k) VALUES (1); APPLY BATCH",
-                "Batch with conditions cannot span multiple tables");
         assertRefused("BEGIN BATCH UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10; INSERT INTO t (k, c) VALUES (1, 2); "
                 + "DELETE FROM t WHERE k = 1 AND c IN (3, 4); APPLY BATCH", "IN on the clustering key columns is not supported with conditional deletions");
         assertRefused("BEGIN BATCH USING TIMESTAMP 5 UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 10; APPLY BATCH",

@@ -10,6 +10,7 @@ import ballot.txn.step.Reply;
 import ballot.txn.step.Resolve;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The background half of a decided transaction (docs/txn.md §4.3): the record is made final first, then every
@@ -19,20 +20,43 @@ import java.util.Optional;
 final class Finish {
     private Finish() {}
 
-    /** After an implicit commit: {@code COMMITTED} in the record, then every intent rolled forward. */
-    static <V> void commit(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants) {
+    /**
+     * After an implicit commit: {@code COMMITTED} in the record, then every intent rolled forward; {@code settled}
+     * hears true once every participant has resolved, false if the background work gave up before that.
+     */
+    static <V> void commit(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants, Consumer<Boolean> settled) {
         ctx.send(home, Finalize.<V>commit(attempt), ctx.backgroundDeadline(), reply -> {
             Record record = ((Reply.RecordSeen) reply).record();
             Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
             // C1: nothing may finalize an implicitly committed attempt otherwise; the simulation fails on this mark.
             if (decision.isEmpty() || !decision.get().committed()) ctx.observer.mark(Mark.COMMIT_CONTRADICTED);
-            decision.ifPresent(d -> resolve(ctx, d, participants));
-        }, () -> { });
+            if (decision.isPresent()) resolve(ctx, decision.get(), participants, settled);
+            else settled.accept(false);
+        }, () -> settled.accept(false));
     }
 
     /** Resolves {@code decision}'s intents on every participant (no-ops where there are none). */
     static <V> void resolve(Context<V> ctx, Decision decision, List<PartitionKey> participants) {
+        resolve(ctx, decision, participants, resolved -> { });
+    }
+
+    /** As {@link #resolve(Context, Decision, List)}; {@code settled} hears whether every participant answered in time. */
+    static <V> void resolve(Context<V> ctx, Decision decision, List<PartitionKey> participants, Consumer<Boolean> settled) {
         long until = ctx.backgroundDeadline();
-        for (PartitionKey key : participants) ctx.send(key, new Resolve<>(decision), until, reply -> { }, () -> { });
+        int[] waiting = {participants.size()};
+        boolean[] over = {false};
+        for (PartitionKey key : participants) {
+            ctx.send(key, new Resolve<>(decision), until, reply -> {
+                if (--waiting[0] == 0 && !over[0]) {
+                    over[0] = true;
+                    settled.accept(true);
+                }
+            }, () -> {
+                if (!over[0]) {
+                    over[0] = true;
+                    settled.accept(false);
+                }
+            });
+        }
     }
 }

@@ -40,6 +40,8 @@ final class Run<V> {
     private final Context<V> ctx;
     private final Transaction<V> txn;
     private final Consumer<TxnResult<V>> answer;
+    /** Hears, after the answer, whether a committed transaction's writes were all resolved ({@link TxnCoordinator#submit}). */
+    private final Consumer<Boolean> settled;
     private final long timeoutAtNanos;
     private int epoch;
     private long deadlineMicros;
@@ -59,11 +61,12 @@ final class Run<V> {
     /** Answered and handed to {@link Finish}, or abandoned at the timeout: sends nothing more. */
     private boolean over;
 
-    Run(Context<V> ctx, Transaction<V> txn, long timeoutAtNanos, Consumer<TxnResult<V>> answer) {
+    Run(Context<V> ctx, Transaction<V> txn, long timeoutAtNanos, Consumer<TxnResult<V>> answer, Consumer<Boolean> settled) {
         this.ctx = ctx;
         this.txn = txn;
         this.timeoutAtNanos = timeoutAtNanos;
         this.answer = answer;
+        this.settled = settled;
         this.deadlineMicros = txn.deadlineMicros();
     }
 
@@ -178,7 +181,7 @@ final class Run<V> {
         ctx.observer.mark(Mark.PARALLEL_COMMIT);
         respond(TxnResult.committed(reads));
         over = true;
-        Finish.commit(ctx, attempt(), txn.home(), txn.keys());
+        Finish.commit(ctx, attempt(), txn.home(), txn.keys(), settled);
     }
 
     /** A refusal fenced this epoch with a final reason: record it; whatever the record then says is the answer. */
@@ -301,7 +304,9 @@ final class Run<V> {
 
     private void finish(Decision decision) {
         over = true;
-        if (!txn.onePhase()) Finish.resolve(ctx, decision, txn.keys());
+        if (txn.onePhase()) settled.accept(true);
+        else if (decision.committed()) Finish.resolve(ctx, decision, txn.keys(), settled);
+        else Finish.resolve(ctx, decision, txn.keys());
     }
 
     private void onePhase() {
@@ -323,6 +328,7 @@ final class Run<V> {
                     respond(record.status() == Record.Status.COMMITTED ? TxnResult.committed(read)
                             : TxnResult.aborted(record.reason()));
                     over = true;
+                    if (record.status() == Record.Status.COMMITTED) settled.accept(true); // value and record in one CAS
                 }
                 case EXPIRED -> {
                     ctx.observer.mark(Mark.EXPIRED);
@@ -388,10 +394,12 @@ final class Run<V> {
         }
     }
 
+    /** Answers once; only a committed answer waits for its writes to be resolved before it is settled. */
     private void respond(TxnResult<V> result) {
         if (answered) return;
         answered = true;
         answer.accept(result);
+        if (result.outcome() != TxnResult.Outcome.COMMITTED) settled.accept(true);
     }
 
     /** Sends a step of the current generation; its reply is dropped if the run has moved on or is over. */

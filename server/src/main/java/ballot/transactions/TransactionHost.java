@@ -1,0 +1,237 @@
+package ballot.transactions;
+
+import ballot.cluster.NodeInfo;
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
+import ballot.cql.data.PartitionData;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.error.WriteTimeoutException;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.CasRequest;
+import ballot.cql.spi.TransactionResult;
+import ballot.cql.spi.Transactions;
+import ballot.lwt.PaxosEngine;
+import ballot.txn.Participant;
+import ballot.txn.PartitionKey;
+import ballot.txn.Transaction;
+import ballot.txn.TxnId;
+import ballot.txn.TxnResult;
+import ballot.txn.coordinator.TxnCoordinator;
+import ballot.txn.spi.Clock;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's multi-partition transactions (docs/txn.md §11.1): the core's {@link TxnCoordinator} on single-threaded
+ * lanes over {@link PaxosPartitionCas}, answering the query layer once a transaction is decided and its writes are
+ * resolved, and a background sweep that recovers what crashed coordinators left ({@link TxnSweep}).
+ *
+ * <p>Threading: each lane owns one coordinator, which is not thread-safe; every call into it and every CAS reply runs
+ * on the lane. A transaction stays on the lane it was submitted to.
+ */
+public final class TransactionHost implements Transactions, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TransactionHost.class);
+
+    /**
+     * @param lanes single-threaded coordinators transactions are spread over
+     * @param timeout how long a statement waits for its transaction (decided and resolved) before it is answered with a
+     *     timeout; a little under the drivers' default request timeout (2 s for the Java driver)
+     * @param epochLifetime how long an attempt may run before others may recover it (docs/txn.md §7)
+     * @param background how long the background finish, recovery and sweep resend lost steps
+     * @param retention how long a decided record is kept after its deadline; it must exceed {@code background}
+     * @param sweepPeriod how often the sweep scans the node's transaction states
+     */
+    public record Options(int lanes, Duration timeout, Duration epochLifetime, Duration background, Duration retention,
+            Duration sweepPeriod) {
+        public Options {
+            if (lanes < 1) throw new IllegalArgumentException("transaction lanes is " + lanes + "; must be >= 1");
+        }
+
+        public static Options defaults() {
+            return new Options(2, Duration.ofMillis(1500), Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(15),
+                    Duration.ofSeconds(1));
+        }
+    }
+
+    private final Options options;
+    private final Function<UUID, TableMetadata> tables;
+    private final LongSupplier wallMicros;
+    private final Lane[] lanes;
+    private final ScheduledExecutorService ticker;
+    private final AtomicInteger next = new AtomicInteger();
+    private final Map<ballot.txn.Mark, Counter> marks = new EnumMap<>(ballot.txn.Mark.class);
+    private final TxnSweep sweep;
+
+    /**
+     * @param tables the table of an id; throws for one that does not exist
+     * @param wallMicros the node's wall clock in microseconds: ages and deadlines, compared with decree timestamps
+     * @param firstLiveReplica whether this node is the first live replica of a partition: it sweeps that partition
+     */
+    public TransactionHost(PaxosEngine engine, ballot.storage.StorageEngine storage, Function<UUID, TableMetadata> tables,
+            LongSupplier wallMicros, Function<PartitionKey, Boolean> firstLiveReplica, Options options, MeterRegistry metrics) {
+        this.options = options;
+        this.tables = tables;
+        this.wallMicros = wallMicros;
+        for (ballot.txn.Mark mark : ballot.txn.Mark.values()) {
+            marks.put(mark, Counter.builder("ballot.txn.events").tag("event", mark.name().toLowerCase())
+                    .description("Notable steps of the transaction protocol (docs/txn.md), by kind").register(metrics));
+        }
+        SecureRandom seeds = new SecureRandom();
+        this.lanes = new Lane[options.lanes()];
+        for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i, engine, seeds.nextLong());
+        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "txn-ticker"));
+        ticker.scheduleWithFixedDelay(() -> {
+            for (Lane lane : lanes) lane.execute(lane.coordinator::tick);
+        }, 1, 1, TimeUnit.MILLISECONDS);
+        this.sweep = new TxnSweep(storage, wallMicros, options.retention(), options.sweepPeriod(), firstLiveReplica,
+                key -> lane(key.hashCode()).sweep(key));
+        ticker.scheduleWithFixedDelay(sweep::pass, options.sweepPeriod().toMillis(), options.sweepPeriod().toMillis(), TimeUnit.MILLISECONDS);
+        log.info("transactions ready lanes={} timeout={}ms epoch_lifetime={}ms", lanes.length, options.timeout().toMillis(),
+                options.epochLifetime().toMillis());
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private Lane lane(int hash) {
+        return lanes[Math.floorMod(hash, lanes.length)];
+    }
+
+    @Override
+    public CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit) {
+        if (participants.isEmpty()) throw new IllegalArgumentException("a transaction without participants");
+        if (participants.size() > PARTICIPANTS_MAX) {
+            throw new InvalidRequestException("A transaction may involve at most " + PARTICIPANTS_MAX + " partitions; this one involves "
+                    + participants.size());
+        }
+        List<Participant<TxnValue>> parts = new ArrayList<>(participants.size());
+        Set<PartitionKey> keys = new HashSet<>();
+        for (CasRequest request : participants) {
+            PartitionKey key = TxnKeys.of(request.table().id(), request.key());
+            if (!keys.add(key)) throw new IllegalArgumentException("partition " + request.key() + " appears twice in one transaction");
+            parts.add(new Participant<>(key, new CqlOperation(request)));
+        }
+        long now = wallMicros.getAsLong();
+        // The home is the first participant: its state holds the record (docs/txn.md §11.1).
+        Transaction<TxnValue> txn = new Transaction<>(new TxnId(UUID.randomUUID()), now, now + options.epochLifetime().toNanos() / 1000,
+                parts.get(0).key(), parts);
+        CompletableFuture<TransactionResult> future = new CompletableFuture<>();
+        Lane lane = lane(next.getAndIncrement());
+        lane.execute(() -> lane.coordinator.submit(txn, options.timeout().toNanos(), result -> lane.answer(txn, result, future, serial, commit),
+                resolved -> lane.settled(txn, resolved, future, commit)));
+        // A commit whose writes are not all resolved by the timeout is answered as a commit-level timeout (it will be
+        // applied), as an LWT decided short of its commit level is; the core answers every undecided one by then.
+        ticker.schedule(() -> lane.execute(() -> lane.settled(txn, false, future, commit)), options.timeout().toMillis() + 100,
+                TimeUnit.MILLISECONDS);
+        return future;
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        for (Lane lane : lanes) lane.executor.shutdownNow();
+    }
+
+    /** One coordinator and the thread it runs on. */
+    private final class Lane {
+        private final ExecutorService executor;
+        private final TxnCoordinator<TxnValue> coordinator;
+        /** Committed transactions whose clients wait for their writes to be resolved ({@link #settled}). */
+        private final Map<TxnId, TransactionResult> committed = new java.util.HashMap<>();
+
+        Lane(int index, PaxosEngine engine, long seed) {
+            this.executor = Executors.newSingleThreadExecutor(r -> daemon(r, "txn-lane-" + index));
+            SplittableRandom random = new SplittableRandom(seed);
+            this.coordinator = TxnCoordinator.builder(new PaxosPartitionCas(engine, tables, this::execute))
+                    .clock(new Clock() {
+                        @Override
+                        public long nanoTime() {
+                            return System.nanoTime();
+                        }
+
+                        @Override
+                        public long wallMicros() {
+                            return wallMicros.getAsLong();
+                        }
+                    })
+                    .random(random::nextLong)
+                    .observer(mark -> marks.get(mark).increment())
+                    .epochLifetime(options.epochLifetime())
+                    .background(options.background())
+                    .retention(options.retention())
+                    .build();
+        }
+
+        void execute(Runnable task) {
+            try {
+                executor.execute(() -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        log.error("transaction lane task failed", e);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                // the node is stopping: whatever waits on this lane is answered by its own timeout
+            }
+        }
+
+        void sweep(PartitionKey key) {
+            execute(() -> coordinator.sweep(key, clean -> { }));
+        }
+
+        /** The core's answer: a commit waits for its writes ({@link #settled}); anything else is the client's answer. */
+        void answer(Transaction<TxnValue> txn, TxnResult<TxnValue> result, CompletableFuture<TransactionResult> future,
+                ConsistencyLevel serial, ConsistencyLevel commit) {
+            switch (result.outcome()) {
+                case COMMITTED -> {
+                    List<PartitionData> reads = new ArrayList<>(txn.participants().size());
+                    for (Participant<TxnValue> p : txn.participants()) {
+                        TxnValue seen = result.reads().get(p.key());
+                        reads.add(seen instanceof TxnValue.Read r ? r.data() : null);
+                    }
+                    committed.put(txn.id(), new TransactionResult(true, reads));
+                }
+                case ABORTED -> {
+                    String reason = result.reason();
+                    if (reason.startsWith(CqlOperation.INVALID_PREFIX))
+                        future.completeExceptionally(new InvalidRequestException(reason.substring(CqlOperation.INVALID_PREFIX.length())));
+                    else future.complete(new TransactionResult(false, List.of()));
+                }
+                case UNKNOWN -> future.completeExceptionally(new WriteTimeoutException(serial, 0, 1, WriteType.CAS, 0));
+            }
+        }
+
+        /** A committed transaction's client is answered once every write is resolved, or told it timed out at commit. */
+        void settled(Transaction<TxnValue> txn, boolean resolved, CompletableFuture<TransactionResult> future, ConsistencyLevel commit) {
+            TransactionResult result = committed.remove(txn.id());
+            if (result == null) return; // not committed: answered already
+            if (resolved) future.complete(result);
+            else future.completeExceptionally(new WriteTimeoutException(commit, 0, 1, WriteType.SIMPLE, 0));
+        }
+    }
+}

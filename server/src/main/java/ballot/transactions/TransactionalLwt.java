@@ -1,0 +1,49 @@
+package ballot.transactions;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.spi.CasRequest;
+import ballot.cql.spi.CasResult;
+import ballot.cql.spi.LwtCoordinator;
+import ballot.cql.spi.Transactions;
+import ballot.lwt.IntentFound;
+import ballot.lwt.PaxosEngine;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Conditional statements and SERIAL reads that honour transactions' locks (docs/txn.md §10, §11.1): each runs as a
+ * plain Paxos compare-and-set, and one that finds an intent on its partition runs again as a one-partition
+ * transaction (1PC), which waits for the intent's transaction to be decided (or recovers it) and evaluates the
+ * statement in the same CAS as its decision.
+ */
+public final class TransactionalLwt implements LwtCoordinator {
+    private final PaxosEngine paxos;
+    private final Transactions transactions;
+
+    public TransactionalLwt(PaxosEngine paxos, TransactionHost transactions) {
+        this.paxos = paxos;
+        this.transactions = transactions;
+        paxos.honourLocks(TxnStateCodec::holdsIntent);
+    }
+
+    @Override
+    public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
+        return paxos.cas(request, serial, commit).exceptionallyCompose(failure -> {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (!(cause instanceof IntentFound)) return CompletableFuture.failedFuture(cause);
+            return asTransaction(request, serial, commit);
+        });
+    }
+
+    private CompletableFuture<CasResult> asTransaction(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
+        return transactions.run(List.of(request), serial, commit).thenCompose(result -> {
+            if (request.isRead())
+                return CompletableFuture.completedFuture(new CasResult(false, PaxosEngine.limit(result.reads().get(0), request.read())));
+            if (result.applied()) return CompletableFuture.completedFuture(new CasResult(true, result.reads().get(0)));
+            // Not applied: the current values the answer shows, read linearizably after the decision.
+            return cas(CasRequest.read(request.table(), request.key(), request.read()), serial, ConsistencyLevel.ONE)
+                    .thenApply(read -> new CasResult(false, read.current()));
+        });
+    }
+}
