@@ -208,22 +208,25 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         void answer(Transaction<TxnValue> txn, TxnResult<TxnValue> result, CompletableFuture<TransactionResult> future,
                 ConsistencyLevel serial, ConsistencyLevel commit) {
             switch (result.outcome()) {
-                case COMMITTED -> {
-                    List<PartitionData> reads = new ArrayList<>(txn.participants().size());
-                    for (Participant<TxnValue> p : txn.participants()) {
-                        TxnValue seen = result.reads().get(p.key());
-                        reads.add(seen instanceof TxnValue.Read r ? r.data() : null);
-                    }
-                    committed.put(txn.id(), new TransactionResult(true, reads));
-                }
+                case COMMITTED -> committed.put(txn.id(), new TransactionResult(true, reads(txn, result)));
                 case ABORTED -> {
                     String reason = result.reason();
                     if (reason.startsWith(CqlOperation.INVALID_PREFIX))
                         future.completeExceptionally(new InvalidRequestException(reason.substring(CqlOperation.INVALID_PREFIX.length())));
-                    else future.complete(new TransactionResult(false, List.of()));
+                    else future.complete(new TransactionResult(false, reads(txn, result)));
                 }
                 case UNKNOWN -> future.completeExceptionally(new WriteTimeoutException(serial, 0, 1, WriteType.CAS, 0));
             }
+        }
+
+        /** What each participant read, in participant order (null where the answer has nothing). */
+        private List<PartitionData> reads(Transaction<TxnValue> txn, TxnResult<TxnValue> result) {
+            List<PartitionData> reads = new ArrayList<>(txn.participants().size());
+            for (Participant<TxnValue> p : txn.participants()) {
+                TxnValue seen = result.reads().get(p.key());
+                reads.add(seen instanceof TxnValue.Read r ? r.data() : null);
+            }
+            return reads;
         }
 
         /** A committed transaction's client is answered once every write is resolved, or told it timed out at commit. */

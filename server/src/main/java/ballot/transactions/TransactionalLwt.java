@@ -40,8 +40,9 @@ public final class TransactionalLwt implements LwtCoordinator {
         return transactions.run(List.of(request), serial, commit).thenCompose(result -> {
             if (request.isRead())
                 return CompletableFuture.completedFuture(new CasResult(false, PaxosEngine.limit(result.reads().get(0), request.read())));
-            if (result.applied()) return CompletableFuture.completedFuture(new CasResult(true, result.reads().get(0)));
-            // Not applied: the current values the answer shows, read linearizably after the decision.
+            if (result.applied() || result.reads().get(0) != null)
+                return CompletableFuture.completedFuture(new CasResult(result.applied(), result.reads().get(0)));
+            // Not applied by a decision found in the record: the current values, read linearizably after it.
             return cas(CasRequest.read(request.table(), request.key(), request.read()), serial, ConsistencyLevel.ONE)
                     .thenApply(read -> new CasResult(false, read.current()));
         });

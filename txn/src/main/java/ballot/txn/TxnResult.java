@@ -10,7 +10,10 @@ import java.util.Objects;
  *
  * @param reason for {@code ABORTED}: the refusal recorded in the final record
  * @param reads for {@code COMMITTED} when this coordinator placed the committing epoch: the value each participant
- *     held when it was locked (a snapshot at the commit point, §10); empty when the commit was found in the record
+ *     held when it was locked (a snapshot at the commit point, §10); empty when the commit was found in the record.
+ *     For {@code ABORTED} by a refusal this coordinator saw: the values its placements of that epoch read before the
+ *     refusal, each when it was evaluated, and the value the refusing operation refused (not a snapshot: each was
+ *     true at some moment of the transaction); empty when the abort was found in the record
  */
 public record TxnResult<V>(Outcome outcome, String reason, Map<PartitionKey, V> reads) {
     public enum Outcome {
@@ -32,7 +35,11 @@ public record TxnResult<V>(Outcome outcome, String reason, Map<PartitionKey, V> 
     }
 
     public static <V> TxnResult<V> aborted(String reason) {
-        return new TxnResult<>(Outcome.ABORTED, Objects.requireNonNull(reason, "reason"), Map.of());
+        return aborted(reason, Map.of());
+    }
+
+    public static <V> TxnResult<V> aborted(String reason, Map<PartitionKey, V> reads) {
+        return new TxnResult<>(Outcome.ABORTED, Objects.requireNonNull(reason, "reason"), reads);
     }
 
     public static <V> TxnResult<V> unknown() {

@@ -78,7 +78,7 @@ public final class Parser {
         if (t.isWord("insert")) return insert();
         if (t.isWord("update")) return update();
         if (t.isWord("delete")) return delete();
-        if (t.isWord("begin")) return batch();
+        if (t.isWord("begin")) return peek(1).isWord("transaction") ? transaction() : batch();
         if (t.isWord("use")) {
             next();
             return new Statement.Use(identifier("keyspace name"));
@@ -304,6 +304,109 @@ public final class Parser {
         expectWord("apply");
         expectWord("batch");
         return new Statement.Batch(type, attributes, List.copyOf(statements));
+    }
+
+    /**
+     * {@code BEGIN TRANSACTION {LET name = (SELECT ...);} [SELECT ...;] [IF cond {AND cond} THEN] {modification;}
+     * [END IF] COMMIT TRANSACTION}, in that order, as Cassandra 6.0's grammar has it; every part ends with a semicolon.
+     */
+    private Statement transaction() {
+        expectWord("begin");
+        expectWord("transaction");
+        List<Statement.Let> lets = new ArrayList<>();
+        while (acceptWord("let")) {
+            String name = letName();
+            expectSymbol("=");
+            expectSymbol("(");
+            Statement.Select select = (Statement.Select) select();
+            expectSymbol(")");
+            expectSymbol(";");
+            lets.add(new Statement.Let(name, select));
+        }
+        Statement.Returning returning = null;
+        if (peek().isWord("select")) {
+            returning = selectsReferences() ? new Statement.ReturningReferences(references())
+                    : new Statement.ReturningSelect((Statement.Select) select());
+            expectSymbol(";");
+        }
+        List<Statement.TxnCondition> conditions = null;
+        if (acceptWord("if")) {
+            conditions = new ArrayList<>();
+            do conditions.add(txnCondition()); while (acceptWord("and"));
+            expectWord("then");
+            conditions = List.copyOf(conditions);
+        }
+        List<Statement.Modification> updates = new ArrayList<>();
+        while (peek().isWord("insert") || peek().isWord("update") || peek().isWord("delete")) {
+            Token t = peek();
+            Statement s = t.isWord("insert") ? insert() : t.isWord("update") ? update() : delete();
+            updates.add((Statement.Modification) s);
+            expectSymbol(";");
+        }
+        if (conditions != null) {
+            expectWord("end");
+            expectWord("if");
+        }
+        if (!peek().isWord("commit")) {
+            throw unexpected(conditions != null ? "COMMIT TRANSACTION" : updates.isEmpty() && returning == null && lets.isEmpty()
+                    ? "LET, SELECT, IF, INSERT, UPDATE, DELETE or COMMIT TRANSACTION" : "INSERT, UPDATE, DELETE or COMMIT TRANSACTION");
+        }
+        expectWord("commit");
+        expectWord("transaction");
+        while (acceptSymbol(";")) {
+            // Cassandra's grammar takes any number of semicolons after COMMIT TRANSACTION
+        }
+        return new Statement.Transaction(List.copyOf(lets), returning, conditions, List.copyOf(updates));
+    }
+
+    /** A LET name: a plain identifier, kept as written. */
+    private String letName() {
+        Token t = peek();
+        if (!t.is(Token.Kind.IDENTIFIER)) throw unexpected("a name for the LET");
+        identifier("a name for the LET"); // refuses reserved words
+        return t.text();
+    }
+
+    /** Whether the SELECT ahead returns LET values ({@code SELECT a.x, b.y;}): it has no FROM before its end. */
+    private boolean selectsReferences() {
+        int depth = 0;
+        for (int i = 1; ; i++) {
+            Token t = peek(i);
+            if (t.is(Token.Kind.EOF) || (depth == 0 && t.isSymbol(";"))) return true;
+            if (t.isSymbol("(")) depth++;
+            else if (t.isSymbol(")")) depth--;
+            else if (depth == 0 && t.isWord("from")) return false;
+        }
+    }
+
+    private List<Statement.RowReference> references() {
+        expectWord("select");
+        List<Statement.RowReference> references = new ArrayList<>();
+        do references.add(rowReference()); while (acceptSymbol(","));
+        return List.copyOf(references);
+    }
+
+    /** {@code name} or {@code name.column}; element and field references are not supported. */
+    private Statement.RowReference rowReference() {
+        Token t = peek();
+        if (!t.is(Token.Kind.IDENTIFIER) && !t.is(Token.Kind.QUOTED_NAME)) throw unexpected("a LET reference");
+        next();
+        String column = acceptSymbol(".") ? identifier("column name") : null;
+        if (peek().isSymbol(".") || peek().isSymbol("[")) {
+            throw syntax(peek(), "references to UDT fields or collection elements of a LET row are not supported by Ballot");
+        }
+        return new Statement.RowReference(t.text(), column);
+    }
+
+    private Statement.TxnCondition txnCondition() {
+        Statement.RowReference reference = rowReference();
+        if (acceptWord("is")) {
+            boolean not = acceptWord("not");
+            expectWord("null");
+            return new Statement.TxnNullness(reference, !not);
+        }
+        Operator op = operator(false);
+        return new Statement.TxnComparison(reference, op, term());
     }
 
     private boolean ifNotExists() {

@@ -118,6 +118,41 @@ public sealed interface Statement {
 
     record Batch(BatchType type, Attributes attributes, List<Modification> statements) implements Statement {}
 
+    /**
+     * Cassandra 6.0's transaction, the subset Ballot runs (docs/txn.md §11.2): {@code BEGIN TRANSACTION}, named reads of
+     * one row each ({@code LET}), at most one returning SELECT, modifications under an optional {@code IF ... THEN ...
+     * END IF}, {@code COMMIT TRANSACTION}. {@code conditions} is null when there is no IF.
+     */
+    record Transaction(List<Let> lets, Returning returning, List<TxnCondition> conditions, List<Modification> updates)
+            implements Statement {}
+
+    /** {@code LET name = (SELECT ...)}: the name is kept as written (Cassandra compares it case-sensitively). */
+    record Let(String name, Select select) {}
+
+    /** {@code name.column}, or the whole row of a LET ({@code column} null). */
+    record RowReference(String let, String column) {
+        @Override
+        public String toString() {
+            return column == null ? let : let + "." + column;
+        }
+    }
+
+    /** What a transaction returns: the rows of a SELECT, or one row of LET values. */
+    sealed interface Returning {}
+
+    record ReturningSelect(Select select) implements Returning {}
+
+    record ReturningReferences(List<RowReference> references) implements Returning {}
+
+    /** One condition of a transaction's IF: {@code ref op value}, or {@code ref IS [NOT] NULL}. */
+    sealed interface TxnCondition {
+        RowReference reference();
+    }
+
+    record TxnComparison(RowReference reference, Operator op, Term value) implements TxnCondition {}
+
+    record TxnNullness(RowReference reference, boolean isNull) implements TxnCondition {}
+
     record Ordering(String column, boolean descending) {}
 
     /** A SELECT; {@code timeout} is ScyllaDB's USING TIMEOUT, or null. */

@@ -103,9 +103,14 @@ final class CasBatch {
             // Applied: [applied] alone, as Cassandra answers a batch, so that drivers that want one row of an applied
             // batch (the Python driver's was_applied on a text batch) read it.
             if (result.applied()) return CompletableFuture.completedFuture(CasResultRows.applied(built.get(0).table()));
-            // Not applied: the conditioned rows' current values, each read linearizably after the decision.
+            // Not applied: the rows the conditions saw; a participant whose rows the answer lacks is read linearizably.
             List<CompletableFuture<PartitionData>> reads = new ArrayList<>(built.size());
-            for (PartitionCas p : built) reads.add(request.environment().lwt().readSerial(p.table(), p.key(), p.read(), serial));
+            for (int i = 0; i < built.size(); i++) {
+                PartitionCas p = built.get(i);
+                PartitionData seen = result.reads().size() > i ? result.reads().get(i) : null;
+                reads.add(seen != null ? CompletableFuture.completedFuture(seen)
+                        : request.environment().lwt().readSerial(p.table(), p.key(), p.read(), serial));
+            }
             return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
                     .thenApply(done -> rows(built, reads.stream().map(CompletableFuture::join).toList(), false));
         });

@@ -49,6 +49,8 @@ final class Run<V> {
     private boolean staged;
     /** The placed participants of the current epoch and the committed value each read. */
     private final Map<PartitionKey, V> reads = new LinkedHashMap<>();
+    /** The value the current epoch's refused operation read, and where (null: none refused). */
+    private Map.Entry<PartitionKey, V> refusal;
     /** Participants where the current epoch holds no intent and never will (it died, was refused, fenced or expired). */
     private final Set<PartitionKey> absent = new HashSet<>();
     /** This transaction's dead attempts whose intents were released, on a fence's proof or the record's word (§4.5). */
@@ -101,6 +103,7 @@ final class Run<V> {
         staged = !stage;
         reads.clear();
         absent.clear();
+        refusal = null;
         if (stage) {
             Record record = Record.staging(txn.id(), 0, txn.ageMicros(), deadlineMicros, txn.keys());
             send(txn.home(), new Stage<>(record), r -> onStaged(((Reply.RecordSeen) r).record()));
@@ -145,6 +148,7 @@ final class Run<V> {
             case REFUSED -> {
                 ctx.observer.mark(Mark.REFUSED);
                 absent.add(p.key());
+                refusal = new java.util.AbstractMap.SimpleImmutableEntry<>(p.key(), placement.seen());
                 abort(placement.reason());
             }
             case FENCED -> {
@@ -278,7 +282,7 @@ final class Run<V> {
                 if (record.retryable()) {
                     restartFrom(record.epoch(), false);
                 } else {
-                    respond(TxnResult.aborted(record.reason()));
+                    respond(TxnResult.aborted(record.reason(), record.epoch() == epoch ? seenBeforeRefusal() : Map.of()));
                     finish(new Decision(record.attempt(), false));
                 }
             }
@@ -326,7 +330,7 @@ final class Run<V> {
                     Map<PartitionKey, V> read = new LinkedHashMap<>();
                     read.put(p.key(), placement.seen());
                     respond(record.status() == Record.Status.COMMITTED ? TxnResult.committed(read)
-                            : TxnResult.aborted(record.reason()));
+                            : TxnResult.aborted(record.reason(), read));
                     over = true;
                     if (record.status() == Record.Status.COMMITTED) settled.accept(true); // value and record in one CAS
                 }
@@ -392,6 +396,13 @@ final class Run<V> {
                 learned.accept(record == null ? Optional.empty() : record.decide(blocking.epoch()));
             }, () -> then.accept(Optional.empty()));
         }
+    }
+
+    /** What this epoch's placements read before the refusal, and what the refused operation read (TxnResult). */
+    private Map<PartitionKey, V> seenBeforeRefusal() {
+        Map<PartitionKey, V> seen = new LinkedHashMap<>(reads);
+        if (refusal != null) seen.put(refusal.getKey(), refusal.getValue());
+        return seen;
     }
 
     /** Answers once; only a committed answer waits for its writes to be resolved before it is settled. */

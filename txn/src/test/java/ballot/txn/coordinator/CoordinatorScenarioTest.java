@@ -78,12 +78,33 @@ class CoordinatorScenarioTest {
         assertThat(cas.state(HOME).record(ID).status()).isEqualTo(Record.Status.COMMITTED);
     }
 
+    /** The server answers its client once the writes are in (docs/txn.md §11.1): settled after every resolution. */
+    @Test
+    void aCommitIsSettledOnceEveryParticipantHasResolvedIt() { // §4.3
+        accounts(100, 5);
+        List<Boolean> settled = new ArrayList<>();
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add, settled::add);
+        for (int i = 0; i < 3; i++) cas.land(s -> true);
+        assertThat(answers).hasSize(1);
+        assertThat(settled).as("answered, not yet settled").isEmpty();
+        cas.land(s -> s.step() instanceof Finalize);
+        assertThat(cas.pending).as("the resolutions").hasSize(2);
+        cas.land(s -> true);
+        assertThat(settled).as("one resolution still out").isEmpty();
+        cas.land(s -> true);
+        assertThat(settled).containsExactly(true);
+    }
+
     @Test
     void refusalIsAnsweredFromTheFinalRecordAndReleasesTheOtherIntent() { // §4.4
         accounts(10, 5);
         coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
         cas.landAll();
-        assertThat(answers).containsExactly(TxnResult.aborted("INSUFFICIENT_FUNDS"));
+        assertThat(answers).singleElement().satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(TxnResult.Outcome.ABORTED);
+            assertThat(a.reason()).isEqualTo("INSUFFICIENT_FUNDS");
+            assertThat(a.reads()).as("the value the refused operation read").containsEntry(SRC, 10L);
+        });
         assertThat(cas.state(DST).intent()).isNull();
         assertThat(cas.state(DST).value()).isEqualTo(5L);
         assertThat(cas.state(HOME).record(ID).reason()).isEqualTo("INSUFFICIENT_FUNDS");
