@@ -44,6 +44,12 @@ final class CurrentPartition {
         return null;
     }
 
+    /** The partition's first live row in clustering order (a LET with LIMIT 1), or null if it has none. */
+    RowView firstLiveRow() {
+        for (Row r : data.rows()) if (r.hasLiveData(nowInSec)) return new RowView(keyComponents, r, staticRow, nowInSec);
+        return null;
+    }
+
     /** The live rows among {@code clusterings} (STATIC left out), in clustering order. */
     List<RowView> liveRows(Collection<Clustering> clusterings) {
         List<RowView> rows = new ArrayList<>();

@@ -100,12 +100,18 @@ final class ModificationStatement implements BatchableStatement {
     }
 
     static ModificationStatement update(TableMetadata table, Statement.Update update, Markers markers, UserTypeResolver types) {
+        return update(table, update, markers, types, false);
+    }
+
+    /** {@code inTransaction}: numeric {@code +=} and {@code -=} read the row and are allowed (Operation#of). */
+    static ModificationStatement update(TableMetadata table, Statement.Update update, Markers markers, UserTypeResolver types,
+            boolean inTransaction) {
         Value ttlValue = attribute(update.attributes().ttl(), table, "[ttl]", markers, types, true);
         Value timestampValue = attribute(update.attributes().timestamp(), table, "[timestamp]", markers, types, false);
         List<Operation> operations = new ArrayList<>();
         java.util.Set<String> assigned = new java.util.HashSet<>();
         for (var assignment : update.assignments()) {
-            Operation op = Operation.of(table, assignment, markers, types);
+            Operation op = Operation.of(table, assignment, markers, types, inTransaction);
             boolean wholeColumn = assignment instanceof ballot.cql.parse.Assignment.SetValue;
             if (wholeColumn && !assigned.add(assignment.column())) {
                 throw new InvalidRequestException("Multiple definitions found for column " + assignment.column());

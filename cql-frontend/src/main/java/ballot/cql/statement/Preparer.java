@@ -61,6 +61,7 @@ public final class Preparer {
         }
         if (statement instanceof Statement.Modification m) return singleModification(schema, m, markers, keyspace);
         if (statement instanceof Statement.Batch b) return batch(schema, b, markers, keyspace);
+        if (statement instanceof Statement.Transaction t) return transaction(schema, t, markers, keyspace);
         if (statement instanceof Statement.Use u) return use(schema, u.keyspace());
         if (statement instanceof Statement.Truncate t) {
             TableMetadata table = table(schema, t.name(), keyspace);
@@ -114,6 +115,19 @@ public final class Preparer {
         Value timestamp = b.attributes().timestamp() == null ? null : Terms.prepare(b.attributes().timestamp(),
                 new ColumnSpec("", "", "[timestamp]", ballot.cql.type.CqlTypes.BIGINT), markers, UserTypeResolver.NONE);
         return new BatchStatement(b.type(), plain, markers, timestamp, timeout);
+    }
+
+    /** BEGIN TRANSACTION: its reads and writes prepared against the schema in text order, so markers number as written. */
+    private CqlStatement transaction(Schema schema, Statement.Transaction t, Markers markers, String keyspace) {
+        return TransactionStatement.prepare(t, markers, select -> table(schema, select.table(), keyspace),
+                table -> TypeStatements.resolver(schema.keyspace(table.keyspace())), m -> {
+                    TableMetadata table = table(schema, m.table(), keyspace);
+                    checkWritable(table.keyspace());
+                    UserTypeResolver types = TypeStatements.resolver(schema.keyspace(table.keyspace()));
+                    if (m instanceof Statement.Insert i) return ModificationStatement.insert(table, i, markers, types);
+                    if (m instanceof Statement.Update u) return ModificationStatement.update(table, u, markers, types, true);
+                    return ModificationStatement.delete(table, (Statement.Delete) m, markers, types);
+                });
     }
 
     private CasPart conditional(Schema schema, Statement.Modification m, Markers markers, String keyspace) {

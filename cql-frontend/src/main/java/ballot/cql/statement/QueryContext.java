@@ -62,6 +62,16 @@ public final class QueryContext {
         return c;
     }
 
+    /**
+     * This execution reading at SERIAL, in one page, through {@code snapshot}: a transaction's returning SELECT over
+     * the rows the transaction read (TransactionStatement).
+     */
+    QueryContext onSnapshot(ballot.cql.spi.LwtCoordinator snapshot) {
+        QueryEnvironment e = new QueryEnvironment(environment.data(), snapshot, environment.transactions(), environment.schemas(),
+                environment.timestampMicros(), environment.currentTimeMillis(), environment.node());
+        return new QueryContext(e, keyspace, TransactionStatement.snapshotOptions(options), bindings, data, nowInSec, warnings);
+    }
+
     /** The coordinator this execution reads and writes through. */
     DataCoordinator data() {
         return data;

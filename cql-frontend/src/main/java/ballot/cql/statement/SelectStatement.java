@@ -216,6 +216,10 @@ final class SelectStatement implements CqlStatement {
         return List.of(table);
     }
 
+    Restrictions where() {
+        return where;
+    }
+
     TableMetadata table() {
         return table;
     }

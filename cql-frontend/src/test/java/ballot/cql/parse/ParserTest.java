@@ -152,6 +152,50 @@ class ParserTest {
         assertThat(b.statements()).hasSize(3);
     }
 
+    /** Cassandra 6.0's transaction: LETs, a returning SELECT, IF ... THEN ... END IF, markers in text order. */
+    @Test
+    void parsesATransaction() {
+        Parser.Parsed parsed = Parser.parse("""
+                BEGIN TRANSACTION
+                  LET src = (SELECT balance FROM accounts WHERE id = ?);
+                  LET Dst = (SELECT * FROM ks.accounts WHERE id = ? LIMIT 1);
+                  SELECT src.balance, Dst.balance;
+                  IF src IS NOT NULL AND Dst.balance IS NULL AND src.balance >= ? THEN
+                    UPDATE accounts SET balance -= ? WHERE id = ?;
+                    INSERT INTO ledger (id, amount) VALUES (?, ?);
+                  END IF
+                COMMIT TRANSACTION;;""");
+        Statement.Transaction t = (Statement.Transaction) parsed.statement();
+        assertThat(parsed.markerCount()).isEqualTo(7);
+        assertThat(t.lets()).extracting(Statement.Let::name).as("kept as written").containsExactly("src", "Dst");
+        assertThat(t.lets().get(1).select().limit()).isEqualTo(integer("1"));
+        assertThat(t.returning()).isEqualTo(new Statement.ReturningReferences(List.of(
+                new Statement.RowReference("src", "balance"), new Statement.RowReference("Dst", "balance"))));
+        assertThat(t.conditions()).containsExactly(
+                new Statement.TxnNullness(new Statement.RowReference("src", null), false),
+                new Statement.TxnNullness(new Statement.RowReference("Dst", "balance"), true),
+                new Statement.TxnComparison(new Statement.RowReference("src", "balance"), Operator.GTE, new Term.BindMarker(2, null)));
+        assertThat(t.updates()).hasSize(2);
+        assertThat(((Statement.Update) t.updates().get(0)).assignments().get(0)).isInstanceOf(Assignment.Subtract.class);
+
+        Statement.Transaction plain = (Statement.Transaction) parse(
+                "BEGIN TRANSACTION SELECT k FROM t WHERE k = 1; UPDATE t SET v = 1 WHERE k = 1; COMMIT TRANSACTION");
+        assertThat(plain.returning()).isInstanceOf(Statement.ReturningSelect.class);
+        assertThat(plain.conditions()).as("no IF").isNull();
+    }
+
+    @Test
+    void refusesMalformedTransactions() {
+        assertThatThrownBy(() -> parse("BEGIN TRANSACTION LET a = (SELECT * FROM t WHERE k = 1); IF a.v = 1 THEN "
+                + "UPDATE t SET v = 2 WHERE k = 1; COMMIT TRANSACTION")).isInstanceOf(SyntaxException.class).hasMessageContaining("expecting END");
+        assertThatThrownBy(() -> parse("BEGIN TRANSACTION UPDATE t SET v = 2 WHERE k = 1 COMMIT TRANSACTION"))
+                .as("a semicolon after every statement").isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("BEGIN TRANSACTION SELECT a.v[1]; COMMIT TRANSACTION")).isInstanceOf(SyntaxException.class)
+                .hasMessageContaining("not supported");
+        assertThatThrownBy(() -> parse("BEGIN TRANSACTION LET select = (SELECT * FROM t WHERE k = 1); COMMIT TRANSACTION"))
+                .isInstanceOf(SyntaxException.class);
+    }
+
     @Test
     void parsesDeleteTargetsAndConditions() {
         Statement.Delete d = (Statement.Delete) parse("DELETE m['a'], u.f, v FROM t USING TIMESTAMP 9 WHERE k = 1 IF v != null AND l IN (1, 2)");
