@@ -20,7 +20,10 @@ import ballot.txn.step.Place;
 import ballot.txn.step.Reply;
 import ballot.txn.step.Resolve;
 import ballot.txn.step.Step;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executor;
@@ -51,26 +54,71 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
         this.lane = lane;
     }
 
+    /** A step and where its reply goes. */
+    private record Pending(Step<TxnValue> step, Consumer<Reply> reply) {}
+
+    /** Steps issued for each partition during the lane's current task (touched on the lane thread only). */
+    private final Map<ballot.txn.PartitionKey, List<Pending>> gathering = new HashMap<>();
+
+    /**
+     * Called on the lane. Steps for one partition issued in the same lane task (a transaction's {@code Stage} and its
+     * home's {@code Place}, sent together) go out as one CAS once the task is over, evaluated one after the other on
+     * the partition's state, when all but the last leave the value alone (docs/txn.md §11.1); others go one by one.
+     */
     @Override
     public void apply(ballot.txn.PartitionKey key, Step<TxnValue> step, Consumer<Reply> reply) {
+        List<Pending> pending = gathering.get(key);
+        boolean first = pending == null;
+        if (first) {
+            pending = new ArrayList<>(2);
+            gathering.put(key, pending);
+        }
+        pending.add(new Pending(step, reply));
+        if (first) lane.execute(() -> flush(key));
+    }
+
+    private void flush(ballot.txn.PartitionKey key) {
+        List<Pending> pending = gathering.remove(key);
+        if (pending == null) return;
+        List<Pending> together = new ArrayList<>();
+        for (Pending p : pending) {
+            // A step that may change the value ends a group: the next one would evaluate on rows not yet written.
+            together.add(p);
+            if (changesValue(p.step())) {
+                send(key, together);
+                together = new ArrayList<>();
+            }
+        }
+        if (!together.isEmpty()) send(key, together);
+    }
+
+    private static boolean changesValue(Step<TxnValue> step) {
+        return step instanceof Place<TxnValue> || step instanceof OnePhase<TxnValue> || step instanceof Resolve<TxnValue>;
+    }
+
+    private void send(ballot.txn.PartitionKey key, List<Pending> steps) {
         StepRequest request;
         TableMetadata table;
         try {
             table = tables.apply(TxnKeys.tableId(key));
-            request = new StepRequest(step, table, TxnKeys.partitionKey(key));
+            request = new StepRequest(steps.stream().map(Pending::step).toList(), table, TxnKeys.partitionKey(key));
         } catch (RuntimeException e) {
-            log.warn("transaction step {} on {} cannot start: {}", step.getClass().getSimpleName(), key, e.toString());
-            lane.execute(() -> reply.accept(Reply.UNKNOWN));
+            log.warn("transaction steps {} on {} cannot start: {}", steps, key, e.toString());
+            for (Pending p : steps) lane.execute(() -> p.reply().accept(Reply.UNKNOWN));
             return;
         }
-        engine.transactionStep(table, request.key, request, commitLevel(step), " (transaction " + step.getClass().getSimpleName() + ")")
+        engine.transactionStep(table, request.key, request, commitLevel(request.steps), " (transaction " + request.names() + ")")
                 .whenComplete((result, failure) -> {
                     if (failure == null && request.resolvedFirst(result)) {
-                        apply(key, step, reply); // the blocker's writes are in: now the step itself
+                        lane.execute(() -> send(key, steps)); // the blocker's writes are in: now the steps themselves
                         return;
                     }
-                    Reply answer = failure != null ? Reply.UNKNOWN : request.reply(result);
-                    lane.execute(() -> reply.accept(answer));
+                    List<Reply> replies = failure != null ? null : request.replies(result);
+                    for (int i = 0; i < steps.size(); i++) {
+                        Reply answer = replies == null ? Reply.UNKNOWN : replies.get(i);
+                        Consumer<Reply> reply = steps.get(i).reply();
+                        lane.execute(() -> reply.accept(answer));
+                    }
                 });
     }
 
@@ -78,26 +126,36 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
      * Steps need only their decision, durable in a quorum of accepts (ANY); a resolution and a 1PC write the
      * transaction's values, which a QUORUM read after the client's answer must see.
      */
-    private static ConsistencyLevel commitLevel(Step<TxnValue> step) {
-        return step instanceof Resolve<TxnValue> || step instanceof OnePhase<TxnValue> ? ConsistencyLevel.QUORUM : ConsistencyLevel.ANY;
+    private static ConsistencyLevel commitLevel(List<Step<TxnValue>> steps) {
+        for (Step<TxnValue> step : steps) {
+            if (step instanceof Resolve<TxnValue> || step instanceof OnePhase<TxnValue>) return ConsistencyLevel.QUORUM;
+        }
+        return ConsistencyLevel.ANY;
     }
 
-    /** One step as the Paxos core sees it; the last evaluation is the one that counts (docs/paxos.md §4.10). */
+    /**
+     * Steps of one partition as one request of the Paxos core, evaluated one after the other on the partition's state;
+     * the last evaluation is the one that counts (docs/paxos.md §4.10).
+     */
     private static final class StepRequest implements CasRequest {
-        private final Step<TxnValue> step;
+        private final List<Step<TxnValue>> steps;
         private final TableMetadata table;
         private final PartitionKey key;
         private final Bytes query;
-        private volatile Reply last;
+        private volatile List<Reply> last;
         private volatile RuntimeException error;
-        /** Whether the last evaluation rolled a committed blocker forward instead of running the step (see {@link #evaluate}). */
+        /** Whether the last evaluation rolled a committed blocker forward instead of running the steps (see {@link #evaluate}). */
         private volatile boolean resolving;
 
-        StepRequest(Step<TxnValue> step, TableMetadata table, PartitionKey key) {
-            this.step = step;
+        StepRequest(List<Step<TxnValue>> steps, TableMetadata table, PartitionKey key) {
+            this.steps = steps;
             this.table = table;
             this.key = key;
-            this.query = CqlValues.Query.of(table.id(), rowsRead(step), true).encode();
+            this.query = CqlValues.Query.of(table.id(), rowsRead(steps.get(steps.size() - 1)), true).encode();
+        }
+
+        String names() {
+            return String.join("+", steps.stream().map(s -> s.getClass().getSimpleName()).toList());
         }
 
         private static ReadSpec rowsRead(Step<TxnValue> step) {
@@ -120,54 +178,64 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
                 // A placement that carries the commit of the intent it meets would roll it forward and then evaluate
                 // its operation on rows not yet written, in one decree at one timestamp, where a deletion among the
                 // rolled-forward writes would shadow the operation's own. So this CAS rolls the intent forward alone,
-                // and the step runs in the next (docs/txn.md §11.1).
+                // and the steps run in the next (docs/txn.md §11.1).
                 Decision blocker = committedBlocker(state);
                 resolving = blocker != null;
-                Transition<TxnValue> transition = (resolving ? new Resolve<TxnValue>(blocker) : step).evaluate(state, timestampMicros);
-                last = transition.reply();
+                List<Step<TxnValue>> run = resolving ? List.of(new Resolve<>(blocker)) : steps;
+                List<Reply> replies = new ArrayList<>(run.size());
+                boolean changed = false;
+                for (Step<TxnValue> step : run) {
+                    Transition<TxnValue> transition = step.evaluate(state, timestampMicros);
+                    replies.add(transition.reply());
+                    if (transition.changed()) {
+                        changed = true;
+                        state = transition.next();
+                    }
+                }
+                last = replies;
                 error = null;
-                if (!transition.changed()) return Optional.empty();
-                PartitionState<TxnValue> next = transition.next();
-                PartitionUpdate write = next.value() instanceof TxnValue.Write w ? w.update()
+                if (!changed) return Optional.empty();
+                PartitionUpdate write = state.value() instanceof TxnValue.Write w ? w.update()
                         : new PartitionUpdate(table.id(), key, DeletionTime.LIVE, List.of(), null, List.of());
-                return Optional.of(CqlValues.encodeEntry(write, 0, TxnStateCodec.encode(next, table.id(), key)));
+                return Optional.of(CqlValues.encodeEntry(write, 0, TxnStateCodec.encode(state, table.id(), key)));
             } catch (RuntimeException e) {
                 error = e;
                 return Optional.empty();
             }
         }
 
-        /** The committed decision the step carries about the partition's intent, if it is a placement that carries one. */
+        /** The committed decision the last step carries about the partition's intent, if it is a placement that carries one. */
         private Decision committedBlocker(PartitionState<TxnValue> state) {
             if (state.intent() == null) return null;
+            Step<TxnValue> step = steps.get(steps.size() - 1);
             List<Decision> decisions = step instanceof Place<TxnValue> p ? p.decisions() : step instanceof OnePhase<TxnValue> o ? o.decisions() : List.of();
             for (Decision d : decisions) if (d.committed() && d.attempt().equals(state.intent().attempt())) return d;
             return null;
         }
 
-        /** Whether the CAS only rolled a committed blocker forward, so the step must be sent again. */
+        /** Whether the CAS only rolled a committed blocker forward, so the steps must be sent again. */
         boolean resolvedFirst(CasResult result) {
             return resolving && error == null && (result.outcome() == CasResult.Outcome.APPLIED || result.outcome() == CasResult.Outcome.COMMIT_TIMEOUT);
         }
 
-        /** The step's reply for the core's answer: the last evaluation's when it was decided or read, else unknown. */
-        Reply reply(CasResult result) {
+        /** The steps' replies for the core's answer: the last evaluation's when it was decided or read; else null (unknown). */
+        List<Reply> replies(CasResult result) {
             RuntimeException failed = error;
             if (failed != null) {
-                log.error("transaction step {} on {}.{} failed", step, table.keyspace(), table.name(), failed);
-                return Reply.UNKNOWN;
+                log.error("transaction steps {} on {}.{} failed", steps, table.keyspace(), table.name(), failed);
+                return null;
             }
-            Reply reply = last;
-            if (reply == null || resolving) return Reply.UNKNOWN;
+            List<Reply> replies = last;
+            if (replies == null || resolving) return null;
             return switch (result.outcome()) {
-                case APPLIED, NOT_APPLIED, COMMIT_TIMEOUT -> reply;
-                case UNKNOWN, TIMED_OUT, UNAVAILABLE -> Reply.UNKNOWN;
+                case APPLIED, NOT_APPLIED, COMMIT_TIMEOUT -> replies;
+                case UNKNOWN, TIMED_OUT, UNAVAILABLE -> null;
             };
         }
 
         @Override
         public String toString() {
-            return "txn-step(" + step.getClass().getSimpleName() + " on " + table.name() + ")";
+            return "txn-steps(" + names() + " on " + table.name() + ")";
         }
     }
 }
