@@ -24,9 +24,13 @@ final class ClusterOptions {
     @Option(names = "--keyspace", paramLabel = "NAME", defaultValue = "lightest", description = "keyspace of the workload's tables (default ${DEFAULT-VALUE})")
     String keyspace;
 
+    CqlIdentifier keyspaceId() {
+        return CqlIdentifier.fromInternal(keyspace);
+    }
+
     /** The keyspace as it goes into CQL text, quoted if it needs to be. */
     String keyspaceCql() {
-        return CqlIdentifier.fromInternal(keyspace).asCql(true);
+        return keyspaceId().asCql(true);
     }
 
     /**
@@ -34,6 +38,8 @@ final class ClusterOptions {
      * whose key is bound) and lets {@code inFlight} requests be outstanding on one connection. The request timeout is
      * longer than the server's own write timeout, so a slow request reports the server's answer rather than the driver's.
      * Closing does not wait out Netty's quiet period (2 s by default): nothing else runs on the session's event loops.
+     * A schema change (the tables a run creates) returns once the cluster agrees on it, rather than a second later: by
+     * default the driver waits that long for more changes before it refreshes its schema metadata.
      */
     CqlSession connect(int inFlight) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
@@ -41,6 +47,7 @@ final class ClusterOptions {
                 .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, Math.min(Math.max(inFlight, 1024), REQUESTS_PER_CONNECTION_MAX))
                 .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
                 .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_WINDOW, Duration.ofMillis(10))
                 .build();
         return CqlSession.builder().addContactPoints(hosts).withLocalDatacenter(dataCenter).withConfigLoader(config).build();
     }

@@ -42,6 +42,16 @@ final class LoadOptions {
         };
     }
 
+    /** The serial consistency of the run's own bookkeeping LWTs: {@code -c} if serial, else SERIAL. */
+    DefaultConsistencyLevel serialConsistency() {
+        return conditional() ? consistency : DefaultConsistencyLevel.SERIAL;
+    }
+
+    /** The level of reads and of commits that go with {@link #serialConsistency()}: QUORUM, or LOCAL_QUORUM with LOCAL_SERIAL. */
+    DefaultConsistencyLevel quorumConsistency() {
+        return serialConsistency() == DefaultConsistencyLevel.LOCAL_SERIAL ? DefaultConsistencyLevel.LOCAL_QUORUM : DefaultConsistencyLevel.QUORUM;
+    }
+
     void validate(CommandSpec spec) {
         if (workers < 1) throw new ParameterException(spec.commandLine(), "--workers is " + workers + "; it must be at least 1");
         if (duration != null && (duration.isNegative() || duration.isZero()))
