@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  * lightest's check, with its recovery first: finish every transfer left by a client that is gone, then compare the
  * sum of the balances with the total pop recorded ({@link PopTotals}: money is only moved, never made or lost), and
  * find no account still held by a transfer. Transfers held by live clients are waited for, up to {@code wait} (a
- * killed client's claim lapses after the claim TTL, 30 s).
+ * killed client's claim lapses after the claim TTL, 30 s). Runs on a session from {@link ClusterOptions#connect}, whose
+ * scan profile it uses.
  */
 final class LedgerCheck {
     /** Long enough for the claims of clients killed just before the check to lapse (30 s) and be recovered. */
@@ -108,6 +109,6 @@ final class LedgerCheck {
     }
 
     private SimpleStatement read(String cql) {
-        return SimpleStatement.newInstance(cql).setConsistencyLevel(readConsistency).setTimeout(SCAN_TIMEOUT);
+        return SimpleStatement.newInstance(cql).setExecutionProfileName(ClusterOptions.SCAN_PROFILE).setConsistencyLevel(readConsistency).setTimeout(SCAN_TIMEOUT);
     }
 }
