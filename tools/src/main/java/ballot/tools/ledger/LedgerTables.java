@@ -7,7 +7,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
  * The ledger's tables. {@code accounts} and {@code transfers} are lightest's, column for column, so lightest and this
  * ledger can work on one keyspace. {@code transfer_outcomes} is ours: lightest deletes a transfer's row once it is
  * done, after which a retry with the same id could not tell "done" from "never started"; the outcome, kept for a
- * retention period (a TTL), is what makes such a retry return the outcome instead of moving the money again.
+ * retention period (a TTL), is what makes such a retry return the outcome instead of moving the money again
+ * (docs/workload.md §4).
  */
 public final class LedgerTables {
     private LedgerTables() {}

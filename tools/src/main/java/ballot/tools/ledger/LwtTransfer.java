@@ -33,7 +33,8 @@ import java.util.function.BooleanSupplier;
  *     records its outcome and finishes without {@code locked}.</li>
  * </ul>
  * The state in hand may be older than the row's (it was read before the claim): every path above is also right from
- * an older state, which is why the claim is followed by the outcome read.
+ * an older state, which is why the claim is followed by the outcome read. The steps and the argument, at more
+ * length: docs/workload.md §3-§5.
  */
 final class LwtTransfer {
     /** How deep a transfer goes finishing abandoned transfers that block it, which may be blocked in turn. */
