@@ -11,7 +11,6 @@ final class Zipfian {
     static final double THETA = 0.99;
 
     private final long n;
-    private final double theta;
     private final double zetaN;
     private final double alpha;
     private final double eta;
@@ -21,7 +20,6 @@ final class Zipfian {
         if (n < 1) throw new IllegalArgumentException("zipfian over " + n + " ranks; there must be at least 1");
         if (!(theta > 0 && theta < 1)) throw new IllegalArgumentException("zipfian theta is " + theta + "; it must be between 0 and 1, exclusive");
         this.n = n;
-        this.theta = theta;
         this.zetaN = zeta(n, theta);
         this.alpha = 1 / (1 - theta);
         // used only for ranks from 2 on, so only when n > 2 (for n = 2 the denominator is 0)
@@ -35,11 +33,6 @@ final class Zipfian {
         if (uz < 1) return 0;
         if (uz < rankOneBound || n == 2) return Math.min(1, n - 1);
         return Math.min(n - 1, (long) (n * Math.pow(eta * u - eta + 1, alpha)));
-    }
-
-    /** The exact probability of rank {@code k}. */
-    double probability(long k) {
-        return 1 / Math.pow(k + 1, theta) / zetaN;
     }
 
     /** zeta(n, theta) = sum over i = 1..n of 1/i^theta. */
