@@ -1,5 +1,6 @@
 package ballot.tools.workload;
 
+import ballot.tools.ledger.Account;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -27,12 +28,29 @@ final class Accounts {
     }
 
     Account account(long index) {
-        if (index < 0) throw new IllegalArgumentException("account index " + index + " is negative");
-        long number = mix(index ^ key);
-        SplittableRandom random = new SplittableRandom(number);
+        long number = number(index);
         String digits = Long.toUnsignedString(number);
         String ban = "0".repeat(20 - digits.length()) + digits;
-        return new Account(bics.get(random.nextInt(BANKS)), ban, BigDecimal.valueOf(random.nextLong(BALANCE_CENTS_MAX), 2));
+        return new Account(bics.get(new SplittableRandom(number).nextInt(BANKS)), ban);
+    }
+
+    /** The balance pop registers account {@code index} with. */
+    BigDecimal openingBalance(long index) {
+        SplittableRandom random = new SplittableRandom(number(index));
+        random.nextInt(BANKS); // the bank, drawn first
+        return BigDecimal.valueOf(random.nextLong(BALANCE_CENTS_MAX), 2);
+    }
+
+    /** The total of the opening balances of accounts 0..count-1: what their balances add up to as long as only transfers change them. */
+    BigDecimal openingTotal(long count) {
+        long cents = 0;
+        for (long i = 0; i < count; i++) cents = Math.addExact(cents, openingBalance(i).unscaledValue().longValueExact());
+        return BigDecimal.valueOf(cents, 2);
+    }
+
+    private long number(long index) {
+        if (index < 0) throw new IllegalArgumentException("account index " + index + " is negative");
+        return mix(index ^ key);
     }
 
     /** A SWIFT-shaped bank code: four letters of bank, two of country, two digits of location, e.g. DCCDIN51. */

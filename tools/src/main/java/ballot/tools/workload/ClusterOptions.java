@@ -11,6 +11,12 @@ import picocli.CommandLine.Option;
 
 /** Where the workload runs: contact points, the local data center and the keyspace; shared by every subcommand. */
 final class ClusterOptions {
+    /**
+     * The execution profile of check's full-table scans, which the node answers with a warning ("Aggregation query
+     * used without partition key") that the driver would log for every check: they are full scans on purpose.
+     */
+    static final String SCAN_PROFILE = "scan";
+
     /** The driver's per-connection limit on outstanding requests is 1024 by default; the protocol allows 32768. */
     private static final int REQUESTS_PER_CONNECTION_MAX = 32_768;
 
@@ -24,9 +30,13 @@ final class ClusterOptions {
     @Option(names = "--keyspace", paramLabel = "NAME", defaultValue = "lightest", description = "keyspace of the workload's tables (default ${DEFAULT-VALUE})")
     String keyspace;
 
+    CqlIdentifier keyspaceId() {
+        return CqlIdentifier.fromInternal(keyspace);
+    }
+
     /** The keyspace as it goes into CQL text, quoted if it needs to be. */
     String keyspaceCql() {
-        return CqlIdentifier.fromInternal(keyspace).asCql(true);
+        return keyspaceId().asCql(true);
     }
 
     /**
@@ -34,6 +44,8 @@ final class ClusterOptions {
      * whose key is bound) and lets {@code inFlight} requests be outstanding on one connection. The request timeout is
      * longer than the server's own write timeout, so a slow request reports the server's answer rather than the driver's.
      * Closing does not wait out Netty's quiet period (2 s by default): nothing else runs on the session's event loops.
+     * A schema change (the tables a run creates) returns once the cluster agrees on it, rather than a second later: by
+     * default the driver waits that long for more changes before it refreshes its schema metadata.
      */
     CqlSession connect(int inFlight) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
@@ -41,6 +53,8 @@ final class ClusterOptions {
                 .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, Math.min(Math.max(inFlight, 1024), REQUESTS_PER_CONNECTION_MAX))
                 .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
                 .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_WINDOW, Duration.ofMillis(10))
+                .startProfile(SCAN_PROFILE).withBoolean(DefaultDriverOption.REQUEST_LOG_WARNINGS, false).endProfile()
                 .build();
         return CqlSession.builder().addContactPoints(hosts).withLocalDatacenter(dataCenter).withConfigLoader(config).build();
     }

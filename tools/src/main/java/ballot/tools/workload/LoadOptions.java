@@ -9,13 +9,13 @@ import picocli.CommandLine.ParameterException;
 
 /** How hard and how long a workload runs, and how its requests are made; shared by every subcommand. */
 final class LoadOptions {
-    @Option(names = {"-w", "--workers"}, paramLabel = "W", description = "requests in flight at once (default: cores x 4, here ${DEFAULT-VALUE})")
+    @Option(names = {"-w", "--workers"}, paramLabel = "W", description = "requests (for pay: transfers) in flight at once (default: cores x 4, here ${DEFAULT-VALUE})")
     int workers = Runtime.getRuntime().availableProcessors() * 4;
 
     @Option(names = {"-c", "--consistency"}, defaultValue = "SERIAL", paramLabel = "LEVEL",
             description = "one of ${COMPLETION-CANDIDATES}. SERIAL and LOCAL_SERIAL run conditional statements (LWT) with that "
-                    + "serial consistency, committed at QUORUM or LOCAL_QUORUM; any other level runs the same statements "
-                    + "without their condition, at that level (default ${DEFAULT-VALUE})")
+                    + "serial consistency, committed at QUORUM or LOCAL_QUORUM; pop also takes any other level, and then runs its "
+                    + "inserts without their condition, at that level (default ${DEFAULT-VALUE})")
     DefaultConsistencyLevel consistency;
 
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "0", description = "seed of the pseudo-random accounts (default ${DEFAULT-VALUE})")
@@ -40,6 +40,16 @@ final class LoadOptions {
             case LOCAL_SERIAL -> DefaultConsistencyLevel.LOCAL_QUORUM;
             default -> consistency;
         };
+    }
+
+    /** The serial consistency of the run's own bookkeeping LWTs: {@code -c} if serial, else SERIAL. */
+    DefaultConsistencyLevel serialConsistency() {
+        return conditional() ? consistency : DefaultConsistencyLevel.SERIAL;
+    }
+
+    /** The level of reads and of commits that go with {@link #serialConsistency()}: QUORUM, or LOCAL_QUORUM with LOCAL_SERIAL. */
+    DefaultConsistencyLevel quorumConsistency() {
+        return serialConsistency() == DefaultConsistencyLevel.LOCAL_SERIAL ? DefaultConsistencyLevel.LOCAL_QUORUM : DefaultConsistencyLevel.QUORUM;
     }
 
     void validate(CommandSpec spec) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 
 /** The text a workload prints: progress lines, the summary, the errors. Latencies are shown in milliseconds. */
@@ -26,8 +27,13 @@ final class Report {
      * p95 3.10 p99 5.00 p99.9 9.80 max 18.30}; a run stopped by its deadline says {@code 12000 of 27000 accounts}.
      */
     static String summary(String command, String items, LoadResult<?> r) {
+        return summary(command, items, r, Object::toString);
+    }
+
+    /** The summary with each outcome named by {@code label}. */
+    static <O extends Enum<O>> String summary(String command, String items, LoadResult<O> r, Function<? super O, String> label) {
         StringJoiner counts = new StringJoiner(", ");
-        r.outcomes().forEach((outcome, n) -> counts.add(outcome + " " + n));
+        r.outcomes().forEach((outcome, n) -> counts.add(label.apply(outcome) + " " + n));
         counts.add("errors " + r.errorCount());
         double seconds = r.elapsedNanos() / 1e9;
         long throughput = seconds <= 0 ? 0 : Math.round(r.completed() / seconds);

@@ -4,10 +4,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The banking workload, after lightest (docs in README.md, "Workload"): {@code pop} registers accounts; {@code pay}
- * and {@code check} are to join it as further subcommands over the same options, accounts and load loop.
+ * The banking workload, after lightest (docs in README.md, "Workload", and docs/workload.md): {@code pop} registers
+ * accounts, {@code pay} makes transfers between them through a {@link ballot.tools.ledger.Ledger} with the chosen
+ * algorithm, and {@code check} finishes abandoned transfers and checks that the balances still add up to what pop
+ * registered. They share their options ({@link LoadOptions}, {@link ClusterOptions}), the seed's accounts
+ * ({@link Accounts}) and the load loop ({@link BoundedLoad}).
  */
-@Command(name = "ballot-workload", mixinStandardHelpOptions = true, subcommands = Pop.class,
+@Command(name = "ballot-workload", mixinStandardHelpOptions = true, subcommands = {Pop.class, Pay.class, Check.class},
         description = "A lightest-style banking workload against a Ballot or Cassandra cluster.")
 public final class Workload {
     public static void main(String[] args) {

@@ -3,6 +3,7 @@ package ballot.tools.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ballot.tools.ledger.Account;
 import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
@@ -55,14 +56,25 @@ class AccountsTest {
             Account account = ledger.account(i);
             assertThat(account.bic()).matches("[A-Z]{4}(CH|DE|FR|GB|IN|NL|SE|US)[0-9]{2}");
             assertThat(account.ban()).matches("[0-9]{20}");
-            assertThat(account.balance().scale()).isEqualTo(2);
-            assertThat(account.balance()).isBetween(BigDecimal.ZERO, new BigDecimal("99999.99"));
+            assertThat(ledger.openingBalance(i).scale()).isEqualTo(2);
+            assertThat(ledger.openingBalance(i)).isBetween(BigDecimal.ZERO, new BigDecimal("99999.99"));
         }
+    }
+
+    @Test
+    void openingBalancesDependOnlyOnSeedAndIndexAndAddUpToTheTotal() {
+        Accounts ledger = new Accounts(5);
+        BigDecimal sum = BigDecimal.ZERO;
+        for (long i = 0; i < 1_000; i++) sum = sum.add(new Accounts(5).openingBalance(i));
+        assertThat(ledger.openingTotal(1_000)).isEqualTo(sum).isPositive();
+        assertThat(ledger.openingTotal(0)).isEqualByComparingTo("0");
+        assertThat(ledger.openingBalance(17)).isNotEqualTo(new Accounts(6).openingBalance(17));
     }
 
     @Test
     void rejectsNegativeIndex() {
         assertThatThrownBy(() -> new Accounts(0).account(-1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+        assertThatThrownBy(() -> new Accounts(0).openingBalance(-2)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-2");
     }
 
     @Test

@@ -2,16 +2,12 @@ package ballot.tools.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ballot.node.BallotNode;
-import ballot.node.NodeConfig;
+import ballot.tools.TestNode;
+import ballot.tools.ledger.Account;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,27 +17,16 @@ import picocli.CommandLine;
 /** pop through its command line against a real node in this JVM, on ephemeral ports over a temporary directory. */
 class PopIT {
     private static final int ACCOUNTS = 500;
-    private static Path directory;
-    private static BallotNode node;
+    private static TestNode node;
 
     @BeforeAll
-    static void startNode() throws IOException {
-        directory = Files.createTempDirectory("ballot-pop");
-        NodeConfig config = new NodeConfig();
-        config.dataDirectory = directory.resolve("data").toString();
-        config.nativeTransportPort = 0;
-        config.storagePort = 0;
-        config.metricsPort = 0;
-        config.requestThreads = 8;
-        node = BallotNode.start(config);
+    static void startNode() {
+        node = TestNode.start("pop");
     }
 
     @AfterAll
-    static void stopNode() throws IOException {
+    static void stopNode() throws Exception {
         if (node != null) node.close();
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 
     /** What one command printed and returned. */
@@ -57,15 +42,11 @@ class PopIT {
         CommandLine cmd = Workload.commandLine();
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(err));
-        String host = node.address().getAddress().getHostAddress() + ":" + node.address().getPort();
-        String[] args = Stream.concat(Stream.of("pop", "--hosts", host, "--keyspace", keyspace, "-n", Integer.toString(ACCOUNTS), "-w", "8",
+        String[] args = Stream.concat(Stream.of("pop", "--hosts", node.hostPort(), "--keyspace", keyspace, "-n", Integer.toString(ACCOUNTS), "-w", "8",
                 "--progress-interval", "200ms"), Stream.of(options)).toArray(String[]::new);
         return new Run(cmd.execute(args), out.toString(), err.toString());
     }
 
-    private static CqlSession session() {
-        return CqlSession.builder().addContactPoint(node.address()).withLocalDatacenter("datacenter1").build();
-    }
 
     @Test
     void registersEveryAccountOnceThenFindsThemAllDuplicates() {
@@ -73,20 +54,27 @@ class PopIT {
         assertThat(first.exitCode()).as(first.out() + first.err()).isZero();
         assertThat(first.out()).contains("INSERT IF NOT EXISTS at SERIAL (commit QUORUM)").contains("100.0% 500/500");
         assertThat(first.summary()).startsWith("pop: 500 accounts in ").contains(": inserted 500, duplicates 0, errors 0;");
+        Accounts ledger = new Accounts(0);
+        String total = ledger.openingTotal(ACCOUNTS).toPlainString();
+        assertThat(first.out()).contains("pop: recorded accounts 0..499 of seed 0, opening balances totalling " + total + ", in pop_lwt.pop_totals");
 
         Run second = pop("pop_lwt");
         assertThat(second.exitCode()).as(second.out() + second.err()).isZero();
         assertThat(second.summary()).contains(": inserted 0, duplicates 500, errors 0;");
+        assertThat(second.out()).contains("pop: pop_lwt.pop_totals already records at least 500 accounts of seed 0; kept");
 
-        Accounts ledger = new Accounts(0);
-        try (CqlSession session = session()) {
+        try (CqlSession session = node.session()) {
             assertThat(session.execute("SELECT count(*) FROM pop_lwt.accounts").one().getLong(0)).isEqualTo(ACCOUNTS);
+            Row recorded = session.execute("SELECT accounts, balance_total FROM pop_lwt.pop_totals WHERE seed = 0").one();
+            assertThat(recorded.getLong("accounts")).isEqualTo(ACCOUNTS);
+            assertThat(recorded.getBigDecimal("balance_total")).isEqualByComparingTo(total)
+                    .isEqualByComparingTo(session.execute("SELECT sum(balance) FROM pop_lwt.accounts").one().getBigDecimal(0));
             for (long i = 0; i < ACCOUNTS; i += 50) {
                 Account account = ledger.account(i);
                 Row row = session.execute("SELECT balance, pending_amount, pending_transfer FROM pop_lwt.accounts WHERE bic = ? AND ban = ?",
                         account.bic(), account.ban()).one();
                 assertThat(row).as("account %d", i).isNotNull();
-                assertThat(row.getBigDecimal("balance")).isEqualByComparingTo(account.balance());
+                assertThat(row.getBigDecimal("balance")).isEqualByComparingTo(ledger.openingBalance(i));
                 assertThat(row.getBigDecimal("pending_amount")).isZero();
                 assertThat(row.getUuid("pending_transfer")).isNull();
             }
@@ -102,7 +90,7 @@ class PopIT {
 
         Run second = pop("pop_quorum", "-c", "quorum");
         assertThat(second.summary()).as(second.err()).contains(": inserted 500, duplicates 0, errors 0;");
-        try (CqlSession session = session()) {
+        try (CqlSession session = node.session()) {
             assertThat(session.execute("SELECT count(*) FROM pop_quorum.accounts").one().getLong(0)).isEqualTo(ACCOUNTS);
         }
     }

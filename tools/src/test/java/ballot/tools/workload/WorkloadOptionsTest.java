@@ -3,11 +3,13 @@ package ballot.tools.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ballot.tools.ledger.Algorithm;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
@@ -17,6 +19,22 @@ class WorkloadOptionsTest {
     private static Pop parsePop(String... args) {
         ParseResult parsed = Workload.commandLine().parseArgs(args);
         return (Pop) parsed.subcommand().commandSpec().userObject();
+    }
+
+    private static Pay parsePay(String... args) {
+        return (Pay) Workload.commandLine().parseArgs(args).subcommand().commandSpec().userObject();
+    }
+
+    private static Check parseCheck(String... args) {
+        return (Check) Workload.commandLine().parseArgs(args).subcommand().commandSpec().userObject();
+    }
+
+    /** The exit code and what the command printed on stderr. */
+    private static Map.Entry<Integer, String> execute(String... args) {
+        StringWriter err = new StringWriter();
+        CommandLine cmd = Workload.commandLine();
+        cmd.setErr(new PrintWriter(err));
+        return Map.entry(cmd.execute(args), err.toString());
     }
 
     @Test
@@ -75,6 +93,64 @@ class WorkloadOptionsTest {
             assertThat(cmd.execute(args)).as(String.join(" ", args)).isEqualTo(2);
             assertThat(err.toString()).as(String.join(" ", args)).contains(args[1]).contains("must be");
         }
+    }
+
+    @Test
+    void payDefaultsAndOptions() {
+        Pay pay = parsePay("pay");
+        assertThat(pay.transfers).isEqualTo(10_000);
+        assertThat(pay.zipfian).isFalse();
+        assertThat(pay.algorithm).isEqualTo(Algorithm.LWT);
+        assertThat(pay.check).isFalse();
+        assertThat(pay.load.consistency).isEqualTo(DefaultConsistencyLevel.SERIAL);
+        assertThat(pay.cluster.keyspaceCql()).isEqualTo("lightest");
+
+        pay = parsePay("pay", "-n", "50", "-w", "4", "--zipfian", "--algorithm", "LWT", "--check", "--seed", "3", "--duration", "5s", "-c", "local_serial",
+                "--keyspace", "bank", "--hosts", "127.0.0.2");
+        assertThat(pay.transfers).isEqualTo(50);
+        assertThat(pay.load.workers).isEqualTo(4);
+        assertThat(pay.zipfian).isTrue();
+        assertThat(pay.algorithm).isEqualTo(Algorithm.LWT);
+        assertThat(pay.check).isTrue();
+        assertThat(pay.load.seed).isEqualTo(3);
+        assertThat(pay.load.duration).isEqualTo(Duration.ofSeconds(5));
+        assertThat(pay.load.quorumConsistency()).isEqualTo(DefaultConsistencyLevel.LOCAL_QUORUM);
+        assertThat(pay.cluster.keyspaceCql()).isEqualTo("bank");
+        assertThat(pay.cluster.hosts).containsExactly(new InetSocketAddress("127.0.0.2", 9042));
+    }
+
+    @Test
+    void payRefusesBadValuesBeforeConnecting() {
+        for (String[] args : new String[][] {{"pay", "--transfers", "0"}, {"pay", "--workers", "0"}, {"pay", "--duration", "0s"}}) {
+            Map.Entry<Integer, String> run = execute(args);
+            assertThat(run.getKey()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.getValue()).as(String.join(" ", args)).contains(args[1]).contains("must be");
+        }
+        Map.Entry<Integer, String> quorum = execute("pay", "-c", "QUORUM");
+        assertThat(quorum.getKey()).isEqualTo(2);
+        assertThat(quorum.getValue()).contains("--consistency is QUORUM; pay's statements are conditional, so it must be SERIAL or LOCAL_SERIAL");
+        assertThat(execute("pay", "--algorithm", "paxos").getValue()).contains("--algorithm").contains("paxos");
+    }
+
+    @Test
+    void payRefusesTheAlgorithmsThatAreNotAvailableYet() {
+        Map.Entry<Integer, String> batch = execute("pay", "--algorithm", "batch");
+        assertThat(batch.getKey()).isEqualTo(2);
+        assertThat(batch.getValue()).contains("algorithm batch is not available yet");
+        Map.Entry<Integer, String> txn = execute("pay", "--algorithm", "txn");
+        assertThat(txn.getKey()).isEqualTo(2);
+        assertThat(txn.getValue()).contains("algorithm txn is not available yet");
+    }
+
+    @Test
+    void checkDefaultsAndBadValues() {
+        Check check = parseCheck("check");
+        assertThat(check.consistency).isEqualTo(DefaultConsistencyLevel.SERIAL);
+        assertThat(check.wait).isEqualTo(Duration.ofSeconds(40)).isEqualTo(LedgerCheck.WAIT_DEFAULT);
+        assertThat(parseCheck("check", "--wait", "0s", "--keyspace", "bank").wait).isZero();
+        Map.Entry<Integer, String> quorum = execute("check", "-c", "QUORUM");
+        assertThat(quorum.getKey()).isEqualTo(2);
+        assertThat(quorum.getValue()).contains("--consistency is QUORUM; it must be SERIAL or LOCAL_SERIAL");
     }
 
     @Test
