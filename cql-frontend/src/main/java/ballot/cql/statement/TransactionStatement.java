@@ -49,8 +49,8 @@ import java.util.function.Function;
  *
  * <p>The answer is Cassandra's: the returning SELECT's rows, or one row of the LET values it names, as they were
  * before the transaction's writes; VOID without a returning SELECT; no {@code [applied]} column. When the IF does not
- * hold, the values are those the participants read before the refusal, the one that failed included, so a client that
- * evaluates the IF on them finds it false.
+ * hold, the values are those the participants read before the refusal, the one that failed included (the others read
+ * after the decision), so a client that evaluates the IF on them finds it false.
  */
 final class TransactionStatement implements CqlStatement {
     /** A LET: one row of one partition, by its full primary key or the first row of a partition (LIMIT 1). */
@@ -325,12 +325,19 @@ final class TransactionStatement implements CqlStatement {
         Transactions transactions = context.environment().transactions();
         return transactions.run(requests, serial, commit).thenCompose(result -> {
             if (complete(result, participants)) return CompletableFuture.completedFuture(answer(context, participants, result.reads(), bound, selected));
-            // Not applied, and the answer lacks some participant's rows (the abort was found in its record): read them all
-            // in a read-only transaction, a snapshot after the decision.
+            // Not applied, and the answer lacks some participants' rows (not read before the refusal, or the abort was
+            // found in its record): those are read in a read-only transaction after the decision. The rows the answer
+            // has stay, the one the IF failed on among them, so the IF evaluated on the answer is still false.
             List<CasRequest> reads = new ArrayList<>(participants.size());
             for (int i = 0; i < participants.size(); i++) reads.add(CasRequest.read(participants.get(i).table, participants.get(i).key, requests.get(i).read()));
-            return transactions.run(reads, serial, ConsistencyLevel.ONE)
-                    .thenApply(snapshot -> answer(context, participants, snapshot.reads(), bound, selected));
+            return transactions.run(reads, serial, ConsistencyLevel.ONE).thenApply(snapshot -> {
+                List<PartitionData> merged = new ArrayList<>(participants.size());
+                for (int i = 0; i < participants.size(); i++) {
+                    PartitionData seen = result.reads().size() > i ? result.reads().get(i) : null;
+                    merged.add(seen != null ? seen : snapshot.reads().get(i));
+                }
+                return answer(context, participants, merged, bound, selected);
+            });
         });
     }
 
