@@ -5,7 +5,7 @@ import random
 import threading
 
 import pytest
-from cassandra import ConsistencyLevel, InvalidRequest
+from cassandra import ConsistencyLevel, InvalidRequest, WriteTimeout
 from cassandra.protocol import ProtocolVersion
 from cassandra.query import BatchStatement, BatchType, SimpleStatement
 
@@ -189,7 +189,10 @@ def test_multi_partition_conditional_batches(session, table):
             batch = BatchStatement()
             batch.add(move, (ba - 5, a, ba))
             batch.add(move, (bb + 5, b, bb))
-            session.execute(batch)
+            try:
+                session.execute(batch)
+            except WriteTimeout:
+                pass  # contended and undecided in time: it may apply or not, and the total holds either way
 
     workers = [threading.Thread(target=client, args=(i,)) for i in range(4)]
     for w in workers:

@@ -4,7 +4,10 @@ import ballot.cql.ConsistencyLevel;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.CasResult;
 import ballot.cql.spi.LwtCoordinator;
+import ballot.cql.spi.TransactionResult;
 import ballot.cql.spi.Transactions;
+import ballot.cql.error.ReadTimeoutException;
+import ballot.cql.error.WriteTimeoutException;
 import ballot.lwt.IntentFound;
 import ballot.lwt.PaxosEngine;
 import java.util.List;
@@ -30,14 +33,23 @@ public final class TransactionalLwt implements LwtCoordinator {
     @Override
     public CompletableFuture<CasResult> cas(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
         return paxos.cas(request, serial, commit).exceptionallyCompose(failure -> {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = unwrap(failure);
             if (!(cause instanceof IntentFound)) return CompletableFuture.failedFuture(cause);
             return asTransaction(request, serial, commit);
         });
     }
 
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
     private CompletableFuture<CasResult> asTransaction(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
-        return transactions.run(List.of(request), serial, commit).thenCompose(result -> {
+        CompletableFuture<TransactionResult> run = transactions.run(List.of(request), serial, commit);
+        if (request.isRead()) { // a SERIAL read that could not finish in time times out as a read, as it would through Paxos
+            run = run.exceptionallyCompose(failure -> CompletableFuture.failedFuture(unwrap(failure) instanceof WriteTimeoutException
+                    ? new ReadTimeoutException(serial, 0, 1, false) : unwrap(failure)));
+        }
+        return run.thenCompose(result -> {
             if (request.isRead())
                 return CompletableFuture.completedFuture(new CasResult(false, PaxosEngine.limit(result.reads().get(0), request.read())));
             if (result.applied() || result.reads().get(0) != null)
