@@ -20,6 +20,7 @@ import ballot.txn.coordinator.TxnCoordinator;
 import ballot.txn.spi.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,6 +82,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
     private final ScheduledExecutorService ticker;
     private final AtomicInteger next = new AtomicInteger();
     private final Map<ballot.txn.Mark, Counter> marks = new EnumMap<>(ballot.txn.Mark.class);
+    private final MeterRegistry metrics;
     private final TxnSweep sweep;
 
     /**
@@ -93,6 +95,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         this.options = options;
         this.tables = tables;
         this.wallMicros = wallMicros;
+        this.metrics = metrics;
         for (ballot.txn.Mark mark : ballot.txn.Mark.values()) {
             marks.put(mark, Counter.builder("ballot.txn.events").tag("event", mark.name().toLowerCase())
                     .description("Notable steps of the transaction protocol (docs/txn.md), by kind").register(metrics));
@@ -140,6 +143,12 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         Transaction<TxnValue> txn = new Transaction<>(new TxnId(UUID.randomUUID()), now, now + options.epochLifetime().toNanos() / 1000,
                 parts.get(0).key(), parts);
         CompletableFuture<TransactionResult> future = new CompletableFuture<>();
+        long started = System.nanoTime();
+        future.whenComplete((result, failure) -> Timer.builder("ballot.txn.latency")
+                .description("Transactions from submission to the answer (writes resolved), by outcome")
+                .tag("outcome", failure != null ? failure.getClass().getSimpleName().replace("Exception", "").toUpperCase(java.util.Locale.ROOT)
+                        : result.applied() ? "APPLIED" : "NOT_APPLIED")
+                .publishPercentileHistogram().register(metrics).record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
         Lane lane = lane(next.getAndIncrement());
         lane.execute(() -> lane.coordinator.submit(txn, options.timeout().toNanos(), result -> lane.answer(txn, result, future, serial, commit),
                 resolved -> lane.settled(txn, resolved, future, commit)));
