@@ -15,6 +15,7 @@ import ballot.txn.Decision;
 import ballot.txn.PartitionState;
 import ballot.txn.Transition;
 import ballot.txn.spi.PartitionCas;
+import ballot.txn.step.Finalize;
 import ballot.txn.step.OnePhase;
 import ballot.txn.step.Place;
 import ballot.txn.step.Reply;
@@ -93,7 +94,8 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
     }
 
     private static boolean changesValue(Step<TxnValue> step) {
-        return step instanceof Place<TxnValue> || step instanceof OnePhase<TxnValue> || step instanceof Resolve<TxnValue>;
+        return step instanceof Place<TxnValue> || step instanceof OnePhase<TxnValue> || step instanceof Resolve<TxnValue>
+                || step instanceof Finalize<TxnValue>; // it resolves the home's own intent
     }
 
     private void send(ballot.txn.PartitionKey key, List<Pending> steps) {
@@ -123,12 +125,14 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
     }
 
     /**
-     * Steps need only their decision, durable in a quorum of accepts (ANY); a resolution and a 1PC write the
-     * transaction's values, which a QUORUM read after the client's answer must see.
+     * Steps need only their decision, durable in a quorum of accepts (ANY); a resolution, a 1PC and a finalization
+     * (which resolves the home's intent) write the transaction's values, which a QUORUM read after the client's answer
+     * must see.
      */
     private static ConsistencyLevel commitLevel(List<Step<TxnValue>> steps) {
         for (Step<TxnValue> step : steps) {
-            if (step instanceof Resolve<TxnValue> || step instanceof OnePhase<TxnValue>) return ConsistencyLevel.QUORUM;
+            if (step instanceof Resolve<TxnValue> || step instanceof OnePhase<TxnValue> || step instanceof Finalize<TxnValue>)
+                return ConsistencyLevel.QUORUM;
         }
         return ConsistencyLevel.ANY;
     }

@@ -30,7 +30,8 @@ final class Finish {
             Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
             // C1: nothing may finalize an implicitly committed attempt otherwise; the simulation fails on this mark.
             if (decision.isEmpty() || !decision.get().committed()) ctx.observer.mark(Mark.COMMIT_CONTRADICTED);
-            if (decision.isPresent()) resolve(ctx, decision.get(), participants, settled);
+            // The home's own intent was resolved with the record (Finalize): the others remain.
+            if (decision.isPresent()) resolve(ctx, decision.get(), participants.stream().filter(p -> !p.equals(home)).toList(), settled);
             else settled.accept(false);
         }, () -> settled.accept(false));
     }
@@ -42,6 +43,10 @@ final class Finish {
 
     /** As {@link #resolve(Context, Decision, List)}; {@code settled} hears whether every participant answered in time. */
     static <V> void resolve(Context<V> ctx, Decision decision, List<PartitionKey> participants, Consumer<Boolean> settled) {
+        if (participants.isEmpty()) {
+            settled.accept(true);
+            return;
+        }
         long until = ctx.backgroundDeadline();
         int[] waiting = {participants.size()};
         boolean[] over = {false};

@@ -11,7 +11,9 @@ import java.util.List;
  * Decides a staging attempt in its record (docs/txn.md §3.5): the one transition out of {@code STAGING(e)} besides a
  * restart (§8 I1). Without a record, an abort writes {@code ABORTED(e)}, which also refuses the {@code Stage} still in
  * flight; it carries the attempt's deadline and the participants the sender knows, which the retention rule needs
- * (§2). The first finalizer wins; everyone reports the record it returns.
+ * (§2). The first finalizer wins; everyone reports the record it returns. The home's own intent of the decided attempt
+ * is resolved in the same transition, after the record is final (§4.3 keeps its order), so a home that is also a
+ * participant needs no {@link Resolve} of its own.
  *
  * @param reason for an abort: the refusal that makes it final, or null (retryable)
  */
@@ -39,11 +41,16 @@ public record Finalize<V>(Attempt attempt, boolean commit, String reason, long d
             if (commit) return Transition.of(state, state, new Reply.RecordSeen(null), nowMicros);
             Record aborted = new Record(attempt.id(), attempt.epoch(), Record.Status.ABORTED, reason, 0, deadlineMicros,
                     participants);
-            return Transition.of(state, state.withRecord(aborted), new Reply.RecordSeen(aborted), nowMicros);
+            return Transition.of(state, resolveHome(state.withRecord(aborted), aborted), new Reply.RecordSeen(aborted), nowMicros);
         }
         if (existing.status() != Record.Status.STAGING || existing.epoch() != attempt.epoch())
-            return Transition.of(state, state, new Reply.RecordSeen(existing), nowMicros);
+            return Transition.of(state, resolveHome(state, existing), new Reply.RecordSeen(existing), nowMicros);
         Record decided = existing.finish(commit, reason);
-        return Transition.of(state, state.withRecord(decided), new Reply.RecordSeen(decided), nowMicros);
+        return Transition.of(state, resolveHome(state.withRecord(decided), decided), new Reply.RecordSeen(decided), nowMicros);
+    }
+
+    /** The state with the home's intent of the attempt resolved by {@code record}'s decision, if it decides the attempt. */
+    private PartitionState<V> resolveHome(PartitionState<V> state, Record record) {
+        return record.decide(attempt.epoch()).map(d -> Resolve.apply(state, d)).orElse(state);
     }
 }

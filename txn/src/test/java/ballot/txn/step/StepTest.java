@@ -206,6 +206,26 @@ class StepTest {
                 .as("nothing commits without a staging record").isNull();
     }
 
+    /** §3.5: the home's own intent is resolved in the finalizing transition, after the record, and only by its decision. */
+    @Test
+    void finalizeResolvesTheHomesOwnIntentOfTheDecidedAttempt() {
+        Attempt attempt = new Attempt(OLD, 0);
+        PartitionState<Long> placed = place(OLD, 0, 1, DEBIT_10).evaluate(
+                PartitionState.<Long>of(100L).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(HOME, A))), 5).next();
+        assertThat(placed.intent()).isNotNull();
+        Transition<Long> committed = Finalize.<Long>commit(attempt).evaluate(placed, 10);
+        assertThat(record(committed).status()).isEqualTo(Record.Status.COMMITTED);
+        assertThat(committed.next().intent()).isNull();
+        assertThat(committed.next().value()).as("rolled forward").isEqualTo(90L);
+        Transition<Long> aborted = Finalize.<Long>abort(attempt, null, DEADLINE, List.of(HOME, A)).evaluate(placed, 10);
+        assertThat(aborted.next().intent()).isNull();
+        assertThat(aborted.next().value()).as("rolled back").isEqualTo(100L);
+        PartitionState<Long> otherIntent = place(YOUNG, 0, 2, DEBIT_10).evaluate(
+                PartitionState.<Long>of(100L).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A))), 5).next();
+        assertThat(Finalize.<Long>commit(attempt).evaluate(otherIntent, 10).next().intent())
+                .as("another transaction's intent stays").isEqualTo(otherIntent.intent());
+    }
+
     @Test
     void restartMovesOnlyFromTheDeadEpochAndNeverShortensTheDeadline() { // §3.2
         PartitionState<Long> staged = PartitionState.<Long>of(null).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A)));
