@@ -469,19 +469,7 @@ public final class StorageEngine implements AutoCloseable {
      * first), each as a {@link PaxosState} whose bytes are the stored state; for the sweep's scan (docs/txn.md §11.1).
      */
     public List<PaxosState> txnStates(PaxosState after, int limit) {
-        byte[] section = {TXN_STATE};
-        List<PaxosState> page = new ArrayList<>(Math.min(limit, 1024));
-        try (RocksIterator it = db.newIterator(paxosFamily)) {
-            if (after == null) it.seek(section);
-            else {
-                byte[] last = paxosKey(TXN_STATE, after.tableId(), after.key());
-                it.seek(last);
-                if (it.isValid() && Arrays.equals(it.key(), last)) it.next();
-            }
-            for (; it.isValid() && StorageKeys.hasPrefix(it.key(), section) && page.size() < limit; it.next())
-                page.add(paxosState(it));
-        }
-        return page;
+        return page(TXN_STATE, after, limit);
     }
 
     /**
@@ -501,12 +489,17 @@ public final class StorageEngine implements AutoCloseable {
      * first). For long walks that must not pin an iterator (and the files it reads) while they wait between pages.
      */
     public List<PaxosState> paxosStates(PaxosState after, int limit) {
-        byte[] section = {PAXOS_STATE};
+        return page(PAXOS_STATE, after, limit);
+    }
+
+    /** Up to {@code limit} entries of one section of the paxos column family in key order, after {@code after}. */
+    private List<PaxosState> page(byte sectionByte, PaxosState after, int limit) {
+        byte[] section = {sectionByte};
         List<PaxosState> page = new ArrayList<>(Math.min(limit, 1024));
         try (RocksIterator it = db.newIterator(paxosFamily)) {
             if (after == null) it.seek(section);
             else {
-                byte[] last = paxosKey(PAXOS_STATE, after.tableId(), after.key());
+                byte[] last = paxosKey(sectionByte, after.tableId(), after.key());
                 it.seek(last);
                 if (it.isValid() && Arrays.equals(it.key(), last)) it.next();
             }
