@@ -130,7 +130,7 @@ public final class CqlValues {
     public record Result(PartitionData data, TxnCell txn) {}
 
     /** A result without transaction state (a query of format 1). */
-    static Bytes encodeResult(PartitionData data) {
+    public static Bytes encodeResult(PartitionData data) {
         return encodeResult(data, false, null);
     }
 

@@ -20,6 +20,21 @@ public final class Codecs {
         }
     };
 
+    /** A payload that is its own bytes, for messages encoded by their module. */
+    public static final Codec<byte[]> BYTES = new Codec<>() {
+        @Override
+        public void encode(byte[] value, ByteBuf out) {
+            out.writeBytes(value);
+        }
+
+        @Override
+        public byte[] decode(ByteBuf in) {
+            byte[] bytes = new byte[in.readableBytes()];
+            in.readBytes(bytes);
+            return bytes;
+        }
+    };
+
     private Codecs() {}
 
     /** {@code length(2) · UTF-8}. */

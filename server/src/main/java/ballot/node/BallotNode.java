@@ -24,6 +24,7 @@ import ballot.metrics.NodeMetrics;
 import ballot.lwt.PaxosEngine;
 import ballot.transactions.TransactionHost;
 import ballot.transactions.TransactionalLwt;
+import ballot.cql.statement.Participants;
 import ballot.cql.spi.LwtCoordinator;
 import ballot.cql.schema.TableMetadata;
 import ballot.lwt.SystemPaxosRows;
@@ -113,10 +114,16 @@ public final class BallotNode implements AutoCloseable {
                     PaxosEngine.Options.defaults(Duration.ofMillis(config.casContentionTimeoutMillis),
                             Duration.ofSeconds(config.paxosPurgeGraceSeconds)), metrics.registry());
             paxos.abstainFrom(table -> true); // until the node knows which tables predate its joining
+            transactions = new TransactionHost(paxos, storage, id -> {
+                TableMetadata table = schema.schema().table(id);
+                if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
+                return table;
+            }, ServerClock::systemMicros, TransactionHost.Options.defaults(), metrics.registry());
             cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
                 TracingMessaging traced = new TracingMessaging(messaging);
                 replication.verbs().accept(traced);
                 paxos.handle(traced);
+                transactions.handle(traced);
                 SchemaSync.handle(messaging, schema);
             });
             Membership membership = cluster.membership();
@@ -137,12 +144,6 @@ public final class BallotNode implements AutoCloseable {
             new SchemaSync(schema, cluster.messaging(), membership, Duration.ofSeconds(10)).start();
             abstainFromTablesThatPredateTheJoin(config, schema, membership, system);
 
-            transactions = new TransactionHost(paxos, storage, id -> {
-                TableMetadata table = schema.schema().table(id);
-                if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
-                return table;
-            }, ServerClock::systemMicros, key -> firstLiveReplica(coordinator, schema, membership, key),
-                    TransactionHost.Options.defaults(), metrics.registry());
             LwtCoordinator lwt = new TransactionalLwt(paxos, transactions);
             QueryEnvironment environment = new QueryEnvironment(coordinator, lwt, transactions, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter, () -> {
@@ -152,6 +153,8 @@ public final class BallotNode implements AutoCloseable {
                     }));
             Preparer preparer = new Preparer(environment,
                     new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
+            transactions.coordinateOn(key -> stepCoordinator(coordinator, schema, membership, key), new TracingMessaging(cluster.messaging()),
+                    Duration.ofMillis(2 * config.casContentionTimeoutMillis), source -> Participants.rebuild(environment, preparer, source));
             requests = requestExecutor(config.requestThreads);
             QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
@@ -206,16 +209,19 @@ public final class BallotNode implements AutoCloseable {
         paxos.abstainFrom(abstained::contains);
     }
 
-    /** Whether this node is the first live replica of a transaction's partition: it sweeps that partition (docs/txn.md §11.1). */
-    private static boolean firstLiveReplica(ReplicatedCoordinator coordinator, LocalSchema schema, Membership membership,
+    /**
+     * Where a transaction's steps on a partition run (docs/txn.md §11.1, "Coordination"): its first live replica, or
+     * null when that is this node (or the table is not known here: the steps fail here as they would there).
+     */
+    private static InetSocketAddress stepCoordinator(ReplicatedCoordinator coordinator, LocalSchema schema, Membership membership,
             ballot.txn.PartitionKey key) {
         TableMetadata table = schema.schema().table(java.util.UUID.fromString(key.table()));
-        if (table == null) return false;
+        if (table == null) return null;
         long token = ballot.cql.data.PartitionKey.of(java.nio.ByteBuffer.wrap(key.key())).token();
         for (NodeInfo replica : coordinator.replicas(table, token)) {
-            if (membership.isAlive(replica.hostId())) return replica.hostId().equals(membership.self().hostId());
+            if (membership.isAlive(replica.hostId())) return replica.hostId().equals(membership.self().hostId()) ? null : replica.internode();
         }
-        return false;
+        return null;
     }
 
     /** The Prometheus endpoint on the CQL address; a port that cannot be bound stops the node, naming the setting. */

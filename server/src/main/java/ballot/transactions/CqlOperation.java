@@ -4,6 +4,7 @@ import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.spi.CasRequest;
+import ballot.cql.spi.StatementSource;
 import ballot.txn.Effect;
 import ballot.txn.Operation;
 
@@ -13,8 +14,11 @@ import ballot.txn.Operation;
  * the timestamp of the decree that rolls it forward (§11.1). A condition that does not hold refuses with
  * {@link #CONDITION_NOT_MET}; a statement error (say, a list index out of bounds) refuses with
  * {@link #INVALID_PREFIX} and its message, which the client gets as the statement's error.
+ *
+ * @param index the participant's place among its transaction's participants
+ * @param source what the client sent, from which another node rebuilds {@code request} (null: only this node can run it)
  */
-record CqlOperation(CasRequest request) implements Operation<TxnValue> {
+record CqlOperation(CasRequest request, int index, StatementSource source) implements Operation<TxnValue> {
     static final String CONDITION_NOT_MET = "condition not met";
     static final String INVALID_PREFIX = "invalid: ";
     /** A refusal is kept in records and markers: a statement's message is cut to this many characters there. */

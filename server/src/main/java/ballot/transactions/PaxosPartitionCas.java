@@ -30,6 +30,9 @@ import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,15 +47,41 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
     /** A step that evaluates no operation reads no rows: the static row only, the cheapest read of a partition. */
     private static final ReadSpec STATE_ONLY = new ReadSpec(List.of(), false, 1, 1, 0);
 
+    /**
+     * Where a partition's steps run (docs/txn.md §11.1, "Coordination"): the node that coordinates its Paxos rounds,
+     * or null for this node; and how steps get there.
+     */
+    interface Route {
+        Route LOCAL = new Route() {
+            public InetSocketAddress coordinator(ballot.txn.PartitionKey key) {
+                return null;
+            }
+
+            public CompletableFuture<byte[]> send(InetSocketAddress to, byte[] steps) {
+                throw new IllegalStateException("nothing is sent on the local route");
+            }
+        };
+
+        InetSocketAddress coordinator(ballot.txn.PartitionKey key);
+
+        /** Sends encoded steps ({@link TxnStepCodec}) to {@code to}; completes with its encoded replies. */
+        CompletableFuture<byte[]> send(InetSocketAddress to, byte[] steps);
+    }
+
     private final PaxosEngine engine;
     private final Function<UUID, TableMetadata> tables;
     private final Executor lane;
+    private final Supplier<Route> route;
 
-    /** {@code tables} finds a table by id and throws for one that does not exist; replies are run on {@code lane}. */
-    PaxosPartitionCas(PaxosEngine engine, Function<UUID, TableMetadata> tables, Executor lane) {
+    /**
+     * {@code tables} finds a table by id and throws for one that does not exist; replies are run on {@code lane};
+     * {@code route} says where each partition's steps run.
+     */
+    PaxosPartitionCas(PaxosEngine engine, Function<UUID, TableMetadata> tables, Executor lane, Supplier<Route> route) {
         this.engine = engine;
         this.tables = tables;
         this.lane = lane;
+        this.route = route;
     }
 
     /** A step and where its reply goes. */
@@ -99,28 +128,67 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
     }
 
     private void send(ballot.txn.PartitionKey key, List<Pending> steps) {
+        List<Step<TxnValue>> list = steps.stream().map(Pending::step).toList();
+        Route r = route.get();
+        InetSocketAddress coordinator = TxnStepCodec.travels(list) ? r.coordinator(key) : null;
+        if (coordinator == null) {
+            runHere(key, list, replies -> deliver(steps, replies));
+            return;
+        }
+        byte[] request;
+        try {
+            request = TxnStepCodec.encode(new TxnStepCodec.Request(TxnKeys.tableId(key), TxnKeys.partitionKey(key), list));
+        } catch (RuntimeException e) {
+            log.error("transaction steps {} on {} cannot be encoded", list, key, e);
+            deliver(steps, null);
+            return;
+        }
+        r.send(coordinator, request).whenComplete((bytes, failure) -> {
+            List<Reply> replies = null;
+            if (failure == null) {
+                try {
+                    replies = TxnStepCodec.decodeReplies(bytes, TxnKeys.tableId(key), TxnKeys.partitionKey(key));
+                } catch (RuntimeException e) {
+                    log.error("malformed replies to transaction steps {} from {}", list, coordinator, e);
+                }
+            } else if (log.isDebugEnabled()) {
+                log.debug("transaction steps {} on {} sent to {} failed: {}", list, key, coordinator, failure.toString());
+            }
+            deliver(steps, replies);
+        });
+    }
+
+    /** Hands each step its reply on the lane; all unknown when {@code replies} is null. */
+    private void deliver(List<Pending> steps, List<Reply> replies) {
+        for (int i = 0; i < steps.size(); i++) {
+            Reply answer = replies == null ? Reply.UNKNOWN : replies.get(i);
+            Consumer<Reply> reply = steps.get(i).reply();
+            lane.execute(() -> reply.accept(answer));
+        }
+    }
+
+    /**
+     * Runs {@code steps} of {@code key} as one CAS through this node's Paxos, whoever asked; {@code done} hears their
+     * replies (null: unknown), on any thread.
+     */
+    void runHere(ballot.txn.PartitionKey key, List<Step<TxnValue>> steps, Consumer<List<Reply>> done) {
         StepRequest request;
         TableMetadata table;
         try {
             table = tables.apply(TxnKeys.tableId(key));
-            request = new StepRequest(steps.stream().map(Pending::step).toList(), table, TxnKeys.partitionKey(key));
+            request = new StepRequest(steps, table, TxnKeys.partitionKey(key));
         } catch (RuntimeException e) {
             log.warn("transaction steps {} on {} cannot start: {}", steps, key, e.toString());
-            for (Pending p : steps) lane.execute(() -> p.reply().accept(Reply.UNKNOWN));
+            done.accept(null);
             return;
         }
-        engine.transactionStep(table, request.key, request, commitLevel(request.steps), " (transaction " + request.names() + ")")
+        engine.transactionStep(table, request.key, request, commitLevel(steps), " (transaction " + request.names() + ")")
                 .whenComplete((result, failure) -> {
                     if (failure == null && request.resolvedFirst(result)) {
-                        lane.execute(() -> send(key, steps)); // the blocker's writes are in: now the steps themselves
+                        runHere(key, steps, done); // the blocker's writes are in: now the steps themselves
                         return;
                     }
-                    List<Reply> replies = failure != null ? null : request.replies(result);
-                    for (int i = 0; i < steps.size(); i++) {
-                        Reply answer = replies == null ? Reply.UNKNOWN : replies.get(i);
-                        Consumer<Reply> reply = steps.get(i).reply();
-                        lane.execute(() -> reply.accept(answer));
-                    }
+                    done.accept(failure != null ? null : request.replies(result));
                 });
     }
 

@@ -9,7 +9,10 @@ import ballot.cql.error.WriteTimeoutException;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.TransactionResult;
+import ballot.cql.spi.StatementSource;
 import ballot.cql.spi.Transactions;
+import ballot.net.Messaging;
+import java.net.InetSocketAddress;
 import ballot.lwt.PaxosEngine;
 import ballot.txn.Participant;
 import ballot.txn.PartitionKey;
@@ -83,15 +86,21 @@ public final class TransactionHost implements Transactions, AutoCloseable {
     private final AtomicInteger next = new AtomicInteger();
     private final Map<ballot.txn.Mark, Counter> marks = new EnumMap<>(ballot.txn.Mark.class);
     private final MeterRegistry metrics;
-    private final TxnSweep sweep;
+    private final ballot.storage.StorageEngine storage;
+
+    /** Where partitions' steps run; this node's own Paxos until {@link #coordinateOn}. */
+    private volatile PaxosPartitionCas.Route route = PaxosPartitionCas.Route.LOCAL;
+    /** Rebuilds the compare-and-sets of a statement another node sent steps of; null until {@link #coordinateOn}. */
+    private volatile Function<StatementSource, List<CasRequest>> rebuild;
+    /** Runs steps other nodes send here, on this node's Paxos. */
+    private final PaxosPartitionCas here;
 
     /**
      * @param tables the table of an id; throws for one that does not exist
      * @param wallMicros the node's wall clock in microseconds: ages and deadlines, compared with decree timestamps
-     * @param firstLiveReplica whether this node is the first live replica of a partition: it sweeps that partition
      */
     public TransactionHost(PaxosEngine engine, ballot.storage.StorageEngine storage, Function<UUID, TableMetadata> tables,
-            LongSupplier wallMicros, Function<PartitionKey, Boolean> firstLiveReplica, Options options, MeterRegistry metrics) {
+            LongSupplier wallMicros, Options options, MeterRegistry metrics) {
         this.options = options;
         this.tables = tables;
         this.wallMicros = wallMicros;
@@ -107,11 +116,63 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         ticker.scheduleWithFixedDelay(() -> {
             for (Lane lane : lanes) lane.execute(lane.coordinator::tick);
         }, 1, 1, TimeUnit.MILLISECONDS);
-        this.sweep = new TxnSweep(storage, wallMicros, options.retention(), options.sweepPeriod(), firstLiveReplica,
-                key -> lane(key.hashCode()).sweep(key));
-        ticker.scheduleWithFixedDelay(sweep::pass, options.sweepPeriod().toMillis(), options.sweepPeriod().toMillis(), TimeUnit.MILLISECONDS);
+        this.here = new PaxosPartitionCas(engine, tables, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL);
+        this.storage = storage;
         log.info("transactions ready lanes={} timeout={}ms epoch_lifetime={}ms", lanes.length, options.timeout().toMillis(),
                 options.epochLifetime().toMillis());
+    }
+
+    /** Installs the verb other nodes send steps with; before the node joins, so no peer finds it missing. */
+    public void handle(Messaging messaging) {
+        messaging.handle(TxnVerbs.STEP, (request, from) -> runSteps(request));
+    }
+
+    /**
+     * From now on each partition's steps run on the node {@code coordinatorOf} names (null: this node), its first live
+     * replica (docs/txn.md §11.1, "Coordination"), and the sweep scans for the partitions this node coordinates;
+     * {@code rebuild} rebuilds the compare-and-sets of a statement from what its client sent.
+     */
+    public void coordinateOn(Function<PartitionKey, InetSocketAddress> coordinatorOf, Messaging messaging, Duration stepTimeout,
+            Function<StatementSource, List<CasRequest>> rebuild) {
+        this.rebuild = rebuild;
+        this.route = new PaxosPartitionCas.Route() {
+            @Override
+            public InetSocketAddress coordinator(PartitionKey key) {
+                return coordinatorOf.apply(key);
+            }
+
+            @Override
+            public CompletableFuture<byte[]> send(InetSocketAddress to, byte[] steps) {
+                return messaging.request(to, TxnVerbs.STEP, steps, stepTimeout);
+            }
+        };
+        TxnSweep sweep = new TxnSweep(storage, wallMicros, options.retention(), options.sweepPeriod(), key -> coordinatorOf.apply(key) == null,
+                key -> lane(key.hashCode()).sweep(key));
+        ticker.scheduleWithFixedDelay(sweep::pass, options.sweepPeriod().toMillis(), options.sweepPeriod().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Steps another node sent: run here, whatever this node thinks of the partition's coordinator (no forwarding on). */
+    private CompletableFuture<byte[]> runSteps(byte[] bytes) {
+        Function<StatementSource, List<CasRequest>> rebuilding = rebuild;
+        if (rebuilding == null) return CompletableFuture.failedFuture(new IllegalStateException("this node coordinates no transactions yet"));
+        TxnStepCodec.Request request;
+        try {
+            request = TxnStepCodec.decode(bytes, rebuilding);
+        } catch (RuntimeException e) {
+            log.warn("transaction steps from a peer cannot be decoded or rebuilt: {}", e.toString());
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<byte[]> replies = new CompletableFuture<>();
+        here.runHere(TxnKeys.of(request.tableId(), request.key()), request.steps(), answers -> {
+            List<ballot.txn.step.Reply> list = answers != null ? answers
+                    : java.util.Collections.nCopies(request.steps().size(), ballot.txn.step.Reply.UNKNOWN);
+            try {
+                replies.complete(TxnStepCodec.encodeReplies(list, request.tableId(), request.key()));
+            } catch (RuntimeException e) {
+                replies.completeExceptionally(e);
+            }
+        });
+        return replies;
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -125,7 +186,8 @@ public final class TransactionHost implements Transactions, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit) {
+    public CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit,
+            StatementSource source) {
         if (participants.isEmpty()) throw new IllegalArgumentException("a transaction without participants");
         if (participants.size() > PARTICIPANTS_MAX) {
             throw new InvalidRequestException("A transaction may involve at most " + PARTICIPANTS_MAX + " partitions; this one involves "
@@ -133,10 +195,11 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         }
         List<Participant<TxnValue>> parts = new ArrayList<>(participants.size());
         Set<PartitionKey> keys = new HashSet<>();
-        for (CasRequest request : participants) {
+        for (int i = 0; i < participants.size(); i++) {
+            CasRequest request = participants.get(i);
             PartitionKey key = TxnKeys.of(request.table().id(), request.key());
             if (!keys.add(key)) throw new IllegalArgumentException("partition " + request.key() + " appears twice in one transaction");
-            parts.add(new Participant<>(key, new CqlOperation(request)));
+            parts.add(new Participant<>(key, new CqlOperation(request, i, source)));
         }
         long now = wallMicros.getAsLong();
         // The home is the first participant: its state holds the record (docs/txn.md §11.1).
@@ -175,7 +238,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         Lane(int index, PaxosEngine engine, long seed) {
             this.executor = Executors.newSingleThreadExecutor(r -> daemon(r, "txn-lane-" + index));
             SplittableRandom random = new SplittableRandom(seed);
-            this.coordinator = TxnCoordinator.builder(new PaxosPartitionCas(engine, tables, this::execute))
+            this.coordinator = TxnCoordinator.builder(new PaxosPartitionCas(engine, tables, this::execute, () -> route))
                     .clock(new Clock() {
                         @Override
                         public long nanoTime() {

@@ -44,7 +44,8 @@ public final class TransactionalLwt implements LwtCoordinator {
     }
 
     private CompletableFuture<CasResult> asTransaction(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
-        CompletableFuture<TransactionResult> run = transactions.run(List.of(request), serial, commit);
+        // An LWT's 1PC runs where the LWT was coordinated: what its client sent is not at hand (docs/txn.md §11.1).
+        CompletableFuture<TransactionResult> run = transactions.run(List.of(request), serial, commit, null);
         if (request.isRead()) { // a SERIAL read that could not finish in time times out as a read, as it would through Paxos
             run = run.exceptionallyCompose(failure -> CompletableFuture.failedFuture(unwrap(failure) instanceof WriteTimeoutException
                     ? new ReadTimeoutException(serial, 0, 1, false) : unwrap(failure)));

@@ -108,7 +108,7 @@ final class TxnStateCodec {
         }
     }
 
-    private static void writeIntent(DataOutputStream out, Intent<TxnValue> intent, UUID tableId, ballot.cql.data.PartitionKey key)
+    static void writeIntent(DataOutputStream out, Intent<TxnValue> intent, UUID tableId, ballot.cql.data.PartitionKey key)
             throws IOException {
         writeId(out, intent.attempt().id());
         out.writeInt(intent.attempt().epoch());
@@ -121,7 +121,7 @@ final class TxnStateCodec {
         writeSized(out, CqlValues.encodeEntry(update, 0).toByteArray());
     }
 
-    private static Intent<TxnValue> readIntent(DataInputStream in, UUID tableId, ballot.cql.data.PartitionKey key) throws IOException {
+    static Intent<TxnValue> readIntent(DataInputStream in, UUID tableId, ballot.cql.data.PartitionKey key) throws IOException {
         Attempt attempt = new Attempt(readId(in), in.readInt());
         PartitionKey home = readKey(in);
         long age = in.readLong();
@@ -130,7 +130,7 @@ final class TxnStateCodec {
         return new Intent<>(attempt, home, age, deadline, new TxnValue.Write(update));
     }
 
-    private static void writeRecord(DataOutputStream out, Record r) throws IOException {
+    static void writeRecord(DataOutputStream out, Record r) throws IOException {
         writeId(out, r.id());
         out.writeInt(r.epoch());
         out.writeByte(r.status().ordinal());
@@ -141,7 +141,7 @@ final class TxnStateCodec {
         for (PartitionKey k : r.participants()) writeKey(out, k);
     }
 
-    private static Record readRecord(DataInputStream in) throws IOException {
+    static Record readRecord(DataInputStream in) throws IOException {
         TxnId id = readId(in);
         int epoch = in.readInt();
         Record.Status status = Record.Status.values()[in.readUnsignedByte()];
@@ -153,49 +153,49 @@ final class TxnStateCodec {
         return new Record(id, epoch, status, reason, age, deadline, participants);
     }
 
-    private static void writeId(DataOutputStream out, TxnId id) throws IOException {
+    static void writeId(DataOutputStream out, TxnId id) throws IOException {
         out.writeLong(id.uuid().getMostSignificantBits());
         out.writeLong(id.uuid().getLeastSignificantBits());
     }
 
-    private static TxnId readId(DataInputStream in) throws IOException {
+    static TxnId readId(DataInputStream in) throws IOException {
         return new TxnId(new UUID(in.readLong(), in.readLong()));
     }
 
     /** A partition: its table id (16 bytes) and key bytes. */
-    private static void writeKey(DataOutputStream out, PartitionKey key) throws IOException {
+    static void writeKey(DataOutputStream out, PartitionKey key) throws IOException {
         UUID table = TxnKeys.tableId(key);
         out.writeLong(table.getMostSignificantBits());
         out.writeLong(table.getLeastSignificantBits());
         writeSized(out, key.key());
     }
 
-    private static PartitionKey readKey(DataInputStream in) throws IOException {
+    static PartitionKey readKey(DataInputStream in) throws IOException {
         UUID table = new UUID(in.readLong(), in.readLong());
         return PartitionKey.of(table.toString(), readSized(in));
     }
 
-    private static void writeSized(DataOutputStream out, byte[] bytes) throws IOException {
+    static void writeSized(DataOutputStream out, byte[] bytes) throws IOException {
         out.writeInt(bytes.length);
         out.write(bytes);
     }
 
-    private static byte[] readSized(DataInputStream in) throws IOException {
+    static byte[] readSized(DataInputStream in) throws IOException {
         byte[] bytes = new byte[count(in)];
         in.readFully(bytes);
         return bytes;
     }
 
-    private static void writeNullable(DataOutputStream out, String s) throws IOException {
+    static void writeNullable(DataOutputStream out, String s) throws IOException {
         out.writeBoolean(s != null);
         if (s != null) out.writeUTF(s);
     }
 
-    private static String readNullable(DataInputStream in) throws IOException {
+    static String readNullable(DataInputStream in) throws IOException {
         return in.readBoolean() ? in.readUTF() : null;
     }
 
-    private static int count(DataInputStream in) throws IOException {
+    static int count(DataInputStream in) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > in.available()) throw new IllegalArgumentException("a count of " + n + " with " + in.available() + " bytes left");
         return n;

@@ -47,9 +47,11 @@ import org.junit.jupiter.api.Test;
  * clients' and faults' choices; {@code -Dballot.keepNodeFiles=true} keeps the nodes' logs and data.
  */
 class TransactionFaultIT {
-    private static final int ACCOUNTS = 6;
+    private static final int ACCOUNTS = 8;
     private static final int OPENING = 1000;
-    private static final int CLIENTS = 4;
+    private static final int CLIENTS = 3;
+    /** A read-only transaction of every account locks them all: one now and then, not back to back. */
+    private static final long SNAPSHOT_PAUSE_MILLIS = 300;
     private static final Duration CYCLE = Duration.ofSeconds(20);
     private static final Duration SETTLE_WAIT = Duration.ofSeconds(90);
 
@@ -116,6 +118,7 @@ class TransactionFaultIT {
                     if (total == null) continue;
                     snapshots.incrementAndGet();
                     if (total != ACCOUNTS * OPENING) badSnapshots.add("a read-only transaction saw a total of " + total);
+                    pause(SNAPSHOT_PAUSE_MILLIS);
                 }
                 return null;
             }));
@@ -162,8 +165,8 @@ class TransactionFaultIT {
         assertThat(failures).as("atomicity, conservation and true answers").isEmpty();
         assertThat(errors.keySet()).as("no server errors").noneMatch(k -> k.startsWith("ServerError"));
         assertThat(faults.kills()).isPositive();
-        assertThat(counts.getOrDefault(Told.APPLIED, 0)).as("transfers applied (a vacuous run proves nothing)").isGreaterThanOrEqualTo(30);
-        assertThat(snapshots.get()).as("consistent snapshots taken").isGreaterThanOrEqualTo(10);
+        assertThat(counts.getOrDefault(Told.APPLIED, 0)).as("transfers applied (a vacuous run proves nothing)").isGreaterThanOrEqualTo(15);
+        assertThat(snapshots.get()).as("consistent snapshots taken").isGreaterThanOrEqualTo(3);
     }
 
     /** The statements the clients use. */

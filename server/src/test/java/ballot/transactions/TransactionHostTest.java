@@ -51,7 +51,7 @@ class TransactionHostTest {
     void start() {
         cluster = new EngineCluster(directory, 3, Duration.ofSeconds(1));
         for (EngineCluster.Member m : cluster.members) {
-            TransactionHost host = new TransactionHost(m.engine, m.storage, id -> TABLE, TransactionHostTest::now, key -> true,
+            TransactionHost host = new TransactionHost(m.engine, m.storage, id -> TABLE, TransactionHostTest::now,
                     new TransactionHost.Options(1, Duration.ofSeconds(5), EPOCH, Duration.ofSeconds(2), Duration.ofSeconds(3),
                             Duration.ofMillis(200)), new SimpleMeterRegistry());
             hosts.add(host);
@@ -82,14 +82,14 @@ class TransactionHostTest {
         set(1, 100);
         set(2, 50);
         TransactionResult moved = hosts.get(0).run(List.of(setIf(1, 100, 90), setIf(2, 50, 60)), ConsistencyLevel.SERIAL,
-                ConsistencyLevel.QUORUM).get(10, TimeUnit.SECONDS);
+                ConsistencyLevel.QUORUM, null).get(10, TimeUnit.SECONDS);
         assertThat(moved.applied()).isTrue();
         assertThat(moved.reads()).extracting(EngineCluster::value).containsExactly(100, 50);
         assertThat(valueOf(1)).isEqualTo(90);
         assertThat(valueOf(2)).isEqualTo(60);
 
         TransactionResult refused = hosts.get(1).run(List.of(setIf(1, 90, 80), setIf(2, 59, 70)), ConsistencyLevel.SERIAL,
-                ConsistencyLevel.QUORUM).get(10, TimeUnit.SECONDS);
+                ConsistencyLevel.QUORUM, null).get(10, TimeUnit.SECONDS);
         assertThat(refused.applied()).as("one condition fails: nothing is written").isFalse();
         assertThat(valueOf(1)).isEqualTo(90);
         assertThat(valueOf(2)).isEqualTo(60);
@@ -98,12 +98,12 @@ class TransactionHostTest {
     /** Runs {@code step} on {@code k} through node 0's Paxos, as a coordinator that then vanishes would have. */
     private Reply plant(int k, Step<TxnValue> step) throws Exception {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        new PaxosPartitionCas(cluster.members.get(0).engine, id -> TABLE, Runnable::run).apply(TxnKeys.of(TABLE.id(), key(k)), step, reply::complete);
+        new PaxosPartitionCas(cluster.members.get(0).engine, id -> TABLE, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL).apply(TxnKeys.of(TABLE.id(), key(k)), step, reply::complete);
         return reply.get(5, TimeUnit.SECONDS);
     }
 
     private static Place<TxnValue> place(TxnId id, int home, long deadline, ballot.cql.spi.CasRequest operation) {
-        return new Place<>(new Attempt(id, 0), TxnKeys.of(TABLE.id(), key(home)), now(), deadline, new CqlOperation(operation), List.of(), 50_000);
+        return new Place<>(new Attempt(id, 0), TxnKeys.of(TABLE.id(), key(home)), now(), deadline, new CqlOperation(operation, 0, null), List.of(), 50_000);
     }
 
     @Test

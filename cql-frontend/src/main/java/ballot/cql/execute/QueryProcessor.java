@@ -20,6 +20,7 @@ import ballot.cql.statement.CqlStatement;
 import ballot.cql.statement.Preparer;
 import ballot.cql.statement.ProtocolBatch;
 import ballot.cql.statement.QueryContext;
+import ballot.cql.spi.StatementSource;
 import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.trace.Trace;
 import ballot.cql.trace.TraceSession;
@@ -125,13 +126,14 @@ public final class QueryProcessor implements RequestHandler {
     private CompletableFuture<Response> query(Query q, ClientState client) {
         String keyspace = keyspace(q.options(), client);
         CqlStatement statement = prepare(Parser.parse(q.query()), q.query(), keyspace);
-        return run(statement, q.options(), keyspace, client, UnaryOperator.identity());
+        return run(statement, q.query(), q.options(), keyspace, client, UnaryOperator.identity());
     }
 
-    /** Runs {@code statement}; {@code answer} turns its result into what the client is sent. */
-    private CompletableFuture<Response> run(CqlStatement statement, QueryOptions options, String keyspace, ClientState client,
+    /** Runs {@code statement}, prepared from {@code cql}; {@code answer} turns its result into what the client is sent. */
+    private CompletableFuture<Response> run(CqlStatement statement, String cql, QueryOptions options, String keyspace, ClientState client,
             UnaryOperator<Result> answer) {
-        QueryContext context = QueryContext.of(environment, keyspace, options, statement);
+        QueryContext context = QueryContext.of(environment, keyspace, options, statement)
+                .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null);
         Tracing.event("Executing statement");
         return statement.execute(context).thenApply(result -> {
             if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
@@ -153,7 +155,7 @@ public final class QueryProcessor implements RequestHandler {
 
     private CompletableFuture<Response> execute(Execute e, ClientState client) {
         PreparedStatements.Entry entry = current(e.statementId());
-        return run(entry.statement(), e.options(), entry.keyspace(), client,
+        return run(entry.statement(), entry.query(), e.options(), entry.keyspace(), client,
                 result -> result instanceof Rows rows ? withResultMetadata(rows, e, entry) : result);
     }
 
@@ -191,16 +193,25 @@ public final class QueryProcessor implements RequestHandler {
     private CompletableFuture<Response> batch(Batch b, ClientState client) {
         String keyspace = b.keyspace() != null ? b.keyspace() : client.keyspace();
         List<CqlStatement> statements = new ArrayList<>(b.children().size());
+        List<StatementSource.Statement> sources = new ArrayList<>(b.children().size());
         for (Batch.Child child : b.children()) {
-            if (child instanceof Batch.QueryChild q) statements.add(prepare(Parser.parse(q.query()), q.query(), keyspace));
-            else statements.add(current(((Batch.PreparedChild) child).statementId()).statement());
+            String cql;
+            if (child instanceof Batch.QueryChild q) {
+                cql = q.query();
+                statements.add(prepare(Parser.parse(cql), cql, keyspace));
+            } else {
+                PreparedStatements.Entry entry = current(((Batch.PreparedChild) child).statementId());
+                cql = entry.query();
+                statements.add(entry.statement());
+            }
+            sources.add(new StatementSource.Statement(cql, child.values(), null));
         }
         QueryOptions options = new QueryOptions(b.consistency(), List.of(), null, false, -1, null, b.serialConsistency(),
                 b.defaultTimestamp(), keyspace, b.nowInSeconds());
         List<List<ByteBuffer>> values = new ArrayList<>();
         for (Batch.Child child : b.children()) values.add(child.values());
         Tracing.event("Executing batch");
-        return ProtocolBatch.run(environment, b.type(), statements, values, options, keyspace)
+        return ProtocolBatch.run(environment, b.type(), statements, values, options, keyspace, sources)
                 .thenApply(r -> (Response) r);
     }
 

@@ -150,7 +150,7 @@ public final class TraceWriter implements TraceSink, AutoCloseable {
         }
         List<CqlStatement> statements = Collections.nCopies(events.size(), insert);
         return attempt(() -> ProtocolBatch.run(environment, BatchType.UNLOGGED, statements, values,
-                QueryOptions.of(ConsistencyLevel.ANY, List.of()), TraceKeyspace.NAME));
+                QueryOptions.of(ConsistencyLevel.ANY, List.of()), TraceKeyspace.NAME, List.of()));
     }
 
     private CompletableFuture<Void> writeSession(TraceSession.Completed s) {

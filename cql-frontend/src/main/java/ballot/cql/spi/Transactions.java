@@ -17,7 +17,9 @@ public interface Transactions {
      * Runs {@code participants}, at most one per partition, as one transaction: every update is written if every
      * condition holds on the partitions' rows at one moment, and nothing is written otherwise. Completes once the
      * writes are applied at {@code commit}. Fails with InvalidRequest for a statement error, WriteTimeout(CAS) when the
-     * outcome is unknown, and Unavailable when too few replicas of a partition are alive.
+     * outcome is unknown, and Unavailable when too few replicas of a partition are alive. {@code source} is what the
+     * client sent, from which {@code participants} can be rebuilt in order on another node (null: they cannot be).
      */
-    CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit);
+    CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit,
+            StatementSource source);
 }

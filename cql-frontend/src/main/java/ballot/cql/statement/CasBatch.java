@@ -79,10 +79,7 @@ final class CasBatch {
             throw new InvalidRequestException(commit + " is not supported as conditional update commit consistency. "
                     + "Use ANY if you mean \"make sure it is accepted but I don't care how many replicas commit it for non-SERIAL reads\"");
         }
-        CasBatch cas = new CasBatch(batch);
-        for (int i = 0; i < parts.size(); i++) parts.get(i).addTo(cas, contexts.get(i));
-        List<PartitionCas> built = new ArrayList<>(cas.partitions.size());
-        for (Partition p : cas.partitions.values()) built.add(p.build(request.nowInSec()));
+        List<PartitionCas> built = participants(parts, contexts, request, batch);
         if (commit == ConsistencyLevel.EACH_QUORUM) { // a quorum in each data center needs data centers (Cassandra's rule)
             for (PartitionCas p : built) {
                 String strategy = request.environment().schemas().schema().keyspace(p.table().keyspace()).replication().get("class");
@@ -99,7 +96,7 @@ final class CasBatch {
             if (part.isCounter()) throw new InvalidRequestException("Counter tables cannot take part in a multi-partition conditional batch");
         }
         List<ballot.cql.spi.CasRequest> participants = List.copyOf(built);
-        return request.environment().transactions().run(participants, serial, commit).thenCompose(result -> {
+        return request.environment().transactions().run(participants, serial, commit, request.source()).thenCompose(result -> {
             // Applied: [applied] alone, as Cassandra answers a batch, so that drivers that want one row of an applied
             // batch (the Python driver's was_applied on a text batch) read it.
             if (result.applied()) return CompletableFuture.completedFuture(CasResultRows.applied(built.get(0).table()));
@@ -114,6 +111,15 @@ final class CasBatch {
             return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
                     .thenApply(done -> rows(built, reads.stream().map(CompletableFuture::join).toList(), false));
         });
+    }
+
+    /** The compare-and-sets {@code parts} make, one per partition, in the order statements first write them. */
+    static List<PartitionCas> participants(List<? extends CasPart> parts, List<QueryContext> contexts, QueryContext request, boolean batch) {
+        CasBatch cas = new CasBatch(batch);
+        for (int i = 0; i < parts.size(); i++) parts.get(i).addTo(cas, contexts.get(i));
+        List<PartitionCas> built = new ArrayList<>(cas.partitions.size());
+        for (Partition p : cas.partitions.values()) built.add(p.build(request.nowInSec()));
+        return built;
     }
 
     private static Result rows(List<PartitionCas> built, List<PartitionData> reads, boolean applied) {

@@ -59,8 +59,17 @@ final class ConditionalBatchStatement implements CqlStatement {
 
     @Override
     public CompletableFuture<Result> execute(QueryContext context) {
+        return CasBatch.run(statements, contexts(context), context, true);
+    }
+
+    @Override
+    public List<ballot.cql.spi.CasRequest> participants(QueryContext context) {
+        return List.copyOf(CasBatch.participants(statements, contexts(context), context, true));
+    }
+
+    private List<QueryContext> contexts(QueryContext context) {
         List<QueryContext> contexts = new ArrayList<>(statements.size());
         for (int i = 0; i < statements.size(); i++) contexts.add(context);
-        return CasBatch.run(statements, contexts, context, true);
+        return contexts;
     }
 }

@@ -42,6 +42,14 @@ public interface CqlStatement {
     CompletableFuture<Result> execute(QueryContext context);
 
     /**
+     * The compare-and-sets this statement runs as one transaction in {@code context}, in the order it submits them
+     * (docs/txn.md §11.1): the node that runs one of them rebuilds it from the statement the client sent.
+     */
+    default List<ballot.cql.spi.CasRequest> participants(QueryContext context) {
+        throw new IllegalStateException("a statement that runs no transaction: " + getClass().getSimpleName());
+    }
+
+    /**
      * True if {@link #execute} never waits on anything (no read before write, no blocking join): such a statement may
      * run on the connection's event loop instead of being handed to the request executor.
      */

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import ballot.cql.spi.StatementSource;
 
 /**
  * A native-protocol BATCH: several prepared or text statements, each with its own values, run as one batch; as one
@@ -17,8 +18,9 @@ import java.util.concurrent.CompletableFuture;
 public final class ProtocolBatch {
     private ProtocolBatch() {}
 
+    /** {@code sources}: what the client sent for each statement, for nodes that rebuild a transaction's steps; may be empty. */
     public static CompletableFuture<Result> run(QueryEnvironment environment, BatchType type, List<CqlStatement> statements,
-            List<List<ByteBuffer>> values, QueryOptions options, String keyspace) {
+            List<List<ByteBuffer>> values, QueryOptions options, String keyspace, List<StatementSource.Statement> sources) {
         List<BatchableStatement> plain = new ArrayList<>(statements.size());
         List<CasPart> parts = new ArrayList<>(statements.size());
         for (CqlStatement s : statements) {
@@ -39,6 +41,7 @@ public final class ProtocolBatch {
         };
         if (!conditional) ModificationStatement.checkWriteConsistency(options.consistency());
         QueryContext batch = new QueryContext(environment, keyspace, options, Bindings.NONE);
+        if (!sources.isEmpty()) batch = batch.describedBy(sources, type);
         List<QueryContext> contexts = new ArrayList<>(statements.size());
         for (int i = 0; i < statements.size(); i++) {
             contexts.add(batch.withBindings(Bindings.of(values.get(i), null, statements.get(i).markerNames())));
@@ -48,5 +51,21 @@ public final class ProtocolBatch {
             return CasBatch.run(parts, contexts, batch, true);
         }
         return BatchStatement.execute(plain, contexts, batchType, batch);
+    }
+
+    /** The compare-and-sets of a protocol BATCH with conditions, as {@link #run} submits them (one per partition). */
+    static List<ballot.cql.spi.CasRequest> participants(QueryEnvironment environment, List<CqlStatement> statements,
+            List<List<ByteBuffer>> values, QueryOptions options, String keyspace) {
+        List<CasPart> parts = new ArrayList<>(statements.size());
+        for (CqlStatement s : statements) {
+            if (!(s instanceof CasPart part)) throw new InvalidRequestException("Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.");
+            parts.add(part);
+        }
+        QueryContext batch = new QueryContext(environment, keyspace, options, Bindings.NONE);
+        List<QueryContext> contexts = new ArrayList<>(statements.size());
+        for (int i = 0; i < statements.size(); i++) {
+            contexts.add(batch.withBindings(Bindings.of(values.get(i), null, statements.get(i).markerNames())));
+        }
+        return List.copyOf(CasBatch.participants(parts, contexts, batch, true));
     }
 }

@@ -4,6 +4,7 @@ import ballot.cql.ConsistencyLevel;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.spi.DataCoordinator;
+import ballot.cql.spi.StatementSource;
 
 /**
  * One execution of a statement: its options and bound values, the client's current keyspace, the time, and the
@@ -20,14 +21,16 @@ public final class QueryContext {
     private final int nowInSec;
     private long timestamp = Long.MIN_VALUE;
     private final java.util.List<String> warnings;
+    /** What the client sent, for nodes that rebuild this execution's compare-and-sets (null: not described). */
+    private final StatementSource source;
 
     QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings) {
         this(environment, keyspace, options, bindings, environment.data(), options.nowInSeconds() != null
-                ? options.nowInSeconds() : (int) (environment.currentTimeMillis().getAsLong() / 1000), new java.util.ArrayList<>());
+                ? options.nowInSeconds() : (int) (environment.currentTimeMillis().getAsLong() / 1000), new java.util.ArrayList<>(), null);
     }
 
     private QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings,
-            DataCoordinator data, int nowInSec, java.util.List<String> warnings) {
+            DataCoordinator data, int nowInSec, java.util.List<String> warnings, StatementSource source) {
         this.environment = environment;
         this.keyspace = keyspace;
         this.options = options;
@@ -35,6 +38,24 @@ public final class QueryContext {
         this.data = data;
         this.nowInSec = nowInSec;
         this.warnings = warnings;
+        this.source = source;
+    }
+
+    /**
+     * This execution described by the statements the client sent ({@code batchType} null: one statement), so that the
+     * node that runs one of its transaction's steps can rebuild it (docs/txn.md §11.1).
+     */
+    public QueryContext describedBy(java.util.List<StatementSource.Statement> statements, ballot.cql.protocol.message.BatchType batchType) {
+        StatementSource described = new StatementSource(keyspace, statements, batchType, options.consistency(),
+                options.serialConsistency(), nowInSec);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, described);
+        c.timestamp = timestamp;
+        return c;
+    }
+
+    /** What the client sent, or null when the execution is not described (internal statements). */
+    StatementSource source() {
+        return source;
     }
 
     /** A context for {@code statement} with {@code options}' values matched to its markers. */
@@ -44,20 +65,21 @@ public final class QueryContext {
     }
 
     QueryContext withBindings(Bindings newBindings) {
-        QueryContext c = new QueryContext(environment, keyspace, options, newBindings, data, nowInSec, warnings);
+        QueryContext c = new QueryContext(environment, keyspace, options, newBindings, data, nowInSec, warnings, source);
         c.timestamp = timestamp();
         return c;
     }
 
     QueryContext withTimestamp(long newTimestamp) {
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source);
         c.timestamp = newTimestamp;
         return c;
     }
 
     /** This execution with a deadline {@code timeout} from now for everything it asks the coordinator (USING TIMEOUT). */
     QueryContext within(java.time.Duration timeout) {
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings, environment.data().within(timeout), nowInSec, warnings);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, environment.data().within(timeout), nowInSec, warnings,
+                source);
         c.timestamp = timestamp;
         return c;
     }
@@ -69,7 +91,7 @@ public final class QueryContext {
     QueryContext onSnapshot(ballot.cql.spi.LwtCoordinator snapshot) {
         QueryEnvironment e = new QueryEnvironment(environment.data(), snapshot, environment.transactions(), environment.schemas(),
                 environment.timestampMicros(), environment.currentTimeMillis(), environment.node());
-        return new QueryContext(e, keyspace, TransactionStatement.snapshotOptions(options), bindings, data, nowInSec, warnings);
+        return new QueryContext(e, keyspace, TransactionStatement.snapshotOptions(options), bindings, data, nowInSec, warnings, source);
     }
 
     /** The coordinator this execution reads and writes through. */

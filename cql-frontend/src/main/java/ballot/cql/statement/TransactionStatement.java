@@ -276,12 +276,15 @@ final class TransactionStatement implements CqlStatement {
         }
     }
 
+    /** The bound transaction: its participants (in submission order), their compare-and-sets and the LETs' rows. */
+    private record Plan(List<Part> parts, List<CasRequest> requests, Map<Let, BoundLet> bound, Part returned) {}
+
     @Override
-    public CompletableFuture<Result> execute(QueryContext context) {
-        ConsistencyLevel requested = context.options().serialConsistency();
-        ConsistencyLevel serial = requested != null ? requested : ConsistencyLevel.SERIAL;
-        if (!serial.isSerial()) throw new InvalidRequestException("Invalid consistency for a transaction. Must be one of SERIAL or LOCAL_SERIAL");
-        ConsistencyLevel commit = context.consistency().isSerial() ? ConsistencyLevel.QUORUM : context.consistency();
+    public List<CasRequest> participants(QueryContext context) {
+        return plan(context).requests();
+    }
+
+    private Plan plan(QueryContext context) {
         Bindings b = context.bindings();
         int now = context.nowInSec();
         Map<List<Object>, Part> parts = new LinkedHashMap<>();
@@ -321,16 +324,29 @@ final class TransactionStatement implements CqlStatement {
         List<Part> participants = new ArrayList<>(parts.values());
         List<CasRequest> requests = new ArrayList<>(participants.size());
         for (Part p : participants) requests.add(new Participant(p, p.read(now), now));
-        Part selected = returned;
+        return new Plan(participants, requests, bound, returned);
+    }
+
+    @Override
+    public CompletableFuture<Result> execute(QueryContext context) {
+        ConsistencyLevel requested = context.options().serialConsistency();
+        ConsistencyLevel serial = requested != null ? requested : ConsistencyLevel.SERIAL;
+        if (!serial.isSerial()) throw new InvalidRequestException("Invalid consistency for a transaction. Must be one of SERIAL or LOCAL_SERIAL");
+        ConsistencyLevel commit = context.consistency().isSerial() ? ConsistencyLevel.QUORUM : context.consistency();
+        Plan plan = plan(context);
+        List<Part> participants = plan.parts();
+        List<CasRequest> requests = plan.requests();
+        Map<Let, BoundLet> bound = plan.bound();
+        Part selected = plan.returned();
         Transactions transactions = context.environment().transactions();
-        return transactions.run(requests, serial, commit).thenCompose(result -> {
+        return transactions.run(requests, serial, commit, context.source()).thenCompose(result -> {
             if (complete(result, participants)) return CompletableFuture.completedFuture(answer(context, participants, result.reads(), bound, selected));
             // Not applied, and the answer lacks some participants' rows (not read before the refusal, or the abort was
             // found in its record): those are read in a read-only transaction after the decision. The rows the answer
             // has stay, the one the IF failed on among them, so the IF evaluated on the answer is still false.
             List<CasRequest> reads = new ArrayList<>(participants.size());
             for (int i = 0; i < participants.size(); i++) reads.add(CasRequest.read(participants.get(i).table, participants.get(i).key, requests.get(i).read()));
-            return transactions.run(reads, serial, ConsistencyLevel.ONE).thenApply(snapshot -> {
+            return transactions.run(reads, serial, ConsistencyLevel.ONE, null).thenApply(snapshot -> {
                 List<PartitionData> merged = new ArrayList<>(participants.size());
                 for (int i = 0; i < participants.size(); i++) {
                     PartitionData seen = result.reads().size() > i ? result.reads().get(i) : null;

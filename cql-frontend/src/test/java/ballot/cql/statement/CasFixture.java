@@ -77,7 +77,7 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
         for (String s : cql) statements.add(preparer.prepare(s, "ks"));
         QueryOptions options = new QueryOptions(ConsistencyLevel.QUORUM, List.of(), null, false, -1, null, ConsistencyLevel.LOCAL_SERIAL,
                 null, "ks", null);
-        return ProtocolBatch.run(environment, BatchType.LOGGED, statements, values, options, "ks").join();
+        return ProtocolBatch.run(environment, BatchType.LOGGED, statements, values, options, "ks", List.of()).join();
     }
 
     CasRequest lastCas() {
@@ -165,7 +165,8 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
      * condition holds, with the rows each read. Nothing is kept.
      */
     @Override
-    public CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit) {
+    public CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit,
+            ballot.cql.spi.StatementSource source) {
         transactions.add(List.copyOf(participants));
         List<PartitionData> reads = new ArrayList<>();
         boolean applied = true;
