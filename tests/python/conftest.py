@@ -6,8 +6,10 @@ tables live in one keyspace with a unique name per run, dropped at the end.
 """
 
 import os
+import random
 import re
 import secrets
+import threading
 import time
 
 import pytest
@@ -85,3 +87,23 @@ def table(session, request):
         return name
 
     return create
+
+
+def run_transfers(clients, transfers, transfer):
+    """Runs transfer(rng) `transfers` times in each of `clients` threads (seeded); a transfer that times out under
+    contention is undecided, not an error: it may apply or not, and totals hold either way. Bounded: 120 s a thread."""
+    from cassandra import ReadTimeout, WriteTimeout
+
+    def client(seed):
+        rng = random.Random(seed)
+        for _ in range(transfers):
+            try:
+                transfer(rng)
+            except (WriteTimeout, ReadTimeout):
+                pass
+
+    workers = [threading.Thread(target=client, args=(seed,)) for seed in range(clients)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(timeout=120)

@@ -1,12 +1,12 @@
 """Cassandra 6.0's BEGIN TRANSACTION ... COMMIT TRANSACTION, prepared and not (Ballot runs the subset of docs/txn.md §11.2)."""
 
 from decimal import Decimal
-import random
-import threading
 
 import pytest
-from cassandra import ConsistencyLevel, InvalidRequest, WriteTimeout
+from cassandra import ConsistencyLevel, InvalidRequest
 from cassandra.query import SimpleStatement
+
+from conftest import run_transfers
 
 TRANSFER = """BEGIN TRANSACTION
   LET src = (SELECT balance FROM {accounts} WHERE id = ?);
@@ -61,21 +61,12 @@ def test_concurrent_transfers_keep_the_total(session, table):
         session.execute("INSERT INTO %s (id, balance) VALUES (%d, 100)" % (accounts, account))
     transfer = session.prepare(TRANSFER.format(accounts=accounts))
 
-    def client(seed):
-        rng = random.Random(seed)
-        for _ in range(15):
-            a, b = rng.sample(range(4), 2)
-            amount = Decimal(rng.randint(1, 30))
-            try:
-                session.execute(transfer, (a, b, amount, amount, a, amount, b))
-            except WriteTimeout:
-                pass  # contended and undecided in time: it may apply or not, and the total holds either way
+    def move(rng):
+        a, b = rng.sample(range(4), 2)
+        amount = Decimal(rng.randint(1, 30))
+        session.execute(transfer, (a, b, amount, amount, a, amount, b))
 
-    workers = [threading.Thread(target=client, args=(i,)) for i in range(4)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join(timeout=120)
+    run_transfers(4, 15, move)
     assert sum(serial_balance(session, accounts, a) for a in range(4)) == Decimal(400)
 
 
