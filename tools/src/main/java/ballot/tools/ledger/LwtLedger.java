@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.DriverException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -51,12 +50,7 @@ final class LwtLedger implements Ledger {
 
     @Override
     public TransferOutcome transfer(UUID id, Account source, Account destination, BigDecimal amount) {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(destination, "destination");
-        Objects.requireNonNull(amount, "amount");
-        if (amount.signum() <= 0) throw new IllegalArgumentException("amount of transfer " + id + " is " + amount.toPlainString() + "; it must be positive");
-        if (source.equals(destination)) return TransferOutcome.SAME_ACCOUNT;
+        if (new Transfer(id, source, destination, amount).isWithinOneAccount()) return TransferOutcome.SAME_ACCOUNT;
         // another thread is making this transfer now; once it is done, a retry returns its outcome
         if (!inHand.add(id)) return TransferOutcome.TIMED_OUT_UNKNOWN;
         try {
@@ -98,7 +92,7 @@ final class LwtLedger implements Ledger {
 
     @Override
     public LedgerCounters counters() {
-        return new LedgerCounters(lockConflicts.sum(), recoveries.sum(), staleLocksReleased.sum());
+        return new LedgerCounters(lockConflicts.sum(), 0, recoveries.sum(), staleLocksReleased.sum());
     }
 
     /**

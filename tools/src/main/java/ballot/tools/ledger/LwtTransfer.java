@@ -103,7 +103,7 @@ final class LwtTransfer {
         Optional<Locks> locks = lockBoth();
         if (locks.isEmpty()) return Optional.empty();
         if (locks.get().notFound() != null) {
-            steps.recordOutcome(id, locks.get().notFound());
+            steps.recordOutcome(transfer, locks.get().notFound());
             return Optional.of(finish(locks.get().notFound()));
         }
         if (!asClaimant(() -> steps.setState(id, client, TransferState.LOCKED))) return Optional.empty();
@@ -118,7 +118,7 @@ final class LwtTransfer {
             if (!steps.writeBalance(id, source.account(), settlement.sourceBalance())) return Optional.empty();
             if (!steps.writeBalance(id, destination.account(), settlement.destinationBalance())) return Optional.empty();
         }
-        steps.recordOutcome(id, settlement.outcome());
+        steps.recordOutcome(transfer, settlement.outcome());
         return Optional.of(finish(settlement.outcome()));
     }
 

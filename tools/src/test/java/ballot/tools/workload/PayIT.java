@@ -19,7 +19,8 @@ import picocli.CommandLine;
 
 /** pop, pay and check through their command lines against a real node in this JVM. */
 class PayIT {
-    private static final Pattern COUNTERS = Pattern.compile("pay: retries (\\d+) .*, lock conflicts (\\d+), recoveries (\\d+), stale locks released (\\d+)");
+    private static final Pattern COUNTERS = Pattern.compile(
+            "pay: retries (\\d+) .*, lock conflicts (\\d+), balance conflicts (\\d+), recoveries (\\d+), stale locks released (\\d+)");
     private static TestNode node;
     private static CqlSession session;
 
