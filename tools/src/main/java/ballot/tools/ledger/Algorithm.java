@@ -2,7 +2,7 @@ package ballot.tools.ledger;
 
 import java.util.Locale;
 
-/** How a {@link Ledger} makes a transfer. */
+/** How a {@link Ledger} makes a transfer (docs/workload.md §3, §6). */
 public enum Algorithm {
     /**
      * The client-side algorithm of ScyllaDB's lightweight-transaction article (lightest): about ten conditional
@@ -10,25 +10,17 @@ public enum Algorithm {
      * gone. Works against any Cassandra-compatible database with LWT.
      */
     LWT,
-    /** One conditional BATCH spanning both accounts, after a read; needs the server's multi-partition conditional BATCH. */
+    /**
+     * A read of both accounts, then one conditional BATCH over both accounts and the outcome, retried when a balance
+     * moved in between; needs a server that runs a conditional batch over several partitions atomically (Ballot).
+     */
     BATCH,
-    /** One {@code BEGIN TRANSACTION ... COMMIT TRANSACTION} statement; needs the server's transactions (Cassandra 6.0 syntax). */
+    /** One {@code BEGIN TRANSACTION ... COMMIT TRANSACTION} statement (Cassandra 6.0's syntax); needs Ballot's transactions. */
     TXN;
 
     /** The name on the command line: {@code lwt}, {@code batch}, {@code txn}. */
     @Override
     public String toString() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    /** Throws {@link UnsupportedOperationException}, saying why, unless a ledger can be built with this algorithm. */
-    public void requireAvailable() {
-        switch (this) {
-            case LWT -> { }
-            case BATCH -> throw new UnsupportedOperationException("algorithm batch is not available yet: it needs the server's "
-                    + "multi-partition conditional BATCH (issue 10)");
-            case TXN -> throw new UnsupportedOperationException("algorithm txn is not available yet: it needs the server's "
-                    + "BEGIN TRANSACTION (issue 10)");
-        }
     }
 }

@@ -21,12 +21,14 @@ public interface Ledger {
     TransferOutcome transfer(UUID id, Account source, Account destination, BigDecimal amount);
 
     /**
-     * One pass over the transfers this algorithm left behind: each one whose client is gone is finished on its behalf
-     * (moving the money or not, as it would have). Transfers still held by a live client are counted as left.
+     * One pass over the transfers the lwt algorithm left behind: each one whose client is gone is finished on its behalf
+     * (moving the money or not, as it would have). Transfers still held by a live client are counted as left. The
+     * batch and txn algorithms leave nothing behind; their ledgers run the same pass, for lwt transfers on the same
+     * accounts.
      */
     RecoveryPass recoverAbandoned();
 
-    /** What this ledger met so far: lock conflicts, transfers it finished on behalf of gone clients, stale locks. */
+    /** What this ledger met so far: lock and balance conflicts, transfers it finished on behalf of gone clients, stale locks. */
     LedgerCounters counters();
 
     static LedgerBuilder builder(CqlSession session) {

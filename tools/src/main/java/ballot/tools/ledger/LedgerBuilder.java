@@ -33,7 +33,7 @@ public final class LedgerBuilder {
         return this;
     }
 
-    /** Default {@link Algorithm#LWT}; {@link #build()} refuses an algorithm that is not available. */
+    /** Default {@link Algorithm#LWT}. */
     public LedgerBuilder algorithm(Algorithm algorithm) {
         this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
         return this;
@@ -83,14 +83,17 @@ public final class LedgerBuilder {
     }
 
     public Ledger build() {
-        algorithm.requireAvailable();
         if (outcomeRetention.compareTo(claimTtl) < 0)
             throw new IllegalArgumentException("outcomeRetention is " + outcomeRetention + "; it must be at least claimTtl (" + claimTtl + ")");
         ConsistencyLevel quorum = serialConsistency == DefaultConsistencyLevel.LOCAL_SERIAL ? DefaultConsistencyLevel.LOCAL_QUORUM : DefaultConsistencyLevel.QUORUM;
-        return switch (algorithm) {
-            case LWT -> new LwtLedger(new LwtSteps(session, keyspace, serialConsistency, quorum, claimTtl, outcomeRetention), claimTtl, transferTimeout);
-            case BATCH, TXN -> throw new AssertionError("requireAvailable let " + algorithm + " through");
-        };
+        LwtLedger lwt = new LwtLedger(new LwtSteps(session, keyspace, serialConsistency, quorum, claimTtl, outcomeRetention), claimTtl, transferTimeout);
+        if (algorithm == Algorithm.LWT) return lwt;
+        // batch and txn share the accounts with lwt transfers, whose leftovers they finish through an lwt ledger
+        TransferOutcomes outcomes = new TransferOutcomes(session, keyspace, serialConsistency, quorum, outcomeRetention);
+        TransferAttempts attempts = algorithm == Algorithm.BATCH
+                ? new BatchAttempts(session, keyspace, serialConsistency, quorum, outcomes)
+                : new TxnAttempts(session, keyspace, serialConsistency, quorum, outcomeRetention);
+        return new AtomicLedger(attempts, outcomes, lwt, transferTimeout);
     }
 
     private static void requireWholeSeconds(String setting, Duration value) {

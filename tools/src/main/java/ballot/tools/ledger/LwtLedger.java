@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.DriverException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -21,6 +20,8 @@ import org.slf4j.LoggerFactory;
  */
 final class LwtLedger implements Ledger {
     private static final Logger log = LoggerFactory.getLogger(LwtLedger.class);
+    /** How deep a transfer goes finishing abandoned transfers that block it, which may be blocked in turn. */
+    static final int RECOVERY_DEPTH_MAX = 8;
 
     /** What {@link #recover} came to. */
     enum Recovery {
@@ -49,12 +50,7 @@ final class LwtLedger implements Ledger {
 
     @Override
     public TransferOutcome transfer(UUID id, Account source, Account destination, BigDecimal amount) {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(destination, "destination");
-        Objects.requireNonNull(amount, "amount");
-        if (amount.signum() <= 0) throw new IllegalArgumentException("amount of transfer " + id + " is " + amount.toPlainString() + "; it must be positive");
-        if (source.equals(destination)) return TransferOutcome.SAME_ACCOUNT;
+        if (new Transfer(id, source, destination, amount).isWithinOneAccount()) return TransferOutcome.SAME_ACCOUNT;
         // another thread is making this transfer now; once it is done, a retry returns its outcome
         if (!inHand.add(id)) return TransferOutcome.TIMED_OUT_UNKNOWN;
         try {
@@ -96,7 +92,7 @@ final class LwtLedger implements Ledger {
 
     @Override
     public LedgerCounters counters() {
-        return new LedgerCounters(lockConflicts.sum(), recoveries.sum(), staleLocksReleased.sum());
+        return new LedgerCounters(lockConflicts.sum(), 0, recoveries.sum(), staleLocksReleased.sum());
     }
 
     /**
@@ -125,6 +121,24 @@ final class LwtLedger implements Ledger {
         }
     }
 
+    /**
+     * Clears the way if {@code holder}, the lwt transfer holding {@code account}, is abandoned; true if it did. A holder
+     * whose row is gone has finished (it deletes its row only after unlocking), so its lock is stale: left by a client
+     * that lost its claim and locked again after the transfer was done. A holder whose claim has lapsed has lost its
+     * client: this client finishes it (lightest's recovery), at {@code depth} + 1. A holder with a live claim, or one
+     * this ledger is working on, is left alone.
+     */
+    boolean clearIfAbandoned(UUID holder, Account account, int depth) throws InterruptedException {
+        if (inHand.contains(holder)) return false;
+        Optional<TransferRow> row = steps.readTransfer(holder);
+        if (row.isEmpty()) {
+            if (steps.unlock(holder, account)) staleLocksReleased.increment();
+            return true;
+        }
+        if (row.get().client() != null || depth >= RECOVERY_DEPTH_MAX) return false;
+        return recover(holder, depth + 1) != Recovery.LEFT;
+    }
+
     LwtSteps steps() {
         return steps;
     }
@@ -137,16 +151,8 @@ final class LwtLedger implements Ledger {
         return new Backoff(backoffCap);
     }
 
-    boolean isInHand(UUID transfer) {
-        return inHand.contains(transfer);
-    }
-
     void lockConflict() {
         lockConflicts.increment();
-    }
-
-    void staleLockReleased() {
-        staleLocksReleased.increment();
     }
 
     private static Duration min(Duration a, Duration b) {

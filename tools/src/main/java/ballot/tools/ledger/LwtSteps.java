@@ -70,7 +70,7 @@ final class LwtSteps {
         this.quorum = quorum;
         String transfers = keyspace.asCql(true) + ".transfers";
         String accounts = keyspace.asCql(true) + ".accounts";
-        String outcomes = keyspace.asCql(true) + ".transfer_outcomes";
+        String outcomes = TransferOutcomes.table(keyspace);
         insertTransfer = session.prepare("INSERT INTO " + transfers + " (transfer_id, src_bic, src_ban, dst_bic, dst_ban, amount, state)"
                 + " VALUES (?, ?, ?, ?, ?, ?, 'new') IF NOT EXISTS");
         // The claim alone carries the TTL: a TTL on the insert would expire the whole transfer, not just its claim.
@@ -88,7 +88,7 @@ final class LwtSteps {
                 + " IF balance != NULL AND pending_transfer = ?");
         unlockAccount = session.prepare("UPDATE " + accounts + " SET pending_transfer = NULL, pending_amount = 0 WHERE bic = ? AND ban = ?"
                 + " IF balance != NULL AND pending_transfer = ?");
-        recordOutcome = session.prepare("INSERT INTO " + outcomes + " (transfer_id, outcome) VALUES (?, ?) USING TTL " + outcomeRetention.getSeconds());
+        recordOutcome = session.prepare(TransferOutcomes.insert(keyspace, outcomeRetention, false));
         readOutcome = session.prepare("SELECT outcome FROM " + outcomes + " WHERE transfer_id = ?");
     }
 
@@ -177,9 +177,9 @@ final class LwtSteps {
     }
 
     /** Records the transfer's final outcome, kept for the outcome retention. Repeating it writes the same value. */
-    void recordOutcome(UUID transfer, TransferOutcome outcome) {
-        if (!outcome.isFinal()) throw new IllegalArgumentException("outcome " + outcome + " of transfer " + transfer + " is not final");
-        session.execute(bind(recordOutcome, quorum, transfer, outcome.name()));
+    void recordOutcome(TransferRow transfer, TransferOutcome outcome) {
+        if (!outcome.isFinal()) throw new IllegalArgumentException("outcome " + outcome + " of transfer " + transfer.id() + " is not final");
+        session.execute(bind(recordOutcome, quorum, TransferOutcomes.values(transfer.transfer(), outcome)));
     }
 
     /** The transfer's recorded outcome, at the quorum level. */

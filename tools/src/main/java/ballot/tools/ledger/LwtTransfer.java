@@ -28,7 +28,7 @@ import java.util.function.BooleanSupplier;
  *     is to finish it (complete, unlock, delete), whatever state the row shows.</li>
  * <li>The outcome is recorded after the writes it implies, and before the row says {@code complete}; the locks are
  *     released after {@code complete}; the row is deleted after that. So a row that is gone means a recorded outcome,
- *     and a lock whose transfer row is gone is stale (see {@link #clearIfAbandoned}).</li>
+ *     and a lock whose transfer row is gone is stale (see {@link LwtLedger#clearIfAbandoned}).</li>
  * <li>State {@code locked} with no recorded outcome means both accounts are held by this transfer: a missing account
  *     records its outcome and finishes without {@code locked}.</li>
  * </ul>
@@ -37,9 +37,6 @@ import java.util.function.BooleanSupplier;
  * length: docs/workload.md §3-§5.
  */
 final class LwtTransfer {
-    /** How deep a transfer goes finishing abandoned transfers that block it, which may be blocked in turn. */
-    static final int RECOVERY_DEPTH_MAX = 8;
-
     private final LwtLedger ledger;
     private final LwtSteps steps;
     private final TransferRow transfer;
@@ -106,7 +103,7 @@ final class LwtTransfer {
         Optional<Locks> locks = lockBoth();
         if (locks.isEmpty()) return Optional.empty();
         if (locks.get().notFound() != null) {
-            steps.recordOutcome(id, locks.get().notFound());
+            steps.recordOutcome(transfer, locks.get().notFound());
             return Optional.of(finish(locks.get().notFound()));
         }
         if (!asClaimant(() -> steps.setState(id, client, TransferState.LOCKED))) return Optional.empty();
@@ -121,7 +118,7 @@ final class LwtTransfer {
             if (!steps.writeBalance(id, source.account(), settlement.sourceBalance())) return Optional.empty();
             if (!steps.writeBalance(id, destination.account(), settlement.destinationBalance())) return Optional.empty();
         }
-        steps.recordOutcome(id, settlement.outcome());
+        steps.recordOutcome(transfer, settlement.outcome());
         return Optional.of(finish(settlement.outcome()));
     }
 
@@ -173,7 +170,7 @@ final class LwtTransfer {
                 }
                 if (takenNow != null) steps.unlock(id, takenNow);
                 if (lock instanceof HeldByOther other) {
-                    if (clearIfAbandoned(other.transfer(), account)) continue attempts;
+                    if (ledger.clearIfAbandoned(other.transfer(), account, depth)) continue attempts;
                     if (!own) return Optional.empty();
                     ledger.lockConflict();
                     if (!waitInTime() || steps.claim(id, client) != Claim.OURS) return Optional.empty();
@@ -190,24 +187,6 @@ final class LwtTransfer {
     private TransferOutcome notFound(Account missing) {
         if (missing.equals(transfer.source()) || steps.readHolding(transfer.source()).isEmpty()) return TransferOutcome.SOURCE_NOT_FOUND;
         return TransferOutcome.DESTINATION_NOT_FOUND;
-    }
-
-    /**
-     * Clears the way if {@code holder}, the transfer holding {@code account}, is abandoned; true if it did. A holder
-     * whose row is gone has finished (it deletes its row only after unlocking), so its lock is stale: left by a client
-     * that lost its claim and locked again after the transfer was done. A holder whose claim has lapsed has lost its
-     * client: this client finishes it (lightest's recovery). A holder with a live claim, or one this ledger is working
-     * on, is left alone.
-     */
-    private boolean clearIfAbandoned(UUID holder, Account account) throws InterruptedException {
-        if (ledger.isInHand(holder)) return false;
-        Optional<TransferRow> row = steps.readTransfer(holder);
-        if (row.isEmpty()) {
-            if (steps.unlock(holder, account)) ledger.staleLockReleased();
-            return true;
-        }
-        if (row.get().client() != null || depth >= RECOVERY_DEPTH_MAX) return false;
-        return ledger.recover(holder, depth + 1) != LwtLedger.Recovery.LEFT;
     }
 
     /** The account as held by this transfer; it must be. */

@@ -19,6 +19,11 @@ record TransferRow(UUID id, Account source, Account destination, BigDecimal amou
         return new TransferRow(id, source, destination, amount, TransferState.NEW, null);
     }
 
+    /** The transfer this row registers. */
+    Transfer transfer() {
+        return new Transfer(id, source, destination, amount);
+    }
+
     /** Same accounts and amount (the amount compared by value, so 5.0 and 5.00 are the same). */
     boolean sameTransferAs(TransferRow other) {
         return source.equals(other.source) && destination.equals(other.destination) && amount.compareTo(other.amount) == 0;

@@ -50,7 +50,8 @@ final class Pay implements Callable<Integer> {
     boolean zipfian;
 
     @Option(names = "--algorithm", paramLabel = "ALGORITHM", defaultValue = "lwt",
-            description = "how each transfer is made: lwt (the article's conditional steps); batch and txn are not available yet (default ${DEFAULT-VALUE})")
+            description = "how each transfer is made: lwt (the article's conditional steps), batch (a read, then one conditional batch over "
+                    + "both accounts), txn (one BEGIN TRANSACTION statement) (default ${DEFAULT-VALUE})")
     Algorithm algorithm;
 
     @Option(names = "--check", description = "afterwards, finish abandoned transfers and check the total balance, as the check command does")
@@ -102,8 +103,9 @@ final class Pay implements Callable<Integer> {
             }
             print(out, Report.summary("pay", "transfers", result, Pay::label));
             LedgerCounters counters = ledger.counters();
-            print(out, String.format(Locale.ROOT, "pay: retries %d (same id, after TIMED_OUT_UNKNOWN), lock conflicts %d, recoveries %d, stale locks released %d",
-                    retries.sum(), counters.lockConflicts(), counters.recoveries(), counters.staleLocksReleased()));
+            print(out, String.format(Locale.ROOT, "pay: retries %d (same id, after TIMED_OUT_UNKNOWN), lock conflicts %d, balance conflicts %d, "
+                    + "recoveries %d, stale locks released %d", retries.sum(), counters.lockConflicts(), counters.balanceConflicts(), counters.recoveries(),
+                    counters.staleLocksReleased()));
             PrintWriter err = spec.commandLine().getErr();
             Report.errors(result).forEach(err::println);
             err.flush();
@@ -118,11 +120,6 @@ final class Pay implements Callable<Integer> {
         load.validate(spec);
         if (!load.conditional())
             throw new ParameterException(spec.commandLine(), "--consistency is " + load.consistency + "; pay's statements are conditional, so it must be SERIAL or LOCAL_SERIAL");
-        try {
-            algorithm.requireAvailable();
-        } catch (UnsupportedOperationException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
     }
 
     /** One transfer, retried with its id while its outcome is unknown, within the bounds. */

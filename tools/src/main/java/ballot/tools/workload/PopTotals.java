@@ -17,7 +17,7 @@ import java.util.Optional;
  * which every request succeeded means accounts 0..N-1 exist, whatever earlier runs did or found; pop writes its
  * seed's row only after such a run, and only to grow it. The total is computed from the seed ({@link Accounts}), not
  * from what the inserts found: a duplicate counts at its opening balance, which is right as long as nothing but
- * transfers has changed balances (a plain, non-conditional pop over existing accounts resets their balances). docs/workload.md §6.
+ * transfers has changed balances (a plain, non-conditional pop over existing accounts resets their balances). docs/workload.md §7.
  */
 final class PopTotals {
     /** Seed {@code seed}'s accounts 0..accounts-1, whose opening balances total {@code balanceTotal}. */

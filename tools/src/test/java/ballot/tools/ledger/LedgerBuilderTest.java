@@ -36,12 +36,4 @@ class LedgerBuilderTest {
     void refusesATransferTimeoutThatIsNotPositive() {
         assertThatThrownBy(() -> Ledger.builder(UNUSED).transferTimeout(Duration.ofSeconds(-1))).hasMessage("transferTimeout is PT-1S; it must be positive");
     }
-
-    @Test
-    void refusesTheAlgorithmsThatAreNotAvailableYet() {
-        assertThatThrownBy(() -> Ledger.builder(UNUSED).algorithm(Algorithm.BATCH).build()).isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageStartingWith("algorithm batch is not available yet");
-        assertThatThrownBy(() -> Ledger.builder(UNUSED).algorithm(Algorithm.TXN).build()).isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageStartingWith("algorithm txn is not available yet");
-    }
 }

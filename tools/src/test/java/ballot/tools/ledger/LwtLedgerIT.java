@@ -241,7 +241,7 @@ class LwtLedgerIT {
         assertThat(ledger.transfer(id, a, b, new BigDecimal("7.50"))).isEqualTo(TransferOutcome.COMPLETED);
         assertThat(settledBalance(a)).isEqualByComparingTo("92.50");
         assertThat(settledBalance(b)).isEqualByComparingTo("107.50");
-        assertThat(ledger.counters()).isEqualTo(new LedgerCounters(0, 0, 0));
+        assertThat(ledger.counters()).isEqualTo(new LedgerCounters(0, 0, 0, 0));
     }
 
     @Test

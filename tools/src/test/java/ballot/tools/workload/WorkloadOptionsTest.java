@@ -133,13 +133,10 @@ class WorkloadOptionsTest {
     }
 
     @Test
-    void payRefusesTheAlgorithmsThatAreNotAvailableYet() {
-        Map.Entry<Integer, String> batch = execute("pay", "--algorithm", "batch");
-        assertThat(batch.getKey()).isEqualTo(2);
-        assertThat(batch.getValue()).contains("algorithm batch is not available yet");
-        Map.Entry<Integer, String> txn = execute("pay", "--algorithm", "txn");
-        assertThat(txn.getKey()).isEqualTo(2);
-        assertThat(txn.getValue()).contains("algorithm txn is not available yet");
+    void payTakesEveryAlgorithmByItsName() {
+        assertThat(parsePay("pay", "--algorithm", "lwt").algorithm).isEqualTo(Algorithm.LWT);
+        assertThat(parsePay("pay", "--algorithm", "batch").algorithm).isEqualTo(Algorithm.BATCH);
+        assertThat(parsePay("pay", "--algorithm", "txn").algorithm).isEqualTo(Algorithm.TXN);
     }
 
     @Test
