@@ -1,5 +1,6 @@
 package ballot.tools.ledger;
 
+import ballot.txn.transfer.TransferOutcome;
 import java.util.UUID;
 
 /** What one attempt of a batch or txn transfer ({@link TransferAttempts}) came to. */

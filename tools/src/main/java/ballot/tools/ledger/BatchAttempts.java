@@ -1,5 +1,6 @@
 package ballot.tools.ledger;
 
+import ballot.txn.transfer.TransferOutcome;
 import ballot.tools.ledger.Attempt.Decided;
 import ballot.tools.ledger.Attempt.Held;
 import ballot.tools.ledger.Attempt.Refused;

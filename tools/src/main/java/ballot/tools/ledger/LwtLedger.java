@@ -1,5 +1,6 @@
 package ballot.tools.ledger;
 
+import ballot.txn.transfer.TransferOutcome;
 import com.datastax.oss.driver.api.core.DriverException;
 import java.math.BigDecimal;
 import java.time.Duration;

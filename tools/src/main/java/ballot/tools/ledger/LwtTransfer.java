@@ -1,5 +1,6 @@
 package ballot.tools.ledger;
 
+import ballot.txn.transfer.TransferOutcome;
 import ballot.tools.ledger.LwtSteps.AlreadyHeld;
 import ballot.tools.ledger.LwtSteps.Claim;
 import ballot.tools.ledger.LwtSteps.HeldByOther;

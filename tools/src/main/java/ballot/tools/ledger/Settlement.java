@@ -1,5 +1,6 @@
 package ballot.tools.ledger;
 
+import ballot.txn.transfer.TransferOutcome;
 import java.math.BigDecimal;
 
 /**

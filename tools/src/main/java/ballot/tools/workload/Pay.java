@@ -4,7 +4,7 @@ import ballot.tools.ledger.Algorithm;
 import ballot.tools.ledger.Ledger;
 import ballot.tools.ledger.LedgerCounters;
 import ballot.tools.ledger.LedgerTables;
-import ballot.tools.ledger.TransferOutcome;
+import ballot.txn.transfer.TransferOutcome;
 import ballot.tools.workload.PopTotals.PopTotal;
 import ballot.tools.workload.TransferChoice.Payment;
 import com.datastax.oss.driver.api.core.CqlSession;

@@ -1,5 +1,6 @@
 package ballot.tools.ledger;
 
+import ballot.txn.transfer.TransferOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
