@@ -54,6 +54,13 @@ public record PartitionState<V>(V value, Intent<V> intent, Reservation reservati
         return new PartitionState<>(value, intent, reservation, next, records);
     }
 
+    public PartitionState<V> withoutMarker(TxnId id) {
+        if (!markers.containsKey(id)) return this;
+        SortedMap<TxnId, Marker> next = new TreeMap<>(markers);
+        next.remove(id);
+        return new PartitionState<>(value, intent, reservation, next, records);
+    }
+
     public PartitionState<V> withRecord(Record record) {
         SortedMap<TxnId, Record> next = new TreeMap<>(records);
         next.put(record.id(), record);

@@ -21,19 +21,38 @@ final class Finish {
     private Finish() {}
 
     /**
-     * After an implicit commit: {@code COMMITTED} in the record, then every intent rolled forward; {@code settled}
-     * hears true once every participant has resolved, false if the background work gave up before that.
+     * After an implicit commit (§8 C1): {@code COMMITTED} in the record (which resolves the home's own intent) and,
+     * at the same time, every other intent rolled forward early (its marker standing for it until the record is final,
+     * §8 I3); {@code settled} hears true once all of them are done, false if the background work gave up first.
      */
     static <V> void commit(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants, Consumer<Boolean> settled) {
-        ctx.send(home, Finalize.<V>commit(attempt), ctx.backgroundDeadline(), reply -> {
+        long until = ctx.backgroundDeadline();
+        List<PartitionKey> others = participants.stream().filter(p -> !p.equals(home)).toList();
+        int[] waiting = {others.size() + 1};
+        boolean[] over = {false};
+        Runnable oneDone = () -> {
+            if (--waiting[0] == 0 && !over[0]) {
+                over[0] = true;
+                settled.accept(true);
+            }
+        };
+        Runnable gaveUp = () -> {
+            if (!over[0]) {
+                over[0] = true;
+                settled.accept(false);
+            }
+        };
+        ctx.send(home, Finalize.<V>commit(attempt), until, reply -> {
             Record record = ((Reply.RecordSeen) reply).record();
             Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
             // C1: nothing may finalize an implicitly committed attempt otherwise; the simulation fails on this mark.
-            if (decision.isEmpty() || !decision.get().committed()) ctx.observer.mark(Mark.COMMIT_CONTRADICTED);
-            // The home's own intent was resolved with the record (Finalize): the others remain.
-            if (decision.isPresent()) resolve(ctx, decision.get(), participants.stream().filter(p -> !p.equals(home)).toList(), settled);
-            else settled.accept(false);
-        }, () -> settled.accept(false));
+            if (decision.isEmpty() || !decision.get().committed()) {
+                ctx.observer.mark(Mark.COMMIT_CONTRADICTED);
+                gaveUp.run();
+            } else oneDone.run();
+        }, gaveUp);
+        Decision committed = new Decision(attempt, true);
+        for (PartitionKey key : others) ctx.send(key, new Resolve<>(committed, true), until, reply -> oneDone.run(), gaveUp);
     }
 
     /** Resolves {@code decision}'s intents on every participant (no-ops where there are none). */

@@ -36,6 +36,14 @@ class PlantedBugSimulationTest {
         assertThat(found).as("a missing intent written after its fence must be caught").isNotEmpty();
     }
 
+    /** An early resolution whose marker expires: recovery aborts a transaction already applied in part (§8 I3). */
+    @Test
+    void checkerCatchesAnEarlyResolutionForgottenByTime() {
+        List<String> found = runUntilViolation(SimStore.Bug.EARLY_MARKER_EXPIRES);
+        assertThat(found).as("an early resolution forgotten before the record is final must be caught").isNotEmpty();
+        assertThat(String.join(" ", found)).containsAnyOf("half- or mis-applied", "finalized otherwise", "total balance", "but applied");
+    }
+
     private static List<String> runUntilViolation(SimStore.Bug bug) {
         SplittableRandom seeds = new SplittableRandom(20_250_701L + bug.ordinal());
         for (int i = 0; i < SEEDS; i++) {

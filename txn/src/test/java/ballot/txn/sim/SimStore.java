@@ -11,6 +11,7 @@ import ballot.txn.TxnId;
 import ballot.txn.step.Fence;
 import ballot.txn.step.OnePhase;
 import ballot.txn.step.Place;
+import ballot.txn.step.Resolve;
 import ballot.txn.step.Reply;
 import ballot.txn.step.Reply.Placement;
 import ballot.txn.step.Step;
@@ -37,7 +38,12 @@ final class SimStore {
         /** Recovery's fence does not see the intent: recovery aborts implicitly committed transactions. */
         FENCE_BLIND,
         /** A placement ignores its transaction's markers: fenced or applied attempts lock again. */
-        PLACE_IGNORES_MARKERS
+        PLACE_IGNORES_MARKERS,
+        /**
+         * An early resolution's marker expires at the attempt's deadline: recovery after a lost Finalize finds neither
+         * the intent nor the marker and aborts a transaction that was applied in part.
+         */
+        EARLY_MARKER_EXPIRES
     }
 
     record Placed(long seq, long atNanos, Attempt attempt, PartitionKey key, Long seen) {}
@@ -155,6 +161,17 @@ final class SimStore {
                     return new Transition<>(next, t.reply(), !next.equals(before));
                 }
                 return step.evaluate(before, micros);
+            }
+            case EARLY_MARKER_EXPIRES -> {
+                Transition<Long> t = step.evaluate(before, micros);
+                if (step instanceof Resolve<Long> r && r.early() && before.intentOf(r.decision().attempt().id()) != null) {
+                    TxnId id = r.decision().attempt().id();
+                    Marker marker = t.next().markers().get(id);
+                    PartitionState<Long> next = t.next().withoutMarker(id)
+                            .withMarker(id, new Marker(marker.epoch(), marker.kind(), null, before.intent().deadlineMicros()));
+                    return new Transition<>(next, t.reply(), t.changed());
+                }
+                return t;
             }
             default -> {
                 return step.evaluate(before, micros);
