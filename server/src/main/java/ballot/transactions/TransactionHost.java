@@ -114,7 +114,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i, engine, seeds.nextLong());
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "txn-ticker"));
         ticker.scheduleWithFixedDelay(() -> {
-            for (Lane lane : lanes) lane.execute(lane.coordinator::tick);
+            for (Lane lane : lanes) if (!lane.quiet) lane.execute(lane.coordinator::tick);
         }, 1, 1, TimeUnit.MILLISECONDS);
         this.here = new PaxosPartitionCas(engine, tables, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL);
         this.storage = storage;
@@ -234,6 +234,8 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         private final TxnCoordinator<TxnValue> coordinator;
         /** Committed transactions whose clients wait for their writes to be resolved ({@link #settled}). */
         private final Map<TxnId, TransactionResult> committed = new java.util.HashMap<>();
+        /** The coordinator's {@code quiet()} after the lane's last task: a quiet lane is not ticked (an idle node ticks nothing). */
+        private volatile boolean quiet = true;
 
         Lane(int index, PaxosEngine engine, long seed) {
             this.executor = Executors.newSingleThreadExecutor(r -> daemon(r, "txn-lane-" + index));
@@ -266,6 +268,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
                     } catch (RuntimeException e) {
                         log.error("transaction lane task failed", e);
                     }
+                    quiet = coordinator.quiet();
                 });
             } catch (RejectedExecutionException e) {
                 // the node is stopping: whatever waits on this lane is answered by its own timeout

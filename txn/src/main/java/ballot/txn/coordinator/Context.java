@@ -66,6 +66,10 @@ final class Context<V> {
         return clock.nanoTime() + options.backgroundNanos();
     }
 
+    boolean noTimers() {
+        return timers.isEmpty();
+    }
+
     void runDueTimers() {
         long now = clock.nanoTime();
         while (!timers.isEmpty() && timers.peek().atNanos() <= now) timers.poll().action().run();

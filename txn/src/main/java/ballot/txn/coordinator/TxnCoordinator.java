@@ -76,9 +76,13 @@ public final class TxnCoordinator<V> {
         runs.removeIf(Run::over);
     }
 
-    /** Submitted transactions not yet answered and handed to their background finish. */
-    public int inFlight() {
-        return (int) runs.stream().filter(r -> !r.over()).count();
+    /**
+     * True when {@link #tick} has nothing to do: no submitted transaction is still tracked and no timer is set. Only
+     * a submission, a reply or a sweep (each a call on the coordinator's thread) can end it, so a host that ticks a
+     * quiet coordinator only after one of those misses nothing.
+     */
+    public boolean quiet() {
+        return runs.isEmpty() && ctx.noTimers();
     }
 
     /** Builds a coordinator; every setting has a default except the CAS port, and errors name the setting. */

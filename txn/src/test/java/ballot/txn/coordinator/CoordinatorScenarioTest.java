@@ -63,6 +63,29 @@ class CoordinatorScenarioTest {
     }
 
     @Test
+    void quietOnlyWithNoTransactionTrackedAndNoTimerSet() {
+        accounts(100, 5);
+        assertThat(coordinator.quiet()).isTrue();
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
+        assertThat(coordinator.quiet()).as("a transaction awaits its answer").isFalse();
+        cas.landAll();
+        coordinator.tick();
+        assertThat(coordinator.quiet()).as("answered and finished").isTrue();
+        coordinator.submit(new Transfer(TxnId.of(8, 8), SRC, DST, 1).transaction(0, DEADLINE, HOME), 1_000_000_000L, answers::add);
+        for (int i = 0; i < 3; i++) cas.land(s -> true);
+        assertThat(answers).hasSize(2);
+        cas.pending.remove(0).reply().accept(new ballot.txn.step.Reply.Unknown());
+        cas.landAll();
+        coordinator.tick();
+        assertThat(coordinator.quiet()).as("answered, but a lost background step waits on its retry timer").isFalse();
+        nanos += Duration.ofSeconds(1).toNanos();
+        coordinator.tick();
+        cas.landAll();
+        coordinator.tick();
+        assertThat(coordinator.quiet()).isTrue();
+    }
+
+    @Test
     void uncontendedTransferIsAnsweredAfterOneRoundOfParallelSteps() { // §4.2
         accounts(100, 5);
         coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
