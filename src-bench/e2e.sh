@@ -13,6 +13,12 @@
 # pop, then INSERT ... IF NOT EXISTS of new accounts (phase lwt, serial SERIAL, commit QUORUM), then the same
 # inserts without the condition at QUORUM into another keyspace (phase plain), each for --duration seconds.
 #
+# With --workload bank the client is the banking workload (docs/performance.md, "Transfers"): per target, pop of
+# --keys accounts (unmeasured, also the warm-up), a pop of new accounts for --duration seconds (phase lwt: the one-LWT
+# latency of the same cluster), then for each transfer algorithm (--algorithms; Cassandra runs only lwt, the article's
+# client-side steps, since it refuses the other two) pay uniform (phase pay-ALG) and pay --zipfian (pay-ALG-zipfian),
+# each for --duration seconds and each followed by the ledger check (pay --check).
+#
 # Targets (--targets, comma-separated, run in the order given):
 #   ballot            Ballot, commitlog_sync periodic (its default, and Cassandra's stock setting)
 #   ballot-batch      Ballot, commitlog_sync batch (fsync before every acknowledgement)
@@ -31,7 +37,8 @@
 #                        lwt-uniform,lwt-hot: INSERT IF NOT EXISTS of new rows, one partition each or all in one;
 #                        scan: full scans of the --keys rows in pages of 5,000 (an op is a row; --concurrency scans at once);
 #                        indexed: equality queries on a storage-attached index of the --keys rows (built before measuring)
-#   --workload W         kv (default: DriverLoad's INSERT/SELECT phases) or lwt (pop: phases lwt and plain)
+#   --workload W         kv (default: DriverLoad's INSERT/SELECT phases), lwt (pop: phases lwt and plain) or bank
+#   --algorithms LIST    with --workload bank: Ballot's transfer algorithms, in order (default txn,batch,lwt)
 #   --heap SIZE          node heap, -Xms = -Xmx (default 1G)
 #   --nodes N            nodes per target, 1..3 on 127.0.0.1..N, replication factor N (default 1)
 #   --consistency CL     the client's consistency level (default ONE with one node, QUORUM with more)
@@ -73,6 +80,7 @@ phases="insert,select"
 nodes=1
 consistency=""
 workload=kv
+algorithms="txn,batch,lwt"
 
 log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf '[e2e] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -98,6 +106,7 @@ while (($#)); do
         --nodes) nodes="${2:?}"; shift 2 ;;
         --consistency) consistency="${2:?}"; shift 2 ;;
         --workload) workload="${2:?}"; shift 2 ;;
+        --algorithms) algorithms="${2:?}"; shift 2 ;;
         -h|--help) usage ;;
         *) die "unknown option '$1' (see the header of $0)" ;;
     esac
@@ -105,7 +114,11 @@ done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive whole number (got '$rounds')"
 max_minutes="${max_minutes:-$((40 * rounds))}"
 [[ "$nodes" =~ ^[1-3]$ ]] || die "--nodes must be 1, 2 or 3 (got '$nodes')"
-[[ "$workload" == kv || "$workload" == lwt ]] || die "--workload must be kv or lwt (got '$workload')"
+[[ "$workload" == kv || "$workload" == lwt || "$workload" == bank ]] || die "--workload must be kv, lwt or bank (got '$workload')"
+IFS=',' read -r -a algorithm_list <<<"$algorithms"
+for a in "${algorithm_list[@]}"; do
+    case "$a" in txn|batch|lwt) ;; *) die "unknown algorithm '$a' in --algorithms (txn, batch or lwt)" ;; esac
+done
 consistency="${consistency:-$( ((nodes == 1)) && echo ONE || echo QUORUM)}"
 for n in warmup duration keys concurrency connections value_bytes ballot_port max_minutes; do
     [[ "${!n}" =~ ^[0-9]+$ ]] || die "--${n//_/-} must be a whole number (got '${!n}')"
@@ -169,6 +182,8 @@ port_busy() {
     python3 - "$1" "${2:-127.0.0.1}" <<'EOF'
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+# as the servers bind (SO_REUSEADDR): connections of a node just stopped, left in TIME_WAIT, do not make it busy
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 try:
     s.bind((sys.argv[2], int(sys.argv[1])))
 except OSError:
@@ -237,7 +252,7 @@ cp "$SERVER_JAR" "$out/ballot-server-all.jar"
 cp "$BENCH_JAR" "$out/benchmarks.jar"
 SERVER_JAR="$out/ballot-server-all.jar"
 BENCH_JAR="$out/benchmarks.jar"
-if [[ "$workload" == lwt ]]; then
+if [[ "$workload" == lwt || "$workload" == bank ]]; then
     [[ -f "$TOOLS_JAR" ]] || die "missing $TOOLS_JAR (run without --no-build)"
     cp "$TOOLS_JAR" "$out/ballot-tools-all.jar"
     TOOLS_JAR="$out/ballot-tools-all.jar"
@@ -260,7 +275,7 @@ fi
     echo "kernel: $(uname -r)"
     echo "java: $(java -version 2>&1 | head -n 1)"
     echo "cassandra: $(cat "$SHARED_CASSANDRA_WORK/VERSION" 2>/dev/null || echo 'not fetched')"
-    echo "settings: workload=$workload nodes=$nodes rf=$nodes consistency=$consistency heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s rounds=$rounds phases=$phases targets=$targets"
+    echo "settings: workload=$workload$([[ $workload == bank ]] && echo " algorithms=$algorithms") nodes=$nodes rf=$nodes consistency=$consistency heap=$heap keys=$keys concurrency=$concurrency connections=$connections value_bytes=$value_bytes warmup=${warmup}s duration=${duration}s rounds=$rounds phases=$phases targets=$targets"
     echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/environment.txt"
 sed 's/^/[e2e] /' "$out/environment.txt"
@@ -290,28 +305,33 @@ durable_steps() {
     echo "$total"
 }
 
-# One pop run of $8 seconds at level $7 into keyspace $9; with $6 set, its summary becomes a RESULT line (phase $2).
-run_pop() {
-    local target="$1" phase="$2" port="$3" pids="$4" dir="$5" record="$6" cl="$7" seconds="$8" keyspace="$9"
+# One run of the tools' workload command $7 (pop or pay, with the arguments after it); with $6 set, its summary
+# becomes a RESULT line (phase $2), with check=passed or check=failed when the command ran the ledger check.
+run_tool() {
+    local target="$1" phase="$2" port="$3" pids="$4" dir="$5" record="$6" command="$7"
+    shift 7
     local hosts status=0
     hosts="$(for i in $(seq 1 "$nodes"); do printf '127.0.0.%d:%d,' "$i" "$port"; done)"
     local before after steps_before steps_after
     before="$(cpu_ticks "$pids")"
     steps_before="$(durable_steps "$target")"
-    timeout "$client_timeout" java -Xms512m -Xmx1g -Dballot.log.level=WARN -cp "$TOOLS_JAR" ballot.tools.workload.Workload pop \
-        -n 100000000 -w "$concurrency" -c "$cl" --duration "${seconds}s" --progress-interval 5s --hosts "${hosts%,}" \
-        --keyspace "$keyspace" --rf "$nodes" 2>&1 | sed "s/^/[$target $phase] /" | tee -a "$dir/client.log" || status=$?
+    timeout "$client_timeout" java -Xms512m -Xmx1g -Dballot.log.level=WARN -cp "$TOOLS_JAR" ballot.tools.workload.Workload "$command" \
+        "$@" --progress-interval 5s --hosts "${hosts%,}" 2>&1 | sed "s/^/[$target $phase] /" | tee -a "$dir/client.log" || status=$?
     after="$(cpu_ticks "$pids")"
     steps_after="$(durable_steps "$target")"
     if [[ -n "$record" ]]; then
         python3 - "$target" "$phase" "$(( after - before ))" "$round" "$concurrency" "$dir/client.log" \
-            "$(( steps_after - steps_before ))" >>"$results" <<'EOF'
+            "$(( steps_after - steps_before ))" "$command" >>"$results" <<'EOF'
 import re, sys
-target, phase, ticks, rnd, conc, log, steps = sys.argv[1:8]
-summary = None
+target, phase, ticks, rnd, conc, log, steps, command = sys.argv[1:9]
+summary, check = None, "none"
 for line in open(log):
-    if line.startswith(f"[{target} {phase}] pop: ") and " ops/s; " in line:
-        summary = line
+    if line.startswith(f"[{target} {phase}] {command}: ") and " ops/s; " in line:
+        summary, check = line, "none"
+    elif summary and line.startswith(f"[{target} {phase}] check: passed"):
+        check = "passed"
+    elif summary and line.startswith(f"[{target} {phase}] check: FAILED"):
+        check = "failed"
 if summary is None:
     sys.exit(0)
 m = re.search(r" in ([0-9.]+) s.*?errors (\d+); (\d+) ops/s; latency ms p50 ([0-9.]+) p95 [0-9.]+ p99 ([0-9.]+) p99.9 ([0-9.]+) max ([0-9.]+)", summary)
@@ -319,13 +339,18 @@ secs, errors, tput, p50, p99, p999, mx = m.groups()
 ops = round(float(tput) * float(secs))
 print(f"RESULT target={target} phase={phase} seconds={secs} ops={ops} ops_per_s={tput} p50_ms={p50} p99_ms={p99} "
       f"p999_ms={p999} max_ms={mx} errors={errors} missing=0 server_cpu_s={int(ticks) / 100:.2f} client_cpu_s=0 "
-      f"concurrency={conc} keys=0 round={rnd} durable_steps={steps}")
+      f"concurrency={conc} keys=0 round={rnd} durable_steps={steps} check={check}")
 EOF
     fi
     if ((status != 0)); then
-        log "$target: pop ($phase) exited with status $status"
+        log "$target: $command ($phase) exited with status $status"
         failures=$((failures + 1))
     fi
+}
+
+# One pop run of $8 seconds at level $7 into keyspace $9, recorded as run_tool records ($1..$6 as for run_tool).
+run_pop() {
+    run_tool "${@:1:6}" pop -n 100000000 -w "$concurrency" -c "$7" --duration "${8}s" --keyspace "$9" --rf "$nodes"
 }
 
 run_lwt_client() {
@@ -337,10 +362,39 @@ run_lwt_client() {
     run_pop "$target" plain "$port" "$pids" "$dir" record QUORUM "$duration" lwt_plain
 }
 
+# The banking workload: accounts, the one-LWT latency, then each algorithm's transfers, uniform and zipfian.
+run_bank_client() {
+    local target="$1" port="$2" pids="$3" dir="$4" algorithm
+    local algorithms=("${algorithm_list[@]}")
+    [[ "$target" == cassandra* ]] && algorithms=(lwt)
+    check_deadline
+    log "$target: pop of $keys accounts, then lwt (new accounts) and pay with ${algorithms[*]}, uniform and zipfian, for ${duration}s each (log: $dir/client.log)"
+    # pop records the accounts' total only after a run without errors (a cold cluster may time out a few): run it again
+    local attempt before
+    for attempt in 1 2 3; do
+        before=$failures
+        run_tool "$target" accounts "$port" "$pids" "$dir" "" pop -n "$keys" -w "$concurrency" --keyspace bank --rf "$nodes"
+        ((failures == before)) && break
+        ((attempt == 3)) || { failures=$before; log "$target: pop of the accounts failed (attempt $attempt of 3); running it again"; }
+    done
+    run_pop "$target" lwt "$port" "$pids" "$dir" record SERIAL "$duration" lwt_cas
+    for algorithm in "${algorithms[@]}"; do
+        check_deadline
+        run_tool "$target" "pay-$algorithm" "$port" "$pids" "$dir" record pay -n 100000000 -w "$concurrency" \
+            --duration "${duration}s" --keyspace bank --algorithm "$algorithm" --check
+        run_tool "$target" "pay-$algorithm-zipfian" "$port" "$pids" "$dir" record pay -n 100000000 -w "$concurrency" \
+            --duration "${duration}s" --keyspace bank --algorithm "$algorithm" --zipfian --check
+    done
+}
+
 run_client() {
     local target="$1" port="$2" pids="$3" dir="$4"
     if [[ "$workload" == lwt ]]; then
         run_lwt_client "$@"
+        return
+    fi
+    if [[ "$workload" == bank ]]; then
+        run_bank_client "$@"
         return
     fi
     check_deadline
@@ -466,8 +520,9 @@ out = []
 if rounds > 1:
     out.append(f"Medians over {rounds} rounds; ops/s also shows the lowest and highest round.")
     out.append("")
-out.append("| phase | target | ops/s | p50 ms | p99 ms | p99.9 ms | max ms | node CPU µs/op | errors |")
-out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+bank = any(phase.startswith("pay-") for _, phase in order)
+out.append("| phase | target | ops/s | p50 ms | p99 ms | p99.9 ms | max ms | node CPU µs/op | errors |" + (" check |" if bank else ""))
+out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|" + ("---|" if bank else ""))
 phases = []
 for _, phase in order:
     if phase not in phases:
@@ -481,7 +536,8 @@ for phase in phases:
         errors = sum(int(r["errors"]) for r in runs[key])
         worst = max(float(r["max_ms"]) for r in runs[key])
         out.append(f"| {phase} | {key[0]} | {med(key, 'ops_per_s'):,.0f}{spread} | {med(key, 'p50_ms'):.2f} | {med(key, 'p99_ms'):.2f} "
-                   f"| {med(key, 'p999_ms'):.2f} | {worst:.1f} | {cpu_us(key):.0f} | {errors} |")
+                   f"| {med(key, 'p999_ms'):.2f} | {worst:.1f} | {cpu_us(key):.0f} | {errors} |"
+                   + (" " + ", ".join(sorted({r.get("check", "none") for r in runs[key]})) + " |" if bank else ""))
 
 out.append("")
 out.append("| phase | Ballot vs | throughput ratio | p99 ratio (Ballot / other) | CPU per op ratio | ≥ 1.5x throughput and lower p99 |")
@@ -500,7 +556,7 @@ for ballot in ("ballot", "ballot-batch"):
             met = "yes" if tput >= 1.5 and p99 < 1.0 else "no"
             out.append(f"| {phase} | {ballot} vs {other} | {tput:.2f}x | {p99:.2f} | {cpu:.2f} | {met} |")
 
-if any(phase == "lwt" for _, phase in order):
+if any(phase == "lwt" for _, phase in order) and any(phase == "plain" for _, phase in order):
     out.append("")
     out.append("| target | LWT / plain QUORUM insert throughput | durable acceptor steps per LWT (all nodes) |")
     out.append("|---|---:|---:|")
@@ -518,6 +574,37 @@ if ("lwt-uniform" in phases) and ("lwt-hot" in phases):
     for target in dict.fromkeys(t for t, _ in order):
         if (target, "lwt-hot") in runs and (target, "lwt-uniform") in runs:
             out.append(f"| {target} | {med((target, 'lwt-hot'), 'ops_per_s') / med((target, 'lwt-uniform'), 'ops_per_s'):.2f} |")
+
+if bank:
+    def pay(target, algorithm, zipfian=False):
+        key = (target, f"pay-{algorithm}" + ("-zipfian" if zipfian else ""))
+        return key if key in runs else None
+    out.append("")
+    out.append("| target | measure | value |")
+    out.append("|---|---|---:|")
+    for target in dict.fromkeys(t for t, _ in order):
+        lwt = (target, "lwt") if (target, "lwt") in runs else None
+        for algorithm in ("txn", "batch", "lwt"):
+            u, z = pay(target, algorithm), pay(target, algorithm, True)
+            if u and lwt:
+                out.append(f"| {target} | pay-{algorithm} p50 / one LWT p50 | {med(u, 'p50_ms') / med(lwt, 'p50_ms'):.2f} |")
+            if u and z:
+                out.append(f"| {target} | pay-{algorithm} zipfian / uniform throughput | {med(z, 'ops_per_s') / med(u, 'ops_per_s'):.2f} |")
+        for algorithm in ("txn", "batch"):
+            for zipfian in (False, True):
+                a, l = pay(target, algorithm, zipfian), pay(target, "lwt", zipfian)
+                if a and l:
+                    suffix = "-zipfian" if zipfian else ""
+                    out.append(f"| {target} | pay-{algorithm}{suffix} / pay-lwt{suffix} throughput | {med(a, 'ops_per_s') / med(l, 'ops_per_s'):.2f} |")
+    for other in ("cassandra", "cassandra-batch"):
+        for ballot in ("ballot", "ballot-batch"):
+            for algorithm in ("txn", "batch", "lwt"):
+                for zipfian in (False, True):
+                    b, c = pay(ballot, algorithm, zipfian), pay(other, "lwt", zipfian)
+                    if b and c:
+                        suffix = "-zipfian" if zipfian else ""
+                        out.append(f"| {ballot} vs {other} | {ballot} pay-{algorithm}{suffix} / {other} pay-lwt{suffix} throughput | "
+                                   f"{med(b, 'ops_per_s') / med(c, 'ops_per_s'):.2f} |")
 
 text = "\n".join(out)
 with open(summary_path, "w") as f:
