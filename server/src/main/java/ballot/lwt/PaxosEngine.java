@@ -238,12 +238,15 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         });
     }
 
-    /** Installs the acceptor's verbs; called before the node joins, so no peer finds them missing. */
+    /**
+     * Installs the acceptor's verbs; called before the node joins, so no peer finds them missing. Their handlers only
+     * queue the request on its lane, so they run on the network thread (as do the replies to this node's requests).
+     */
     public void handle(Messaging messaging) {
-        messaging.handle(PaxosVerbs.PREPARE, (prepare, from) -> vote(prepare));
-        messaging.handle(PaxosVerbs.PROPOSE, (propose, from) -> vote(propose));
-        messaging.handle(PaxosVerbs.COMMIT, (commit, from) -> accept(commit));
-        messaging.handle(PaxosVerbs.PRUNE, (prune, from) -> accept(prune).thenApply(reply -> null));
+        messaging.handle(PaxosVerbs.PREPARE, (prepare, from) -> vote(prepare), Messaging.Dispatch.HAND_OVER);
+        messaging.handle(PaxosVerbs.PROPOSE, (propose, from) -> vote(propose), Messaging.Dispatch.HAND_OVER);
+        messaging.handle(PaxosVerbs.COMMIT, (commit, from) -> accept(commit), Messaging.Dispatch.HAND_OVER);
+        messaging.handle(PaxosVerbs.PRUNE, (prune, from) -> accept(prune).thenApply(reply -> null), Messaging.Dispatch.HAND_OVER);
     }
 
     /** Starts coordinating, once the node is a member of the cluster; {@code placement} gives partitions' electorates. */
@@ -588,11 +591,14 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             });
         }
 
+        /** The reply is only handed to the lane, so it completes on the network thread. */
         private CompletableFuture<Reply> request(NodeInfo node, Request request) {
-            if (request instanceof Prepare p) return messaging.request(node.internode(), PaxosVerbs.PREPARE, p, options.messageTimeout());
-            if (request instanceof Propose p) return messaging.request(node.internode(), PaxosVerbs.PROPOSE, p, options.messageTimeout());
-            if (request instanceof Commit c) return messaging.request(node.internode(), PaxosVerbs.COMMIT, c, options.messageTimeout());
-            if (request instanceof Prune p) return messaging.request(node.internode(), PaxosVerbs.PRUNE, p, options.messageTimeout())
+            Duration timeout = options.messageTimeout();
+            Messaging.Dispatch handOver = Messaging.Dispatch.HAND_OVER;
+            if (request instanceof Prepare p) return messaging.request(node.internode(), PaxosVerbs.PREPARE, p, timeout, handOver);
+            if (request instanceof Propose p) return messaging.request(node.internode(), PaxosVerbs.PROPOSE, p, timeout, handOver);
+            if (request instanceof Commit c) return messaging.request(node.internode(), PaxosVerbs.COMMIT, c, timeout, handOver);
+            if (request instanceof Prune p) return messaging.request(node.internode(), PaxosVerbs.PRUNE, p, timeout, handOver)
                     .thenApply(nothing -> null);
             throw new IllegalArgumentException("unknown request " + request);
         }

@@ -32,12 +32,13 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link Messaging} over TCP with Netty (docs/membership.md §1). One lazily opened {@link OutboundConnection} per peer
  * carries this node's requests and their replies; {@link InboundConnection}s carry peers' requests to the handlers,
- * which run on a bounded executor. Futures complete on a callback executor, never on an event loop.
+ * which run on a bounded executor. Futures complete on a callback executor. Handlers and replies that only hand over
+ * ({@link Dispatch#HAND_OVER}) run on the event loop instead; nothing else ever does.
  */
 public final class NettyMessaging implements Messaging {
     private static final Logger log = LoggerFactory.getLogger(NettyMessaging.class);
 
-    private record Registration<Q, R>(Verb<Q, R> verb, Handler<Q, R> handler) {}
+    private record Registration<Q, R>(Verb<Q, R> verb, Handler<Q, R> handler, Dispatch dispatch) {}
 
     private final MessagingOptions options;
     private final EventLoopGroup ioGroup;
@@ -107,20 +108,20 @@ public final class NettyMessaging implements Messaging {
     }
 
     @Override
-    public <Q, R> void handle(Verb<Q, R> verb, Handler<Q, R> handler) {
+    public <Q, R> void handle(Verb<Q, R> verb, Handler<Q, R> handler, Dispatch dispatch) {
         registrations.compute(verb.id(), (id, existing) -> {
             if (existing != null && !existing.verb().name().equals(verb.name())) {
                 throw new IllegalArgumentException("verb id " + id + " is already registered as " + existing.verb() + "; cannot register " + verb);
             }
-            return new Registration<>(verb, handler);
+            return new Registration<>(verb, handler, dispatch);
         });
     }
 
     @Override
-    public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout) {
+    public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout, Dispatch completion) {
         CompletableFuture<R> future = new CompletableFuture<>();
         long timeoutMillis = Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-        PendingRequest<R> request = new PendingRequest<>(nextId.incrementAndGet(), verb, peer, future, timeoutMillis);
+        PendingRequest<R> request = new PendingRequest<>(nextId.incrementAndGet(), verb, peer, future, timeoutMillis, completion);
         if (closed) {
             future.completeExceptionally(new MessagingException(Reason.UNREACHABLE, "messaging is closed"));
             return future;
@@ -237,7 +238,10 @@ public final class NettyMessaging implements Messaging {
 
     // ---------------------------------------------------------------- inbound requests
 
-    /** Runs a peer's request on the handler executor; {@code payload} is owned by this call. Event loop. */
+    /**
+     * Runs a peer's request on the handler executor, or here if its handler only hands over ({@link Dispatch#HAND_OVER});
+     * {@code payload} is owned by this call. Event loop.
+     */
     void dispatch(InboundConnection connection, long id, int verbId, int timeoutMillis, ByteBuf payload) {
         Registration<?, ?> registration = registrations.get(verbId);
         if (registration == null) {
@@ -247,6 +251,10 @@ public final class NettyMessaging implements Messaging {
             return;
         }
         long expiresAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, timeoutMillis));
+        if (registration.dispatch() == Dispatch.HAND_OVER) {
+            run(registration, connection, id, payload, expiresAtNanos);
+            return;
+        }
         try {
             handlers.execute(() -> run(registration, connection, id, payload, expiresAtNanos));
         } catch (RejectedExecutionException e) {
@@ -382,6 +390,10 @@ public final class NettyMessaging implements Messaging {
             String message = Codecs.readShortString(frame);
             Reason reason = code == WireFormat.FAILURE_OVERLOADED ? Reason.OVERLOADED : Reason.REMOTE_ERROR;
             completeExceptionally(request, new MessagingException(reason, request.peer + " answered " + request.verb + ": " + message));
+            return;
+        }
+        if (request.completion == Dispatch.HAND_OVER) {
+            decodeAndComplete(request, frame);
             return;
         }
         ByteBuf payload = frame.retain();

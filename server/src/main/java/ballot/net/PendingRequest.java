@@ -12,16 +12,19 @@ final class PendingRequest<R> {
     final InetSocketAddress peer;
     final CompletableFuture<R> future;
     final long timeoutMillis;
+    /** Where {@link #future} completes with the reply (failures always complete on the callback threads). */
+    final Messaging.Dispatch completion;
     volatile Timeout timeout;
     /** The connection the request was written to, so that losing it fails the request at once. */
     volatile Channel channel;
 
-    PendingRequest(long id, Verb<?, R> verb, InetSocketAddress peer, CompletableFuture<R> future, long timeoutMillis) {
+    PendingRequest(long id, Verb<?, R> verb, InetSocketAddress peer, CompletableFuture<R> future, long timeoutMillis, Messaging.Dispatch completion) {
         this.id = id;
         this.verb = verb;
         this.peer = peer;
         this.future = future;
         this.timeoutMillis = timeoutMillis;
+        this.completion = completion;
     }
 
     void cancelTimeout() {

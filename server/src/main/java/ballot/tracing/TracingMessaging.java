@@ -23,20 +23,21 @@ public final class TracingMessaging implements Messaging {
     }
 
     @Override
-    public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout) {
-        if (!(Tracing.current() instanceof CoordinatorTrace session)) return messaging.request(peer, verb, payload, timeout);
+    public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout, Dispatch completion) {
+        if (!(Tracing.current() instanceof CoordinatorTrace session)) return messaging.request(peer, verb, payload, timeout, completion);
         session.event("Sending " + verb.name() + " message to " + peer);
-        return messaging.request(peer, TracedVerbs.twin(verb), new TracedVerbs.Traced<>(session.id(), payload), timeout)
+        // pooled whatever the caller asked: adding the replica's events to the session is more than a hand-over
+        return messaging.request(peer, TracedVerbs.twin(verb), new TracedVerbs.Traced<>(session.id(), payload), timeout, Dispatch.POOLED)
                 .thenApply(reply -> {
                     session.reply(reply.events(), verb.name() + " reply received from " + peer);
                     return reply.value();
                 });
     }
 
-    /** Installs {@code handler} for the verb and for its traced twin. */
+    /** Installs {@code handler} for the verb, and for its traced twin on the pooled threads (recording events is more than a hand-over). */
     @Override
-    public <Q, R> void handle(Verb<Q, R> verb, Handler<Q, R> handler) {
-        messaging.handle(verb, handler);
+    public <Q, R> void handle(Verb<Q, R> verb, Handler<Q, R> handler, Dispatch dispatch) {
+        messaging.handle(verb, handler, dispatch);
         messaging.handle(TracedVerbs.twin(verb), (traced, from) -> {
             ReplicaTrace trace = new ReplicaTrace(localAddress());
             trace.event(verb.name() + " message received from " + from);

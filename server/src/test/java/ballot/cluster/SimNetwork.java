@@ -130,7 +130,7 @@ public final class SimNetwork {
         }
 
         @Override
-        public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout) {
+        public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout, Dispatch completion) {
             CompletableFuture<R> future = new CompletableFuture<>();
             if (closed) {
                 future.completeExceptionally(new MessagingException(Reason.UNREACHABLE, "messaging is closed"));
@@ -175,7 +175,7 @@ public final class SimNetwork {
         }
 
         @Override
-        public <Q, R> void handle(Verb<Q, R> verb, Handler<Q, R> handler) {
+        public <Q, R> void handle(Verb<Q, R> verb, Handler<Q, R> handler, Dispatch dispatch) {
             handlers.put(verb.id(), new Registration<>(verb, handler));
         }
 

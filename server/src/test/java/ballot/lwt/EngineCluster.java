@@ -233,7 +233,7 @@ public final class EngineCluster implements AutoCloseable {
 
         @Override
         @SuppressWarnings("unchecked")
-        public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout) {
+        public <Q, R> CompletableFuture<R> request(InetSocketAddress peer, Verb<Q, R> verb, Q payload, Duration timeout, Dispatch completion) {
             CompletableFuture<R> reply = new CompletableFuture<>();
             Loss loss = losses.getOrDefault(verb.id(), Loss.NONE);
             Member target = byAddress.get(peer);
@@ -278,7 +278,7 @@ public final class EngineCluster implements AutoCloseable {
         }
 
         @Override
-        public <Q, R> void handle(Verb<Q, R> verb, Handler<Q, R> handler) {
+        public <Q, R> void handle(Verb<Q, R> verb, Handler<Q, R> handler, Dispatch dispatch) {
             self.handlers.put(verb.id(), handler);
         }
 

@@ -43,6 +43,8 @@ class NettyMessagingIT {
     private static final Verb<String, String> NEVER = new Verb<>(102, "NEVER", STRING, STRING);
     private static final Verb<String, String> FAILING = new Verb<>(103, "FAILING", STRING, STRING);
     private static final Verb<String, String> UNKNOWN = new Verb<>(104, "UNKNOWN", STRING, STRING);
+    private static final Verb<String, String> THREAD = new Verb<>(105, "THREAD", STRING, STRING);
+    private static final Verb<String, String> THREAD_HANDED_OVER = new Verb<>(106, "THREAD_HANDED_OVER", STRING, STRING);
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -62,6 +64,9 @@ class NettyMessagingIT {
         messaging.handle(UPPER, (request, from) -> CompletableFuture.completedFuture(request.toUpperCase()));
         messaging.handle(FROM, (request, from) -> CompletableFuture.completedFuture(from.toString()));
         messaging.handle(NEVER, (request, from) -> new CompletableFuture<>());
+        messaging.handle(THREAD, (request, from) -> CompletableFuture.completedFuture(Thread.currentThread().getName()));
+        messaging.handle(THREAD_HANDED_OVER, (request, from) -> CompletableFuture.completedFuture(Thread.currentThread().getName()),
+                Messaging.Dispatch.HAND_OVER);
         messaging.handle(FAILING, (request, from) -> {
             throw new IllegalStateException("handler bug for " + request);
         });
@@ -80,6 +85,21 @@ class NettyMessagingIT {
         assertThat(b.request(a.localAddress(), UPPER, "back", TIMEOUT).get(5, TimeUnit.SECONDS)).isEqualTo("BACK");
         assertThat(a.request(b.localAddress(), FROM, "", TIMEOUT).get(5, TimeUnit.SECONDS))
                 .as("the handler sees the requester's listen address").isEqualTo(a.localAddress().toString());
+    }
+
+    @Test
+    void handOverHandlersAndRepliesRunOnTheNetworkThreadsAndNothingElseDoes() throws Exception {
+        NettyMessaging a = start();
+        NettyMessaging b = start();
+        assertThat(a.request(b.localAddress(), THREAD, "", TIMEOUT).get(5, TimeUnit.SECONDS)).startsWith("messaging-handler");
+        assertThat(a.request(b.localAddress(), THREAD_HANDED_OVER, "", TIMEOUT).get(5, TimeUnit.SECONDS)).startsWith("messaging-io");
+        CompletableFuture<String> pooled = new CompletableFuture<>();
+        a.request(b.localAddress(), UPPER, "x", TIMEOUT).thenRun(() -> pooled.complete(Thread.currentThread().getName()));
+        assertThat(pooled.get(5, TimeUnit.SECONDS)).startsWith("messaging-callback");
+        CompletableFuture<String> handedOver = new CompletableFuture<>();
+        a.request(b.localAddress(), UPPER, "x", TIMEOUT, Messaging.Dispatch.HAND_OVER)
+                .thenRun(() -> handedOver.complete(Thread.currentThread().getName()));
+        assertThat(handedOver.get(5, TimeUnit.SECONDS)).startsWith("messaging-io");
     }
 
     @Test
