@@ -12,18 +12,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes acceptor steps durable in groups: one writer thread takes every step submitted while the previous group was
- * being synced and writes them all in one synced RocksDB batch, so that N steps in flight cost one fsync, whatever N
- * (docs/paxos.md §12). Callers submit at most one step per partition at a time (the acceptor shell queues a
+ * being synced and writes them all in one RocksDB batch, so that N steps in flight cost one fsync, whatever N
+ * (docs/paxos.md §12). The batch is synced if any of its steps needs it (a promise, an acceptance, a commit that
+ * clears one); a group of prunes, purges and other commits only is written without a sync (§4.15), and the next
+ * synced batch covers it. Callers submit at most one step per partition at a time (the acceptor shell queues a
  * partition's next requests behind its persist, §4.12), so a group never holds two steps of one partition.
  */
 final class GroupCommit implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
-    private record Step(StorageEngine.PaxosWrite write, Consumer<RuntimeException> done) {}
+    private record Step(StorageEngine.PaxosWrite write, boolean sync, Consumer<RuntimeException> done) {}
 
     private static final int LOADED_GROUP = 8;
     private static final long GROUP_WINDOW_NANOS = 200_000;
-    /** Writes a group in one synced batch; returns once it is durable. */
-    private final Consumer<List<StorageEngine.PaxosWrite>> sync;
+    private final StorageEngine storage;
     private final int groupMax;
     private final java.util.concurrent.atomic.LongAdder stepsSynced = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder syncs = new java.util.concurrent.atomic.LongAdder();
@@ -34,7 +35,7 @@ final class GroupCommit implements AutoCloseable {
     /** @param groupMax the most steps one synced batch holds */
     GroupCommit(StorageEngine storage, int groupMax) {
         if (groupMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupMax + "; must be >= 1");
-        this.sync = storage::persistPaxos;
+        this.storage = storage;
         this.groupMax = groupMax;
         this.writer = new Thread(this::run, "paxos-group-commit");
         writer.setDaemon(true);
@@ -42,11 +43,12 @@ final class GroupCommit implements AutoCloseable {
     }
 
     /**
-     * Persists one step; {@code done} hears null once it is on disk, or the failure (then nothing of its group is known
-     * to be durable), on the writer thread: it must hand over to the caller's thread and return.
+     * Persists one step; {@code done} hears null once it is synced to disk (if {@code sync}) or written, or the failure
+     * (then nothing of its group is known to be durable), on the writer thread: it must hand over to the caller's
+     * thread and return.
      */
-    void persist(StorageEngine.PaxosWrite write, Consumer<RuntimeException> done) {
-        pending.add(new Step(write, done));
+    void persist(StorageEngine.PaxosWrite write, boolean sync, Consumer<RuntimeException> done) {
+        pending.add(new Step(write, sync, done));
     }
 
     private void run() {
@@ -67,10 +69,16 @@ final class GroupCommit implements AutoCloseable {
             RuntimeException failure = null;
             try {
                 List<StorageEngine.PaxosWrite> writes = new ArrayList<>(group.size());
-                for (Step s : group) writes.add(s.write());
-                sync.accept(writes);
-                stepsSynced.add(writes.size());
-                syncs.increment();
+                boolean sync = false;
+                for (Step s : group) {
+                    writes.add(s.write());
+                    sync |= s.sync();
+                }
+                storage.persistPaxos(writes, sync);
+                if (sync) {
+                    stepsSynced.add(writes.size());
+                    syncs.increment();
+                }
             } catch (RuntimeException e) {
                 failure = e;
             }

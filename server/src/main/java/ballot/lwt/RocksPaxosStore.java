@@ -69,7 +69,7 @@ final class RocksPaxosStore implements PaxosStore {
 
     /** Encodes the step on the caller's thread (the lane), then hands it to the group commit's writer. */
     @Override
-    public void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done) {
+    public void persist(PaxosKey key, AcceptorState state, List<Decree> apply, boolean sync, Consumer<RuntimeException> done) {
         StorageEngine.PaxosWrite write;
         try {
             write = write(key, state, apply);
@@ -77,7 +77,7 @@ final class RocksPaxosStore implements PaxosStore {
             done.accept(e); // nothing written
             return;
         }
-        groupCommit.persist(write, done);
+        groupCommit.persist(write, sync, done);
     }
 
     /**

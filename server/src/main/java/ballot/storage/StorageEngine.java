@@ -516,10 +516,12 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
-     * Writes each partition's acceptor registers and applies its decrees' entries, all in one synced batch, returning
-     * once it is on disk: a group of acceptor steps pays one fsync. The plain-write version is not touched.
+     * Writes each partition's acceptor registers and applies its decrees' entries, all in one batch, returning once it
+     * is synced to disk if {@code sync} (a group of acceptor steps pays one fsync), else once it is in the write-ahead
+     * log, where a crash of the process cannot lose it (with {@code commitlog_sync: batch}, every write is synced).
+     * The plain-write version is not touched.
      */
-    public void persistPaxos(List<PaxosWrite> writes) {
+    public void persistPaxos(List<PaxosWrite> writes, boolean sync) {
         installLock.readLock().lock();
         try (WriteBatch batch = new WriteBatch()) {
             for (PaxosWrite write : writes) {
@@ -534,7 +536,7 @@ public final class StorageEngine implements AutoCloseable {
                 else batch.put(paxosFamily, key, write.state());
                 if (write.txnState() != null) batch.put(paxosFamily, paxosKey(TXN_STATE, write.tableId(), write.key()), write.txnState());
             }
-            db.write(syncWriteOptions, batch);
+            db.write(sync ? syncWriteOptions : writeOptions, batch);
         } catch (RocksDBException e) {
             throw new IllegalStateException("Paxos write failed: " + e.getMessage(), e);
         } finally {

@@ -16,7 +16,7 @@ final class Durably {
     /** Persists through the store's group commit and waits until it is durable; its failure is thrown. */
     static void persist(RocksPaxosStore store, PaxosKey key, AcceptorState state, List<Decree> apply) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        store.persist(key, state, apply, failed -> {
+        store.persist(key, state, apply, true, failed -> {
             if (failed == null) done.complete(null);
             else done.completeExceptionally(failed);
         });

@@ -63,7 +63,7 @@ class SystemPaxosRowsTest {
     }
 
     private void persist(TableMetadata table, PartitionKey key, AcceptorState state) {
-        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key, PaxosCodec.encodeState(state), List.of())));
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key, PaxosCodec.encodeState(state), List.of())), true);
     }
 
     /** Promised 3000, accepted 2000 (two entries), committed 1000 with its entries or pruned. */

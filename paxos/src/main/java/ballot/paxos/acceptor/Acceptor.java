@@ -120,13 +120,17 @@ public final class Acceptor {
         if (accepted != null && !accepted.ballot().isAfter(newCommitted.ballot())) accepted = null;
         AcceptorState next = new AcceptorState(Ballot.max(state.promised(), decree.ballot()), accepted, newCommitted,
                 Math.max(state.spanEndMicros(), decree.spanEndMicros()), state.recent().with(decree));
-        return new Step(next, true, decree.isEmpty() ? List.of() : List.of(decree), new Committed(commit.key(), decree.ballot()));
+        List<Decree> apply = decree.isEmpty() ? List.of() : List.of(decree);
+        // Clearing an acceptance is synced (§4.15): lost, it would leave a decided proposal to be finished again, over
+        // later writes, once the other replicas have purged the decree that outranks it.
+        if (state.accepted() != null && accepted == null) return new Step(next, true, apply, new Committed(commit.key(), decree.ballot()));
+        return Step.written(next, apply, new Committed(commit.key(), decree.ballot()));
     }
 
     /** §4.7: every replica has applied {@code upTo}: forget the copies of its entries (and older ones). */
     public static Step onPrune(AcceptorState state, Prune prune) {
         AcceptorState next = prune(state, prune.upTo());
-        return next.equals(state) ? Step.reply(state, null) : new Step(next, true, List.of(), null);
+        return next.equals(state) ? Step.reply(state, null) : Step.written(next, List.of(), null);
     }
 
     /**
@@ -139,7 +143,7 @@ public final class Acceptor {
         boolean applied = state.committed().ballot().isZero() || state.committed().isPruned();
         boolean purgeable = !state.isFloor() && state.accepted() == null && applied
                 && state.promised().micros() <= floorMicros && state.spanEndMicros() <= floorMicros;
-        return purgeable ? new Step(AcceptorState.floor(floorMicros), true, List.of(), null) : Step.reply(state, null);
+        return purgeable ? Step.written(AcceptorState.floor(floorMicros), List.of(), null) : Step.reply(state, null);
     }
 
     private static AcceptorState prune(AcceptorState state, Ballot upTo) {

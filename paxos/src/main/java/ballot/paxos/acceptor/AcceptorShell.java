@@ -125,7 +125,7 @@ public final class AcceptorShell {
         Step step = Acceptor.onPurge(registers(key), floorMicros);
         if (!step.persist()) return false;
         observer.mark(Mark.PURGED);
-        persist(key, step.next(), List.of(), failed -> {});
+        persist(key, step.next(), List.of(), step.sync(), failed -> {});
         return true;
     }
 
@@ -148,12 +148,12 @@ public final class AcceptorShell {
             Map.Entry<PaxosKey, AcceptorState> oldest = deferred.overflow(busy::containsKey);
             if (oldest != null) {
                 observer.mark(Mark.DEFERRED_PROMISE_WRITTEN_OUT);
-                persist(oldest.getKey(), oldest.getValue(), List.of(), failed -> {});
+                persist(oldest.getKey(), oldest.getValue(), List.of(), true, failed -> {});
             }
             return;
         }
         Step durable = step;
-        persist(key, durable.next(), durable.apply(), failed -> {
+        persist(key, durable.next(), durable.apply(), durable.sync(), failed -> {
             if (failed == null) send(request, durable.reply(), answer);
             else answer.fail(failed);
         });
@@ -178,13 +178,13 @@ public final class AcceptorShell {
     }
 
     /**
-     * Makes {@code state} the partition's durable registers, then runs {@code done} on the home executor; until then
-     * the partition's requests wait. A failure leaves the store's content unknown: the cached copy is dropped, a
+     * Makes {@code state} the partition's durable registers (synced to disk if {@code sync}, else written), then runs
+     * {@code done} on the home executor; until then the partition's requests wait. A failure leaves the store's content unknown: the cached copy is dropped, a
      * deferred promise is kept (it is still owed to its coordinator).
      */
-    private void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done) {
+    private void persist(PaxosKey key, AcceptorState state, List<Decree> apply, boolean sync, Consumer<RuntimeException> done) {
         busy.put(key, new ArrayDeque<>());
-        store.persist(key, state, apply, failed -> {
+        store.persist(key, state, apply, sync, failed -> {
             try {
                 home.execute(() -> {
                     if (failed == null) {

@@ -14,8 +14,11 @@ import java.util.function.Consumer;
  * <p>Contract (docs/paxos.md §9):
  * <ul>
  *   <li>{@link #persist} makes the registers durable and applies the decrees' entries to the base table atomically
- *       (one write batch), and calls {@code done} once both are synced to disk (with null), or with the failure
- *       that leaves it unknown whether they were; on any thread, possibly before {@code persist} returns. The
+ *       (one write batch), and calls {@code done} once both are durable (with null), or with the failure that leaves
+ *       it unknown whether they are; on any thread, possibly before {@code persist} returns. Durable means synced
+ *       to disk when {@code sync} is set; otherwise written where a crash of the process cannot lose it (a power
+ *       loss may lose it, and then everything written after it, but nothing synced before it: the store keeps one
+ *       order of writes). The
  *       acceptor replies only after that ("persist, then acknowledge"), and never has two persists of one
  *       partition in flight, so a store may complete different partitions' persists in any order (docs/paxos.md
  *       §4.12).
@@ -34,7 +37,7 @@ public interface PaxosStore {
      */
     AcceptorState load(PaxosKey key);
 
-    void persist(PaxosKey key, AcceptorState state, List<Decree> apply, Consumer<RuntimeException> done);
+    void persist(PaxosKey key, AcceptorState state, List<Decree> apply, boolean sync, Consumer<RuntimeException> done);
 
     /** Reads the queries from one snapshot of the partition's base data, with its plain-write version. */
     LocalRead read(PaxosKey key, List<Bytes> queries);

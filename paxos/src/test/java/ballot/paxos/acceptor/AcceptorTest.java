@@ -216,6 +216,28 @@ class AcceptorTest {
         assertThat(duplicate.persist()).isFalse();
     }
 
+    /**
+     * §4.15: votes are synced before the reply; a commit is synced only if it clears the replica's acceptance (lost,
+     * that acceptance would be finished again after the others purge); prunes and purges are only written.
+     */
+    @Test
+    void votesAndClearingCommitsAreSyncedAndTheRestOnlyWritten() {
+        Proposal p = proposal(100, Decree.NONE, X);
+        Step promise = Acceptor.onPrepare(AcceptorState.EMPTY, prepare(100));
+        Step accept = Acceptor.onPropose(SELF, promise.next(), propose(p), 0);
+        Step clearingCommit = Acceptor.onCommit(accept.next(), new Commit(KEY, p.toDecree()));
+        Step learnerCommit = Acceptor.onCommit(promisedAt(90), new Commit(KEY, p.toDecree()));
+        assertThat(List.of(promise, accept, clearingCommit)).allSatisfy(step -> assertThat(step.sync()).isTrue());
+        assertThat(learnerCommit.persist()).isTrue();
+        assertThat(learnerCommit.sync()).as("a commit at a replica that accepted nothing").isFalse();
+        Step prune = Acceptor.onPrune(clearingCommit.next(), new Prune(KEY, ballot(100)));
+        assertThat(prune.persist()).isTrue();
+        assertThat(prune.sync()).isFalse();
+        Step purge = Acceptor.onPurge(prune.next(), 500);
+        assertThat(purge.persist()).isTrue();
+        assertThat(purge.sync()).isFalse();
+    }
+
     /** §4.6: an older decree is still applied (last write wins), without moving the registers back. */
     @Test
     void commitOfAnOlderDecreeIsAppliedWithoutMovingRegisters() {

@@ -40,6 +40,38 @@ class PlantedBugSimulationTest {
         assertThat(found).as("the checks must catch an acceptor that replies before its persist is on disk").isNotEmpty();
     }
 
+    /** Promises and acceptances written without a sync, as commits are, are lost by power losses (§4.15). */
+    @Test
+    void checkerFindsVotesThatAPowerLossTakes() {
+        List<String> found = new ArrayList<>();
+        SplittableRandom seeds = new SplittableRandom(20_261_129L);
+        for (int i = 0; i < 200 && found.isEmpty(); i++) {
+            long seed = seeds.nextLong() & Long.MAX_VALUE;
+            SimOptions options = SimOptions.random(new SplittableRandom(seed), 40).withHomeAffinity(0.2).withPowerLoss();
+            found.addAll(SimCluster.run(seed, options.withBug(SimStore.Bug.UNSYNCED_VOTES)).violations());
+        }
+        System.out.println("planted UNSYNCED_VOTES found: " + found.subList(0, Math.min(3, found.size())));
+        assertThat(found).as("the checks must catch promises and acceptances that a power loss can take").isNotEmpty();
+    }
+
+    /**
+     * A commit that clears the replica's acceptance, written without a sync, can be lost while the other replicas purge
+     * the decree: the acceptance is then finished again over later writes (§4.15).
+     */
+    @Test
+    void checkerFindsClearingCommitsThatAPowerLossTakes() {
+        List<String> found = new ArrayList<>();
+        SplittableRandom seeds = new SplittableRandom(20_261_130L);
+        for (int i = 0; i < 600 && found.isEmpty(); i++) {
+            long seed = seeds.nextLong() & Long.MAX_VALUE;
+            SimOptions options = SimOptions.random(new SplittableRandom(seed), 40).withPowerLoss();
+            options = options.withPurge(2 * options.opTimeoutNanos());
+            found.addAll(SimCluster.run(seed, options.withBug(SimStore.Bug.UNSYNCED_CLEARING_COMMITS)).violations());
+        }
+        System.out.println("planted UNSYNCED_CLEARING_COMMITS found: " + found.subList(0, Math.min(3, found.size())));
+        assertThat(found).as("the checks must catch commits that clear an acceptance without a sync").isNotEmpty();
+    }
+
     /** A node that joined and votes on keys it has no history of lets a quorum miss a decision (§4.14). */
     @Test
     void checkerFindsAJoinedReplicaThatVotesWithoutHistory() {

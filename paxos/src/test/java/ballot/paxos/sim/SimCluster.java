@@ -50,9 +50,12 @@ final class SimCluster {
 
     record PlainAck(long id) {}
 
-    /** @param persistsLandedInCrash, persistsLostInCrash persists in flight at a crash that reached the disk, or did not */
+    /**
+     * @param persistsLandedInCrash, persistsLostInCrash persists in flight at a crash that reached the disk, or did not
+     * @param unsyncedLostInPowerLoss writes landed without a sync that a power loss undid
+     */
     record Stats(int ops, Map<CasResult.Outcome, Integer> outcomes, long appliedRoundTrips, int applied, int fastPath,
-            long events, int persistsLandedInCrash, int persistsLostInCrash) {
+            long events, int persistsLandedInCrash, int persistsLostInCrash, int unsyncedLostInPowerLoss) {
         double roundTripsPerApplied() {
             return applied == 0 ? 0 : (double) appliedRoundTrips / applied;
         }
@@ -112,6 +115,7 @@ final class SimCluster {
     private final List<String> acceptorFailures = new ArrayList<>();
     private int persistsLandedInCrash;
     private int persistsLostInCrash;
+    private int unsyncedLostInPowerLoss;
 
     private SimCluster(long seed, SimOptions options) {
         this.seed = seed;
@@ -196,7 +200,7 @@ final class SimCluster {
             for (Observation o : observations) System.out.println("obs " + o.invokeNanos() + " p=" + SimRow.value(o.row(), 'p') + " need " + completedBefore(o.key(), o.invokeNanos()));
         }
         Stats stats = new Stats(opsIssued, outcomes, appliedRoundTrips, appliedCount, fastPathCount, eventsRun,
-                persistsLandedInCrash, persistsLostInCrash);
+                persistsLandedInCrash, persistsLostInCrash, unsyncedLostInPowerLoss);
         int ops = history.values().stream().mapToInt(List::size).sum();
         return new RunResult(seed, options, violations, marks, stats, ops, crossDcMessages);
     }
@@ -393,12 +397,16 @@ final class SimCluster {
     private void crash(Node n, long downNanos) {
         if (!n.up) return;
         n.up = false;
-        n.store.crash(() -> {
-            boolean landed = random.nextBoolean();
-            if (landed) persistsLandedInCrash++;
-            else persistsLostInCrash++;
-            return landed;
-        });
+        if (options.powerLoss()) {
+            unsyncedLostInPowerLoss += n.store.powerLoss();
+        } else {
+            n.store.crash(() -> {
+                boolean landed = random.nextBoolean();
+                if (landed) persistsLandedInCrash++;
+                else persistsLostInCrash++;
+                return landed;
+            });
+        }
         n.coordinator = null; // volatile state is lost; its clients will see no answer
         schedule(downNanos, () -> {
             n.up = true;

@@ -15,7 +15,7 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
         int opsPerClient, double homeAffinity, double readShare, SimLevel[] commitLevels, long opTimeoutNanos,
         double loss, double duplicate, long delayMaxNanos, boolean crashes, double crashAfterPersist, boolean partitions,
         boolean clockJumps, boolean plainWrites, boolean fastPath, int batchSizeMax, SimStore.Bug bug, long purgeGraceNanos,
-        boolean join) {
+        boolean join, boolean powerLoss) {
 
     static final long MS = 1_000_000L;
 
@@ -36,7 +36,7 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
                 (150 + r.nextInt(400)) * MS,
                 calm ? 0 : r.nextDouble() * 0.06, calm ? 0 : r.nextDouble() * 0.04, (1 + r.nextInt(20)) * MS,
                 !calm && r.nextBoolean(), calm ? 0 : r.nextDouble() * 0.01, !calm && r.nextBoolean(),
-                !calm && r.nextBoolean(), r.nextInt(3) > 0, r.nextInt(6) > 0, 1 + r.nextInt(16), SimStore.Bug.NONE, 0, false);
+                !calm && r.nextBoolean(), r.nextInt(3) > 0, r.nextInt(6) > 0, 1 + r.nextInt(16), SimStore.Bug.NONE, 0, false, false);
     }
 
     /**
@@ -49,13 +49,13 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
                 r.nextBoolean() ? DcPartitions.INTERMITTENT : DcPartitions.NONE, 2 + r.nextInt(3), 2 + r.nextInt(6),
                 opsPerClient, base.homeAffinity, base.readShare, SimLevel.values(), base.opTimeoutNanos, base.loss,
                 base.duplicate, base.delayMaxNanos, base.crashes, base.crashAfterPersist, base.partitions, base.clockJumps,
-                base.plainWrites, base.fastPath, base.batchSizeMax, SimStore.Bug.NONE, 0, false);
+                base.plainWrites, base.fastPath, base.batchSizeMax, SimStore.Bug.NONE, 0, false, false);
     }
 
     /** No faults at all, every client on one coordinator: the steady state of a hot partition. */
     static SimOptions steady(int clients, int ops, SimLevel level) {
         return new SimOptions(List.of(3), Serial.SERIAL, DcPartitions.NONE, 1, clients, ops, 1.0, 0.0,
-                new SimLevel[] {level}, 500 * MS, 0, 0, 2 * MS, false, 0, false, false, false, true, 32, SimStore.Bug.NONE, 0, false);
+                new SimLevel[] {level}, 500 * MS, 0, 0, 2 * MS, false, 0, false, false, false, true, 32, SimStore.Bug.NONE, 0, false, false);
     }
 
     int nodes() {
@@ -65,7 +65,7 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
     SimOptions withBug(SimStore.Bug bug) {
         return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
                 commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions,
-                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join);
+                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join, powerLoss);
     }
 
     /**
@@ -75,7 +75,7 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
     SimOptions withPurge(long graceNanos) {
         return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
                 commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions,
-                clockJumps, plainWrites, fastPath, batchSizeMax, bug, graceNanos, join);
+                clockJumps, plainWrites, fastPath, batchSizeMax, bug, graceNanos, join, powerLoss);
     }
 
     /**
@@ -86,7 +86,17 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
     SimOptions withJoin() {
         return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
                 commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions,
-                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, true);
+                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, true, powerLoss);
+    }
+
+    /**
+     * Every crash is a power loss (docs/paxos.md §4.15): besides the persists in flight, each replica loses the writes
+     * it made without a sync since its last synced one (commits, prunes, purges), as a machine does; crashes on.
+     */
+    SimOptions withPowerLoss() {
+        return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
+                commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, true, crashAfterPersist, partitions,
+                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join, true);
     }
 
     SimOptions withNodes(int n) {
@@ -96,31 +106,31 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
     SimOptions withTopology(List<Integer> dataCenters, Serial serial, DcPartitions dcPartitions) {
         return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
                 commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions,
-                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join);
+                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join, powerLoss);
     }
 
     SimOptions withKeys(int keys) {
         return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
                 commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions,
-                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join);
+                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join, powerLoss);
     }
 
     SimOptions withCommitLevels(SimLevel... levels) {
         return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
                 levels, opTimeoutNanos, loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions,
-                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join);
+                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join, powerLoss);
     }
 
     SimOptions withPlainWrites(boolean on) {
         return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
                 commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions,
-                clockJumps, on, fastPath, batchSizeMax, bug, purgeGraceNanos, join);
+                clockJumps, on, fastPath, batchSizeMax, bug, purgeGraceNanos, join, powerLoss);
     }
 
     SimOptions withHomeAffinity(double affinity) {
         return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, affinity, readShare,
                 commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, crashes, crashAfterPersist, partitions,
-                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join);
+                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join, powerLoss);
     }
 
     @Override
@@ -133,6 +143,6 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
                 + (crashes ? " crashes" : "") + (crashAfterPersist > 0 ? String.format(" crashAfterPersist=%.4f", crashAfterPersist) : "")
                 + (partitions ? " partitions" : "") + (clockJumps ? " clockJumps" : "") + (plainWrites ? " plainWrites" : "")
                 + (fastPath ? "" : " noFastPath") + " batch=" + batchSizeMax + (bug == SimStore.Bug.NONE ? "" : " BUG=" + bug)
-                + (purgeGraceNanos > 0 ? " purge=" + purgeGraceNanos / MS + "ms" : "") + (join ? " join" : "");
+                + (purgeGraceNanos > 0 ? " purge=" + purgeGraceNanos / MS + "ms" : "") + (join ? " join" : "") + (powerLoss ? " powerLoss" : "");
     }
 }
