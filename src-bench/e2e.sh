@@ -292,8 +292,8 @@ cpu_ticks() {
     echo "$total"
 }
 
-# Acceptor steps made durable so far, summed over the Ballot nodes (none for Cassandra): over a phase's operations,
-# the durable steps per LWT.
+# Acceptor steps written in synced batches so far, summed over the Ballot nodes (none for Cassandra): over a phase's
+# operations, the synced steps per LWT (docs/paxos.md §4.15: prunes, purges and some commits need no sync).
 durable_steps() {
     [[ "$1" == ballot* ]] || { echo 0; return; }
     local i total=0 n
@@ -558,7 +558,7 @@ for ballot in ("ballot", "ballot-batch"):
 
 if any(phase == "lwt" for _, phase in order) and any(phase == "plain" for _, phase in order):
     out.append("")
-    out.append("| target | LWT / plain QUORUM insert throughput | durable acceptor steps per LWT (all nodes) |")
+    out.append("| target | LWT / plain QUORUM insert throughput | synced acceptor steps per LWT (all nodes) |")
     out.append("|---|---:|---:|")
     for target in dict.fromkeys(t for t, _ in order):
         if (target, "lwt") in runs and (target, "plain") in runs:

@@ -27,6 +27,7 @@ final class GroupCommit implements AutoCloseable {
     private final StorageEngine storage;
     private final int groupMax;
     private final java.util.concurrent.atomic.LongAdder stepsSynced = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder stepsWritten = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder syncs = new java.util.concurrent.atomic.LongAdder();
     private final LinkedBlockingQueue<Step> pending = new LinkedBlockingQueue<>();
     private final Thread writer;
@@ -78,6 +79,8 @@ final class GroupCommit implements AutoCloseable {
                 if (sync) {
                     stepsSynced.add(writes.size());
                     syncs.increment();
+                } else {
+                    stepsWritten.add(writes.size());
                 }
             } catch (RuntimeException e) {
                 failure = e;
@@ -93,9 +96,14 @@ final class GroupCommit implements AutoCloseable {
         }
     }
 
-    /** Acceptor steps made durable so far. */
+    /** Acceptor steps written in synced batches so far. */
     long stepsSynced() {
         return stepsSynced.sum();
+    }
+
+    /** Acceptor steps written in batches that needed no sync so far. */
+    long stepsWritten() {
+        return stepsWritten.sum();
     }
 
     /** Synced batches written so far (one fsync each). */

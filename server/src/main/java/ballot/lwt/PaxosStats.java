@@ -59,8 +59,11 @@ public final class PaxosStats {
                 .description("Decrees every replica applied, whose entries were pruned from the paxos registers").register(registry);
 
         FunctionCounter.builder("ballot.paxos.acceptor.steps.synced", groupCommit, GroupCommit::stepsSynced)
-                .description("Acceptor steps made durable (promises, accepts, commits, prunes, purges): durable steps per LWT "
-                        + "is this over the LWTs, summed over the replicas").register(registry);
+                .description("Acceptor steps written in a synced batch (promises, accepts, commits that clear an acceptance, "
+                        + "and any step sharing their batch): synced steps per LWT is this over the LWTs, summed over the replicas")
+                .register(registry);
+        FunctionCounter.builder("ballot.paxos.acceptor.steps.written", groupCommit, GroupCommit::stepsWritten)
+                .description("Acceptor steps written in a batch that needed no sync (prunes, purges, other commits)").register(registry);
         FunctionCounter.builder("ballot.paxos.group.commit.syncs", groupCommit, GroupCommit::syncs)
                 .description("Synced RocksDB batches the group commit wrote, one fsync each").register(registry);
         gauge(registry, "ballot.paxos.table.keys", null, storage, StorageEngine::paxosEstimatedKeys,
