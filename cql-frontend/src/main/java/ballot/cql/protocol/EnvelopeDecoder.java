@@ -78,10 +78,14 @@ public final class EnvelopeDecoder implements EnvelopeStreamDecoder {
         Opcode opcode = Opcode.fromCode(opcodeCode);
         if (opcode == null) return ProtocolViolation.onStream(streamId, "Unknown opcode " + opcodeCode);
         boolean responseBit = (versionByte & DIRECTION_RESPONSE) != 0;
-        if (responseBit != responses || opcode.isRequest() == responses)
-            return ProtocolViolation.onStream(streamId, "Wrong protocol direction (expected "
-                    + (responses ? "RESPONSE" : "REQUEST") + ", got " + (responseBit ? "RESPONSE" : "REQUEST")
-                    + ") for opcode " + opcodeCode + " (" + opcode + ")");
+        // The envelope's direction against this side's, then the opcode's own direction against the envelope's.
+        boolean expected = responseBit != responses ? responses : !opcode.isRequest();
+        if (responseBit != expected)
+            return ProtocolViolation.onStream(streamId, "Wrong protocol direction (expected " + direction(expected) + ", got "
+                    + direction(responseBit) + ") for opcode " + opcodeCode + " (" + opcode + ")");
+        if (!responses && streamId < 0) // answered on 0: drivers read a negative stream as an event
+            return ProtocolViolation.onStream(0, "Invalid stream id " + streamId
+                    + ": negative stream ids are reserved for events the server sends; requests use 0 to 32767");
         if (bodyBytes > frameBytesMax)
             return ProtocolViolation.onStream(streamId, (responses ? "Response" : "Request") + " is too big: length " + bodyBytes
                     + " exceeds maximum allowed length " + frameBytesMax + " (frameBytesMax)");
@@ -90,5 +94,9 @@ public final class EnvelopeDecoder implements EnvelopeStreamDecoder {
         in.skipBytes(Envelope.HEADER_BYTES);
         ByteBuf body = in.readRetainedSlice((int) bodyBytes);
         return new Envelope(version, flags, streamId, opcode, body);
+    }
+
+    private static String direction(boolean response) {
+        return response ? "RESPONSE" : "REQUEST";
     }
 }

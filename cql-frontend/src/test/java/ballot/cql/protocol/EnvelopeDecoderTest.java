@@ -82,6 +82,22 @@ class EnvelopeDecoderTest {
     }
 
     @Test
+    void rejectsAResponseOpcodeSentAsARequestNamingTheOpcodesDirection() {
+        List<Object> out = decode(new EnvelopeDecoder(MAX), hex("04 00 00 07 02 00 00 00 00"));
+
+        assertThat(out).containsExactly(ProtocolViolation.onStream(7,
+                "Wrong protocol direction (expected RESPONSE, got REQUEST) for opcode 2 (READY)"));
+    }
+
+    @Test
+    void rejectsARequestOnANegativeStreamWhichIsAnsweredOnStreamZero() {
+        List<Object> out = decode(new EnvelopeDecoder(MAX), hex("04 00 ff fb 05 00 00 00 00"));
+
+        assertThat(out).containsExactly(ProtocolViolation.onStream(0,
+                "Invalid stream id -5: negative stream ids are reserved for events the server sends; requests use 0 to 32767"));
+    }
+
+    @Test
     void rejectsAnUnknownOpcodeOnItsStream() {
         List<Object> out = decode(new EnvelopeDecoder(MAX), hex("04 00 00 09 04 00 00 00 00"));
 
