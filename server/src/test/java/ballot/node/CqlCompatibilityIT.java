@@ -63,6 +63,44 @@ class CqlCompatibilityIT {
         if (node != null) node.close();
     }
 
+    private static String nestedList(int depth) {
+        String type = "int";
+        for (int i = 1; i < depth; i++) type = "frozen<list<" + type + ">>";
+        return type;
+    }
+
+    private static String nestedLiteral(int depth) {
+        String literal = "1";
+        for (int i = 1; i < depth; i++) literal = "[" + literal + "]";
+        return literal;
+    }
+
+    /**
+     * Types and literals nest as deep as real schemas do, and a statement nesting thousands deep gets a clear error,
+     * not a StackOverflowError; nor can chained user types build a type deeper than the limit (issue 11).
+     */
+    @Test
+    void nestingIsBoundedWithClearErrors() {
+        session.execute("CREATE TABLE it.nest32 (id int PRIMARY KEY, v " + nestedList(32) + ")");
+        session.execute("INSERT INTO it.nest32 (id, v) VALUES (1, " + nestedLiteral(32) + ")");
+        assertThat(session.execute("SELECT v FROM it.nest32 WHERE id = 1").one().getObject("v")).isNotNull();
+
+        assertThatThrownBy(() -> session.execute("CREATE TABLE it.nest33 (id int PRIMARY KEY, v " + nestedList(33) + ")"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("The type of column v nests 33 types deep; at most 32 levels are allowed");
+        assertThatThrownBy(() -> session.execute("CREATE TABLE it.nest3000 (id int PRIMARY KEY, v " + nestedList(3000) + ")"))
+                .isInstanceOf(SyntaxError.class).hasMessageContaining("nesting too deep");
+        assertThatThrownBy(() -> session.execute("INSERT INTO it.nest32 (id, v) VALUES (2, " + nestedLiteral(3000) + ")"))
+                .isInstanceOf(SyntaxError.class).hasMessageContaining("nesting too deep");
+
+        session.execute("CREATE TYPE it.nest_t1 (f " + nestedList(30) + ")");
+        session.execute("CREATE TYPE it.nest_t2 (f frozen<nest_t1>)");
+        assertThatThrownBy(() -> session.execute("CREATE TYPE it.nest_t3 (f frozen<nest_t2>)"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Type nest_t3 nests 33 types deep");
+        assertThatThrownBy(() -> session.execute("ALTER TABLE it.nest32 ADD w frozen<list<frozen<nest_t2>>>"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("The type of column w nests 33 types deep");
+    }
+
     @Test
     void negotiatesProtocolV5AndReportsTheNodeLikeCassandra() {
         assertThat(session.getContext().getProtocolVersion()).isEqualTo(DefaultProtocolVersion.V5);

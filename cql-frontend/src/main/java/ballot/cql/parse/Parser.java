@@ -40,6 +40,12 @@ public final class Parser {
 
     /** A refusal Cassandra makes once the statement has parsed (syntax errors anywhere in it come first). */
     private InvalidRequestException refusal;
+    /**
+     * How deep terms, selectors and types may nest in one statement: far below what the parser's stack (and the
+     * recursive code that later walks what it built) can take, far above what any real statement needs.
+     */
+    public static final int NESTING_MAX = 100;
+    private int nesting;
 
     private Parser(String text) {
         this.text = text;
@@ -989,6 +995,15 @@ public final class Parser {
     }
 
     private void typeInto(StringBuilder sb) {
+        nest();
+        try {
+            typeLevelInto(sb);
+        } finally {
+            nesting--;
+        }
+    }
+
+    private void typeLevelInto(StringBuilder sb) {
         Token t = next();
         if (t.is(Token.Kind.QUOTED_NAME)) {
             sb.append('"').append(t.text().replace("\"", "\"\"")).append('"');
@@ -1041,6 +1056,15 @@ public final class Parser {
 
     /** A selector with its field, element and slice modifiers, or a negated one; a minus before a number is its sign. */
     private Selector unarySelector() {
+        nest();
+        try {
+            return unarySelectorLevel();
+        } finally {
+            nesting--;
+        }
+    }
+
+    private Selector unarySelectorLevel() {
         if (peek().isSymbol("-") && !isSignedConstant(peek(1))) {
             next();
             return new Selector.Negation(unarySelector());
@@ -1149,6 +1173,21 @@ public final class Parser {
     }
 
     private Term simpleTerm() {
+        nest();
+        try {
+            return simpleTermLevel();
+        } finally {
+            nesting--;
+        }
+    }
+
+    /** One level deeper into a term, selector or type: refused beyond {@link #NESTING_MAX}, as a syntax error. */
+    private void nest() {
+        if (++nesting > NESTING_MAX)
+            throw syntax(peek(), "nesting too deep: terms, selectors and types nest at most " + NESTING_MAX + " levels");
+    }
+
+    private Term simpleTermLevel() {
         Token t = next();
         switch (t.kind()) {
             case STRING: return new Term.Constant(ConstantKind.STRING, t.text());

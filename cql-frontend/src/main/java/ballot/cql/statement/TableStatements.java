@@ -97,6 +97,7 @@ final class TableStatements {
         boolean hasNonCounter = false;
         for (Statement.ColumnDefinition d : s.columns()) {
             CqlType type = CqlTypes.parse(d.type(), types);
+            CqlTypes.checkDepth(type, "The type of column " + d.name());
             int pk = s.partitionKey().indexOf(d.name());
             int ck = s.clustering().indexOf(d.name());
             ColumnMetadata.Kind kind = pk >= 0 ? ColumnMetadata.Kind.PARTITION_KEY : ck >= 0 ? ColumnMetadata.Kind.CLUSTERING
@@ -167,6 +168,7 @@ final class TableStatements {
                     throw new InvalidRequestException("Column with name '" + d.name() + "' already exists");
                 }
                 CqlType type = CqlTypes.parse(d.type(), TypeStatements.resolver(ks));
+                CqlTypes.checkDepth(type, "The type of column " + d.name());
                 if (d.isStatic() && table.clustering().isEmpty()) {
                     throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the table has at least one clustering column");
                 }

@@ -66,7 +66,7 @@ final class TypeStatements {
                 }
                 Map<String, UserTypes.Definition> definitions = definitions(ks);
                 definitions.put(name, new UserTypes.Definition(s.fieldNames(), s.fieldTypes()));
-                return with(current, UserTypes.rebuild(ks, definitions));
+                return with(current, checkedDepth(UserTypes.rebuild(ks, definitions), name));
             }
 
             SchemaChange change() {
@@ -114,7 +114,7 @@ final class TypeStatements {
                 if (names.equals(old.fieldNames()) && types.equals(old.fieldTypes())) return current;
                 Map<String, UserTypes.Definition> definitions = definitions(ks);
                 definitions.put(name, new UserTypes.Definition(names, types));
-                return with(current, UserTypes.rebuild(ks, definitions));
+                return with(current, checkedDepth(UserTypes.rebuild(ks, definitions), name));
             }
 
             SchemaChange change() {
@@ -177,7 +177,13 @@ final class TypeStatements {
         return false;
     }
 
-    private static Map<String, UserTypes.Definition> definitions(KeyspaceMetadata ks) {
+    /** {@code ks} with the created or altered type {@code name}, refused if that type nests too deep. */
+    private static KeyspaceMetadata checkedDepth(KeyspaceMetadata ks, String name) {
+        CqlTypes.checkDepth(ks.type(name), "Type " + name);
+        return ks;
+    }
+
+        private static Map<String, UserTypes.Definition> definitions(KeyspaceMetadata ks) {
         return UserTypes.definitions(ks);
     }
 }

@@ -87,6 +87,31 @@ public final class CqlTypes {
         return TypeStringParser.parse(typeString, resolver);
     }
 
+    /** How deep new schema may nest types (a column's or a field's type; a native type is 1 deep). */
+    public static final int DEPTH_MAX = 32;
+
+    /** How deep {@code type} nests: 1 without components, else 1 more than its deepest component. */
+    public static int depth(CqlType type) {
+        int inner = 0;
+        if (type instanceof ListType l) inner = depth(l.elements());
+        else if (type instanceof SetType set) inner = depth(set.elements());
+        else if (type instanceof MapType m) inner = Math.max(depth(m.keys()), depth(m.values()));
+        else if (type instanceof VectorType v) inner = depth(v.elements());
+        else if (type instanceof TupleType t) for (CqlType f : t.fieldTypes()) inner = Math.max(inner, depth(f));
+        else if (type instanceof UserType u) for (CqlType f : u.fieldTypes()) inner = Math.max(inner, depth(f));
+        return 1 + inner;
+    }
+
+    /**
+     * Refuses {@code type} for new schema if it nests deeper than {@link #DEPTH_MAX}; {@code what} names it. Schema
+     * already stored is not checked, so it still loads.
+     */
+    public static void checkDepth(CqlType type, String what) {
+        int depth = depth(type);
+        if (depth > DEPTH_MAX)
+            throw new InvalidRequestException(what + " nests " + depth + " types deep; at most " + DEPTH_MAX + " levels are allowed");
+    }
+
     /**
      * Reads a type written as an {@code [option]}: the inverse of {@link CqlType#writeTypeOption}, for decoding
      * result metadata. Custom options are read as Cassandra's marshal class names (vector, duration before v5).

@@ -15,6 +15,20 @@ class ParserTest {
         return Parser.parse(cql).statement();
     }
 
+    /** Terms, selectors and types nest at most Parser.NESTING_MAX deep: beyond, a syntax error, never a stack overflow. */
+    @Test
+    void deepNestingIsASyntaxErrorNotAStackOverflow() {
+        String deep = "[".repeat(5000) + "1" + "]".repeat(5000);
+        assertThatThrownBy(() -> parse("INSERT INTO t (k, v) VALUES (1, " + deep + ")"))
+                .isInstanceOf(SyntaxException.class).hasMessageContaining("nesting too deep");
+        assertThatThrownBy(() -> parse("SELECT " + "- ".repeat(5000) + "v FROM t"))
+                .isInstanceOf(SyntaxException.class).hasMessageContaining("nesting too deep");
+        assertThatThrownBy(() -> parse("CREATE TABLE t (k int PRIMARY KEY, v " + "frozen<list<".repeat(2500) + "int" + ">>".repeat(2500) + ")"))
+                .isInstanceOf(SyntaxException.class).hasMessageContaining("nesting too deep");
+        String fine = "[".repeat(Parser.NESTING_MAX - 1) + "1" + "]".repeat(Parser.NESTING_MAX - 1);
+        assertThat(parse("INSERT INTO t (k, v) VALUES (1, " + fine + ")")).isNotNull();
+    }
+
     @Test
     void parsesSelectWithEveryClause() {
         Statement.Select s = (Statement.Select) parse(
