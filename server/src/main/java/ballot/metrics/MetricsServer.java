@@ -9,14 +9,19 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The scrape endpoint: {@code GET /metrics} answers every meter of the registry in the Prometheus text format
  * (docs/metrics.md); the admin calls the node {@link #route}s are served beside it; any other path is 404, any other
- * method 405. The JDK's HTTP server runs the handler on its one
- * dispatcher thread, so scrapes are sequential, and {@link #close()} returns only after a scrape in progress has
+ * method 405. Exchanges run on a small pool, not on the JDK server's one dispatcher thread, so a client that is slow to
+ * send its request holds one thread, not the endpoint; and it has {@link #CLIENT_SECONDS} to send its request and to
+ * read the answer before its connection is closed. {@link #close()} returns only after the scrapes in progress have
  * finished: once closed, nothing reads the gauges (some read storage that is closed next).
  */
 public final class MetricsServer implements AutoCloseable {
@@ -25,10 +30,22 @@ public final class MetricsServer implements AutoCloseable {
     /** What {@link PrometheusMeterRegistry#scrape()} writes: the Prometheus text exposition format 0.0.4. */
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final HttpServer server;
+    /** Seconds a client may take to send its request, and to read the answer. */
+    static final int CLIENT_SECONDS = 10;
+    private static final int THREADS = 4;
 
-    private MetricsServer(HttpServer server) {
+    static {
+        // The JDK server reads these once, when its first instance is made; an operator's -D setting wins.
+        System.setProperty("sun.net.httpserver.maxReqTime", System.getProperty("sun.net.httpserver.maxReqTime", String.valueOf(CLIENT_SECONDS)));
+        System.setProperty("sun.net.httpserver.maxRspTime", System.getProperty("sun.net.httpserver.maxRspTime", String.valueOf(CLIENT_SECONDS)));
+    }
+
+    private final HttpServer server;
+    private final ExecutorService exchanges;
+
+    private MetricsServer(HttpServer server, ExecutorService exchanges) {
         this.server = server;
+        this.exchanges = exchanges;
     }
 
     /**
@@ -44,8 +61,15 @@ public final class MetricsServer implements AutoCloseable {
             throw new IllegalStateException("cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
         }
         server.createContext("/", exchange -> handle(registry, exchange));
+        AtomicInteger threads = new AtomicInteger();
+        ExecutorService exchanges = Executors.newFixedThreadPool(THREADS, r -> {
+            Thread t = new Thread(r, "metrics-http-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(exchanges);
         server.start();
-        MetricsServer metrics = new MetricsServer(server);
+        MetricsServer metrics = new MetricsServer(server, exchanges);
         log.info("metrics endpoint listening url=http://{}:{}{}", address.getHostAddress(), metrics.address().getPort(), PATH);
         return metrics;
     }
@@ -86,10 +110,16 @@ public final class MetricsServer implements AutoCloseable {
         }
     }
 
-    /** Stops listening; waits for a scrape in progress. */
+    /** Stops listening and closes every connection; waits (up to 10 s) for the scrapes in progress. */
     @Override
     public void close() {
         server.stop(0);
+        exchanges.shutdown();
+        try {
+            if (!exchanges.awaitTermination(10, TimeUnit.SECONDS)) log.warn("metrics endpoint stopped with a scrape still running");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         log.info("metrics endpoint stopped");
     }
 }

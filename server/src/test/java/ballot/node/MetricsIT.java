@@ -11,11 +11,14 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -152,6 +155,20 @@ class MetricsIT {
         assertThat(after.get("jvm_threads_live_threads")).isPositive();
         assertThat(after.samples()).containsKey("process_cpu_usage"); // a fraction that may read 0 on an idle node
         assertThat(after.get("system_cpu_count")).isPositive();
+    }
+
+    /** A client that never finishes its request headers holds one connection, not the endpoint (issue 11). */
+    @Test
+    void aClientThatNeverFinishesItsRequestDoesNotBlindTheEndpoint() throws Exception {
+        InetSocketAddress address = node.metricsAddress();
+        try (Socket stalled = new Socket(address.getAddress(), address.getPort())) {
+            stalled.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: stalled\r\n".getBytes(StandardCharsets.US_ASCII));
+            stalled.getOutputStream().flush();
+            Thread.sleep(200); // the server is reading its headers by now
+            HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://" + address.getAddress().getHostAddress() + ":"
+                    + address.getPort() + "/metrics")).timeout(Duration.ofSeconds(5)).GET().build();
+            assertThat(http.send(scrape, HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+        }
     }
 
     @Test
