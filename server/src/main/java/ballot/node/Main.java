@@ -21,13 +21,22 @@ public final class Main {
             System.exit(2);
             return;
         }
+        // An Error no code caught (out of memory, a stack overflow) leaves the node unfit to go on: it ends the process
+        // rather than leave it half alive, its threads still serving metrics with the CQL port closed.
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            System.err.print("Exception in thread \"" + thread.getName() + "\" "); // what the JVM prints without a handler
+            e.printStackTrace();
+            if (!(e instanceof Error)) return;
+            System.err.println("ballot: " + e + " in thread " + thread.getName() + "; the node stops");
+            Runtime.getRuntime().halt(1);
+        });
         BallotNode node;
         try {
             node = BallotNode.start(config);
-        } catch (Exception e) {
+        } catch (Exception | Error e) { // an Error too: the threads started so far would keep the JVM up
             System.err.println("ballot: the node could not start: " + e);
             e.printStackTrace();
-            System.exit(1);
+            Runtime.getRuntime().halt(1); // no node to close, and a broken JVM's exit hooks may never finish
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
