@@ -105,6 +105,24 @@ class TracingIT {
         assertThat(activities(trace)).contains("Executing statement", "Adding to tr.kv memtable and write-ahead log (1 rows)");
     }
 
+    /**
+     * A prepared write with small values runs on the connection's event loop (it never waits), one with large values on
+     * a request thread: it must not hold up the other connections of its event loop (issue 11).
+     */
+    @Test
+    void aPreparedWriteWithLargeValuesRunsOffTheEventLoop() {
+        PreparedStatement insert = session.prepare("INSERT INTO tr.kv (k, v) VALUES (?, ?)");
+        QueryTrace small = session.execute(insert.bind(10, "small").setTracing(true)).getExecutionInfo().getQueryTrace();
+        QueryTrace large = session.execute(insert.bind(11, "x".repeat(256 * 1024)).setTracing(true)).getExecutionInfo().getQueryTrace();
+        assertThat(threadOf(small, "Executing statement")).startsWith("cql-io");
+        assertThat(threadOf(large, "Executing statement")).startsWith("request-");
+    }
+
+    private static String threadOf(QueryTrace trace, String activity) {
+        return trace.getEvents().stream().filter(e -> e.getActivity().equals(activity)).findFirst()
+                .orElseThrow(() -> new AssertionError("no event '" + activity + "' in " + activities(trace))).getThreadName();
+    }
+
     @Test
     void tracedLwtShowsItsPaxosRounds() {
         QueryTrace applied = session.execute(SimpleStatement.newInstance("INSERT INTO tr.kv (k, v) VALUES (3, 'x') IF NOT EXISTS")

@@ -47,10 +47,16 @@ public final class QueryProcessor implements RequestHandler {
     private final Executor executor;
     private final PreparedStatements prepared;
     private final boolean inlineWrites;
+    /**
+     * The most bytes of bound values a write run on the event loop may carry: beyond, building and applying it could
+     * hold up the event loop's other connections for milliseconds.
+     */
+    static final int INLINE_VALUE_BYTES_MAX = 16 * 1024;
 
     /**
-     * @param inlineWrites run prepared writes that never wait ({@link CqlStatement#executesWithoutWaiting}) on the
-     *     connection's event loop, saving two thread hand-offs; only when a write does not wait for an fsync
+     * @param inlineWrites run prepared writes that never wait ({@link CqlStatement#executesWithoutWaiting}) and carry
+     *     at most {@link #INLINE_VALUE_BYTES_MAX} of values on the connection's event loop, saving two thread
+     *     hand-offs; only when a write does not wait for an fsync
      */
     public QueryProcessor(QueryEnvironment environment, Preparer preparer, Executor executor, long preparedCacheEntriesMax,
             boolean inlineWrites) {
@@ -79,7 +85,7 @@ public final class QueryProcessor implements RequestHandler {
     @Override
     public CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace) {
         if (trace != null) begin(trace, request);
-        if (inlineWrites && request instanceof Execute e) {
+        if (inlineWrites && request instanceof Execute e && valueBytes(e) <= INLINE_VALUE_BYTES_MAX) {
             PreparedStatements.Entry entry = prepared.get(e.statementId());
             if (entry != null && entry.statement().executesWithoutWaiting()) {
                 try {
@@ -93,7 +99,14 @@ public final class QueryProcessor implements RequestHandler {
                 : Tracing.call(trace, () -> dispatch(request, client)), executor).thenCompose(f -> f);
     }
 
-    /** Names a traced request and its parameters as Cassandra does. */
+    /** The bound values of an EXECUTE, in bytes. */
+    private static long valueBytes(Execute e) {
+        long bytes = 0;
+        for (java.nio.ByteBuffer value : e.options().values()) if (value != null) bytes += value.remaining();
+        return bytes;
+    }
+
+        /** Names a traced request and its parameters as Cassandra does. */
     private void begin(TraceSession trace, Request request) {
         if (request instanceof Query q) {
             trace.begin("Execute CQL3 query", TraceParameters.of(q.query(), q.options(), List.of()));
