@@ -150,7 +150,7 @@ public final class BallotNode implements AutoCloseable {
                         Set<String> dataCenters = new TreeSet<>(Set.of(config.dataCenter));
                         for (NodeInfo n : membership.members()) dataCenters.add(n.dataCenter());
                         return dataCenters;
-                    }));
+                    }), new QueryEnvironment.Guardrails(config.batchSizeWarnKb * 1024, config.batchSizeFailKb * 1024));
             Preparer preparer = new Preparer(environment,
                     new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
             transactions.coordinateOn(key -> stepCoordinator(coordinator, schema, membership, key), new TracingMessaging(cluster.messaging()),
@@ -160,7 +160,7 @@ public final class BallotNode implements AutoCloseable {
                     config.commitlogSync.equals("periodic"));
             schema.onInstall(processor::schemaChanged);
             QueryEnvironment tracesEnvironment = new QueryEnvironment(coordinator.unmetered(), lwt, transactions, schema, clock::nextMicros,
-                    System::currentTimeMillis, environment.node());
+                    System::currentTimeMillis, environment.node(), environment.guardrails());
             traces = new TraceWriter(tracesEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);

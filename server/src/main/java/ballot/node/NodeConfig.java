@@ -51,6 +51,8 @@ public final class NodeConfig {
      * client address; by default only from loopback, since the port has no authentication.
      */
     @JsonProperty("admin_changes_from_any_address") public boolean adminChangesFromAnyAddress = false;
+    @JsonProperty("batch_size_warn_threshold_in_kb") public long batchSizeWarnKb = 5;
+    @JsonProperty("batch_size_fail_threshold_in_kb") public long batchSizeFailKb = 50;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
@@ -83,5 +85,9 @@ public final class NodeConfig {
         if (traceTtlSeconds < 1) throw new IllegalArgumentException("tracetype_query_ttl must be positive, was " + traceTtlSeconds);
         if (paxosPurgeGraceSeconds < 1) throw new IllegalArgumentException("paxos_purge_grace_period_in_seconds must be positive, was " + paxosPurgeGraceSeconds);
         if (requestThreads < 1) throw new IllegalArgumentException("request_threads must be positive, was " + requestThreads);
+        if (batchSizeWarnKb < 0 || batchSizeFailKb < batchSizeWarnKb) {
+            throw new IllegalArgumentException("batch_size_fail_threshold_in_kb (" + batchSizeFailKb + ") must be at least "
+                    + "batch_size_warn_threshold_in_kb (" + batchSizeWarnKb + "), which must not be negative");
+        }
     }
 }

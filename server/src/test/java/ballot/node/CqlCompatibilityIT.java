@@ -101,6 +101,34 @@ class CqlCompatibilityIT {
                 .isInstanceOf(InvalidQueryException.class).hasMessageContaining("The type of column w nests 33 types deep");
     }
 
+    /**
+     * Cassandra's batch size guardrail with its defaults: a batch over several partitions above 5 KiB is answered with a
+     * warning, above 50 KiB refused; a batch of one partition is never checked (issue 11).
+     */
+    @Test
+    void largeBatchesOverSeveralPartitionsAreWarnedAboutThenRefused() {
+        session.execute("CREATE TABLE it.batch_size (k int, c int, v text, PRIMARY KEY (k, c))");
+        PreparedStatement insert = session.prepare("INSERT INTO it.batch_size (k, c, v) VALUES (?, ?, ?)");
+        String kib = "x".repeat(1024);
+        BatchStatement small = BatchStatement.newInstance(BatchType.UNLOGGED, insert.bind(1, 1, kib), insert.bind(2, 1, kib));
+        assertThat(session.execute(small).getExecutionInfo().getWarnings()).isEmpty();
+
+        BatchStatement warned = BatchStatement.newInstance(BatchType.UNLOGGED);
+        for (int k = 0; k < 8; k++) warned = warned.add(insert.bind(k, 2, kib));
+        assertThat(session.execute(warned).getExecutionInfo().getWarnings()).singleElement().asString()
+                .startsWith("Batch for [it.batch_size] is of size 8.").contains("exceeding specified threshold of 5.000KiB by 3.");
+
+        BatchStatement refused = BatchStatement.newInstance(BatchType.LOGGED);
+        for (int k = 0; k < 60; k++) refused = refused.add(insert.bind(k, 3, kib));
+        BatchStatement tooLarge = refused;
+        assertThatThrownBy(() -> session.execute(tooLarge)).isInstanceOf(InvalidQueryException.class).hasMessage("Batch too large");
+        assertThat(session.execute("SELECT count(*) FROM it.batch_size WHERE k = 0 AND c = 3").one().getLong(0)).isZero();
+
+        BatchStatement onePartition = BatchStatement.newInstance(BatchType.LOGGED);
+        for (int c = 0; c < 60; c++) onePartition = onePartition.add(insert.bind(100, c, kib));
+        assertThat(session.execute(onePartition).getExecutionInfo().getWarnings()).isEmpty();
+    }
+
     @Test
     void negotiatesProtocolV5AndReportsTheNodeLikeCassandra() {
         assertThat(session.getContext().getProtocolVersion()).isEqualTo(DefaultProtocolVersion.V5);

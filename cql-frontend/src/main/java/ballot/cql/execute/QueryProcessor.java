@@ -224,8 +224,7 @@ public final class QueryProcessor implements RequestHandler {
         List<List<ByteBuffer>> values = new ArrayList<>();
         for (Batch.Child child : b.children()) values.add(child.values());
         Tracing.event("Executing batch");
-        return ProtocolBatch.run(environment, b.type(), statements, values, options, keyspace, sources)
-                .thenApply(r -> (Response) r);
+        return ProtocolBatch.run(environment, b.type(), statements, values, options, keyspace, sources);
     }
 
     private static String keyspace(QueryOptions options, ClientState client) {

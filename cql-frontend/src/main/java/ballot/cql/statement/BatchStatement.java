@@ -1,6 +1,7 @@
 package ballot.cql.statement;
 
 import ballot.cql.WriteType;
+import ballot.cql.data.PartitionUpdate;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.parse.Statement;
 import ballot.cql.protocol.message.ColumnSpec;
@@ -9,7 +10,12 @@ import ballot.cql.protocol.message.VoidResult;
 import ballot.cql.schema.TableMetadata;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * BEGIN [UNLOGGED | COUNTER] BATCH: the updates of all statements, merged per partition and written together with one
@@ -17,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * one local write on a single node (cluster-wide atomicity through a batch log comes with replication).
  */
 final class BatchStatement implements CqlStatement {
+    private static final Logger log = LoggerFactory.getLogger(BatchStatement.class);
     private final Statement.BatchType type;
     private final List<BatchableStatement> statements;
     private final Markers markers;
@@ -102,7 +109,39 @@ final class BatchStatement implements CqlStatement {
             case UNLOGGED -> WriteType.UNLOGGED_BATCH;
             case COUNTER -> WriteType.COUNTER;
         };
-        return collected.thenCompose(b -> batch.data().write(b.build(), batch.consistency(), writeType))
-                .thenApply(ignored -> new VoidResult());
+        return collected.thenCompose(b -> {
+            List<PartitionUpdate> updates = b.build();
+            checkSize(updates, statements, batch);
+            return batch.data().write(updates, batch.consistency(), writeType);
+        }).thenApply(ignored -> new VoidResult());
+    }
+
+    /**
+     * Cassandra's batch size guardrail (BatchStatement.verifyBatchSize): a batch over several partitions whose updates
+     * exceed the warn threshold gets a warning, and one over the fail threshold is refused; a batch of one partition is
+     * one mutation, and is never checked.
+     */
+    private static void checkSize(List<PartitionUpdate> updates, List<BatchableStatement> statements, QueryContext batch) {
+        if (updates.size() <= 1) return;
+        QueryEnvironment.Guardrails limits = batch.environment().guardrails();
+        long size = 0;
+        for (PartitionUpdate u : updates) size += u.dataSize();
+        if (size <= limits.batchSizeWarnBytes()) return;
+        Set<String> tables = new TreeSet<>();
+        for (BatchableStatement s : statements) tables.add(s.table().keyspace() + "." + s.table().name());
+        boolean fails = size > limits.batchSizeFailBytes();
+        long threshold = fails ? limits.batchSizeFailBytes() : limits.batchSizeWarnBytes();
+        String message = "Batch for " + tables + " is of size " + kib(size) + ", exceeding specified threshold of " + kib(threshold)
+                + " by " + kib(size - threshold) + "." + (fails ? " (see batch_size_fail_threshold_in_kb)" : "");
+        if (fails) {
+            log.error(message);
+            throw new InvalidRequestException("Batch too large");
+        }
+        log.warn(message);
+        batch.warn(message);
+    }
+
+    private static String kib(long bytes) {
+        return String.format(Locale.ROOT, "%.3fKiB", bytes / 1024.0);
     }
 }

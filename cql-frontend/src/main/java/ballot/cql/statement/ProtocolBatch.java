@@ -3,6 +3,7 @@ package ballot.cql.statement;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.protocol.message.BatchType;
 import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.protocol.message.Response;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.parse.Statement;
 import java.nio.ByteBuffer;
@@ -18,8 +19,11 @@ import ballot.cql.spi.StatementSource;
 public final class ProtocolBatch {
     private ProtocolBatch() {}
 
-    /** {@code sources}: what the client sent for each statement, for nodes that rebuild a transaction's steps; may be empty. */
-    public static CompletableFuture<Result> run(QueryEnvironment environment, BatchType type, List<CqlStatement> statements,
+    /**
+     * {@code sources}: what the client sent for each statement, for nodes that rebuild a transaction's steps; may be
+     * empty. The answer carries the batch's warnings.
+     */
+    public static CompletableFuture<Response> run(QueryEnvironment environment, BatchType type, List<CqlStatement> statements,
             List<List<ByteBuffer>> values, QueryOptions options, String keyspace, List<StatementSource.Statement> sources) {
         List<BatchableStatement> plain = new ArrayList<>(statements.size());
         List<CasPart> parts = new ArrayList<>(statements.size());
@@ -46,11 +50,15 @@ public final class ProtocolBatch {
         for (int i = 0; i < statements.size(); i++) {
             contexts.add(batch.withBindings(Bindings.of(values.get(i), null, statements.get(i).markerNames())));
         }
+        CompletableFuture<Result> result;
         if (conditional) {
             ConditionalBatchStatement.validate(batchType, parts);
-            return CasBatch.run(parts, contexts, batch, true);
+            result = CasBatch.run(parts, contexts, batch, true);
+        } else {
+            result = BatchStatement.execute(plain, contexts, batchType, batch);
         }
-        return BatchStatement.execute(plain, contexts, batchType, batch);
+        List<String> warnings = batch.warnings();
+        return result.thenApply(r -> r.withWarnings(warnings));
     }
 
     /** The compare-and-sets of a protocol BATCH with conditions, as {@link #run} submits them (one per partition). */

@@ -90,7 +90,7 @@ public final class QueryContext {
      */
     QueryContext onSnapshot(ballot.cql.spi.LwtCoordinator snapshot) {
         QueryEnvironment e = new QueryEnvironment(environment.data(), snapshot, environment.transactions(), environment.schemas(),
-                environment.timestampMicros(), environment.currentTimeMillis(), environment.node());
+                environment.timestampMicros(), environment.currentTimeMillis(), environment.node(), environment.guardrails());
         return new QueryContext(e, keyspace, TransactionStatement.snapshotOptions(options), bindings, data, nowInSec, warnings, source);
     }
 

@@ -14,7 +14,28 @@ import java.util.function.Supplier;
  * timestamp; {@code currentTimeMillis} is the wall clock (both injectable for tests).
  */
 public record QueryEnvironment(DataCoordinator data, LwtCoordinator lwt, Transactions transactions, SchemaStore schemas,
-        LongSupplier timestampMicros, LongSupplier currentTimeMillis, NodeInfo node) {
+        LongSupplier timestampMicros, LongSupplier currentTimeMillis, NodeInfo node, Guardrails guardrails) {
+
+    /** With Cassandra's default guardrails. */
+    public QueryEnvironment(DataCoordinator data, LwtCoordinator lwt, Transactions transactions, SchemaStore schemas,
+            LongSupplier timestampMicros, LongSupplier currentTimeMillis, NodeInfo node) {
+        this(data, lwt, transactions, schemas, timestampMicros, currentTimeMillis, node, Guardrails.DEFAULTS);
+    }
+
+    /**
+     * Limits on what a statement may do, under Cassandra's setting names: a batch over several partitions whose updates
+     * exceed {@code batchSizeWarnBytes} ({@code batch_size_warn_threshold_in_kb}) is answered with a warning, and one
+     * over {@code batchSizeFailBytes} ({@code batch_size_fail_threshold_in_kb}) is refused.
+     */
+    public record Guardrails(long batchSizeWarnBytes, long batchSizeFailBytes) {
+        public static final Guardrails DEFAULTS = new Guardrails(5 * 1024, 50 * 1024);
+
+        public Guardrails {
+            if (batchSizeWarnBytes < 0 || batchSizeFailBytes < batchSizeWarnBytes)
+                throw new IllegalArgumentException("batch size thresholds must be 0 <= warn <= fail, were " + batchSizeWarnBytes
+                        + " and " + batchSizeFailBytes + " bytes");
+        }
+    }
 
     /**
      * What DESCRIBE CLUSTER and similar statements report about the node. {@code dataCenters} are the data centers of

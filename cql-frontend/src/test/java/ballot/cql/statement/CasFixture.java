@@ -77,7 +77,7 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
         for (String s : cql) statements.add(preparer.prepare(s, "ks"));
         QueryOptions options = new QueryOptions(ConsistencyLevel.QUORUM, List.of(), null, false, -1, null, ConsistencyLevel.LOCAL_SERIAL,
                 null, "ks", null);
-        return ProtocolBatch.run(environment, BatchType.LOGGED, statements, values, options, "ks", List.of()).join();
+        return (Result) ProtocolBatch.run(environment, BatchType.LOGGED, statements, values, options, "ks", List.of()).join();
     }
 
     CasRequest lastCas() {
