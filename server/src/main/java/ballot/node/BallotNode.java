@@ -170,6 +170,7 @@ public final class BallotNode implements AutoCloseable {
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
                     .port(nativePort)
                     .frameBytesMax(config.frameSizeMb << 20)
+                    .connectionsMax(connectionsMax(config), config.maxConnectionsPerIp)
                     .cqlVersion(LocalNode.CQL_VERSION)
                     .observer(cqlMetrics)
                     .tracer(tracer)
@@ -245,6 +246,28 @@ public final class BallotNode implements AutoCloseable {
 
     public LocalNode identity() {
         return identity;
+    }
+
+    /**
+     * The client connections the node admits at once: the setting, or what the process's file descriptor limit leaves
+     * after a quarter of it (at least 1,024, at most half) for storage files and peers. A setting that leaves less is warned about:
+     * connections would then starve RocksDB of file descriptors, which fails every write until a restart.
+     */
+    private static int connectionsMax(NodeConfig config) {
+        long fdLimit = java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix ? unix.getMaxFileDescriptorCount() : -1;
+        if (fdLimit <= 0) return config.maxConnections;
+        long reserve = Math.min(fdLimit / 2, Math.max(1024, fdLimit / 4));
+        long fit = Math.max(16, fdLimit - reserve);
+        if (config.maxConnections <= 0) {
+            log.info("client connections limited to {} (file descriptor limit {}; native_transport_max_concurrent_connections)", fit, fdLimit);
+            return (int) Math.min(Integer.MAX_VALUE, fit);
+        }
+        if (config.maxConnections > fit) {
+            log.warn("native_transport_max_concurrent_connections {} leaves fewer than {} of the file descriptor limit {} for "
+                    + "storage and peers; raise the limit (ulimit -n) or lower the setting", config.maxConnections, reserve, fdLimit);
+        }
+        return config.maxConnections;
     }
 
     /** Where {@code GET /metrics} is served; null when metrics_port is 0. */

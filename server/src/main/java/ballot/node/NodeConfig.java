@@ -51,6 +51,9 @@ public final class NodeConfig {
      * client address; by default only from loopback, since the port has no authentication.
      */
     @JsonProperty("admin_changes_from_any_address") public boolean adminChangesFromAnyAddress = false;
+    /** -1: what the process's file descriptor limit leaves after a quarter of it (at least 1,024, at most half) for storage and peers. */
+    @JsonProperty("native_transport_max_concurrent_connections") public int maxConnections = -1;
+    @JsonProperty("native_transport_max_concurrent_connections_per_ip") public int maxConnectionsPerIp = -1;
     @JsonProperty("batch_size_warn_threshold_in_kb") public long batchSizeWarnKb = 5;
     @JsonProperty("batch_size_fail_threshold_in_kb") public long batchSizeFailKb = 50;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);

@@ -3,13 +3,30 @@ package ballot.cql.transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Builds a client connection's pipeline: inbound framing, outbound framing, then the {@link Connection}. */
+/**
+ * Builds a client connection's pipeline: inbound framing, outbound framing, then the {@link Connection}; or closes
+ * the connection at once if it would pass the server's connection limits (as Cassandra's connection limit handler).
+ */
 final class CqlChannelInitializer extends ChannelInitializer<Channel> {
+    private static final Logger log = LoggerFactory.getLogger(CqlChannelInitializer.class);
+    private static final long REFUSAL_LOG_INTERVAL_NANOS = 10_000_000_000L;
+
     private final CqlServerOptions options;
     private final RequestHandler handler;
     private final EventBroadcaster events;
     private final ChannelGroup channels;
+    private final AtomicInteger open = new AtomicInteger();
+    private final ConcurrentHashMap<InetAddress, AtomicInteger> openByAddress = new ConcurrentHashMap<>();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong lastRefusalLogNanos = new AtomicLong(System.nanoTime() - REFUSAL_LOG_INTERVAL_NANOS);
 
     CqlChannelInitializer(CqlServerOptions options, RequestHandler handler, EventBroadcaster events, ChannelGroup channels) {
         this.options = options;
@@ -20,6 +37,7 @@ final class CqlChannelInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel channel) {
+        if (!admit(channel)) return;
         if (channels != null) channels.add(channel);
         InboundFraming inbound = new InboundFraming(options.frameBytesMax());
         OutboundFraming outbound = new OutboundFraming();
@@ -29,5 +47,33 @@ final class CqlChannelInitializer extends ChannelInitializer<Channel> {
                 .addLast("inboundFraming", inbound)
                 .addLast("outboundFraming", outbound)
                 .addLast("connection", new Connection(options, handler, events, inbound, outbound));
+    }
+
+    /** Counts the connection in, until it closes; false (and it is closed) if that passes a limit. */
+    private boolean admit(Channel channel) {
+        InetAddress address = channel.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        AtomicInteger fromAddress = address == null ? new AtomicInteger() : openByAddress.computeIfAbsent(address, k -> new AtomicInteger());
+        int total = open.incrementAndGet();
+        int perAddress = fromAddress.incrementAndGet();
+        channel.closeFuture().addListener(f -> {
+            open.decrementAndGet();
+            if (fromAddress.decrementAndGet() == 0 && address != null) openByAddress.remove(address, fromAddress);
+        });
+        String limit = null;
+        if (options.connectionsMax() > 0 && total > options.connectionsMax()) {
+            limit = options.connectionsMax() + " connections in all (native_transport_max_concurrent_connections)";
+        } else if (options.connectionsPerAddressMax() > 0 && perAddress > options.connectionsPerAddressMax()) {
+            limit = options.connectionsPerAddressMax() + " connections from " + address.getHostAddress()
+                    + " (native_transport_max_concurrent_connections_per_ip)";
+        }
+        if (limit == null) return true;
+        long count = refused.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastRefusalLogNanos.get();
+        if (now - last >= REFUSAL_LOG_INTERVAL_NANOS && lastRefusalLogNanos.compareAndSet(last, now)) {
+            log.warn("refused a client connection from {}: the limit is {}; {} refused so far", channel.remoteAddress(), limit, count);
+        }
+        channel.close();
+        return false;
     }
 }

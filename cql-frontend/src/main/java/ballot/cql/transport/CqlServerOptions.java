@@ -23,10 +23,15 @@ import java.util.Objects;
  * @param authenticator who may connect; default everyone
  * @param observer hears every request's opcode and every error code sent (metrics); default none
  * @param tracer opens a trace session for each statement that asks for one or is sampled; default {@link Tracer#OFF}
+ * @param connectionsMax client connections open at once, from all addresses; past it a new one is closed at once
+ *     (Cassandra's {@code native_transport_max_concurrent_connections}); 0 or less: no limit, the default
+ * @param connectionsPerAddressMax the same for one client address
+ *     ({@code native_transport_max_concurrent_connections_per_ip}); 0 or less: no limit, the default
  */
 public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytesMax, int inFlightRequestsMax,
                                String cqlVersion, Map<String, List<String>> extraSupportedOptions,
-                               Authenticator authenticator, RequestObserver observer, Tracer tracer) {
+                               Authenticator authenticator, RequestObserver observer, Tracer tracer, int connectionsMax,
+                               int connectionsPerAddressMax) {
     public static final int FRAME_BYTES_MAX_DEFAULT = 16 * 1024 * 1024;
 
     public CqlServerOptions {
@@ -70,6 +75,8 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         private Authenticator authenticator = Authenticator.NONE;
         private RequestObserver observer = RequestObserver.NONE;
         private Tracer tracer = Tracer.OFF;
+        private int connectionsMax;
+        private int connectionsPerAddressMax;
 
         private Builder() {
             try {
@@ -132,9 +139,16 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
             return this;
         }
 
+        /** Client connections open at once, in all and per client address; 0 or less: no limit. */
+        public Builder connectionsMax(int total, int perAddress) {
+            this.connectionsMax = total;
+            this.connectionsPerAddressMax = perAddress;
+            return this;
+        }
+
         public CqlServerOptions build() {
             return new CqlServerOptions(bindAddress, port, frameBytesMax, inFlightRequestsMax, cqlVersion,
-                    extraSupportedOptions, authenticator, observer, tracer);
+                    extraSupportedOptions, authenticator, observer, tracer, connectionsMax, connectionsPerAddressMax);
         }
     }
 }
