@@ -99,6 +99,9 @@ class CqlCompatibilityIT {
                 .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Type nest_t3 nests 33 types deep");
         assertThatThrownBy(() -> session.execute("ALTER TABLE it.nest32 ADD w frozen<list<frozen<nest_t2>>>"))
                 .isInstanceOf(InvalidQueryException.class).hasMessageContaining("The type of column w nests 33 types deep");
+        assertThatThrownBy(() -> session.execute("ALTER TYPE it.nest_t1 ADD g " + nestedList(31)))
+                .as("nest_t1 itself would be 32 deep, nest_t2 around it 33")
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Type nest_t2 nests 33 types deep");
     }
 
     /**

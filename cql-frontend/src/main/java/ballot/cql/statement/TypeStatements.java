@@ -177,13 +177,25 @@ final class TypeStatements {
         return false;
     }
 
-    /** {@code ks} with the created or altered type {@code name}, refused if that type nests too deep. */
+    /**
+     * {@code ks} with the created or altered type {@code name}, refused if that type, or a type or column that contains
+     * it, now nests too deep.
+     */
     private static KeyspaceMetadata checkedDepth(KeyspaceMetadata ks, String name) {
         CqlTypes.checkDepth(ks.type(name), "Type " + name);
+        ks.types().forEach((other, type) -> {
+            if (references(type, name)) CqlTypes.checkDepth(type, "Type " + other);
+        });
+        for (TableMetadata table : ks.tables().values()) {
+            for (ColumnMetadata column : table.columns()) {
+                if (references(column.type(), name))
+                    CqlTypes.checkDepth(column.type(), "The type of column " + column.name() + " of table " + table.name());
+            }
+        }
         return ks;
     }
 
-        private static Map<String, UserTypes.Definition> definitions(KeyspaceMetadata ks) {
+    private static Map<String, UserTypes.Definition> definitions(KeyspaceMetadata ks) {
         return UserTypes.definitions(ks);
     }
 }
