@@ -995,12 +995,10 @@ public final class Parser {
     }
 
     private void typeInto(StringBuilder sb) {
-        nest();
-        try {
+        nested(() -> {
             typeLevelInto(sb);
-        } finally {
-            nesting--;
-        }
+            return null;
+        });
     }
 
     private void typeLevelInto(StringBuilder sb) {
@@ -1056,12 +1054,7 @@ public final class Parser {
 
     /** A selector with its field, element and slice modifiers, or a negated one; a minus before a number is its sign. */
     private Selector unarySelector() {
-        nest();
-        try {
-            return unarySelectorLevel();
-        } finally {
-            nesting--;
-        }
+        return nested(this::unarySelectorLevel);
     }
 
     private Selector unarySelectorLevel() {
@@ -1173,18 +1166,19 @@ public final class Parser {
     }
 
     private Term simpleTerm() {
-        nest();
+        return nested(this::simpleTermLevel);
+    }
+
+    /** Parses one level deeper into a term, selector or type: refused beyond {@link #NESTING_MAX}, as a syntax error. */
+    private <T> T nested(java.util.function.Supplier<T> level) {
+        if (nesting >= NESTING_MAX)
+            throw syntax(peek(), "nesting too deep: terms, selectors and types nest at most " + NESTING_MAX + " levels");
+        nesting++;
         try {
-            return simpleTermLevel();
+            return level.get();
         } finally {
             nesting--;
         }
-    }
-
-    /** One level deeper into a term, selector or type: refused beyond {@link #NESTING_MAX}, as a syntax error. */
-    private void nest() {
-        if (++nesting > NESTING_MAX)
-            throw syntax(peek(), "nesting too deep: terms, selectors and types nest at most " + NESTING_MAX + " levels");
     }
 
     private Term simpleTermLevel() {
