@@ -9,13 +9,8 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.schema.UserTypes;
 import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
-import ballot.cql.type.ListType;
-import ballot.cql.type.MapType;
-import ballot.cql.type.SetType;
-import ballot.cql.type.TupleType;
 import ballot.cql.type.UserType;
 import ballot.cql.type.UserTypeResolver;
-import ballot.cql.type.VectorType;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -161,19 +156,8 @@ final class TypeStatements {
 
     /** True if {@code type} is or contains the user type {@code name}. */
     static boolean references(CqlType type, String name) {
-        if (type instanceof UserType u) {
-            if (u.name().equals(name)) return true;
-            for (CqlType f : u.fieldTypes()) if (references(f, name)) return true;
-            return false;
-        }
-        if (type instanceof ListType l) return references(l.elements(), name);
-        if (type instanceof SetType s) return references(s.elements(), name);
-        if (type instanceof MapType m) return references(m.keys(), name) || references(m.values(), name);
-        if (type instanceof TupleType t) {
-            for (CqlType f : t.fieldTypes()) if (references(f, name)) return true;
-            return false;
-        }
-        if (type instanceof VectorType v) return references(v.elements(), name);
+        if (type instanceof UserType u && u.name().equals(name)) return true;
+        for (CqlType c : CqlTypes.components(type)) if (references(c, name)) return true;
         return false;
     }
 

@@ -90,15 +90,21 @@ public final class CqlTypes {
     /** How deep new schema may nest types (a column's or a field's type; a native type is 1 deep). */
     public static final int DEPTH_MAX = 32;
 
+    /** The types {@code type} is made of: elements, keys and values, fields; none for a native or custom type. */
+    public static List<CqlType> components(CqlType type) {
+        if (type instanceof ListType l) return List.of(l.elements());
+        if (type instanceof SetType set) return List.of(set.elements());
+        if (type instanceof MapType m) return List.of(m.keys(), m.values());
+        if (type instanceof VectorType v) return List.of(v.elements());
+        if (type instanceof TupleType t) return t.fieldTypes();
+        if (type instanceof UserType u) return u.fieldTypes();
+        return List.of();
+    }
+
     /** How deep {@code type} nests: 1 without components, else 1 more than its deepest component. */
     public static int depth(CqlType type) {
         int inner = 0;
-        if (type instanceof ListType l) inner = depth(l.elements());
-        else if (type instanceof SetType set) inner = depth(set.elements());
-        else if (type instanceof MapType m) inner = Math.max(depth(m.keys()), depth(m.values()));
-        else if (type instanceof VectorType v) inner = depth(v.elements());
-        else if (type instanceof TupleType t) for (CqlType f : t.fieldTypes()) inner = Math.max(inner, depth(f));
-        else if (type instanceof UserType u) for (CqlType f : u.fieldTypes()) inner = Math.max(inner, depth(f));
+        for (CqlType c : components(type)) inner = Math.max(inner, depth(c));
         return 1 + inner;
     }
 
