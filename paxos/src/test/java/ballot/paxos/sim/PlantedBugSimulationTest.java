@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,14 +44,8 @@ class PlantedBugSimulationTest {
     /** Promises and acceptances written without a sync, as commits are, are lost by power losses (§4.15). */
     @Test
     void checkerFindsVotesThatAPowerLossTakes() {
-        List<String> found = new ArrayList<>();
-        SplittableRandom seeds = new SplittableRandom(20_261_129L);
-        for (int i = 0; i < 200 && found.isEmpty(); i++) {
-            long seed = seeds.nextLong() & Long.MAX_VALUE;
-            SimOptions options = SimOptions.random(new SplittableRandom(seed), 40).withHomeAffinity(0.2).withPowerLoss();
-            found.addAll(SimCluster.run(seed, options.withBug(SimStore.Bug.UNSYNCED_VOTES)).violations());
-        }
-        System.out.println("planted UNSYNCED_VOTES found: " + found.subList(0, Math.min(3, found.size())));
+        List<String> found = searchSeeds(SimStore.Bug.UNSYNCED_VOTES, 20_261_129L, 200,
+                seed -> SimOptions.random(new SplittableRandom(seed), 40).withHomeAffinity(0.2).withPowerLoss());
         assertThat(found).as("the checks must catch promises and acceptances that a power loss can take").isNotEmpty();
     }
 
@@ -60,30 +55,31 @@ class PlantedBugSimulationTest {
      */
     @Test
     void checkerFindsClearingCommitsThatAPowerLossTakes() {
-        List<String> found = new ArrayList<>();
-        SplittableRandom seeds = new SplittableRandom(20_261_130L);
-        for (int i = 0; i < 600 && found.isEmpty(); i++) {
-            long seed = seeds.nextLong() & Long.MAX_VALUE;
+        List<String> found = searchSeeds(SimStore.Bug.UNSYNCED_CLEARING_COMMITS, 20_261_130L, 600, seed -> {
             SimOptions options = SimOptions.random(new SplittableRandom(seed), 40).withPowerLoss();
-            options = options.withPurge(2 * options.opTimeoutNanos());
-            found.addAll(SimCluster.run(seed, options.withBug(SimStore.Bug.UNSYNCED_CLEARING_COMMITS)).violations());
-        }
-        System.out.println("planted UNSYNCED_CLEARING_COMMITS found: " + found.subList(0, Math.min(3, found.size())));
+            return options.withPurge(2 * options.opTimeoutNanos());
+        });
         assertThat(found).as("the checks must catch commits that clear an acceptance without a sync").isNotEmpty();
     }
 
     /** A node that joined and votes on keys it has no history of lets a quorum miss a decision (§4.14). */
     @Test
     void checkerFindsAJoinedReplicaThatVotesWithoutHistory() {
-        List<String> found = new ArrayList<>();
-        SplittableRandom seeds = new SplittableRandom(20_251_126L);
-        for (int i = 0; i < 200 && found.isEmpty(); i++) {
-            long seed = seeds.nextLong() & Long.MAX_VALUE;
-            SimOptions options = SimOptions.random(new SplittableRandom(seed), 40).withNodes(3).withJoin();
-            found.addAll(SimCluster.run(seed, options.withBug(SimStore.Bug.JOINER_VOTES)).violations());
-        }
-        System.out.println("planted JOINER_VOTES found: " + found.subList(0, Math.min(3, found.size())));
+        List<String> found = searchSeeds(SimStore.Bug.JOINER_VOTES, 20_251_126L, 200,
+                seed -> SimOptions.random(new SplittableRandom(seed), 40).withNodes(3).withJoin());
         assertThat(found).as("the checks must catch a joined replica that votes without the history").isNotEmpty();
+    }
+
+    /** Runs {@code bug} with the options of up to {@code runs} seeds drawn from {@code seedOfSeeds}, until a violation. */
+    private static List<String> searchSeeds(SimStore.Bug bug, long seedOfSeeds, int runs, LongFunction<SimOptions> options) {
+        List<String> found = new ArrayList<>();
+        SplittableRandom seeds = new SplittableRandom(seedOfSeeds);
+        for (int i = 0; i < runs && found.isEmpty(); i++) {
+            long seed = seeds.nextLong() & Long.MAX_VALUE;
+            found.addAll(SimCluster.run(seed, options.apply(seed).withBug(bug)).violations());
+        }
+        System.out.println("planted " + bug + " found: " + found.subList(0, Math.min(3, found.size())));
+        return found;
     }
 
     private static List<String> runUntilViolation(SimStore.Bug bug, boolean plainWrites) {
