@@ -1,10 +1,12 @@
 package ballot.metrics;
 
+import ballot.cql.ResultMemory;
 import ballot.cql.error.ErrorCode;
 import ballot.cql.protocol.Opcode;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.RequestObserver;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
@@ -37,6 +39,16 @@ public final class CqlMetrics implements RequestObserver {
     public void connections(CqlServer server) {
         Gauge.builder("ballot.cql.connections", server, CqlServer::connections).strongReference(true)
                 .description("Client connections open now").register(registry);
+    }
+
+    /** Registers the gauges and counter of the node's result memory. */
+    public void resultMemory(ResultMemory memory) {
+        Gauge.builder("ballot.cql.result.memory", memory, ResultMemory::bytes).baseUnit("bytes").strongReference(true)
+                .description("Bytes of query results held for clients: rows being gathered, responses not yet written").register(registry);
+        Gauge.builder("ballot.cql.result.memory.max", memory, ResultMemory::nodeBytesMax).baseUnit("bytes").strongReference(true)
+                .description("The most bytes of query results the node holds at once").register(registry);
+        FunctionCounter.builder("ballot.cql.result.memory.refusals", memory, ResultMemory::refusals)
+                .description("Queries refused because their rows did not fit in the result memory").register(registry);
     }
 
     @Override

@@ -5,6 +5,7 @@ import ballot.cluster.ClusterOptions;
 import ballot.cluster.Membership;
 import ballot.cluster.MembershipListener;
 import ballot.cluster.NodeInfo;
+import ballot.cql.ResultMemory;
 import ballot.cql.describe.DescribeStatements;
 import ballot.cql.describe.TokenRing;
 import ballot.cql.execute.QueryProcessor;
@@ -166,11 +167,14 @@ public final class BallotNode implements AutoCloseable {
             metrics.traces(traces::dropped, traces::failed);
             if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer, config.adminChangesFromAnyAddress));
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
+            ResultMemory resultMemory = resultMemory(config);
+            cqlMetrics.resultMemory(resultMemory);
             server = new CqlServer(CqlServerOptions.builder()
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
                     .port(nativePort)
                     .frameBytesMax(config.frameSizeMb << 20)
                     .connectionsMax(connectionsMax(config), config.maxConnectionsPerIp)
+                    .resultMemory(resultMemory)
                     .cqlVersion(LocalNode.CQL_VERSION)
                     .observer(cqlMetrics)
                     .tracer(tracer)
@@ -246,6 +250,19 @@ public final class BallotNode implements AutoCloseable {
 
     public LocalNode identity() {
         return identity;
+    }
+
+    /** The result memory settings, with their defaults: a quarter of the heap, half of that per connection. */
+    private static ResultMemory resultMemory(NodeConfig config) {
+        ResultMemory defaults = CqlServerOptions.defaultResultMemory();
+        long node = config.resultDataInFlightMb > 0 ? (long) config.resultDataInFlightMb << 20 : defaults.nodeBytesMax();
+        long connection = config.resultDataPerConnectionMb > 0 ? (long) config.resultDataPerConnectionMb << 20 : node / 2;
+        if (connection > node) {
+            log.warn("native_transport_max_result_data_per_connection_in_mb {} exceeds the node's {} MiB for results; using the node's",
+                    config.resultDataPerConnectionMb, node >> 20);
+            connection = node;
+        }
+        return new ResultMemory(node, connection);
     }
 
     /**

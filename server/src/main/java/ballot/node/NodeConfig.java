@@ -56,6 +56,13 @@ public final class NodeConfig {
     @JsonProperty("native_transport_max_concurrent_connections_per_ip") public int maxConnectionsPerIp = -1;
     @JsonProperty("batch_size_warn_threshold_in_kb") public long batchSizeWarnKb = 5;
     @JsonProperty("batch_size_fail_threshold_in_kb") public long batchSizeFailKb = 50;
+    /**
+     * Megabytes of query results (rows gathered, responses not yet written) the node holds at once for its clients;
+     * -1: a quarter of the heap. A query whose rows do not fit now is answered OVERLOADED.
+     */
+    @JsonProperty("native_transport_max_result_data_in_flight_in_mb") public int resultDataInFlightMb = -1;
+    /** The same for one connection; -1: half the node's. A result larger than this alone is refused as invalid. */
+    @JsonProperty("native_transport_max_result_data_per_connection_in_mb") public int resultDataPerConnectionMb = -1;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
@@ -88,6 +95,12 @@ public final class NodeConfig {
         if (traceTtlSeconds < 1) throw new IllegalArgumentException("tracetype_query_ttl must be positive, was " + traceTtlSeconds);
         if (paxosPurgeGraceSeconds < 1) throw new IllegalArgumentException("paxos_purge_grace_period_in_seconds must be positive, was " + paxosPurgeGraceSeconds);
         if (requestThreads < 1) throw new IllegalArgumentException("request_threads must be positive, was " + requestThreads);
+        if (resultDataInFlightMb == 0 || resultDataInFlightMb < -1 || resultDataPerConnectionMb == 0 || resultDataPerConnectionMb < -1)
+            throw new IllegalArgumentException("native_transport_max_result_data_in_flight_in_mb and "
+                    + "native_transport_max_result_data_per_connection_in_mb must be positive (or -1 for the default)");
+        if (resultDataInFlightMb > 0 && resultDataPerConnectionMb > resultDataInFlightMb)
+            throw new IllegalArgumentException("native_transport_max_result_data_per_connection_in_mb (" + resultDataPerConnectionMb
+                    + ") must not exceed native_transport_max_result_data_in_flight_in_mb (" + resultDataInFlightMb + ")");
         if (batchSizeWarnKb < 0 || batchSizeFailKb < batchSizeWarnKb) {
             throw new IllegalArgumentException("batch_size_fail_threshold_in_kb (" + batchSizeFailKb + ") must be at least "
                     + "batch_size_warn_threshold_in_kb (" + batchSizeWarnKb + "), which must not be negative");

@@ -617,6 +617,11 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         return new View(deadlineAfter(timeout), metrics);
     }
 
+    @Override
+    public DataCoordinator withReadDeadline(boolean range) {
+        return new View(deadlineAfter(range ? timeouts.range() : timeouts.read()), metrics);
+    }
+
     private Deadline deadlineAfter(Duration timeout) {
         return Deadline.at(nanoTime.getAsLong() + timeout.toNanos(), nanoTime);
     }
@@ -673,6 +678,11 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         @Override
         public DataCoordinator within(Duration timeout) {
             return new View(deadlineAfter(timeout), timers);
+        }
+
+        @Override
+        public DataCoordinator withReadDeadline(boolean range) {
+            return deadline != Deadline.NONE ? this : new View(deadlineAfter(range ? timeouts.range() : timeouts.read()), timers);
         }
     }
 

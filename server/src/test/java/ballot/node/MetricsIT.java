@@ -148,6 +148,8 @@ class MetricsIT {
         assertThat(after.delta(before, "ballot_cql_requests_total{opcode=\"QUERY\"}")).isGreaterThanOrEqualTo(3);
         assertThat(after.delta(before, "ballot_cql_errors_total{code=\"INVALID\"}")).isEqualTo(1);
         assertThat(after.get("ballot_cql_connections")).isGreaterThanOrEqualTo(1);
+        assertThat(after.get("ballot_cql_result_memory_max_bytes")).isPositive();
+        assertThat(after.samples()).containsKeys("ballot_cql_result_memory_bytes", "ballot_cql_result_memory_refusals_total");
         assertThat(after.delta(before, "ballot_hints_stored_total")).isZero();
         assertThat(after.get("ballot_hints_pending")).isZero();
         assertThat(after.sum("jvm_memory_used_bytes{area=\"heap\"")).isPositive();

@@ -44,6 +44,17 @@ class NodeConfigTest {
     }
 
     @Test
+    void resultMemorySettingsAreCheckedNamingTheSetting() throws IOException {
+        assertThat(load("native_transport_max_result_data_in_flight_in_mb: 64\n").resultDataInFlightMb).isEqualTo(64);
+        assertThatThrownBy(() -> load("native_transport_max_result_data_in_flight_in_mb: 0\n"))
+                .hasMessageContaining("native_transport_max_result_data_in_flight_in_mb");
+        assertThatThrownBy(() -> load("native_transport_max_result_data_in_flight_in_mb: 64\n"
+                + "native_transport_max_result_data_per_connection_in_mb: 128\n"))
+                .hasMessage("native_transport_max_result_data_per_connection_in_mb (128) must not exceed "
+                        + "native_transport_max_result_data_in_flight_in_mb (64)");
+    }
+
+    @Test
     void commandLineSetsTheMetricsPort() {
         assertThat(Main.parse(new String[] {"--metrics-port", "0"}).metricsPort).isZero();
         assertThatThrownBy(() -> Main.parse(new String[] {"--metrics-port", "x"}))

@@ -213,14 +213,37 @@ final class RawCqlConnection implements AutoCloseable {
         return new Frame(response.opcode(), response.body());
     }
 
+    /** Sends an unpaged QUERY at ONE on {@code stream} without waiting for its answer (see {@link #receive}). */
+    void sendQuery(int stream, String query) throws IOException {
+        Body body = new Body();
+        body.longString(query);
+        body.out.writeShort(ONE);
+        body.out.writeByte(0x00);
+        write(0x00, stream, QUERY, body.bytes());
+    }
+
+    /** The next response, on whichever stream. */
+    Frame receive() throws IOException {
+        Response response = read();
+        return new Frame(response.opcode(), response.body());
+    }
+
     private Response send(int flags, int opcode, byte[] body) throws IOException {
+        write(flags, 1, opcode, body);
+        return read();
+    }
+
+    private void write(int flags, int stream, int opcode, byte[] body) throws IOException {
         out.writeByte(0x04);
         out.writeByte(flags);
-        out.writeShort(1);
+        out.writeShort(stream);
         out.writeByte(opcode);
         out.writeInt(body.length);
         out.write(body);
         out.flush();
+    }
+
+    private Response read() throws IOException {
         int version = in.readUnsignedByte();
         if (version != 0x84) throw new AssertionError("response version byte 0x" + Integer.toHexString(version));
         int responseFlags = in.readUnsignedByte();

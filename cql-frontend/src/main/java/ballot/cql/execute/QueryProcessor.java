@@ -1,5 +1,6 @@
 package ballot.cql.execute;
 
+import ballot.cql.ResultMemory;
 import ballot.cql.error.UnpreparedException;
 import ballot.cql.parse.Parser;
 import ballot.cql.protocol.message.Batch;
@@ -145,10 +146,13 @@ public final class QueryProcessor implements RequestHandler {
     /** Runs {@code statement}, prepared from {@code cql}; {@code answer} turns its result into what the client is sent. */
     private CompletableFuture<Response> run(CqlStatement statement, String cql, QueryOptions options, String keyspace, ClientState client,
             UnaryOperator<Result> answer) {
+        ResultMemory.Lease rows = client.memory().lease();
         QueryContext context = QueryContext.of(environment, keyspace, options, statement)
-                .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null);
+                .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null)
+                .withMemory(rows);
         Tracing.event("Executing statement");
-        return statement.execute(context).thenApply(result -> {
+        // The rows' memory is the encoded response's from here on: the connection charges it until it is written.
+        return statement.execute(context).whenComplete((result, failure) -> rows.release()).thenApply(result -> {
             if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
             return answer.apply(result).withWarnings(context.warnings());
         });

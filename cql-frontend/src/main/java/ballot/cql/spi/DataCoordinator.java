@@ -53,4 +53,11 @@ public interface DataCoordinator {
      * write may or may not have happened. Compare-and-set and SERIAL reads keep Paxos's own timeouts, as in ScyllaDB.
      */
     DataCoordinator within(Duration timeout);
+
+    /**
+     * This coordinator with one deadline for every operation, the configured read timeout ({@code range}: the range
+     * timeout) from now; itself if it has a deadline already ({@link #within}). A statement that reads in several
+     * steps (a scan read in chunks, the partitions of an IN) then ends within its timeout as a whole.
+     */
+    DataCoordinator withReadDeadline(boolean range);
 }

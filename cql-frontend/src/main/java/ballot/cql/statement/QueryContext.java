@@ -1,6 +1,7 @@
 package ballot.cql.statement;
 
 import ballot.cql.ConsistencyLevel;
+import ballot.cql.ResultMemory;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.spi.DataCoordinator;
@@ -23,14 +24,17 @@ public final class QueryContext {
     private final java.util.List<String> warnings;
     /** What the client sent, for nodes that rebuild this execution's compare-and-sets (null: not described). */
     private final StatementSource source;
+    /** The memory this execution's result rows take, on its client's connection. */
+    private final ResultMemory.Lease memory;
 
     QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings) {
         this(environment, keyspace, options, bindings, environment.data(), options.nowInSeconds() != null
-                ? options.nowInSeconds() : (int) (environment.currentTimeMillis().getAsLong() / 1000), new java.util.ArrayList<>(), null);
+                ? options.nowInSeconds() : (int) (environment.currentTimeMillis().getAsLong() / 1000), new java.util.ArrayList<>(), null,
+                ResultMemory.Lease.UNMETERED);
     }
 
     private QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings,
-            DataCoordinator data, int nowInSec, java.util.List<String> warnings, StatementSource source) {
+            DataCoordinator data, int nowInSec, java.util.List<String> warnings, StatementSource source, ResultMemory.Lease memory) {
         this.environment = environment;
         this.keyspace = keyspace;
         this.options = options;
@@ -39,6 +43,7 @@ public final class QueryContext {
         this.nowInSec = nowInSec;
         this.warnings = warnings;
         this.source = source;
+        this.memory = memory;
     }
 
     /**
@@ -48,7 +53,7 @@ public final class QueryContext {
     public QueryContext describedBy(java.util.List<StatementSource.Statement> statements, ballot.cql.protocol.message.BatchType batchType) {
         StatementSource described = new StatementSource(keyspace, statements, batchType, options.consistency(),
                 options.serialConsistency(), nowInSec);
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, described);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, described, memory);
         c.timestamp = timestamp;
         return c;
     }
@@ -65,13 +70,13 @@ public final class QueryContext {
     }
 
     QueryContext withBindings(Bindings newBindings) {
-        QueryContext c = new QueryContext(environment, keyspace, options, newBindings, data, nowInSec, warnings, source);
+        QueryContext c = new QueryContext(environment, keyspace, options, newBindings, data, nowInSec, warnings, source, memory);
         c.timestamp = timestamp();
         return c;
     }
 
     QueryContext withTimestamp(long newTimestamp) {
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, memory);
         c.timestamp = newTimestamp;
         return c;
     }
@@ -79,9 +84,33 @@ public final class QueryContext {
     /** This execution with a deadline {@code timeout} from now for everything it asks the coordinator (USING TIMEOUT). */
     QueryContext within(java.time.Duration timeout) {
         QueryContext c = new QueryContext(environment, keyspace, options, bindings, environment.data().within(timeout), nowInSec, warnings,
-                source);
+                source, memory);
         c.timestamp = timestamp;
         return c;
+    }
+
+    /**
+     * This execution with one deadline for all it reads, the configured read timeout ({@code range}: range timeout)
+     * from now, unless USING TIMEOUT set one: a statement that reads in several chunks ends within its timeout as a
+     * whole, as in Cassandra.
+     */
+    QueryContext withReadDeadline(boolean range) {
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data.withReadDeadline(range), nowInSec, warnings,
+                source, memory);
+        c.timestamp = timestamp;
+        return c;
+    }
+
+    /** This execution with its result rows counted in {@code lease} (a client's request). */
+    public QueryContext withMemory(ResultMemory.Lease lease) {
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, lease);
+        c.timestamp = timestamp;
+        return c;
+    }
+
+    /** Where this execution's result rows are counted. */
+    ResultMemory.Lease memory() {
+        return memory;
     }
 
     /**
@@ -91,7 +120,7 @@ public final class QueryContext {
     QueryContext onSnapshot(ballot.cql.spi.LwtCoordinator snapshot) {
         QueryEnvironment e = new QueryEnvironment(environment.data(), snapshot, environment.transactions(), environment.schemas(),
                 environment.timestampMicros(), environment.currentTimeMillis(), environment.node(), environment.guardrails());
-        return new QueryContext(e, keyspace, TransactionStatement.snapshotOptions(options), bindings, data, nowInSec, warnings, source);
+        return new QueryContext(e, keyspace, TransactionStatement.snapshotOptions(options), bindings, data, nowInSec, warnings, source, memory);
     }
 
     /** The coordinator this execution reads and writes through. */

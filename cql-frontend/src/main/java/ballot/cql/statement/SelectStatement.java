@@ -36,6 +36,11 @@ import java.util.concurrent.CompletableFuture;
 final class SelectStatement implements CqlStatement {
     /** Rows read per chunk when rows may be filtered out after the read. */
     private static final int FILTERING_CHUNK_ROWS = 512;
+    /**
+     * The most rows read per chunk otherwise: an unpaged query (or a page larger than this) is read in chunks, each
+     * counted against the connection's {@link ballot.cql.ResultMemory} before the next is read.
+     */
+    static final int CHUNK_ROWS_MAX = 5000;
     static final String REQUIRES_ALLOW_FILTERING = "Cannot execute this query as it might involve data filtering and thus may have "
             + "unpredictable performance. If you want to execute this query despite the performance unpredictability, "
             + "use ALLOW FILTERING";
@@ -235,15 +240,17 @@ final class SelectStatement implements CqlStatement {
         }
     }
 
-    private Result run(QueryContext context) {
-        Bindings b = context.bindings();
-        QueryOptions options = context.options();
+    private Result run(QueryContext statementContext) {
+        Bindings b = statementContext.bindings();
+        QueryOptions options = statementContext.options();
         int userLimit = bindLimit(limit, b, "LIMIT");
         int partitionLimit = distinct ? 1 : bindLimit(perPartitionLimit, b, "PER PARTITION LIMIT");
         boolean aggregateAll = selection.isAggregate() || !groupBy.isEmpty();
         int pageSize = options.pageSize() > 0 && !aggregateAll ? options.pageSize() : Integer.MAX_VALUE;
 
         List<PartitionKey> keys = where.hasPartitionKey() ? where.partitionKeys(b) : null;
+        // One deadline for the whole statement, however many chunks it reads (Cassandra's read and range timeouts).
+        QueryContext context = statementContext.withReadDeadline(keys == null);
         if (context.consistency().isSerial() && keys != null && keys.size() > 1) {
             // As Cassandra: Paxos serialises one partition; scans keep their QUORUM read (Cassandra's behaviour too).
             throw new InvalidRequestException("SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time");
@@ -267,7 +274,8 @@ final class SelectStatement implements CqlStatement {
         int emitted = 0;
         boolean more = false;
         while (remaining > 0 && emitted < pageSize) {
-            int chunk = filters.isEmpty() && !aggregateAll ? Math.min(remaining, pageSize - emitted) : FILTERING_CHUNK_ROWS;
+            int chunk = filters.isEmpty() && !aggregateAll ? Math.min(Math.min(remaining, pageSize - emitted), CHUNK_ROWS_MAX)
+                    : FILTERING_CHUNK_ROWS;
             List<Candidate> candidates = cursor.next(chunk);
             if (candidates == null) break;
             output.expect(Math.min(candidates.size(), pageSize - emitted));
@@ -285,8 +293,10 @@ final class SelectStatement implements CqlStatement {
                     break;
                 }
             }
+            context.memory().reserve(output.unreservedBytes());
         }
         List<ByteBuffer[]> rows = output.finish();
+        context.memory().reserve(output.unreservedBytes());
         if (aggregateAll && userLimit < rows.size()) rows = rows.subList(0, userLimit);
         if (sortAcrossPartitions) rows = sortByClustering(rows, output.clusterings());
         if (json) rows = toJson(rows);
@@ -354,6 +364,8 @@ final class SelectStatement implements CqlStatement {
         private final List<ByteBuffer[]> clusterings;
         private ByteBuffer[] currentGroup;
         private boolean groupOpen;
+        /** Estimated bytes of rows added since {@link #unreservedBytes} was last asked. */
+        private long unreserved;
 
         Output(List<Selection.Evaluator> evaluators, boolean aggregate, boolean keepClusterings) {
             this.evaluators = evaluators;
@@ -378,6 +390,7 @@ final class SelectStatement implements CqlStatement {
                     row[i] = e.get();
                 }
                 rows.add(row);
+                unreserved += estimatedBytes(row);
                 if (clusterings != null) clusterings.add(view.row() == null ? new ByteBuffer[0] : view.row().clustering().values());
                 return;
             }
@@ -394,7 +407,22 @@ final class SelectStatement implements CqlStatement {
                 evaluators.get(i).reset();
             }
             rows.add(row);
+            unreserved += estimatedBytes(row);
             groupOpen = false;
+        }
+
+        /** Bytes of rows added since the last call, to reserve in the statement's lease. */
+        long unreservedBytes() {
+            long bytes = unreserved;
+            unreserved = 0;
+            return bytes;
+        }
+
+        /** A row's heap footprint, roughly: the array, and per value its buffer object and bytes. */
+        private static long estimatedBytes(ByteBuffer[] row) {
+            long bytes = 16 + 4L * row.length;
+            for (ByteBuffer value : row) if (value != null) bytes += 48 + value.remaining();
+            return bytes;
         }
 
         List<ByteBuffer[]> finish() {

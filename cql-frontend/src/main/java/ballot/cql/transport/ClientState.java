@@ -1,5 +1,6 @@
 package ballot.cql.transport;
 
+import ballot.cql.ResultMemory;
 import ballot.cql.protocol.ProtocolVersion;
 import java.net.SocketAddress;
 import java.util.Set;
@@ -15,16 +16,24 @@ public final class ClientState {
     private final String driverVersion;
     private final String compression;
     private final Set<ProtocolExtension> extensions;
+    private final ResultMemory.Account memory;
     private volatile String keyspace;
 
     public ClientState(ProtocolVersion protocolVersion, SocketAddress remoteAddress, String driverName,
-                       String driverVersion, String compression, Set<ProtocolExtension> extensions) {
+                       String driverVersion, String compression, Set<ProtocolExtension> extensions,
+                       ResultMemory.Account memory) {
         this.protocolVersion = protocolVersion;
         this.remoteAddress = remoteAddress;
         this.driverName = driverName;
         this.driverVersion = driverVersion;
         this.compression = compression;
         this.extensions = Set.copyOf(extensions);
+        this.memory = memory;
+    }
+
+    /** The connection's share of the node's result memory: a statement's rows are counted in a lease on it. */
+    public ResultMemory.Account memory() {
+        return memory;
     }
 
     public ProtocolVersion protocolVersion() {

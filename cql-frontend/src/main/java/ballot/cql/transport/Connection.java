@@ -1,5 +1,6 @@
 package ballot.cql.transport;
 
+import ballot.cql.ResultMemory;
 import ballot.cql.error.CqlException;
 import ballot.cql.error.ErrorCode;
 import ballot.cql.error.ProtocolException;
@@ -74,6 +75,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private final InboundFraming inbound;
     private final OutboundFraming outbound;
     private final ArrayDeque<Envelope> pending = new ArrayDeque<>();
+    /** Responses encoded and not yet written are charged here until the socket takes them. */
+    private final ResultMemory.Account memory;
 
     private ChannelHandlerContext ctx;
     private State state = State.AWAITING_STARTUP;
@@ -91,6 +94,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         this.events = events;
         this.inbound = inbound;
         this.outbound = outbound;
+        this.memory = options.resultMemory().account();
     }
 
     @Override
@@ -168,7 +172,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         ClientState started = new ClientState(version, ctx.channel().remoteAddress(),
                 startup.options().get(Startup.DRIVER_NAME), startup.options().get(Startup.DRIVER_VERSION), compression,
-                ProtocolExtension.requestedIn(startup.options()));
+                ProtocolExtension.requestedIn(startup.options()), memory);
         Authenticator authenticator = options.authenticator();
         if (authenticator.requiresAuthentication()) {
             try {
@@ -396,7 +400,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
             log.error("could not encode response client={} stream={} response={}", client, stream, abbreviate(response), e);
             envelope = ResponseCodec.encode(ErrorResponse.serverError(e), stream, version, ctx.alloc());
         }
-        ctx.writeAndFlush(envelope).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+        long bytes = Envelope.HEADER_BYTES + envelope.body().readableBytes();
+        memory.charge(bytes);
+        ctx.writeAndFlush(envelope).addListener(written -> {
+            memory.release(bytes);
+            if (!written.isSuccess()) ctx.channel().pipeline().fireExceptionCaught(written.cause());
+        });
     }
 
     private void onViolation(ProtocolViolation violation) {
@@ -438,6 +447,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     private void closing() {
         state = State.CLOSING;
+        memory.close();
         events.unsubscribe(this);
         Envelope waiting;
         while ((waiting = pending.poll()) != null) waiting.release();

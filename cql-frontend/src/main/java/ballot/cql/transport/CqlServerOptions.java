@@ -1,5 +1,6 @@
 package ballot.cql.transport;
 
+import ballot.cql.ResultMemory;
 import ballot.cql.protocol.ProtocolVersion;
 import ballot.cql.protocol.message.Startup;
 import ballot.cql.trace.Tracer;
@@ -27,11 +28,13 @@ import java.util.Objects;
  *     (Cassandra's {@code native_transport_max_concurrent_connections}); 0 or less: no limit, the default
  * @param connectionsPerAddressMax the same for one client address
  *     ({@code native_transport_max_concurrent_connections_per_ip}); 0 or less: no limit, the default
+ * @param resultMemory what query results may hold of the heap, per connection and in all; default
+ *     {@link #defaultResultMemory()}
  */
 public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytesMax, int inFlightRequestsMax,
                                String cqlVersion, Map<String, List<String>> extraSupportedOptions,
                                Authenticator authenticator, RequestObserver observer, Tracer tracer, int connectionsMax,
-                               int connectionsPerAddressMax) {
+                               int connectionsPerAddressMax, ResultMemory resultMemory) {
     public static final int FRAME_BYTES_MAX_DEFAULT = 16 * 1024 * 1024;
 
     public CqlServerOptions {
@@ -39,6 +42,7 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         Objects.requireNonNull(authenticator, "authenticator");
         Objects.requireNonNull(observer, "observer");
         Objects.requireNonNull(tracer, "tracer");
+        Objects.requireNonNull(resultMemory, "resultMemory");
         extraSupportedOptions = Map.copyOf(extraSupportedOptions);
     }
 
@@ -48,6 +52,12 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
 
     public static CqlServerOptions defaults() {
         return builder().build();
+    }
+
+    /** A quarter of the heap for results in all, and half of that for one connection's. */
+    public static ResultMemory defaultResultMemory() {
+        long node = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
+        return new ResultMemory(node, node / 2);
     }
 
     /**
@@ -77,6 +87,7 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         private Tracer tracer = Tracer.OFF;
         private int connectionsMax;
         private int connectionsPerAddressMax;
+        private ResultMemory resultMemory;
 
         private Builder() {
             try {
@@ -146,9 +157,15 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
             return this;
         }
 
+        public Builder resultMemory(ResultMemory memory) {
+            this.resultMemory = Objects.requireNonNull(memory, "resultMemory");
+            return this;
+        }
+
         public CqlServerOptions build() {
             return new CqlServerOptions(bindAddress, port, frameBytesMax, inFlightRequestsMax, cqlVersion,
-                    extraSupportedOptions, authenticator, observer, tracer, connectionsMax, connectionsPerAddressMax);
+                    extraSupportedOptions, authenticator, observer, tracer, connectionsMax, connectionsPerAddressMax,
+                    resultMemory != null ? resultMemory : defaultResultMemory());
         }
     }
 }

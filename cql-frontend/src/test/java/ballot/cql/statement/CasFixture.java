@@ -225,6 +225,11 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
         throw new UnsupportedOperationException();
     }
 
+    @Override
+    public DataCoordinator withReadDeadline(boolean range) {
+        return this;
+    }
+
     // ---------------------------------------------------------------- SchemaStore
 
     @Override

@@ -1,0 +1,45 @@
+package ballot.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A statement that reads in several chunks ends within its read or range timeout as a whole (issue 11, wedge 1): each
+ * chunk used to get the whole timeout afresh, so four concurrent unpaged scans ran for twice the range timeout.
+ */
+class StatementDeadlineIT {
+    private static final int ROWS = 20_000; // four chunks of an unpaged scan
+
+    @Test
+    void anUnpagedScanEndsWithReadTimeoutOnceItsRangeTimeoutHasPassed() {
+        try (TestNode node = TestNode.start("statement-deadline", config -> config.rangeTimeoutMillis = 1);
+             CqlSession session = node.session()) {
+            session.execute("CREATE KEYSPACE kd WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute("CREATE TABLE kd.t (k int PRIMARY KEY, v int)");
+            PreparedStatement insert = session.prepare("INSERT INTO kd.t (k, v) VALUES (?, ?)");
+            List<CompletionStage<?>> writes = new ArrayList<>();
+            for (int k = 0; k < ROWS; k++) {
+                writes.add(session.executeAsync(insert.bind(k, k)));
+                if (writes.size() == 64) {
+                    writes.forEach(w -> w.toCompletableFuture().join());
+                    writes.clear();
+                }
+            }
+            writes.forEach(w -> w.toCompletableFuture().join());
+
+            assertThat(session.execute("SELECT v FROM kd.t WHERE k = 7").one().getInt("v"))
+                    .as("a single-partition read keeps the read timeout").isEqualTo(7);
+            SimpleStatement unpaged = SimpleStatement.newInstance("SELECT * FROM kd.t").setPageSize(-1);
+            assertThatThrownBy(() -> session.execute(unpaged)).isInstanceOf(ReadTimeoutException.class);
+        }
+    }
+}
