@@ -1,6 +1,7 @@
 package ballot.metrics;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -38,6 +39,14 @@ public final class NodeMetrics implements AutoCloseable {
         FunctionCounter.builder("ballot.tracing.write.failures", failed, LongSupplier::getAsLong)
                 .description("Trace sessions (or late events) whose write to system_traces failed")
                 .register(registry);
+    }
+
+    /** RocksDB's background errors: how many were reported, and 1 while one that stops writes is not recovered from. */
+    public void storage(LongSupplier backgroundErrors, LongSupplier pendingBackgroundError) {
+        FunctionCounter.builder("ballot.storage.background.errors", backgroundErrors, LongSupplier::getAsLong)
+                .description("Background errors RocksDB reported (a full disk, too many open files, IO errors)").register(registry);
+        Gauge.builder("ballot.storage.background.error.pending", pendingBackgroundError, LongSupplier::getAsLong).strongReference(true)
+                .description("1 while a background error stops writes: they fail with WRITE_FAILURE until storage recovers").register(registry);
     }
 
     @Override

@@ -93,11 +93,14 @@ public final class BallotNode implements AutoCloseable {
     private BallotNode(NodeConfig config) {
         config.validate();
         Path dataDirectory = Path.of(config.dataDirectory).toAbsolutePath();
+        long fdLimit = fileDescriptorLimit();
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
-                config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds));
+                config.commitlogSyncPeriodMillis, config.blockCacheMb << 20, config.sweepPeriodSeconds,
+                fdLimit <= 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, Math.max(64, storageReserve(fdLimit) / 2))));
         try {
             if (storage.getMeta("local/host_id") == null) AbstainedTables.pending(storage); // a new node: fixed once it has joined
             metrics = new NodeMetrics();
+            metrics.storage(storage::backgroundErrorCount, () -> storage.hasPendingBackgroundError() ? 1 : 0);
             if (config.metricsPort != 0) metricsServer = metricsServer(config, metrics.registry());
             int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
             int storagePort = config.storagePort == 0 ? freePort(config.listenAddress) : config.storagePort;
@@ -265,16 +268,29 @@ public final class BallotNode implements AutoCloseable {
         return new ResultMemory(node, connection);
     }
 
+    /** The process's file descriptor limit (ulimit -n), or -1 where the JVM cannot tell. */
+    private static long fileDescriptorLimit() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix ? unix.getMaxFileDescriptorCount() : -1;
+    }
+
+    /**
+     * The file descriptors kept from client connections for storage files and peers: a quarter of the limit, at least
+     * 1,024, at most half. RocksDB keeps at most half of them open.
+     */
+    private static long storageReserve(long fdLimit) {
+        return Math.min(fdLimit / 2, Math.max(1024, fdLimit / 4));
+    }
+
     /**
      * The client connections the node admits at once: the setting, or what the process's file descriptor limit leaves
-     * after a quarter of it (at least 1,024, at most half) for storage files and peers. A setting that leaves less is warned about:
-     * connections would then starve RocksDB of file descriptors, which fails every write until a restart.
+     * after the {@link #storageReserve}. A setting that leaves less is warned about: connections would then starve
+     * RocksDB of file descriptors, which fails every write until a restart.
      */
     private static int connectionsMax(NodeConfig config) {
-        long fdLimit = java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.UnixOperatingSystemMXBean unix ? unix.getMaxFileDescriptorCount() : -1;
+        long fdLimit = fileDescriptorLimit();
         if (fdLimit <= 0) return config.maxConnections;
-        long reserve = Math.min(fdLimit / 2, Math.max(1024, fdLimit / 4));
+        long reserve = storageReserve(fdLimit);
         long fit = Math.max(16, fdLimit - reserve);
         if (config.maxConnections <= 0) {
             log.info("client connections limited to {} (file descriptor limit {}; native_transport_max_concurrent_connections)", fit, fdLimit);

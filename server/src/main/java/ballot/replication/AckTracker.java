@@ -3,14 +3,19 @@ package ballot.replication;
 import ballot.cluster.NodeInfo;
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.WriteType;
+import ballot.cql.error.RequestFailureReason;
+import ballot.cql.error.WriteFailureException;
 import ballot.cql.error.WriteTimeoutException;
+import java.net.InetSocketAddress;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Counts a write's replica acknowledgements against its consistency level (per data center for LOCAL_* and
- * EACH_QUORUM) and completes once the level is met, or fails once too many replicas failed for it to be met.
+ * EACH_QUORUM) and completes once the level is met. Once every replica has answered without the level being met it
+ * fails: WRITE_FAILURE if some replica failed the write (its storage refused it), WRITE_TIMEOUT otherwise.
  */
 final class AckTracker {
     private final ConsistencyLevel cl;
@@ -22,6 +27,9 @@ final class AckTracker {
     private final Map<String, Integer> neededPerDc = new HashMap<>();
     private final Map<String, Integer> ackedPerDc = new HashMap<>();
     private final CompletableFuture<Void> result = new CompletableFuture<>();
+    private final Map<InetSocketAddress, RequestFailureReason> failures = new LinkedHashMap<>();
+    /** What the first failed replica said. */
+    private String failureCause;
     private int acks;
     private int responses;
 
@@ -48,7 +56,15 @@ final class AckTracker {
         check();
     }
 
-    synchronized void fail(NodeInfo replica) {
+    /** The replica failed the write, saying {@code cause}. */
+    synchronized void fail(NodeInfo replica, String cause) {
+        failures.put(replica.internode(), RequestFailureReason.UNKNOWN);
+        if (failureCause == null) failureCause = cause;
+        unanswered(replica);
+    }
+
+    /** No answer will come from the replica (unreachable, or it timed out). */
+    synchronized void unanswered(NodeInfo replica) {
         responses++;
         check();
     }
@@ -58,7 +74,8 @@ final class AckTracker {
         if (met()) {
             result.complete(null);
         } else if (responses >= sent) {
-            result.completeExceptionally(timeout());
+            result.completeExceptionally(failures.isEmpty() ? timeout()
+                    : new WriteFailureException(cl, acks, blockFor, failures, writeType, failureCause));
         }
     }
 

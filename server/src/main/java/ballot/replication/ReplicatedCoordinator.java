@@ -21,6 +21,7 @@ import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.DataCoordinator;
 import ballot.cql.spi.IndexScanResult;
+import ballot.net.LogThrottle;
 import ballot.net.Messaging;
 import ballot.net.MessagingException;
 import ballot.storage.Mutation;
@@ -49,6 +50,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicatedCoordinator implements DataCoordinator {
     private static final Logger log = LoggerFactory.getLogger(ReplicatedCoordinator.class);
+    /** A full disk fails every write: one log line per kind of failure every 10 s. */
+    private final LogThrottle writeFailures = new LogThrottle(java.util.concurrent.TimeUnit.SECONDS.toNanos(10), System::nanoTime);
 
     /** Timeouts of the request kinds, as cassandra.yaml names them. */
     public record Timeouts(Duration write, Duration read, Duration range) {}
@@ -208,8 +211,8 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                     local.apply(List.of(mutation));
                     tracker.ack(n);
                 } catch (RuntimeException e) {
-                    log.error("local write failed table={}", table, e);
-                    tracker.fail(n);
+                    if (writeFailures.allow(e.getClass().getName())) log.error("local write failed table={}", table, e);
+                    tracker.fail(n, e.getMessage());
                 }
             } else {
                 messaging.request(n.internode(), ReplicationVerbs.MUTATION, List.of(mutation), wait)
@@ -218,7 +221,10 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                                 tracker.ack(n);
                             } else {
                                 hints.store(n.hostId(), mutation, nowMillis.getAsLong());
-                                tracker.fail(n);
+                                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                                if (cause instanceof MessagingException m && m.reason() == MessagingException.Reason.REMOTE_ERROR)
+                                    tracker.fail(n, m.getMessage());
+                                else tracker.unanswered(n);
                             }
                         });
             }
@@ -529,7 +535,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /** Each target's answer; READ_FAILURE if a target's index is still building, READ_TIMEOUT if one does not answer. */
     private List<List<PartitionData>> ask(List<NodeInfo> targets, ReplicationVerbs.IndexScanCommand command, ConsistencyLevel cl, int blockFor) {
         List<List<PartitionData>> answers = new ArrayList<>();
-        Map<java.net.InetSocketAddress, ReadFailureException.Reason> unavailable = new java.util.LinkedHashMap<>();
+        Map<java.net.InetSocketAddress, ballot.cql.error.RequestFailureReason> unavailable = new java.util.LinkedHashMap<>();
         for (NodeInfo n : targets) {
             ReplicationVerbs.IndexScanResponse response;
             try {
@@ -539,7 +545,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 throw new ReadTimeoutException(cl, answers.size(), blockFor, !answers.isEmpty());
             }
             if (response.available()) answers.add(response.partitions());
-            else unavailable.put(n.internode(), ReadFailureException.Reason.INDEX_NOT_AVAILABLE);
+            else unavailable.put(n.internode(), ballot.cql.error.RequestFailureReason.INDEX_NOT_AVAILABLE);
         }
         if (!unavailable.isEmpty()) throw new ReadFailureException(cl, answers.size(), blockFor, unavailable);
         return answers;

@@ -31,6 +31,7 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
@@ -39,6 +40,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
@@ -117,6 +119,8 @@ public final class StorageEngine implements AutoCloseable {
     /** Sweeps of one partition are serialised: stripe = hash of the partition prefix. */
     private final Object[] sweepLocks = new Object[256];
     private final ScheduledExecutorService sweeper;
+    private final SstFileManager sstFiles;
+    private final BackgroundErrors backgroundErrors = new BackgroundErrors();
 
     private StorageEngine(StorageOptions options) throws RocksDBException {
         try {
@@ -125,7 +129,11 @@ public final class StorageEngine implements AutoCloseable {
             throw new IllegalStateException("cannot create data directory " + options.directory() + ": " + e.getMessage(), e);
         }
         blockCache = new LRUCache(options.blockCacheBytes());
+        sstFiles = new SstFileManager(Env.getDefault());
         dbOptions = new DBOptions()
+                .setSstFileManager(sstFiles) // with it, RocksDB recovers by itself from a full disk once space is freed
+                .setListeners(List.of(backgroundErrors))
+                .setMaxOpenFiles(options.openFilesMax())
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setMaxBackgroundJobs(2)
@@ -427,10 +435,27 @@ public final class StorageEngine implements AutoCloseable {
             }
             db.write(options, batch);
         } catch (RocksDBException e) {
-            throw new IllegalStateException("write failed: " + e.getMessage(), e);
+            throw refused("write", e);
         } finally {
             installLock.readLock().unlock();
         }
+    }
+
+    /** The exception for a write RocksDB refused, naming the background error that stops writes if there is one. */
+    private IllegalStateException refused(String what, RocksDBException e) {
+        String pending = backgroundErrors.pending();
+        return new IllegalStateException("local storage refused the " + what + ": " + e.getMessage()
+                + (pending == null || e.getMessage().contains(pending) ? "" : "; writes are stopped by a background error: " + pending), e);
+    }
+
+    /** Background errors RocksDB has reported since the engine opened (BackgroundErrors). */
+    public long backgroundErrorCount() {
+        return backgroundErrors.count();
+    }
+
+    /** Whether a background error that stops writes has not been recovered from. */
+    public boolean hasPendingBackgroundError() {
+        return backgroundErrors.pending() != null;
     }
 
     // ---------------------------------------------------------------- Paxos (docs/paxos.md §9)
@@ -538,7 +563,7 @@ public final class StorageEngine implements AutoCloseable {
             }
             db.write(sync ? syncWriteOptions : writeOptions, batch);
         } catch (RocksDBException e) {
-            throw new IllegalStateException("Paxos write failed: " + e.getMessage(), e);
+            throw refused("Paxos write", e);
         } finally {
             installLock.readLock().unlock();
         }
@@ -780,7 +805,7 @@ public final class StorageEngine implements AutoCloseable {
         try {
             db.put(metaFamily, syncWriteOptions, key.getBytes(StandardCharsets.UTF_8), value);
         } catch (RocksDBException e) {
-            throw new IllegalStateException("cannot write local metadata " + key + ": " + e.getMessage(), e);
+            throw refused("write of local metadata " + key, e);
         }
     }
 
@@ -789,7 +814,7 @@ public final class StorageEngine implements AutoCloseable {
         try {
             db.put(metaFamily, writeOptions, key.getBytes(StandardCharsets.UTF_8), value);
         } catch (RocksDBException e) {
-            throw new IllegalStateException("cannot write local metadata " + key + ": " + e.getMessage(), e);
+            throw refused("write of local metadata " + key, e);
         }
     }
 
@@ -797,7 +822,7 @@ public final class StorageEngine implements AutoCloseable {
         try {
             db.delete(metaFamily, syncWriteOptions, key.getBytes(StandardCharsets.UTF_8));
         } catch (RocksDBException e) {
-            throw new IllegalStateException("cannot delete local metadata " + key + ": " + e.getMessage(), e);
+            throw refused("delete of local metadata " + key, e);
         }
     }
 
@@ -876,6 +901,8 @@ public final class StorageEngine implements AutoCloseable {
         paxosOptions.close();
         indexOptions.close();
         dbOptions.close();
+        sstFiles.close();
+        backgroundErrors.close();
         blockCache.close();
         log.info("storage closed");
     }

@@ -149,6 +149,8 @@ class MetricsIT {
         assertThat(after.delta(before, "ballot_cql_errors_total{code=\"INVALID\"}")).isEqualTo(1);
         assertThat(after.get("ballot_cql_connections")).isGreaterThanOrEqualTo(1);
         assertThat(after.get("ballot_cql_result_memory_max_bytes")).isPositive();
+        assertThat(after.get("ballot_storage_background_error_pending")).isZero();
+        assertThat(after.samples()).containsKey("ballot_storage_background_errors_total");
         assertThat(after.samples()).containsKeys("ballot_cql_result_memory_bytes", "ballot_cql_result_memory_refusals_total");
         assertThat(after.delta(before, "ballot_hints_stored_total")).isZero();
         assertThat(after.get("ballot_hints_pending")).isZero();

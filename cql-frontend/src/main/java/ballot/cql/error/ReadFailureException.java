@@ -12,42 +12,28 @@ import java.util.stream.Collectors;
  * {@code RequestFailureReason} code, and the message is Cassandra's {@code RequestFailureException} message.
  */
 public final class ReadFailureException extends CqlException {
-    /** Cassandra's {@code RequestFailureReason}s that Ballot reports. */
-    public enum Reason {
-        UNKNOWN(0), INDEX_NOT_AVAILABLE(6);
-
-        private final int code;
-
-        Reason(int code) {
-            this.code = code;
-        }
-
-        public int code() {
-            return code;
-        }
-    }
-
     private final ConsistencyLevel consistency;
     private final int received;
     private final int blockFor;
-    private final Map<InetSocketAddress, Reason> failures;
+    private final Map<InetSocketAddress, RequestFailureReason> failures;
 
-    public ReadFailureException(ConsistencyLevel consistency, int received, int blockFor, Map<InetSocketAddress, Reason> failures) {
-        super(ErrorCode.READ_FAILURE, "Operation failed - received " + received + " responses and " + failures.size() + " failures: "
-                + failures.entrySet().stream().map(e -> e.getValue() + " from " + endpoint(e.getKey())).collect(Collectors.joining(", ")));
+    public ReadFailureException(ConsistencyLevel consistency, int received, int blockFor, Map<InetSocketAddress, RequestFailureReason> failures) {
+        super(ErrorCode.READ_FAILURE, message(received, failures));
         this.consistency = consistency;
         this.received = received;
         this.blockFor = blockFor;
         this.failures = Collections.unmodifiableMap(new LinkedHashMap<>(failures));
     }
 
-    /** {@code /address:port}, as Cassandra prints an {@code InetAddressAndPort}. */
-    private static String endpoint(InetSocketAddress address) {
-        return "/" + address.getAddress().getHostAddress() + ":" + address.getPort();
+    /** Cassandra's {@code RequestFailureException} message; {@code /address:port} as it prints an {@code InetAddressAndPort}. */
+    static String message(int received, Map<InetSocketAddress, RequestFailureReason> failures) {
+        return "Operation failed - received " + received + " responses and " + failures.size() + " failures: "
+                + failures.entrySet().stream().map(e -> e.getValue() + " from /" + e.getKey().getAddress().getHostAddress() + ":"
+                        + e.getKey().getPort()).collect(Collectors.joining(", "));
     }
 
     public ConsistencyLevel consistency() { return consistency; }
     public int received() { return received; }
     public int blockFor() { return blockFor; }
-    public Map<InetSocketAddress, Reason> failures() { return failures; }
+    public Map<InetSocketAddress, RequestFailureReason> failures() { return failures; }
 }

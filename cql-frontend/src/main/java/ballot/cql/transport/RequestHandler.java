@@ -13,7 +13,7 @@ import java.util.concurrent.CompletionStage;
  * <p>Called on the connection's event loop: it must not block. The stage may complete on any thread, in any order
  * relative to other requests of the same connection. Failing it (or throwing) with a
  * {@link ballot.cql.error.CqlException} sends that error to the client; any other exception is treated as a bug:
- * logged, and answered with SERVER_ERROR. Errors without an exception class (READ_FAILURE, WRITE_FAILURE, ...) are
+ * logged, and answered with SERVER_ERROR. Errors without an exception class (CAS_WRITE_UNKNOWN) are
  * completed normally as an {@link ballot.cql.protocol.message.ErrorResponse}.
  *
  * <p>The transport applies the request's Skip_metadata to a {@link ballot.cql.protocol.message.Rows} answer; the

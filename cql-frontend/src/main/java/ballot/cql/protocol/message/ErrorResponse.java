@@ -10,6 +10,7 @@ import ballot.cql.error.ReadFailureException;
 import ballot.cql.error.ReadTimeoutException;
 import ballot.cql.error.UnavailableException;
 import ballot.cql.error.UnpreparedException;
+import ballot.cql.error.WriteFailureException;
 import ballot.cql.error.WriteTimeoutException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -19,7 +20,7 @@ import java.util.Map;
 /**
  * An ERROR message: a code, a message, and for some codes a {@link Detail} payload (native_protocol_v5.spec §8).
  * {@link #from(CqlException)} is the one place where exceptions become error payloads. Codes that have no
- * exception class (WRITE_FAILURE, CAS_WRITE_UNKNOWN) are built directly and returned as the response.
+ * exception class (CAS_WRITE_UNKNOWN) are built directly and returned as the response.
  */
 public record ErrorResponse(ErrorCode code, String message, Detail detail) implements Response {
     public ErrorResponse {
@@ -105,6 +106,11 @@ public record ErrorResponse(ErrorCode code, String message, Detail detail) imple
             Map<InetAddress, Integer> byReplica = new java.util.LinkedHashMap<>();
             f.failures().forEach((replica, reason) -> byReplica.put(replica.getAddress(), reason.code()));
             return new ErrorResponse(e.code(), message, new ReadFailure(f.consistency(), f.received(), f.blockFor(), byReplica, false));
+        }
+        if (e instanceof WriteFailureException f) {
+            Map<InetAddress, Integer> byReplica = new java.util.LinkedHashMap<>();
+            f.failures().forEach((replica, reason) -> byReplica.put(replica.getAddress(), reason.code()));
+            return new ErrorResponse(e.code(), message, new WriteFailure(f.consistency(), f.received(), f.blockFor(), byReplica, f.writeType()));
         }
         if (e instanceof UnpreparedException u)
             return new ErrorResponse(e.code(), message, new Unprepared(ByteBuffer.wrap(u.statementId())));

@@ -138,7 +138,7 @@ class ResponseCodecTest {
     void indexNotAvailableIsAReadFailureNamingTheReplicaAndItsReason() throws Exception {
         ErrorResponse error = ErrorResponse.from(new ballot.cql.error.ReadFailureException(ConsistencyLevel.ONE, 0, 1,
                 Map.of(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 7000),
-                        ballot.cql.error.ReadFailureException.Reason.INDEX_NOT_AVAILABLE)));
+                        ballot.cql.error.RequestFailureReason.INDEX_NOT_AVAILABLE)));
 
         ReadFailure v5 = (ReadFailure) driverDecode(encode(error, ProtocolVersion.V5)).message;
         assertThat(v5.message).isEqualTo("Operation failed - received 0 responses and 1 failures: INDEX_NOT_AVAILABLE from /127.0.0.1:7000");
@@ -146,6 +146,22 @@ class ResponseCodecTest {
         assertThat(v5.received).isZero();
         assertThat(v5.blockFor).isEqualTo(1);
         assertThat(v5.dataPresent).isFalse();
+    }
+
+    /** A replica whose storage refused a write: WRITE_FAILURE with reason code 0 and the cause after Cassandra's message. */
+    @Test
+    void aStorageRefusalIsAWriteFailureNamingTheReplicaAndTheCause() throws Exception {
+        ErrorResponse error = ErrorResponse.from(new ballot.cql.error.WriteFailureException(ConsistencyLevel.ONE, 0, 1,
+                Map.of(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 7000), ballot.cql.error.RequestFailureReason.UNKNOWN),
+                WriteType.SIMPLE, "No space left on device"));
+
+        assertThat(error.code()).isEqualTo(ErrorCode.WRITE_FAILURE);
+        assertThat(error.message()).isEqualTo("Operation failed - received 0 responses and 1 failures: UNKNOWN from /127.0.0.1:7000 "
+                + "(No space left on device)");
+        ErrorResponse.WriteFailure detail = (ErrorResponse.WriteFailure) error.detail();
+        assertThat(detail.failureByReplica()).isEqualTo(Map.of(InetAddress.getByName("127.0.0.1"), 0));
+        assertThat(detail.writeType()).isEqualTo(WriteType.SIMPLE);
+        assertThat(roundTrip(error, ProtocolVersion.V5)).isEqualTo(error);
     }
 
     @Test

@@ -1,0 +1,113 @@
+package ballot.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A full disk (issue 11): writes fail with WRITE_FAILURE naming the cause, reads go on, and once space is freed the
+ * node takes writes again by itself, with every acknowledged write still there. The node's data directory is a
+ * 160 MiB tmpfs, filled up with a ballast file; the test needs to mount it (root), and is skipped where it cannot.
+ * Before, a full disk gave WRITE_TIMEOUT "received only 0 responses", and writes kept failing after space was freed,
+ * until a restart.
+ */
+class DiskFullIT {
+    private static final int BLOB = 1 << 20;
+
+    private Path directory;
+    private Path data;
+    private boolean mounted;
+    private NodeProcess node;
+
+    @BeforeEach
+    void mountSmallFilesystem() throws Exception {
+        directory = Files.createTempDirectory("ballot-disk-full");
+        data = Files.createDirectories(directory.resolve("data"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=160m", "tmpfs", data.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(mount.getInputStream().readAllBytes());
+        mounted = mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0;
+        Assumptions.assumeTrue(mounted, "cannot mount a tmpfs here (the test needs root): " + output.strip());
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        if (node != null) node.close();
+        if (mounted) new ProcessBuilder("umount", "-l", data.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+        NodeProcess.delete(directory);
+    }
+
+    @Test
+    void writesFailWithTheCauseWhileTheDiskIsFullAndResumeOnceSpaceIsFreed() throws Exception {
+        node = new NodeProcess(directory, "127.0.0.1", NodeProcess.freePort(), NodeProcess.freePort(), List.of()).start();
+        try (CqlSession session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort))
+                .withLocalDatacenter(NodeProcess.DEFAULT_DATA_CENTER).withConfigLoader(NodeProcess.driverConfig().build()).build()) {
+            session.execute("CREATE KEYSPACE kf WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute("CREATE TABLE kf.t (k int PRIMARY KEY, v blob)");
+            PreparedStatement insert = session.prepare("INSERT INTO kf.t (k, v) VALUES (?, ?)");
+            PreparedStatement select = session.prepare("SELECT k FROM kf.t WHERE k = ?");
+            Path ballast = data.resolve("ballast");
+            fill(ballast, Files.getFileStore(data).getUsableSpace() - (24L << 20)); // leaves about 24 blobs' room
+
+            List<Integer> acknowledged = new ArrayList<>();
+            WriteFailureException failure = null;
+            for (int k = 0; k < 200 && failure == null; k++) {
+                try {
+                    session.execute(insert.bind(k, ByteBuffer.allocate(BLOB)));
+                    acknowledged.add(k);
+                } catch (WriteFailureException e) {
+                    failure = e;
+                }
+            }
+            assertThat(failure).as("a write fails once the disk is full").isNotNull();
+            try (RawCqlConnection raw = RawCqlConnection.open(new InetSocketAddress("127.0.0.1", node.nativePort))) {
+                raw.startup(java.util.Map.of("CQL_VERSION", "3.0.0"));
+                RawCqlConnection.Response answer = raw.query("INSERT INTO kf.t (k, v) VALUES (-1, 0x00)", 0);
+                RawCqlConnection.Error error = RawCqlConnection.error(new RawCqlConnection.Frame(answer.opcode(), answer.body()));
+                assertThat(error.code()).as("WRITE_FAILURE").isEqualTo(0x1500);
+                assertThat(error.message()).as("the failure names its cause").contains("No space left on device");
+            }
+            assertThat(session.execute(select.bind(acknowledged.get(0))).one()).as("reads go on").isNotNull();
+
+            Files.delete(ballast);
+            int k = 1_000;
+            boolean resumed = false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!resumed && System.nanoTime() < deadline) {
+                try {
+                    session.execute(insert.bind(k, ByteBuffer.allocate(16)));
+                    resumed = true;
+                } catch (WriteFailureException e) {
+                    Thread.sleep(500);
+                }
+            }
+            assertThat(resumed).as("writes resume within 60 s of space being freed, without a restart").isTrue();
+            assertThat(Files.readString(directory.resolve("node-1.log"))).as("the node's log").contains("No space left on device");
+            acknowledged.add(k);
+            for (int key : acknowledged)
+                assertThat(session.execute(select.bind(key)).one()).as("acknowledged row %d", key).isNotNull();
+        }
+    }
+
+    private static void fill(Path file, long bytes) throws IOException {
+        byte[] chunk = new byte[1 << 20];
+        try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
+            for (long written = 0; written < bytes; written += chunk.length) out.write(chunk, 0, (int) Math.min(chunk.length, bytes - written));
+        }
+    }
+}
