@@ -178,6 +178,8 @@ public final class BallotNode implements AutoCloseable {
                     .frameBytesMax(config.frameSizeMb << 20)
                     .connectionsMax(connectionsMax(config), config.maxConnectionsPerIp)
                     .resultMemory(resultMemory)
+                    .partialFrames(config.partialFrameDataMb > 0 ? (long) config.partialFrameDataMb << 20
+                            : CqlServerOptions.defaultPartialFrameBytesMax(), Duration.ofMillis(config.frameAssemblyTimeoutMillis))
                     .cqlVersion(LocalNode.CQL_VERSION)
                     .observer(cqlMetrics)
                     .tracer(tracer)

@@ -63,6 +63,10 @@ public final class NodeConfig {
     @JsonProperty("native_transport_max_result_data_in_flight_in_mb") public int resultDataInFlightMb = -1;
     /** The same for one connection; -1: half the node's. A result larger than this alone is refused as invalid. */
     @JsonProperty("native_transport_max_result_data_per_connection_in_mb") public int resultDataPerConnectionMb = -1;
+    /** Megabytes all client connections may hold in frames begun and not finished; -1: a quarter of the direct memory, at least 64. */
+    @JsonProperty("native_transport_max_partial_frame_data_in_mb") public int partialFrameDataMb = -1;
+    /** How long a client connection may hold an incomplete frame without completing any before it is closed. */
+    @JsonProperty("native_transport_frame_assembly_timeout_in_ms") public long frameAssemblyTimeoutMillis = 30_000;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
@@ -101,6 +105,11 @@ public final class NodeConfig {
         if (resultDataInFlightMb > 0 && resultDataPerConnectionMb > resultDataInFlightMb)
             throw new IllegalArgumentException("native_transport_max_result_data_per_connection_in_mb (" + resultDataPerConnectionMb
                     + ") must not exceed native_transport_max_result_data_in_flight_in_mb (" + resultDataInFlightMb + ")");
+        if (partialFrameDataMb == 0 || partialFrameDataMb < -1)
+            throw new IllegalArgumentException("native_transport_max_partial_frame_data_in_mb must be positive (or -1 for the default), was "
+                    + partialFrameDataMb);
+        if (frameAssemblyTimeoutMillis < 1)
+            throw new IllegalArgumentException("native_transport_frame_assembly_timeout_in_ms must be positive, was " + frameAssemblyTimeoutMillis);
         if (batchSizeWarnKb < 0 || batchSizeFailKb < batchSizeWarnKb) {
             throw new IllegalArgumentException("batch_size_fail_threshold_in_kb (" + batchSizeFailKb + ") must be at least "
                     + "batch_size_warn_threshold_in_kb (" + batchSizeWarnKb + "), which must not be negative");

@@ -55,6 +55,15 @@ class NodeConfigTest {
     }
 
     @Test
+    void partialFrameSettingsAreCheckedNamingTheSetting() throws IOException {
+        assertThat(load("native_transport_frame_assembly_timeout_in_ms: 5000\n").frameAssemblyTimeoutMillis).isEqualTo(5000);
+        assertThatThrownBy(() -> load("native_transport_frame_assembly_timeout_in_ms: 0\n"))
+                .hasMessage("native_transport_frame_assembly_timeout_in_ms must be positive, was 0");
+        assertThatThrownBy(() -> load("native_transport_max_partial_frame_data_in_mb: 0\n"))
+                .hasMessageContaining("native_transport_max_partial_frame_data_in_mb");
+    }
+
+    @Test
     void commandLineSetsTheMetricsPort() {
         assertThat(Main.parse(new String[] {"--metrics-port", "0"}).metricsPort).isZero();
         assertThatThrownBy(() -> Main.parse(new String[] {"--metrics-port", "x"}))

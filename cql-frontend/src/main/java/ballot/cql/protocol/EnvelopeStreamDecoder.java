@@ -13,4 +13,9 @@ public interface EnvelopeStreamDecoder {
 
     /** True once a {@link ProtocolViolation} was emitted. */
     boolean hasFailed();
+
+    /** Bytes this decoder holds of envelopes not yet complete, beyond the input it was given. */
+    default int partialBytes() {
+        return 0;
+    }
 }

@@ -60,6 +60,12 @@ public final class SegmentedEnvelopeDecoder implements EnvelopeStreamDecoder {
         return failed;
     }
 
+    /** The buffer a multi-segment envelope is assembled in: allocated whole when its first segment comes. */
+    @Override
+    public int partialBytes() {
+        return partial == null ? 0 : partial.capacity();
+    }
+
     /** Releases a half-assembled envelope; call when the connection goes away. */
     public void discardPartial() {
         if (partial != null) {

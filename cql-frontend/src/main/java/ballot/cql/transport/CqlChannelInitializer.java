@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +16,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CqlChannelInitializer extends ChannelInitializer<Channel> {
     private static final Logger log = LoggerFactory.getLogger(CqlChannelInitializer.class);
-    private static final long REFUSAL_LOG_INTERVAL_NANOS = 10_000_000_000L;
 
     private final CqlServerOptions options;
     private final RequestHandler handler;
@@ -25,21 +23,22 @@ final class CqlChannelInitializer extends ChannelInitializer<Channel> {
     private final ChannelGroup channels;
     private final AtomicInteger open = new AtomicInteger();
     private final ConcurrentHashMap<InetAddress, AtomicInteger> openByAddress = new ConcurrentHashMap<>();
-    private final AtomicLong refused = new AtomicLong();
-    private final AtomicLong lastRefusalLogNanos = new AtomicLong(System.nanoTime() - REFUSAL_LOG_INTERVAL_NANOS);
+    private final RepeatedWarning refusals = new RepeatedWarning();
+    private final PartialFrames partialFrames;
 
     CqlChannelInitializer(CqlServerOptions options, RequestHandler handler, EventBroadcaster events, ChannelGroup channels) {
         this.options = options;
         this.handler = handler;
         this.events = events;
         this.channels = channels;
+        this.partialFrames = new PartialFrames(options.partialFrameBytesMax(), options.frameAssemblyTimeout());
     }
 
     @Override
     protected void initChannel(Channel channel) {
         if (!admit(channel)) return;
         if (channels != null) channels.add(channel);
-        InboundFraming inbound = new InboundFraming(options.frameBytesMax());
+        InboundFraming inbound = new InboundFraming(options.frameBytesMax(), partialFrames);
         OutboundFraming outbound = new OutboundFraming();
         channel.pipeline()
                 // Responses finished close together leave in one flush (one syscall) instead of one each.
@@ -67,12 +66,8 @@ final class CqlChannelInitializer extends ChannelInitializer<Channel> {
                     + " (native_transport_max_concurrent_connections_per_ip)";
         }
         if (limit == null) return true;
-        long count = refused.incrementAndGet();
-        long now = System.nanoTime();
-        long last = lastRefusalLogNanos.get();
-        if (now - last >= REFUSAL_LOG_INTERVAL_NANOS && lastRefusalLogNanos.compareAndSet(last, now)) {
-            log.warn("refused a client connection from {}: the limit is {}; {} refused so far", channel.remoteAddress(), limit, count);
-        }
+        long count = refusals.occurred();
+        if (count > 0) log.warn("refused a client connection from {}: the limit is {}; {} refused so far", channel.remoteAddress(), limit, count);
         channel.close();
         return false;
     }

@@ -30,11 +30,17 @@ import java.util.Objects;
  *     ({@code native_transport_max_concurrent_connections_per_ip}); 0 or less: no limit, the default
  * @param resultMemory what query results may hold of the heap, per connection and in all; default
  *     {@link #defaultResultMemory()}
+ * @param partialFrameBytesMax bytes all connections may hold in frames they have begun and not finished sending; a
+ *     connection whose incomplete frames take the server past it is closed. Default a quarter of the direct memory,
+ *     at least 64 MiB
+ * @param frameAssemblyTimeout how long a connection may hold an incomplete frame without completing any; then it is
+ *     closed. Default 30 s
  */
 public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytesMax, int inFlightRequestsMax,
                                String cqlVersion, Map<String, List<String>> extraSupportedOptions,
                                Authenticator authenticator, RequestObserver observer, Tracer tracer, int connectionsMax,
-                               int connectionsPerAddressMax, ResultMemory resultMemory) {
+                               int connectionsPerAddressMax, ResultMemory resultMemory, long partialFrameBytesMax,
+                               java.time.Duration frameAssemblyTimeout) {
     public static final int FRAME_BYTES_MAX_DEFAULT = 16 * 1024 * 1024;
 
     public CqlServerOptions {
@@ -43,6 +49,7 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         Objects.requireNonNull(observer, "observer");
         Objects.requireNonNull(tracer, "tracer");
         Objects.requireNonNull(resultMemory, "resultMemory");
+        Objects.requireNonNull(frameAssemblyTimeout, "frameAssemblyTimeout");
         extraSupportedOptions = Map.copyOf(extraSupportedOptions);
     }
 
@@ -52,6 +59,11 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
 
     public static CqlServerOptions defaults() {
         return builder().build();
+    }
+
+    /** A quarter of the direct memory (where Netty keeps what connections read), at least 64 MiB. */
+    public static long defaultPartialFrameBytesMax() {
+        return Math.max(64L << 20, io.netty.util.internal.PlatformDependent.maxDirectMemory() / 4);
     }
 
     /** A quarter of the heap for results in all, and half of that for one connection's. */
@@ -88,6 +100,8 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         private int connectionsMax;
         private int connectionsPerAddressMax;
         private ResultMemory resultMemory;
+        private long partialFrameBytesMax = defaultPartialFrameBytesMax();
+        private java.time.Duration frameAssemblyTimeout = java.time.Duration.ofSeconds(30);
 
         private Builder() {
             try {
@@ -162,10 +176,20 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
             return this;
         }
 
+        /** Bytes all connections may hold in incomplete frames, and how long one may hold one without completing any. */
+        public Builder partialFrames(long bytesMax, java.time.Duration assemblyTimeout) {
+            if (bytesMax < 1024) throw new IllegalArgumentException("partialFrameBytesMax must be at least 1024, was " + bytesMax);
+            if (assemblyTimeout.isNegative() || assemblyTimeout.isZero())
+                throw new IllegalArgumentException("frameAssemblyTimeout must be positive, was " + assemblyTimeout);
+            this.partialFrameBytesMax = bytesMax;
+            this.frameAssemblyTimeout = assemblyTimeout;
+            return this;
+        }
+
         public CqlServerOptions build() {
             return new CqlServerOptions(bindAddress, port, frameBytesMax, inFlightRequestsMax, cqlVersion,
                     extraSupportedOptions, authenticator, observer, tracer, connectionsMax, connectionsPerAddressMax,
-                    resultMemory != null ? resultMemory : defaultResultMemory());
+                    resultMemory != null ? resultMemory : defaultResultMemory(), partialFrameBytesMax, frameAssemblyTimeout);
         }
     }
 }

@@ -12,18 +12,34 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bytes to request envelopes (or one final {@link ProtocolViolation}). Starts unframed; {@link Connection} switches it
  * to v5 segments, or to v4 body decompression, after answering STARTUP. Bodies come out decompressed.
+ *
+ * <p>Invariant: {@code held}, the bytes of incomplete frames this connection holds (the undecoded input and the
+ * decoder's partial envelope), is counted in the server's {@link PartialFrames} until the connection goes. The
+ * connection is closed when its growth takes the server past the budget, or when it holds an incomplete frame and has
+ * completed none for the assembly timeout.
  */
 final class InboundFraming extends ByteToMessageDecoder {
+    private static final Logger log = LoggerFactory.getLogger(InboundFraming.class);
+
     private final int frameBytesMax;
+    private final PartialFrames partialFrames;
     private EnvelopeStreamDecoder decoder;
     private boolean lz4Bodies;
+    private long held;
+    private boolean completedFrame;
+    private ScheduledFuture<?> assemblyTimer;
 
-    InboundFraming(int frameBytesMax) {
+    InboundFraming(int frameBytesMax, PartialFrames partialFrames) {
         this.frameBytesMax = frameBytesMax;
+        this.partialFrames = partialFrames;
         this.decoder = new EnvelopeDecoder(frameBytesMax);
     }
 
@@ -38,9 +54,53 @@ final class InboundFraming extends ByteToMessageDecoder {
     }
 
     @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        super.channelRead(ctx, msg);
+        countPartialFrames(ctx);
+    }
+
+    /** Brings {@code held} up to date, and closes the connection if it breaks a limit. */
+    private void countPartialFrames(ChannelHandlerContext ctx) {
+        if (ctx.isRemoved()) return; // closed while handling what was read: handlerRemoved0 released the count
+        long now = decoder.hasFailed() ? 0 : (long) actualReadableBytes() + decoder.partialBytes();
+        boolean over = partialFrames.add(now - held);
+        long grew = now - held;
+        held = now;
+        if (now == 0 || completedFrame) cancelAssemblyTimer();
+        completedFrame = false;
+        if (over && grew > 0) {
+            long count = partialFrames.overBudget.occurred();
+            if (count > 0) log.warn("closed client connection {}: its incomplete frames took the server past {} MiB held in "
+                    + "incomplete frames (native_transport_max_partial_frame_data_in_mb); {} closed so far",
+                    ctx.channel().remoteAddress(), partialFrames.bytesMax() >> 20, count);
+            ctx.close();
+        } else if (now > 0 && assemblyTimer == null) {
+            assemblyTimer = ctx.executor().schedule(() -> assemblyTimedOut(ctx), partialFrames.assemblyTimeout().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void assemblyTimedOut(ChannelHandlerContext ctx) {
+        assemblyTimer = null;
+        if (held == 0) return;
+        long count = partialFrames.stalled.occurred();
+        if (count > 0) log.warn("closed client connection {}: it sent part of a frame and no complete frame for {} ms "
+                + "(native_transport_frame_assembly_timeout_in_ms); {} closed so far", ctx.channel().remoteAddress(),
+                partialFrames.assemblyTimeout().toMillis(), count);
+        ctx.close();
+    }
+
+    private void cancelAssemblyTimer() {
+        if (assemblyTimer == null) return;
+        assemblyTimer.cancel(false);
+        assemblyTimer = null;
+    }
+
+    @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         int first = out.size();
         decoder.decode(in, out);
+        if (out.size() > first) completedFrame = true;
         if (decoder instanceof SegmentedEnvelopeDecoder) return;
         for (int i = first; i < out.size(); i++) {
             if (out.get(i) instanceof Envelope envelope && envelope.hasFlag(Envelope.FLAG_COMPRESSED)) {
@@ -78,6 +138,9 @@ final class InboundFraming extends ByteToMessageDecoder {
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         if (decoder instanceof SegmentedEnvelopeDecoder segmented) segmented.discardPartial();
+        cancelAssemblyTimer();
+        partialFrames.add(-held);
+        held = 0;
     }
 
     /** Swallows everything after a violation found while decompressing. */

@@ -71,7 +71,11 @@ abstract class CollectionType extends CqlType {
         int count = Buffers.getInt(value, 0);
         if (count < 0)
             throw new InvalidRequestException("The data cannot be deserialized as a " + noun());
-        int values = count * valuesPerElement();
+        // Each value takes at least its 4-byte size: a count the bytes cannot hold is refused before anything is allocated.
+        long valuesLong = (long) count * valuesPerElement();
+        if (valuesLong * 4 > remaining - 4)
+            throw notEnoughBytes();
+        int values = (int) valuesLong;
         List<ByteBuffer> out = new ArrayList<>(Math.min(values, 256));
         int offset = 4;
         for (int i = 0; i < values; i++) {

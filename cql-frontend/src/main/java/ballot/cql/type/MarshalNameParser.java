@@ -85,7 +85,7 @@ final class MarshalNameParser {
                 expect('(');
                 CqlType elements = type(false);
                 expect(',');
-                int dimension = Integer.parseInt(token());
+                int dimension = dimension(token());
                 expect(')');
                 return CqlTypes.vector(elements, dimension);
             }
@@ -184,8 +184,21 @@ final class MarshalNameParser {
         return input.substring(start, pos);
     }
 
-    private static String unhex(String hex) {
-        return StandardCharsets.UTF_8.decode(ByteBuffer.wrap(Hex.decode(hex))).toString();
+    private int dimension(String token) {
+        try {
+            return Integer.parseInt(token);
+        } catch (NumberFormatException e) {
+            throw error("'" + token + "' is not a vector dimension");
+        }
+    }
+
+    /** A user type's or field's name, which the marshal form writes in hex. */
+    private String unhex(String hex) {
+        try {
+            return StandardCharsets.UTF_8.decode(ByteBuffer.wrap(Hex.decode(hex))).toString();
+        } catch (NumberFormatException e) {
+            throw error("'" + hex + "' is not a hex-encoded name");
+        }
     }
 
     private void skipSpaces() {

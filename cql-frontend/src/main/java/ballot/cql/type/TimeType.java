@@ -26,6 +26,11 @@ final class TimeType extends NativeType {
     void validateNonEmpty(ByteBuffer value) {
         if (value.remaining() != 8)
             throw invalid("Expected 8 byte long for time (%d)", value.remaining());
+        // Cassandra stores any 8 bytes here, and renders those out of range as nonsense; refused, so that every stored
+        // time can be read back.
+        long n = nanos(value);
+        if (n < 0 || n >= NANOS_PER_DAY)
+            throw invalid("Time value %d is out of range [0, %d)", n, NANOS_PER_DAY);
     }
 
     private static long nanos(ByteBuffer value) {
@@ -34,10 +39,7 @@ final class TimeType extends NativeType {
 
     @Override
     Object composeNonEmpty(ByteBuffer value) {
-        long n = nanos(value);
-        if (n < 0 || n >= NANOS_PER_DAY)
-            throw invalid("Time value %d is out of range [0, %d)", n, NANOS_PER_DAY);
-        return LocalTime.ofNanoOfDay(n);
+        return LocalTime.ofNanoOfDay(nanos(value)); // in range: validated
     }
 
     /** Accepts a {@code LocalTime} or a {@code Long} of nanoseconds since midnight. */

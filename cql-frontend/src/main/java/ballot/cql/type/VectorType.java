@@ -82,6 +82,9 @@ public final class VectorType extends CqlType {
     private List<ByteBuffer> split(ByteBuffer value) {
         if (!value.hasRemaining())
             throw new InvalidRequestException("Invalid empty vector value");
+        // Every element takes a byte at least (its size, or its fixed length): checked before the list is allocated.
+        if (dimension > value.remaining())
+            throw new InvalidRequestException("Not enough bytes to read a " + cqlName());
         List<ByteBuffer> out = new ArrayList<>(dimension);
         int fixed = elements.fixedLength();
         int offset = 0;
@@ -89,7 +92,7 @@ public final class VectorType extends CqlType {
             int length = fixed;
             if (fixed < 0) {
                 VInts.Read size = VInts.readUnsigned(value, offset, "a " + cqlName());
-                if (size.value() > Integer.MAX_VALUE)
+                if (size.value() < 0 || size.value() > Integer.MAX_VALUE) // unsigned: negative is past 2^63
                     throw new InvalidRequestException("Not enough bytes to read a " + cqlName());
                 length = (int) size.value();
                 offset = size.next();
