@@ -12,30 +12,47 @@ import java.util.concurrent.Callable;
 
 /**
  * Faults on a running cluster of node processes, in cycles while time remains: SIGKILL of a random node and its
- * restart on its data, then SIGSTOP of another node for a few seconds and SIGCONT. One node at a time is faulty, so
- * a quorum always could serve; each cycle ends when every node's failure detector sees every node alive again, so
- * the next fault starts from a healed cluster. Events are logged with their time since the run began.
+ * restart on its data, then SIGSTOP of another node for a few seconds and SIGCONT, then, for the chaos suite, one of
+ * the {@link Chaos} faults in turn. One node at a time is faulty, so a quorum always could serve; each fault ends when
+ * every node's failure detector sees every node alive again, so the next starts from a healed cluster. Events are
+ * logged with their time since the run began.
  */
 final class FaultInjector implements Callable<Void> {
     private static final Duration HEAL_WAIT = Duration.ofSeconds(90);
+
+    /** The chaos suite's further faults, each on one node for a few seconds. */
+    enum Chaos {
+        /** Its data directory (a tmpfs the test mounted) is filled up with a ballast file, then the file is deleted. */
+        DISK_FULL,
+        /** Its open-files limit is lowered to what it has open (prlimit), then restored. */
+        DESCRIPTORS_EXHAUSTED,
+        /** It is stopped for 100-300 ms out of every 400-800 ms: a node on a slow, stalling disk or host. */
+        STALLS
+    }
 
     private final List<NodeProcess> nodes;
     private final CqlSession session;
     private final SplittableRandom random;
     private final long startNanos;
     private final long lastCycleStartNanos;
+    private final List<Chaos> chaos;
     private final List<String> events = new ArrayList<>();
+    private final java.util.Map<Chaos, Integer> chaosDone = new java.util.EnumMap<>(Chaos.class);
     private int kills;
     private int pauses;
     private volatile long healedNanos;
 
-    /** @param lastCycleStartNanos no cycle starts after this time since the run began (the load goes on after it) */
-    FaultInjector(List<NodeProcess> nodes, CqlSession session, long seed, long startNanos, long lastCycleStartNanos) {
+    /**
+     * @param lastCycleStartNanos no cycle starts after this time since the run began (the load goes on after it)
+     * @param chaos further faults, one per cycle in turn (empty: kills and pauses only)
+     */
+    FaultInjector(List<NodeProcess> nodes, CqlSession session, long seed, long startNanos, long lastCycleStartNanos, List<Chaos> chaos) {
         this.nodes = nodes;
         this.session = session;
         this.random = new SplittableRandom(seed);
         this.startNanos = startNanos;
         this.lastCycleStartNanos = lastCycleStartNanos;
+        this.chaos = List.copyOf(chaos);
     }
 
     @Override
@@ -62,10 +79,89 @@ final class FaultInjector implements Callable<Void> {
             paused.resume();
             log("kill -CONT " + paused.address);
             awaitHealed();
+            if (!chaos.isEmpty()) {
+                pauseMillis(1000, 3000);
+                Chaos next = chaos.get((kills - 1) % chaos.size());
+                inject(next, nodes.get(random.nextInt(nodes.size())));
+                done(next);
+                awaitHealed();
+            }
             healedNanos = now();
             pauseMillis(1000, 3000);
         } while (now() < lastCycleStartNanos);
         return null;
+    }
+
+    private void inject(Chaos fault, NodeProcess node) throws Exception {
+        switch (fault) {
+            case DISK_FULL -> {
+                java.nio.file.Path ballast = node.dataDirectory().resolve("ballast");
+                long free = java.nio.file.Files.getFileStore(node.dataDirectory()).getUsableSpace();
+                fill(ballast, free - (64 << 10));
+                log("disk full on " + node.address + " (ballast of " + (free >> 20) + " MiB)");
+                pauseMillis(4000, 8000);
+                java.nio.file.Files.delete(ballast);
+                log("disk space freed on " + node.address);
+            }
+            case DESCRIPTORS_EXHAUSTED -> {
+                String limits = limits(node);
+                long open;
+                try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc", Long.toString(node.pid()), "fd"))) {
+                    open = fds.count();
+                }
+                prlimit(node, open + ":" + limits.split(":")[1]);
+                log("open-files limit of " + node.address + " lowered to " + open + " (what it has open)");
+                pauseMillis(4000, 8000);
+                prlimit(node, limits);
+                log("open-files limit of " + node.address + " restored to " + limits);
+            }
+            case STALLS -> {
+                log("stalls on " + node.address + " for 8 s");
+                long end = System.nanoTime() + 8_000_000_000L;
+                while (System.nanoTime() < end) {
+                    node.pause();
+                    pauseMillis(100, 300);
+                    node.resume();
+                    pauseMillis(300, 500);
+                }
+                log("stalls on " + node.address + " over");
+            }
+        }
+    }
+
+    /** The process's open-files limit as {@code soft:hard}, from /proc. */
+    private static String limits(NodeProcess node) throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc", Long.toString(node.pid()), "limits"))) {
+            if (!line.startsWith("Max open files")) continue;
+            String[] parts = line.substring("Max open files".length()).trim().split("\\s+");
+            return parts[0] + ":" + parts[1];
+        }
+        throw new IllegalStateException("no open-files limit in /proc/" + node.pid() + "/limits");
+    }
+
+    private static void prlimit(NodeProcess node, String softHard) throws Exception {
+        Process p = new ProcessBuilder("prlimit", "--pid", Long.toString(node.pid()), "--nofile=" + softHard).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0)
+            throw new IllegalStateException("prlimit --nofile=" + softHard + " failed: " + output);
+    }
+
+    private static void fill(java.nio.file.Path file, long bytes) throws java.io.IOException {
+        byte[] chunk = new byte[1 << 20];
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(file)) {
+            for (long written = 0; written < bytes; written += chunk.length) out.write(chunk, 0, (int) Math.min(chunk.length, bytes - written));
+        } catch (java.io.IOException full) {
+            // the filesystem is full a little earlier than its free space said: that is the point
+        }
+    }
+
+    private synchronized void done(Chaos fault) {
+        chaosDone.merge(fault, 1, Integer::sum);
+    }
+
+    /** How many times each chaos fault was injected. */
+    synchronized java.util.Map<Chaos, Integer> chaosDone() {
+        return java.util.Map.copyOf(chaosDone);
     }
 
     int kills() {

@@ -30,17 +30,21 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * LWTs stay linearizable on a real cluster under faults (docs/paxos.md §10, "against real nodes"): three node
- * processes on 127.0.0.1-3 with RF=3; concurrent clients doing compare-and-set, insert-if-absent and SERIAL reads on
- * a few registers through the DataStax driver (RegisterClient); meanwhile a node is killed with SIGKILL and restarted,
- * and another is frozen with SIGSTOP and continued (FaultInjector). Then every register's history must be
+ * LWTs stay linearizable, and nothing acknowledged is lost, on a real cluster under faults (docs/paxos.md §10,
+ * "against real nodes"; docs/reliability.md): three node processes on 127.0.0.1-3 with RF=3; concurrent clients doing
+ * compare-and-set, insert-if-absent and SERIAL reads on a few registers through the DataStax driver (RegisterClient),
+ * beside plain QUORUM writes and transfers in transactions (MixedLoad); meanwhile a node is killed with SIGKILL and
+ * restarted, and another is frozen with SIGSTOP and continued (FaultInjector). Then every register's history must be
  * linearizable (the paxos module's checker; unknown outcomes may take effect late or never), the SERIAL reads after
- * the run must hold every acknowledged write, and enough operations must have succeeded, after the last fault too,
- * for the verdict to mean something. The checker must also reject the run's own history with one read made stale.
+ * the run must hold every acknowledged write, every acknowledged plain row must be there, the accounts must hold their
+ * opening total, and enough operations must have succeeded, after the last fault too, for the verdict to mean
+ * something. The checker must also reject the run's own history with one read made stale.
  *
  * <p>{@code -Dballot.lwt.seconds=N} (default 30) sets the length of the load, and so the number of fault cycles;
  * {@code -Dballot.lwt.seed=S} repeats the clients' and faults' choices (not the cluster's timing). Histories are
  * written to {@code target/lwt-histories}, and {@code -Dballot.keepNodeFiles=true} keeps the nodes' logs and data.
+ * {@code -Dballot.chaos=true} (tests/run-chaos.sh) adds the chaos faults: a full disk (each node's data directory is a
+ * tmpfs the test mounts, which needs root), exhausted file descriptors and stalls, one per cycle in turn.
  */
 class LwtLinearizabilityIT {
     private static final int REGISTERS = 6;
@@ -58,13 +62,32 @@ class LwtLinearizabilityIT {
     private static final Duration FINAL_READ_WAIT = Duration.ofSeconds(60);
     private static final Path HISTORIES = Path.of("target", "lwt-histories");
 
+    private static final boolean CHAOS = Boolean.getBoolean("ballot.chaos");
+    /** Each node's data directory is a tmpfs this big in chaos runs, so that DISK_FULL can fill it. */
+    private static final String TMPFS_SIZE = "1g";
+
     private Path directory;
     private final List<NodeProcess> nodes = new ArrayList<>();
+    private final List<Path> mounted = new ArrayList<>();
+    private final List<FaultInjector.Chaos> chaos = new ArrayList<>();
     private CqlSession session;
 
     @BeforeEach
     void startCluster() throws Exception {
         directory = Files.createTempDirectory("ballot-lwt");
+        if (CHAOS) {
+            chaos.addAll(List.of(FaultInjector.Chaos.values()));
+            for (int i = 1; i <= 3; i++) {
+                Path data = Files.createDirectories(directory.resolve("node" + i).resolve("data"));
+                if (mountTmpfs(data)) {
+                    mounted.add(data);
+                } else {
+                    System.out.println("chaos: cannot mount a tmpfs (needs root); no DISK_FULL faults in this run");
+                    chaos.remove(FaultInjector.Chaos.DISK_FULL);
+                    break;
+                }
+            }
+        }
         nodes.addAll(NodeProcess.startCluster(directory, 3));
         int nativePort = nodes.get(0).nativePort;
         // The workload's requests time out at the client after 3 s, longer than the servers' 1 s CAS deadline: a
@@ -83,12 +106,20 @@ class LwtLinearizabilityIT {
     void stopCluster() throws Exception {
         if (session != null) session.close();
         for (NodeProcess n : nodes) n.close();
+        for (Path data : mounted) new ProcessBuilder("umount", "-l", data.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
         if (Boolean.getBoolean("ballot.keepNodeFiles")) System.out.println("node files kept in " + directory);
         else NodeProcess.delete(directory);
     }
 
+    private static boolean mountTmpfs(Path at) throws Exception {
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + TMPFS_SIZE, "tmpfs", at.toString())
+                .redirectErrorStream(true).start();
+        mount.getInputStream().readAllBytes();
+        return mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0;
+    }
+
     @Test
-    void casHistoriesStayLinearizableThroughKillsAndPauses() throws Exception {
+    void historiesStayLinearizableAndNothingAcknowledgedIsLostThroughFaults() throws Exception {
         Duration run = Duration.ofSeconds(Long.getLong("ballot.lwt.seconds", 30));
         long seed = Long.getLong("ballot.lwt.seed", System.nanoTime());
         System.out.println("LWT linearizability run: seed=" + seed + " seconds=" + run.toSeconds() + " clients=" + CLIENTS
@@ -101,20 +132,23 @@ class LwtLinearizabilityIT {
                 session.prepare("SELECT v FROM lwt.registers WHERE k = ?"));
         List<RegisterHistory> registers = new ArrayList<>();
         for (int k = 0; k < REGISTERS; k++) registers.add(new RegisterHistory(k));
+        MixedLoad mixed = new MixedLoad(session);
+        mixed.createSchema();
 
         long start = System.nanoTime();
-        FaultInjector faults = new FaultInjector(nodes, session, seed, start, run.minus(CYCLE).toNanos());
+        FaultInjector faults = new FaultInjector(nodes, session, seed, start, run.minus(CYCLE).toNanos(), chaos);
         faults.awaitHealed();
         ConcurrentHashMap<String, Integer> errors = new ConcurrentHashMap<>();
-        runLoad(run, start, faults, statements, registers, seed, errors);
+        runLoad(run, start, faults, statements, registers, mixed, seed, errors);
         faults.awaitHealed();
         Map<Integer, Long> last = finalReads(statements, registers, faults, start);
 
         List<String> failures = new ArrayList<>();
         for (RegisterHistory register : registers) failures.addAll(verdict(register, last.get(register.register)));
+        failures.addAll(mixed.verify());
         Tally tally = Tally.of(registers, faults.healedNanos());
-        System.out.println("LWT linearizability: " + tally + ", errors " + new TreeMap<>(errors) + ", " + faults.kills()
-                + " kills, " + faults.pauses() + " pauses");
+        System.out.println("LWT linearizability: " + tally + ", errors " + new TreeMap<>(errors) + "; " + mixed + "; "
+                + faults.kills() + " kills, " + faults.pauses() + " pauses, chaos faults " + faults.chaosDone());
         faults.events().forEach(e -> System.out.println("  " + e));
 
         assertThat(failures).as("linearizability violations and lost writes").isEmpty();
@@ -192,19 +226,21 @@ class LwtLinearizabilityIT {
 
     /** Clients run until the load's time is up and the fault cycles are over, plus a tail; errors of either end the test. */
     private void runLoad(Duration run, long start, FaultInjector faults, RegisterClient.Statements statements,
-            List<RegisterHistory> registers, long seed, ConcurrentHashMap<String, Integer> errors) throws Exception {
+            List<RegisterHistory> registers, MixedLoad mixed, long seed, ConcurrentHashMap<String, Integer> errors) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger values = new AtomicInteger();
         // A run collects well under one unknown write per register per second (each fault cycle leaves a few); the
         // bound only stops a fault storm from growing the search. It grows with the run, or long runs would end read-only.
         int unknownWritesMax = (int) Math.max(40, run.toSeconds());
-        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS + 1);
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS + 3);
         try {
             List<Future<Void>> clients = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {
                 clients.add(pool.submit(new RegisterClient(c, session, statements, registers, values, seed + 1 + c, start,
                         stop::get, unknownWritesMax, errors)));
             }
+            clients.add(pool.submit(mixed.writer(stop::get)));
+            clients.add(pool.submit(mixed.transfers(stop::get, seed)));
             Future<Void> faulting = pool.submit(faults);
             try {
                 faulting.get();

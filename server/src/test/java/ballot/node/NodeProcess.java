@@ -122,6 +122,15 @@ final class NodeProcess implements AutoCloseable {
             throw new AssertionError("kill -" + name + " " + process.pid() + " failed: " + new String(kill.getInputStream().readAllBytes()));
     }
 
+    long pid() {
+        return process.pid();
+    }
+
+    /** Where the node keeps its data (a test may mount a small filesystem there before the first start). */
+    Path dataDirectory() {
+        return directory.resolve("data");
+    }
+
     boolean isAlive() {
         return process != null && process.isAlive();
     }

@@ -99,7 +99,7 @@ class TransactionFaultIT {
         List<String> badSnapshots = java.util.Collections.synchronizedList(new ArrayList<>());
 
         long start = System.nanoTime();
-        FaultInjector faults = new FaultInjector(nodes, session, seed, start, run.minus(CYCLE).toNanos());
+        FaultInjector faults = new FaultInjector(nodes, session, seed, start, run.minus(CYCLE).toNanos(), List.of());
         faults.awaitHealed();
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService pool = Executors.newFixedThreadPool(CLIENTS + 2);
