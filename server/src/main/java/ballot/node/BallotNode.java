@@ -257,6 +257,14 @@ public final class BallotNode implements AutoCloseable {
         return identity;
     }
 
+    /**
+     * Calls {@code handler} if the node's storage stops taking writes for good (StorageEngine#onUnrecoverableError):
+     * the process that runs the node ends itself ({@link Main}); a node in a test's JVM only logs it.
+     */
+    public void onStorageFailure(java.util.function.Consumer<String> handler) {
+        storage.onUnrecoverableError(handler);
+    }
+
     /** The result memory settings, with their defaults: a quarter of the heap, half of that per connection. */
     private static ResultMemory resultMemory(NodeConfig config) {
         ResultMemory defaults = CqlServerOptions.defaultResultMemory();

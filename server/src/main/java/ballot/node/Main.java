@@ -39,6 +39,12 @@ public final class Main {
             Runtime.getRuntime().halt(1); // no node to close, and a broken JVM's exit hooks may never finish
             return;
         }
+        // Storage that stopped taking writes for good (a file RocksDB could not open) leaves a node that serves reads and
+        // fails every write: it ends the process, as Cassandra's disk_failure_policy: die, and a restart recovers.
+        node.onStorageFailure(error -> {
+            System.err.println("ballot: storage cannot take writes again without a restart (" + error + "); the node stops");
+            Runtime.getRuntime().halt(3);
+        });
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             node.close();

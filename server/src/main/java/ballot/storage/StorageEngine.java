@@ -121,6 +121,10 @@ public final class StorageEngine implements AutoCloseable {
     private final ScheduledExecutorService sweeper;
     private final SstFileManager sstFiles;
     private final BackgroundErrors backgroundErrors = new BackgroundErrors();
+    /** How long a background error may stand without RocksDB beginning to recover before it is deemed unrecoverable. */
+    private static final long UNRECOVERABLE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private volatile Consumer<String> unrecoverableHandler;
+    private boolean unrecoverableReported;
 
     private StorageEngine(StorageOptions options) throws RocksDBException {
         try {
@@ -211,6 +215,7 @@ public final class StorageEngine implements AutoCloseable {
             return t;
         });
         sweeper.scheduleWithFixedDelay(this::sweepRequested, 1, 1, TimeUnit.SECONDS);
+        sweeper.scheduleWithFixedDelay(this::checkBackgroundErrors, 1, 1, TimeUnit.SECONDS);
         indexBuilder = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "index-build");
             t.setDaemon(true);
@@ -446,6 +451,25 @@ public final class StorageEngine implements AutoCloseable {
         String pending = backgroundErrors.pending();
         return new IllegalStateException("local storage refused the " + what + ": " + e.getMessage()
                 + (pending == null || e.getMessage().contains(pending) ? "" : "; writes are stopped by a background error: " + pending), e);
+    }
+
+    /**
+     * Calls {@code handler}, once, with the background error if RocksDB stops taking writes for a reason it does not
+     * recover from by itself ({@link BackgroundErrors#unrecoverable}): only a restart brings writes back. Until a
+     * handler is set, such an error is logged.
+     */
+    public void onUnrecoverableError(Consumer<String> handler) {
+        unrecoverableHandler = handler;
+    }
+
+    private void checkBackgroundErrors() {
+        if (unrecoverableReported) return;
+        String error = backgroundErrors.unrecoverable(System.nanoTime(), UNRECOVERABLE_GRACE_NANOS);
+        if (error == null) return;
+        unrecoverableReported = true;
+        log.error("storage stopped taking writes after {}, and cannot take them again until the node restarts", error);
+        Consumer<String> handler = unrecoverableHandler;
+        if (handler != null) handler.accept(error);
     }
 
     /** Background errors RocksDB has reported since the engine opened (BackgroundErrors). */
@@ -864,6 +888,10 @@ public final class StorageEngine implements AutoCloseable {
     // ---------------------------------------------------------------- lifecycle
 
     private void syncWal() {
+        // While RocksDB recovers from a background error (a full disk), a sync would fail on the log writer's earlier
+        // error and turn the recoverable error into one it does not recover from: the next sync after recovery covers
+        // the same writes.
+        if (backgroundErrors.pending() != null) return;
         try {
             db.flushWal(true);
         } catch (RocksDBException e) {

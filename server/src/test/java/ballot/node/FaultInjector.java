@@ -40,6 +40,7 @@ final class FaultInjector implements Callable<Void> {
     private final java.util.Map<Chaos, Integer> chaosDone = new java.util.EnumMap<>(Chaos.class);
     private int kills;
     private int pauses;
+    private int stoppedByThemselves;
     private volatile long healedNanos;
 
     /**
@@ -82,8 +83,10 @@ final class FaultInjector implements Callable<Void> {
             if (!chaos.isEmpty()) {
                 pauseMillis(1000, 3000);
                 Chaos next = chaos.get((kills - 1) % chaos.size());
-                inject(next, nodes.get(random.nextInt(nodes.size())));
+                NodeProcess target = nodes.get(random.nextInt(nodes.size()));
+                inject(next, target);
                 done(next);
+                restartIfStopped(target);
                 awaitHealed();
             }
             healedNanos = now();
@@ -127,6 +130,22 @@ final class FaultInjector implements Callable<Void> {
                 log("stalls on " + node.address + " over");
             }
         }
+    }
+
+    /**
+     * Restarts the node if it ended itself (storage that cannot take writes again stops the process, as a supervisor
+     * such as systemd would then restart it).
+     */
+    private void restartIfStopped(NodeProcess node) throws Exception {
+        Integer code = node.awaitExit(Duration.ofSeconds(10)); // the node stops within a few seconds of such an error
+        if (code == null) return;
+        log(node.address + " stopped by itself (exit code " + code + "); restarted");
+        node.start();
+        stoppedByThemselves++;
+    }
+
+    int stoppedByThemselves() {
+        return stoppedByThemselves;
     }
 
     /** The process's open-files limit as {@code soft:hard}, from /proc. */

@@ -148,7 +148,8 @@ class LwtLinearizabilityIT {
         failures.addAll(mixed.verify());
         Tally tally = Tally.of(registers, faults.healedNanos());
         System.out.println("LWT linearizability: " + tally + ", errors " + new TreeMap<>(errors) + "; " + mixed + "; "
-                + faults.kills() + " kills, " + faults.pauses() + " pauses, chaos faults " + faults.chaosDone());
+                + faults.kills() + " kills, " + faults.pauses() + " pauses, chaos faults " + faults.chaosDone() + ", "
+                + faults.stoppedByThemselves() + " nodes stopped by themselves and restarted");
         faults.events().forEach(e -> System.out.println("  " + e));
 
         assertThat(failures).as("linearizability violations and lost writes").isEmpty();

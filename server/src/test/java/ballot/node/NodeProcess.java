@@ -122,6 +122,16 @@ final class NodeProcess implements AutoCloseable {
             throw new AssertionError("kill -" + name + " " + process.pid() + " failed: " + new String(kill.getInputStream().readAllBytes()));
     }
 
+    /** Waits at most {@code wait} for the process to end by itself; its exit code, or null if it still runs. */
+    Integer awaitExit(java.time.Duration wait) throws InterruptedException {
+        return process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : null;
+    }
+
+    /** The log of the process's latest start. */
+    Path log() {
+        return directory.resolve("node-" + starts + ".log");
+    }
+
     long pid() {
         return process.pid();
     }
