@@ -45,6 +45,10 @@ class NettyMessagingIT {
     private static final Verb<String, String> UNKNOWN = new Verb<>(104, "UNKNOWN", STRING, STRING);
     private static final Verb<String, String> THREAD = new Verb<>(105, "THREAD", STRING, STRING);
     private static final Verb<String, String> THREAD_HANDED_OVER = new Verb<>(106, "THREAD_HANDED_OVER", STRING, STRING);
+    /** Answered once the test completes {@link #gate}: the requester's continuation is attached before any reply. */
+    private static final Verb<String, String> GATED = new Verb<>(107, "GATED", STRING, STRING);
+
+    private volatile CompletableFuture<String> gate = new CompletableFuture<>();
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -64,6 +68,7 @@ class NettyMessagingIT {
         messaging.handle(UPPER, (request, from) -> CompletableFuture.completedFuture(request.toUpperCase()));
         messaging.handle(FROM, (request, from) -> CompletableFuture.completedFuture(from.toString()));
         messaging.handle(NEVER, (request, from) -> new CompletableFuture<>());
+        messaging.handle(GATED, (request, from) -> gate);
         messaging.handle(THREAD, (request, from) -> CompletableFuture.completedFuture(Thread.currentThread().getName()));
         messaging.handle(THREAD_HANDED_OVER, (request, from) -> CompletableFuture.completedFuture(Thread.currentThread().getName()),
                 Messaging.Dispatch.HAND_OVER);
@@ -93,14 +98,17 @@ class NettyMessagingIT {
         NettyMessaging b = start();
         assertThat(a.request(b.localAddress(), THREAD, "", TIMEOUT).get(5, TimeUnit.SECONDS)).startsWith("messaging-handler");
         assertThat(a.request(b.localAddress(), THREAD_HANDED_OVER, "", TIMEOUT).get(5, TimeUnit.SECONDS)).startsWith("messaging-io");
-        assertThat(completingThread(a.request(b.localAddress(), UPPER, "x", TIMEOUT))).startsWith("messaging-callback");
-        assertThat(completingThread(a.request(b.localAddress(), UPPER, "x", TIMEOUT, Messaging.Dispatch.HAND_OVER)))
+        assertThat(completingThread(() -> a.request(b.localAddress(), GATED, "x", TIMEOUT))).startsWith("messaging-callback");
+        assertThat(completingThread(() -> a.request(b.localAddress(), GATED, "x", TIMEOUT, Messaging.Dispatch.HAND_OVER)))
                 .startsWith("messaging-io");
     }
 
-    /** The thread that completes {@code reply}; the continuation is attached long before a reply can cross the socket. */
-    private static String completingThread(CompletableFuture<String> reply) throws Exception {
-        return reply.thenApply(value -> Thread.currentThread().getName()).get(5, TimeUnit.SECONDS);
+    /** The thread that completes the reply to {@code request}, a GATED one: the gate opens once the continuation is attached. */
+    private String completingThread(java.util.function.Supplier<CompletableFuture<String>> request) throws Exception {
+        gate = new CompletableFuture<>();
+        CompletableFuture<String> thread = request.get().thenApply(value -> Thread.currentThread().getName());
+        gate.complete("X");
+        return thread.get(5, TimeUnit.SECONDS);
     }
 
     @Test
