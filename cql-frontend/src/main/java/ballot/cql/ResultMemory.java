@@ -37,7 +37,7 @@ public final class ResultMemory {
     }
 
     public Account account() {
-        return new Account();
+        return new Account(this);
     }
 
     /** Result bytes held now, over all connections. */
@@ -58,28 +58,33 @@ public final class ResultMemory {
         return nodeBytesMax;
     }
 
-    /** One connection's share. Thread-safe. */
-    public final class Account {
+    /** One connection's share. Thread-safe. {@link #UNMETERED} is for the node's own statements. */
+    public static final class Account {
+        public static final Account UNMETERED = new Account(null);
+
+        /** Null for {@link #UNMETERED}. */
+        private final ResultMemory memory;
         private final AtomicLong bytes = new AtomicLong();
         private volatile boolean closed;
 
-        private Account() {
+        private Account(ResultMemory memory) {
+            this.memory = memory;
         }
 
-        /** A lease for one statement execution's rows; release it once they are encoded or dropped. */
+        /** A lease for one statement execution's rows; release it once the statement has its result. */
         public Lease lease() {
-            return new Lease(this);
+            return memory == null ? Lease.UNMETERED : new Lease(this);
         }
 
         /** Charges {@code n} bytes of an encoded response until {@link #release}d: written, or the write failed. */
         public void charge(long n) {
             bytes.addAndGet(n);
-            nodeBytes.addAndGet(n);
+            memory.nodeBytes.addAndGet(n);
         }
 
         public void release(long n) {
             bytes.addAndGet(-n);
-            nodeBytes.addAndGet(-n);
+            memory.nodeBytes.addAndGet(-n);
         }
 
         /** The client has gone: statements still gathering rows for it stop at their next reservation. */
@@ -91,17 +96,13 @@ public final class ResultMemory {
             return bytes.get();
         }
 
-        private ResultMemory memory() {
-            return ResultMemory.this;
-        }
-
         private boolean tryReserve(long n) {
-            if (bytes.addAndGet(n) > connectionBytesMax) {
+            if (bytes.addAndGet(n) > memory.connectionBytesMax) {
                 bytes.addAndGet(-n);
                 return false;
             }
-            if (nodeBytes.addAndGet(n) > nodeBytesMax) {
-                nodeBytes.addAndGet(-n);
+            if (memory.nodeBytes.addAndGet(n) > memory.nodeBytesMax) {
+                memory.nodeBytes.addAndGet(-n);
                 bytes.addAndGet(-n);
                 return false;
             }
@@ -110,11 +111,10 @@ public final class ResultMemory {
     }
 
     /**
-     * One statement execution's gathered rows. Used by one thread at a time (the statement's, then whoever releases
-     * it once the statement completes). {@link #UNMETERED} is for the node's own statements.
+     * One statement execution's gathered rows. Used by the statement's thread only; {@link #UNMETERED} counts nothing.
      */
     public static final class Lease {
-        public static final Lease UNMETERED = new Lease(null);
+        private static final Lease UNMETERED = new Lease(null);
 
         private final Account account;
         private long bytes;
@@ -129,12 +129,12 @@ public final class ResultMemory {
          * @throws InvalidRequestException if the result alone would exceed what one connection may hold: it can never
          *     be sent whole
          * @throws OverloadedException if the connection's other results or the node's leave no room now
-         * @throws CancellationException if the client has gone
+         * @throws CancellationException if the client has gone: the statement's result would be thrown away
          */
         public void reserve(long n) {
             if (account == null) return;
-            checkClientPresent();
-            ResultMemory memory = account.memory();
+            if (account.closed) throw new CancellationException("the client closed its connection");
+            ResultMemory memory = account.memory;
             if (bytes + n > memory.connectionBytesMax) {
                 memory.refusals.incrementAndGet();
                 throw new InvalidRequestException("The result of this query exceeds the " + mib(memory.connectionBytesMax)
@@ -149,11 +149,6 @@ public final class ResultMemory {
                         + " MiB on the node); read the responses already sent, or page the query");
             }
             bytes += n;
-        }
-
-        /** @throws CancellationException if the client has gone: the statement's result would be thrown away */
-        private void checkClientPresent() {
-            if (account != null && account.closed) throw new CancellationException("the client closed its connection");
         }
 
         /** Returns every reserved byte; the lease may not be used afterwards. */

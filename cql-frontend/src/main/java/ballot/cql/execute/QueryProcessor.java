@@ -1,6 +1,5 @@
 package ballot.cql.execute;
 
-import ballot.cql.ResultMemory;
 import ballot.cql.error.UnpreparedException;
 import ballot.cql.parse.Parser;
 import ballot.cql.protocol.message.Batch;
@@ -146,13 +145,11 @@ public final class QueryProcessor implements RequestHandler {
     /** Runs {@code statement}, prepared from {@code cql}; {@code answer} turns its result into what the client is sent. */
     private CompletableFuture<Response> run(CqlStatement statement, String cql, QueryOptions options, String keyspace, ClientState client,
             UnaryOperator<Result> answer) {
-        ResultMemory.Lease rows = client.memory().lease();
         QueryContext context = QueryContext.of(environment, keyspace, options, statement)
                 .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null)
-                .withMemory(rows);
+                .withMemory(client.memory());
         Tracing.event("Executing statement");
-        // The rows' memory is the encoded response's from here on: the connection charges it until it is written.
-        return statement.execute(context).whenComplete((result, failure) -> rows.release()).thenApply(result -> {
+        return statement.execute(context).thenApply(result -> {
             if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
             return answer.apply(result).withWarnings(context.warnings());
         });

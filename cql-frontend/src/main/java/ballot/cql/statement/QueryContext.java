@@ -24,17 +24,17 @@ public final class QueryContext {
     private final java.util.List<String> warnings;
     /** What the client sent, for nodes that rebuild this execution's compare-and-sets (null: not described). */
     private final StatementSource source;
-    /** The memory this execution's result rows take, on its client's connection. */
-    private final ResultMemory.Lease memory;
+    /** The client connection's share of the result memory, which this execution's rows are counted in. */
+    private final ResultMemory.Account memory;
 
     QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings) {
         this(environment, keyspace, options, bindings, environment.data(), options.nowInSeconds() != null
                 ? options.nowInSeconds() : (int) (environment.currentTimeMillis().getAsLong() / 1000), new java.util.ArrayList<>(), null,
-                ResultMemory.Lease.UNMETERED);
+                ResultMemory.Account.UNMETERED);
     }
 
     private QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings,
-            DataCoordinator data, int nowInSec, java.util.List<String> warnings, StatementSource source, ResultMemory.Lease memory) {
+            DataCoordinator data, int nowInSec, java.util.List<String> warnings, StatementSource source, ResultMemory.Account memory) {
         this.environment = environment;
         this.keyspace = keyspace;
         this.options = options;
@@ -101,15 +101,15 @@ public final class QueryContext {
         return c;
     }
 
-    /** This execution with its result rows counted in {@code lease} (a client's request). */
-    public QueryContext withMemory(ResultMemory.Lease lease) {
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, lease);
+    /** This execution with its result rows counted in {@code account} (a client connection's). */
+    public QueryContext withMemory(ResultMemory.Account account) {
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, account);
         c.timestamp = timestamp;
         return c;
     }
 
     /** Where this execution's result rows are counted. */
-    ResultMemory.Lease memory() {
+    ResultMemory.Account memory() {
         return memory;
     }
 

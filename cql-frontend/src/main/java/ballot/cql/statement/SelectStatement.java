@@ -1,6 +1,7 @@
 package ballot.cql.statement;
 
 import ballot.cql.ConsistencyLevel;
+import ballot.cql.ResultMemory;
 import ballot.cql.data.ClusteringBound;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
@@ -233,14 +234,19 @@ final class SelectStatement implements CqlStatement {
 
     @Override
     public CompletableFuture<Result> execute(QueryContext context) {
+        // The rows are counted while they are gathered; once the statement has its result, the connection counts
+        // the encoded response instead, until it is written.
+        ResultMemory.Lease lease = context.memory().lease();
         try {
-            return CompletableFuture.completedFuture(run(timeout.applyTo(context)));
+            return CompletableFuture.completedFuture(run(timeout.applyTo(context), lease));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
+        } finally {
+            lease.release();
         }
     }
 
-    private Result run(QueryContext statementContext) {
+    private Result run(QueryContext statementContext, ResultMemory.Lease lease) {
         Bindings b = statementContext.bindings();
         QueryOptions options = statementContext.options();
         int userLimit = bindLimit(limit, b, "LIMIT");
@@ -293,10 +299,10 @@ final class SelectStatement implements CqlStatement {
                     break;
                 }
             }
-            context.memory().reserve(output.unreservedBytes());
+            lease.reserve(output.unreservedBytes());
         }
         List<ByteBuffer[]> rows = output.finish();
-        context.memory().reserve(output.unreservedBytes());
+        lease.reserve(output.unreservedBytes());
         if (aggregateAll && userLimit < rows.size()) rows = rows.subList(0, userLimit);
         if (sortAcrossPartitions) rows = sortByClustering(rows, output.clusterings());
         if (json) rows = toJson(rows);

@@ -69,13 +69,23 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     private enum State { AWAITING_STARTUP, AUTHENTICATING, READY, CLOSING }
 
+    /**
+     * Smaller responses (write acknowledgements, single rows) are not charged: they would cost every response two
+     * updates of the node-wide counter, and what they leave uncounted is bounded, since the connection stops reading
+     * once its socket is not writable: about {@code inFlightRequestsMax} of them, 4 MiB.
+     */
+    static final int CHARGED_RESPONSE_BYTES_MIN = 4096;
+
     private final CqlServerOptions options;
     private final RequestHandler handler;
     private final EventBroadcaster events;
     private final InboundFraming inbound;
     private final OutboundFraming outbound;
     private final ArrayDeque<Envelope> pending = new ArrayDeque<>();
-    /** Responses encoded and not yet written are charged here until the socket takes them. */
+    /**
+     * Responses of at least {@link #CHARGED_RESPONSE_BYTES_MIN}, encoded and not yet written, are charged here until
+     * the socket takes them.
+     */
     private final ResultMemory.Account memory;
 
     private ChannelHandlerContext ctx;
@@ -401,6 +411,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
             envelope = ResponseCodec.encode(ErrorResponse.serverError(e), stream, version, ctx.alloc());
         }
         long bytes = Envelope.HEADER_BYTES + envelope.body().readableBytes();
+        if (bytes < CHARGED_RESPONSE_BYTES_MIN) {
+            ctx.writeAndFlush(envelope).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+            return;
+        }
         memory.charge(bytes);
         ctx.writeAndFlush(envelope).addListener(written -> {
             memory.release(bytes);

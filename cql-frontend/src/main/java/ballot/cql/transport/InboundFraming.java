@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * <p>Invariant: {@code held}, the bytes of incomplete frames this connection holds (the undecoded input and the
  * decoder's partial envelope), is counted in the server's {@link PartialFrames} until the connection goes. The
  * connection is closed when its growth takes the server past the budget, or when it holds an incomplete frame and has
- * completed none for the assembly timeout.
+ * completed none for a whole assembly-timeout period (so at most twice the timeout after the frame began).
  */
 final class InboundFraming extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(InboundFraming.class);
@@ -34,7 +34,9 @@ final class InboundFraming extends ByteToMessageDecoder {
     private EnvelopeStreamDecoder decoder;
     private boolean lz4Bodies;
     private long held;
+    /** Whether a frame was completed since the assembly timer was scheduled. */
     private boolean completedFrame;
+    /** Runs while the connection may hold an incomplete frame; null otherwise. */
     private ScheduledFuture<?> assemblyTimer;
 
     InboundFraming(int frameBytesMax, PartialFrames partialFrames) {
@@ -59,41 +61,46 @@ final class InboundFraming extends ByteToMessageDecoder {
         countPartialFrames(ctx);
     }
 
-    /** Brings {@code held} up to date, and closes the connection if it breaks a limit. */
+    /**
+     * Brings {@code held} up to date, and closes the connection if its growth takes the server past the budget. The
+     * server-wide count is touched only when {@code held} changes, and the assembly timer is not rescheduled per read.
+     */
     private void countPartialFrames(ChannelHandlerContext ctx) {
         if (ctx.isRemoved()) return; // closed while handling what was read: handlerRemoved0 released the count
         long now = decoder.hasFailed() ? 0 : (long) actualReadableBytes() + decoder.partialBytes();
-        boolean over = partialFrames.add(now - held);
         long grew = now - held;
+        if (grew == 0) return;
         held = now;
-        if (now == 0 || completedFrame) cancelAssemblyTimer();
-        completedFrame = false;
-        if (over && grew > 0) {
+        if (partialFrames.add(grew) && grew > 0) {
             long count = partialFrames.overBudget.occurred();
             if (count > 0) log.warn("closed client connection {}: its incomplete frames took the server past {} MiB held in "
                     + "incomplete frames (native_transport_max_partial_frame_data_in_mb); {} closed so far",
                     ctx.channel().remoteAddress(), partialFrames.bytesMax() >> 20, count);
             ctx.close();
         } else if (now > 0 && assemblyTimer == null) {
-            assemblyTimer = ctx.executor().schedule(() -> assemblyTimedOut(ctx), partialFrames.assemblyTimeout().toNanos(),
-                    TimeUnit.NANOSECONDS);
+            scheduleAssemblyTimer(ctx);
         }
     }
 
-    private void assemblyTimedOut(ChannelHandlerContext ctx) {
+    private void scheduleAssemblyTimer(ChannelHandlerContext ctx) {
+        completedFrame = false;
+        assemblyTimer = ctx.executor().schedule(() -> assemblyTimerFired(ctx), partialFrames.assemblyTimeout().toNanos(),
+                TimeUnit.NANOSECONDS);
+    }
+
+    /** Closes the connection if it holds an incomplete frame and completed none in the whole period. */
+    private void assemblyTimerFired(ChannelHandlerContext ctx) {
         assemblyTimer = null;
         if (held == 0) return;
+        if (completedFrame) {
+            scheduleAssemblyTimer(ctx);
+            return;
+        }
         long count = partialFrames.stalled.occurred();
         if (count > 0) log.warn("closed client connection {}: it sent part of a frame and no complete frame for {} ms "
                 + "(native_transport_frame_assembly_timeout_in_ms); {} closed so far", ctx.channel().remoteAddress(),
                 partialFrames.assemblyTimeout().toMillis(), count);
         ctx.close();
-    }
-
-    private void cancelAssemblyTimer() {
-        if (assemblyTimer == null) return;
-        assemblyTimer.cancel(false);
-        assemblyTimer = null;
     }
 
     @Override
@@ -138,7 +145,7 @@ final class InboundFraming extends ByteToMessageDecoder {
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         if (decoder instanceof SegmentedEnvelopeDecoder segmented) segmented.discardPartial();
-        cancelAssemblyTimer();
+        if (assemblyTimer != null) assemblyTimer.cancel(false);
         partialFrames.add(-held);
         held = 0;
     }
