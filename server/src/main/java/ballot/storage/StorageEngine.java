@@ -446,11 +446,9 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    /** The exception for a write RocksDB refused, naming the background error that stops writes if there is one. */
-    private IllegalStateException refused(String what, RocksDBException e) {
-        String pending = backgroundErrors.pending();
-        return new IllegalStateException("local storage refused the " + what + ": " + e.getMessage()
-                + (pending == null || e.getMessage().contains(pending) ? "" : "; writes are stopped by a background error: " + pending), e);
+    /** The exception for a write RocksDB refused: its message (the background error that stops writes, if one does). */
+    private static IllegalStateException refused(String what, RocksDBException e) {
+        return new IllegalStateException("local storage refused the " + what + ": " + e.getMessage(), e);
     }
 
     /**
