@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,18 +40,12 @@ class DescriptorExhaustionIT {
     @Test
     void aNodeWhoseStorageCannotOpenFilesStopsAndARestartRecoversEveryAcknowledgedWrite() throws Exception {
         node = new NodeProcess(directory, "127.0.0.1", NodeProcess.freePort(), NodeProcess.freePort(), List.of()).start();
-        InetSocketAddress address = new InetSocketAddress("127.0.0.1", node.nativePort);
         List<Integer> acknowledged = new ArrayList<>();
-        try (CqlSession session = session(address)) {
+        try (CqlSession session = node.session()) {
             session.execute("CREATE KEYSPACE kd WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             session.execute("CREATE TABLE kd.t (k int PRIMARY KEY, v blob)");
             PreparedStatement insert = session.prepare("INSERT INTO kd.t (k, v) VALUES (?, ?)");
-            String limits = limits(node.pid());
-            long open;
-            try (var fds = Files.list(Path.of("/proc", Long.toString(node.pid()), "fd"))) {
-                open = fds.count();
-            }
-            prlimit(node.pid(), open + ":" + limits.split(":")[1]);
+            String limit = node.exhaustFileDescriptors();
             int failed = 0;
             for (int k = 0; k < 100 && failed == 0; k++) { // 100 MiB: past the 32 MiB memtable, so a new log is needed
                 try {
@@ -64,37 +56,17 @@ class DescriptorExhaustionIT {
                 }
             }
             assertThat(failed).as("a write fails once storage cannot open its next file").isPositive();
-            prlimit(node.pid(), limits);
+            node.openFilesLimit(limit);
         }
         assertThat(node.awaitExit(Duration.ofSeconds(60))).as("the node's exit code, once it has stopped by itself").isEqualTo(3);
         assertThat(Files.readString(node.log())).contains("Too many open files").contains("until the node restarts");
 
         node.start();
-        try (CqlSession session = session(address)) {
+        try (CqlSession session = node.session()) {
             session.execute(session.prepare("INSERT INTO kd.t (k, v) VALUES (?, ?)").bind(1000, ByteBuffer.allocate(16)));
             PreparedStatement select = session.prepare("SELECT k FROM kd.t WHERE k = ?");
             for (int k : acknowledged)
                 assertThat(session.execute(select.bind(k)).one()).as("acknowledged row %d after the restart", k).isNotNull();
         }
-    }
-
-    private static CqlSession session(InetSocketAddress address) {
-        return CqlSession.builder().addContactPoint(address).withLocalDatacenter(NodeProcess.DEFAULT_DATA_CENTER)
-                .withConfigLoader(NodeProcess.driverConfig().build()).build();
-    }
-
-    private static String limits(long pid) throws Exception {
-        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "limits"))) {
-            if (!line.startsWith("Max open files")) continue;
-            String[] parts = line.substring("Max open files".length()).trim().split("\\s+");
-            return parts[0] + ":" + parts[1];
-        }
-        throw new IllegalStateException("no open-files limit in /proc/" + pid + "/limits");
-    }
-
-    private static void prlimit(long pid, String softHard) throws Exception {
-        Process p = new ProcessBuilder("prlimit", "--pid", Long.toString(pid), "--nofile=" + softHard).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0).as("prlimit --nofile=%s: %s", softHard, output).isTrue();
     }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
-import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -38,31 +36,28 @@ class DiskFullIT {
     void mountSmallFilesystem() throws Exception {
         directory = Files.createTempDirectory("ballot-disk-full");
         data = Files.createDirectories(directory.resolve("data"));
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=160m", "tmpfs", data.toString())
-                .redirectErrorStream(true).start();
-        String output = new String(mount.getInputStream().readAllBytes());
-        mounted = mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0;
-        Assumptions.assumeTrue(mounted, "cannot mount a tmpfs here (the test needs root): " + output.strip());
+        String failure = Tmpfs.mount(data, "160m");
+        mounted = failure == null;
+        Assumptions.assumeTrue(mounted, "cannot mount a tmpfs here (the test needs root): " + failure);
     }
 
     @AfterEach
     void cleanUp() throws Exception {
         if (node != null) node.close();
-        if (mounted) new ProcessBuilder("umount", "-l", data.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+        if (mounted) Tmpfs.unmount(data);
         NodeProcess.delete(directory);
     }
 
     @Test
     void writesFailWithTheCauseWhileTheDiskIsFullAndResumeOnceSpaceIsFreed() throws Exception {
         node = new NodeProcess(directory, "127.0.0.1", NodeProcess.freePort(), NodeProcess.freePort(), List.of()).start();
-        try (CqlSession session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort))
-                .withLocalDatacenter(NodeProcess.DEFAULT_DATA_CENTER).withConfigLoader(NodeProcess.driverConfig().build()).build()) {
+        try (CqlSession session = node.session()) {
             session.execute("CREATE KEYSPACE kf WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             session.execute("CREATE TABLE kf.t (k int PRIMARY KEY, v blob)");
             PreparedStatement insert = session.prepare("INSERT INTO kf.t (k, v) VALUES (?, ?)");
             PreparedStatement select = session.prepare("SELECT k FROM kf.t WHERE k = ?");
             Path ballast = data.resolve("ballast");
-            fill(ballast, Files.getFileStore(data).getUsableSpace() - (24L << 20)); // leaves about 24 blobs' room
+            Tmpfs.fill(ballast, Files.getFileStore(data).getUsableSpace() - (24L << 20)); // leaves about 24 blobs' room
 
             List<Integer> acknowledged = new ArrayList<>();
             WriteFailureException failure = null;
@@ -101,13 +96,6 @@ class DiskFullIT {
             acknowledged.add(k);
             for (int key : acknowledged)
                 assertThat(session.execute(select.bind(key)).one()).as("acknowledged row %d", key).isNotNull();
-        }
-    }
-
-    private static void fill(Path file, long bytes) throws IOException {
-        byte[] chunk = new byte[1 << 20];
-        try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
-            for (long written = 0; written < bytes; written += chunk.length) out.write(chunk, 0, (int) Math.min(chunk.length, bytes - written));
         }
     }
 }

@@ -100,23 +100,18 @@ final class FaultInjector implements Callable<Void> {
             case DISK_FULL -> {
                 java.nio.file.Path ballast = node.dataDirectory().resolve("ballast");
                 long free = java.nio.file.Files.getFileStore(node.dataDirectory()).getUsableSpace();
-                fill(ballast, free - (64 << 10));
+                Tmpfs.fill(ballast, free);
                 log("disk full on " + node.address + " (ballast of " + (free >> 20) + " MiB)");
                 pauseMillis(4000, 8000);
                 java.nio.file.Files.delete(ballast);
                 log("disk space freed on " + node.address);
             }
             case DESCRIPTORS_EXHAUSTED -> {
-                String limits = limits(node);
-                long open;
-                try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc", Long.toString(node.pid()), "fd"))) {
-                    open = fds.count();
-                }
-                prlimit(node, open + ":" + limits.split(":")[1]);
-                log("open-files limit of " + node.address + " lowered to " + open + " (what it has open)");
+                String limit = node.exhaustFileDescriptors();
+                log("open-files limit of " + node.address + " lowered to what it has open");
                 pauseMillis(4000, 8000);
-                prlimit(node, limits);
-                log("open-files limit of " + node.address + " restored to " + limits);
+                node.openFilesLimit(limit);
+                log("open-files limit of " + node.address + " restored to " + limit);
             }
             case STALLS -> {
                 log("stalls on " + node.address + " for 8 s");
@@ -146,32 +141,6 @@ final class FaultInjector implements Callable<Void> {
 
     int stoppedByThemselves() {
         return stoppedByThemselves;
-    }
-
-    /** The process's open-files limit as {@code soft:hard}, from /proc. */
-    private static String limits(NodeProcess node) throws java.io.IOException {
-        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc", Long.toString(node.pid()), "limits"))) {
-            if (!line.startsWith("Max open files")) continue;
-            String[] parts = line.substring("Max open files".length()).trim().split("\\s+");
-            return parts[0] + ":" + parts[1];
-        }
-        throw new IllegalStateException("no open-files limit in /proc/" + node.pid() + "/limits");
-    }
-
-    private static void prlimit(NodeProcess node, String softHard) throws Exception {
-        Process p = new ProcessBuilder("prlimit", "--pid", Long.toString(node.pid()), "--nofile=" + softHard).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0)
-            throw new IllegalStateException("prlimit --nofile=" + softHard + " failed: " + output);
-    }
-
-    private static void fill(java.nio.file.Path file, long bytes) throws java.io.IOException {
-        byte[] chunk = new byte[1 << 20];
-        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(file)) {
-            for (long written = 0; written < bytes; written += chunk.length) out.write(chunk, 0, (int) Math.min(chunk.length, bytes - written));
-        } catch (java.io.IOException full) {
-            // the filesystem is full a little earlier than its free space said: that is the point
-        }
     }
 
     private synchronized void done(Chaos fault) {

@@ -38,7 +38,7 @@ class KillRestartIT {
     void acknowledgedWritesAndLwtsSurviveKillMinusNine() throws Exception {
         node = new NodeProcess(directory, "127.0.0.1", NodeProcess.freePort(), NodeProcess.freePort(), List.of()).start();
         List<Integer> acknowledged = new ArrayList<>();
-        try (CqlSession session = session(node.nativePort)) {
+        try (CqlSession session = node.session()) {
             session.execute("CREATE KEYSPACE k9 WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             session.execute("CREATE TABLE k9.t (k int PRIMARY KEY, v text)");
             PreparedStatement insert = session.prepare("INSERT INTO k9.t (k, v) VALUES (?, ?)");
@@ -51,7 +51,7 @@ class KillRestartIT {
         }
         node.kill();
         node.start();
-        try (CqlSession session = session(node.nativePort)) {
+        try (CqlSession session = node.session()) {
             PreparedStatement select = session.prepare("SELECT v FROM k9.t WHERE k = ?");
             for (int i : acknowledged) {
                 var row = session.execute(select.bind(i)).one();
@@ -59,13 +59,5 @@ class KillRestartIT {
                 assertThat(row.getString("v")).isEqualTo((i % 5 == 0 ? "lwt-" : "plain-") + i);
             }
         }
-    }
-
-    private static CqlSession session(int port) {
-        return CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", port)).withLocalDatacenter("datacenter1")
-                .withConfigLoader(com.datastax.oss.driver.api.core.config.DriverConfigLoader.programmaticBuilder()
-                        .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
-                        .build())
-                .build();
     }
 }

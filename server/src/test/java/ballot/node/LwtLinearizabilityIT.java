@@ -79,7 +79,7 @@ class LwtLinearizabilityIT {
             chaos.addAll(List.of(FaultInjector.Chaos.values()));
             for (int i = 1; i <= 3; i++) {
                 Path data = Files.createDirectories(directory.resolve("node" + i).resolve("data"));
-                if (mountTmpfs(data)) {
+                if (Tmpfs.mount(data, TMPFS_SIZE) == null) {
                     mounted.add(data);
                 } else {
                     System.out.println("chaos: cannot mount a tmpfs (needs root); no DISK_FULL faults in this run");
@@ -106,16 +106,9 @@ class LwtLinearizabilityIT {
     void stopCluster() throws Exception {
         if (session != null) session.close();
         for (NodeProcess n : nodes) n.close();
-        for (Path data : mounted) new ProcessBuilder("umount", "-l", data.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+        for (Path data : mounted) Tmpfs.unmount(data);
         if (Boolean.getBoolean("ballot.keepNodeFiles")) System.out.println("node files kept in " + directory);
         else NodeProcess.delete(directory);
-    }
-
-    private static boolean mountTmpfs(Path at) throws Exception {
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + TMPFS_SIZE, "tmpfs", at.toString())
-                .redirectErrorStream(true).start();
-        mount.getInputStream().readAllBytes();
-        return mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0;
     }
 
     @Test

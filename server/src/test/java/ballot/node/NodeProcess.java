@@ -132,6 +132,46 @@ final class NodeProcess implements AutoCloseable {
         return directory.resolve("node-" + starts + ".log");
     }
 
+    /** A driver session to this node alone, with {@link #driverConfig()}. */
+    com.datastax.oss.driver.api.core.CqlSession session() {
+        return com.datastax.oss.driver.api.core.CqlSession.builder()
+                .addContactPoint(new java.net.InetSocketAddress(address, nativePort)).withLocalDatacenter(dataCenter)
+                .withConfigLoader(driverConfig().build()).build();
+    }
+
+    /** File descriptors the process has open now. */
+    long openFiles() throws IOException {
+        try (var fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
+            return fds.count();
+        }
+    }
+
+    /** The process's open-files limit as {@code soft:hard}, from /proc. */
+    String openFilesLimit() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "limits"))) {
+            if (!line.startsWith("Max open files")) continue;
+            String[] parts = line.substring("Max open files".length()).trim().split("\\s+");
+            return parts[0] + ":" + parts[1];
+        }
+        throw new IllegalStateException("no open-files limit in /proc/" + process.pid() + "/limits");
+    }
+
+    /** Sets the running process's open-files limit ({@code soft:hard}) with prlimit. */
+    void openFilesLimit(String softHard) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("prlimit", "--pid", Long.toString(process.pid()), "--nofile=" + softHard)
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0)
+            throw new AssertionError("prlimit --nofile=" + softHard + " failed: " + output);
+    }
+
+    /** Lowers the open-files limit to what the process has open, keeping the hard limit; returns the old limit. */
+    String exhaustFileDescriptors() throws IOException, InterruptedException {
+        String limit = openFilesLimit();
+        openFilesLimit(openFiles() + ":" + limit.split(":")[1]);
+        return limit;
+    }
+
     long pid() {
         return process.pid();
     }

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,16 +46,18 @@ class ResultMemoryIT {
     void unpagedScansThatNobodyReadsAreRefusedPastTheConnectionsShareAndOthersAreServed() throws Exception {
         node = new NodeProcess(directory, "127.0.0.1", NodeProcess.freePort(), NodeProcess.freePort(), List.of()).start();
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", node.nativePort);
-        try (CqlSession session = session(address)) {
+        try (CqlSession session = node.session()) {
             session.execute("CREATE KEYSPACE km WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             session.execute("CREATE TABLE km.t (k int PRIMARY KEY, v text)");
-            load(session, "x".repeat(1500)); // 30 MB: a 384 MiB heap holds a few such results, not forty
+            PreparedStatement insert = session.prepare("INSERT INTO km.t (k, v) VALUES (?, ?)");
+            String value = "x".repeat(1500); // 30 MB in all: a 384 MiB heap holds a few such results, not forty
+            Load.inWindows(session, ROWS, k -> insert.bind(k, value));
         }
         int answered = 0, overloaded = 0;
         try (RawCqlConnection hog = RawCqlConnection.open(address)) {
             hog.startup(Map.of("CQL_VERSION", "3.0.0"));
             for (int stream = 2; stream < 2 + SCANS; stream++) hog.sendQuery(stream, "SELECT * FROM km.t");
-            try (CqlSession session = session(address)) {
+            try (CqlSession session = node.session()) {
                 PreparedStatement select = session.prepare("SELECT v FROM km.t WHERE k = ?");
                 for (int k = 0; k < 100; k++)
                     assertThat(session.execute(select.bind(k)).one()).as("row %d, read while the scans wait", k).isNotNull();
@@ -71,27 +72,9 @@ class ResultMemoryIT {
         }
         assertThat(answered).isEqualTo(SCANS);
         assertThat(overloaded).as("scans answered OVERLOADED: the connection's share cannot hold forty").isPositive();
-        try (CqlSession session = session(address)) {
+        try (CqlSession session = node.session()) {
             SimpleStatement unpaged = SimpleStatement.newInstance("SELECT k FROM km.t").setPageSize(-1);
             assertThat(session.execute(unpaged).all()).as("an unpaged scan once the memory is back").hasSize(ROWS);
         }
-    }
-
-    private static void load(CqlSession session, String value) {
-        PreparedStatement insert = session.prepare("INSERT INTO km.t (k, v) VALUES (?, ?)");
-        List<CompletionStage<?>> window = new ArrayList<>();
-        for (int k = 0; k < ROWS; k++) {
-            window.add(session.executeAsync(insert.bind(k, value)));
-            if (window.size() == 64) {
-                for (CompletionStage<?> w : window) w.toCompletableFuture().join();
-                window.clear();
-            }
-        }
-        for (CompletionStage<?> w : window) w.toCompletableFuture().join();
-    }
-
-    private static CqlSession session(InetSocketAddress address) {
-        return CqlSession.builder().addContactPoint(address).withLocalDatacenter(NodeProcess.DEFAULT_DATA_CENTER)
-                .withConfigLoader(NodeProcess.driverConfig().build()).build();
     }
 }

@@ -7,9 +7,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,15 +23,7 @@ class StatementDeadlineIT {
             session.execute("CREATE KEYSPACE kd WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             session.execute("CREATE TABLE kd.t (k int PRIMARY KEY, v int)");
             PreparedStatement insert = session.prepare("INSERT INTO kd.t (k, v) VALUES (?, ?)");
-            List<CompletionStage<?>> writes = new ArrayList<>();
-            for (int k = 0; k < ROWS; k++) {
-                writes.add(session.executeAsync(insert.bind(k, k)));
-                if (writes.size() == 64) {
-                    writes.forEach(w -> w.toCompletableFuture().join());
-                    writes.clear();
-                }
-            }
-            writes.forEach(w -> w.toCompletableFuture().join());
+            Load.inWindows(session, ROWS, k -> insert.bind(k, k));
 
             assertThat(session.execute("SELECT v FROM kd.t WHERE k = 7").one().getInt("v"))
                     .as("a single-partition read keeps the read timeout").isEqualTo(7);
