@@ -120,9 +120,12 @@ public final class StorageEngine implements AutoCloseable {
     private final Object[] sweepLocks = new Object[256];
     private final ScheduledExecutorService sweeper;
     private final SstFileManager sstFiles;
+    private final java.nio.file.Path directory;
     private final BackgroundErrors backgroundErrors = new BackgroundErrors();
     /** How long a background error may stand without RocksDB beginning to recover before it is deemed unrecoverable. */
     private static final long UNRECOVERABLE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** How long RocksDB may fail to recover from a full disk while there is room to ({@link #hasRoomToRecover}). */
+    private static final long RECOVERY_NANOS_MAX = TimeUnit.SECONDS.toNanos(30);
     private volatile Consumer<String> unrecoverableHandler;
     private boolean unrecoverableReported;
 
@@ -132,6 +135,7 @@ public final class StorageEngine implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot create data directory " + options.directory() + ": " + e.getMessage(), e);
         }
+        directory = options.directory();
         blockCache = new LRUCache(options.blockCacheBytes());
         sstFiles = new SstFileManager(Env.getDefault());
         dbOptions = new DBOptions()
@@ -447,7 +451,8 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /** The exception for a write RocksDB refused: its message (the background error that stops writes, if one does). */
-    private static IllegalStateException refused(String what, RocksDBException e) {
+    private IllegalStateException refused(String what, RocksDBException e) {
+        backgroundErrors.refused(e.getStatus());
         return new IllegalStateException("local storage refused the " + what + ": " + e.getMessage(), e);
     }
 
@@ -462,12 +467,28 @@ public final class StorageEngine implements AutoCloseable {
 
     private void checkBackgroundErrors() {
         if (unrecoverableReported) return;
-        String error = backgroundErrors.unrecoverable(System.nanoTime(), UNRECOVERABLE_GRACE_NANOS);
+        if (backgroundErrors.pending() == null) return;
+        String error = backgroundErrors.unrecoverable(System.nanoTime(), UNRECOVERABLE_GRACE_NANOS, hasRoomToRecover(),
+                RECOVERY_NANOS_MAX);
         if (error == null) return;
         unrecoverableReported = true;
         log.error("storage stopped taking writes after {}, and cannot take them again until the node restarts", error);
         Consumer<String> handler = unrecoverableHandler;
         if (handler != null) handler.accept(error);
+    }
+
+    /**
+     * Whether the data directory has room for RocksDB to recover from a full disk: to flush every memtable twice over,
+     * and 64 MiB besides (it waits for the largest write buffer to fit before it tries).
+     */
+    private boolean hasRoomToRecover() {
+        try {
+            long memtables = db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables");
+            return Files.getFileStore(directory).getUsableSpace() >= 2 * memtables + (64L << 20);
+        } catch (RocksDBException | java.io.IOException e) {
+            log.warn("cannot tell the free space of {}: {}", directory, e.getMessage());
+            return false;
+        }
     }
 
     /** Background errors RocksDB has reported since the engine opened (BackgroundErrors). */
@@ -886,10 +907,10 @@ public final class StorageEngine implements AutoCloseable {
     // ---------------------------------------------------------------- lifecycle
 
     private void syncWal() {
-        // While RocksDB recovers from a background error (a full disk), a sync would fail on the log writer's earlier
+        // While RocksDB recovers from a failed log write (a full disk), a sync would fail on the log writer's earlier
         // error and turn the recoverable error into one it does not recover from: the next sync after recovery covers
         // the same writes.
-        if (backgroundErrors.pending() != null) return;
+        if (backgroundErrors.logFailed()) return;
         try {
             db.flushWal(true);
         } catch (RocksDBException e) {

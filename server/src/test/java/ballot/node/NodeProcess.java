@@ -132,6 +132,12 @@ final class NodeProcess implements AutoCloseable {
         return directory.resolve("node-" + starts + ".log");
     }
 
+    /** The last {@code lines} lines of {@link #log()}, to explain a failed assertion. */
+    String logTail(int lines) throws IOException {
+        List<String> all = Files.readAllLines(log());
+        return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+
     /** A driver session to this node alone, with {@link #driverConfig()}. */
     com.datastax.oss.driver.api.core.CqlSession session() {
         return com.datastax.oss.driver.api.core.CqlSession.builder()
