@@ -65,6 +65,20 @@ public final class GrantCoordinator {
         decisions.run(observer);
     }
 
+    /**
+     * A grant right now for {@code work}, or null if works are waiting or no slot is free (then {@link #submit} it):
+     * for work cheap enough to run on the caller's thread.
+     */
+    public Grant tryNow(WorkInfo work) {
+        Slot slot;
+        synchronized (this) {
+            if (!queue.isEmpty() || !slots.hasRoom() || work.deadlineNanos() <= clock.getAsLong()) return null;
+            slot = grant(queue.tenant(work.tenant()));
+        }
+        observer.admitted(work.priority(), 0);
+        return slot;
+    }
+
     /** The request executor's report: a granted work waited {@code nanos} for a thread (the slot signal). */
     public void executorDelay(long nanos) {
         executorDelayNanos.accumulateAndGet(nanos, Math::max);

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.TestFactory;
  * <pre>
  * init slots=1 queue-max=3                 a coordinator (slots-min, slots-max, delay-target, lifo-threshold, epoch)
  * submit id=a tenant=ks priority=normal timeout=100 [start=T]
+ * try id=a [tenant=ks]                     a grant right now, or none (nothing is queued)
  * release id=a                             the work's grant is released
  * advance ms=N · tick · executor-delay ms=N · print
  * </pre>
@@ -101,6 +102,11 @@ class AdmissionScriptTest {
                     WorkInfo work = new WorkInfo(args.getOrDefault("tenant", "ks"),
                             Priority.named(args.getOrDefault("priority", "normal")), start, now + ms(args.getOrDefault("timeout", "1000")));
                     coordinator.submit(work, new Recorder(id));
+                }
+                case "try" -> {
+                    Grant grant = coordinator.tryNow(new WorkInfo(args.getOrDefault("tenant", "ks"), Priority.NORMAL, now, now + ms("1000")));
+                    if (grant != null) grants.put(args.get("id"), grant);
+                    printed.add(grant == null ? "no grant for " + args.get("id") : "granted " + args.get("id"));
                 }
                 case "release" -> grants.remove(args.get("id")).release();
                 case "advance" -> now += ms(args.get("ms"));

@@ -19,6 +19,7 @@ import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.trace.Tracer;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
+import ballot.cql.spi.RequestAdmission;
 import ballot.metrics.CqlMetrics;
 import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
@@ -81,6 +82,7 @@ public final class BallotNode implements AutoCloseable {
     private NodeMetrics metrics;
     private MetricsServer metricsServer;
     private ExecutorService requests;
+    private CoordinatorAdmission admission;
     private CqlServer server;
     private Cluster cluster;
     private Replication replication;
@@ -160,7 +162,13 @@ public final class BallotNode implements AutoCloseable {
             transactions.coordinateOn(key -> stepCoordinator(coordinator, schema, membership, key), new TracingMessaging(cluster.messaging()),
                     Duration.ofMillis(2 * config.casContentionTimeoutMillis), source -> Participants.rebuild(environment, preparer, source));
             requests = requestExecutor(config.requestThreads);
-            QueryProcessor processor = new QueryProcessor(environment, preparer, requests, config.preparedStatementsCacheEntries,
+            RequestAdmission requestAdmission = RequestAdmission.unlimited(requests);
+            if (config.admissionEnabled) {
+                admission = new CoordinatorAdmission(config.admissionSettings(), TimeUnit.MILLISECONDS.toNanos(config.readTimeoutMillis),
+                        requests, metrics.registry());
+                requestAdmission = admission;
+            }
+            QueryProcessor processor = new QueryProcessor(environment, preparer, requestAdmission, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"));
             schema.onInstall(processor::schemaChanged);
             QueryEnvironment tracesEnvironment = new QueryEnvironment(coordinator.unmetered(), lwt, transactions, schema, clock::nextMicros,
@@ -422,6 +430,7 @@ public final class BallotNode implements AutoCloseable {
     private void closeQuietly() {
         if (metricsServer != null) metricsServer.close();
         if (server != null) server.stop();
+        if (admission != null) admission.close();
         if (requests != null) {
             requests.shutdown();
             try {

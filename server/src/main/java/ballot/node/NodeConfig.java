@@ -68,6 +68,16 @@ public final class NodeConfig {
     /** How long a client connection may hold an incomplete frame without completing any before it is closed. */
     @JsonProperty("native_transport_frame_assembly_timeout_in_ms") public long frameAssemblyTimeoutMillis = 30_000;
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
+    /** Admission control of client requests (docs/admission.md); off, every request is started at once. */
+    @JsonProperty("admission_enabled") public boolean admissionEnabled = true;
+    /** At most this many client requests wait for admission; the next is refused OVERLOADED. */
+    @JsonProperty("admission_queue_max") public int admissionQueueMax = 10_000;
+    /** Above this wait of admitted requests for a request thread, admission slots shrink. */
+    @JsonProperty("admission_executor_delay_target_in_ms") public long admissionExecutorDelayTargetMillis = 2;
+    /** Above this queue delay a priority's admission queue turns epoch-LIFO. */
+    @JsonProperty("admission_lifo_threshold_in_ms") public long admissionLifoThresholdMillis = 105;
+    /** The width of an epoch of epoch-LIFO. */
+    @JsonProperty("admission_epoch_in_ms") public long admissionEpochMillis = 100;
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
     public static NodeConfig load(Path file) {
@@ -110,9 +120,18 @@ public final class NodeConfig {
                     + partialFrameDataMb);
         if (frameAssemblyTimeoutMillis < 1)
             throw new IllegalArgumentException("native_transport_frame_assembly_timeout_in_ms must be positive, was " + frameAssemblyTimeoutMillis);
+        admissionSettings(); // names a bad admission setting
         if (batchSizeWarnKb < 0 || batchSizeFailKb < batchSizeWarnKb) {
             throw new IllegalArgumentException("batch_size_fail_threshold_in_kb (" + batchSizeFailKb + ") must be at least "
                     + "batch_size_warn_threshold_in_kb (" + batchSizeWarnKb + "), which must not be negative");
         }
+    }
+
+    /** The admission settings: slots from the request threads, the rest from the admission_* keys. */
+    ballot.admission.AdmissionSettings admissionSettings() {
+        return new ballot.admission.AdmissionSettings(admissionQueueMax, requestThreads, 1, 8 * requestThreads,
+                java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionExecutorDelayTargetMillis),
+                java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionLifoThresholdMillis),
+                java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionEpochMillis));
     }
 }

@@ -33,7 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
+import ballot.cql.spi.RequestAdmission;
 import java.util.function.UnaryOperator;
 
 /**
@@ -44,7 +44,7 @@ import java.util.function.UnaryOperator;
 public final class QueryProcessor implements RequestHandler {
     private final QueryEnvironment environment;
     private final Preparer preparer;
-    private final Executor executor;
+    private final RequestAdmission admission;
     private final PreparedStatements prepared;
     private final boolean inlineWrites;
     /**
@@ -58,11 +58,11 @@ public final class QueryProcessor implements RequestHandler {
      *     at most {@link #INLINE_VALUE_BYTES_MAX} of values on the connection's event loop, saving two thread
      *     hand-offs; only when a write does not wait for an fsync
      */
-    public QueryProcessor(QueryEnvironment environment, Preparer preparer, Executor executor, long preparedCacheEntriesMax,
+    public QueryProcessor(QueryEnvironment environment, Preparer preparer, RequestAdmission admission, long preparedCacheEntriesMax,
             boolean inlineWrites) {
         this.environment = environment;
         this.preparer = preparer;
-        this.executor = executor;
+        this.admission = admission;
         this.inlineWrites = inlineWrites;
         this.prepared = new PreparedStatements(preparedCacheEntriesMax, environment.schemas()::schema);
     }
@@ -85,18 +85,44 @@ public final class QueryProcessor implements RequestHandler {
     @Override
     public CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace) {
         if (trace != null) begin(trace, request);
-        if (inlineWrites && request instanceof Execute e && valueBytes(e) <= INLINE_VALUE_BYTES_MAX) {
-            PreparedStatements.Entry entry = prepared.get(e.statementId());
-            if (entry != null && entry.statement().executesWithoutWaiting()) {
-                try {
+        PreparedStatements.Entry entry = request instanceof Execute e ? prepared.get(e.statementId()) : null;
+        String tenant = tenant(entry, client);
+        if (inlineWrites && entry != null && entry.statement().executesWithoutWaiting()
+                && valueBytes((Execute) request) <= INLINE_VALUE_BYTES_MAX) {
+            RequestAdmission.Admitted admitted = admission.tryNow(tenant);
+            if (admitted != null) {
+                try (admitted) {
+                    Execute e = (Execute) request;
                     return trace == null ? execute(e, client) : Tracing.call(trace, () -> execute(e, client));
                 } catch (RuntimeException failure) {
                     return CompletableFuture.failedFuture(failure);
                 }
             }
         }
-        return CompletableFuture.supplyAsync(() -> trace == null ? dispatch(request, client)
-                : Tracing.call(trace, () -> dispatch(request, client)), executor).thenCompose(f -> f);
+        CompletableFuture<Response> response = new CompletableFuture<>();
+        admission.submit(tenant, () -> {
+            try {
+                CompletableFuture<? extends Response> dispatched = trace == null ? dispatch(request, client)
+                        : Tracing.call(trace, () -> dispatch(request, client));
+                dispatched.whenComplete((r, failure) -> {
+                    if (failure != null) response.completeExceptionally(failure);
+                    else response.complete(r);
+                });
+            } catch (RuntimeException failure) {
+                response.completeExceptionally(failure);
+            }
+        }, response::completeExceptionally);
+        return response;
+    }
+
+    /**
+     * Whose work a request is, for the fair sharing of admission: the keyspace of a prepared statement's table, else
+     * the connection's keyspace (a QUERY is admitted before it is parsed), else none.
+     */
+    private static String tenant(PreparedStatements.Entry entry, ClientState client) {
+        if (entry != null && !entry.statement().tables().isEmpty()) return entry.statement().tables().get(0).keyspace();
+        String keyspace = entry != null && entry.keyspace() != null ? entry.keyspace() : client.keyspace();
+        return keyspace == null ? "" : keyspace;
     }
 
     /** The bound values of an EXECUTE, in bytes. */

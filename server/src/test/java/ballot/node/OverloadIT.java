@@ -1,0 +1,66 @@
+package ballot.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Admission control (issue 12, docs/admission.md), end to end: a node with one request thread and room for four
+ * waiting requests gets 400 requests at once on one connection. Those it cannot queue are answered OVERLOADED (0x1001)
+ * at once, with a message naming the setting, the others are answered, and afterwards the node serves as before.
+ * Before admission control every request was queued, however many, and none was refused.
+ */
+class OverloadIT {
+    private static final int BURST = 400;
+
+    @Test
+    void requestsPastTheQueueAreRefusedOverloadedAndTheNodeRecovers() throws Exception {
+        try (TestNode node = TestNode.start("overload", config -> {
+                    config.requestThreads = 1;
+                    config.admissionQueueMax = 4;
+                });
+                CqlSession session = node.session()) {
+            session.execute("CREATE KEYSPACE ov WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute("CREATE TABLE ov.t (k int, c int, v text, PRIMARY KEY (k, c))");
+            PreparedStatement insert = session.prepare("INSERT INTO ov.t (k, c, v) VALUES (0, ?, 'a row that takes a little reading')");
+            for (int c = 0; c < 500; c += 50) {
+                BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
+                for (int i = c; i < c + 50; i++) batch.addStatement(insert.bind(i));
+                session.execute(batch.build());
+            }
+
+            int results = 0;
+            List<String> overloaded = new ArrayList<>();
+            List<String> other = new ArrayList<>();
+            try (RawCqlConnection raw = RawCqlConnection.open(node.address())) {
+                raw.startup(Map.of("CQL_VERSION", "3.0.0"));
+                for (int stream = 1; stream <= BURST; stream++) raw.sendQuery(stream, "SELECT * FROM ov.t WHERE k = 0");
+                for (int i = 0; i < BURST; i++) {
+                    RawCqlConnection.Frame answer = raw.receive();
+                    if (answer.opcode() == 0x08) {
+                        results++;
+                        continue;
+                    }
+                    RawCqlConnection.Error error = RawCqlConnection.error(answer);
+                    if (error.code() == 0x1001) overloaded.add(error.message());
+                    else other.add(Integer.toHexString(error.code()) + " " + error.message());
+                }
+            }
+            assertThat(other).as("answers other than rows or OVERLOADED").isEmpty();
+            assertThat(overloaded).as("requests refused with OVERLOADED").isNotEmpty();
+            assertThat(overloaded.get(0)).contains("admission queue is full").contains("admission_queue_max=4");
+            assertThat(results).as("requests answered with rows").isGreaterThan(0);
+
+            for (int i = 0; i < 20; i++)
+                assertThat(session.execute("SELECT count(*) FROM ov.t WHERE k = 0").one().getLong(0)).as("after the burst").isEqualTo(500);
+        }
+    }
+}
