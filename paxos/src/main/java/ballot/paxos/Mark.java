@@ -49,6 +49,8 @@ public enum Mark {
     RETRANSMIT,
     /** A request was answered UNAVAILABLE before anything was sent. */
     UNAVAILABLE,
+    /** A request was answered OVERLOADED before anything was sent: its partition's queue was full. */
+    OVERLOADED,
     /** A request timed out before any proposal carrying it was sent. */
     TIMED_OUT,
     /** A request timed out after a proposal carrying it may have been accepted. */

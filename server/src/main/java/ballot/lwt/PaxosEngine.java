@@ -9,6 +9,7 @@ import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.data.Row;
+import ballot.cql.error.OverloadedException;
 import ballot.cql.error.ReadTimeoutException;
 import ballot.cql.error.UnavailableException;
 import ballot.cql.error.WriteTimeoutException;
@@ -112,9 +113,11 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
      * @param groupCommitMax the most acceptor steps one synced batch holds ({@link GroupCommit})
      * @param purgeGrace how long a partition's registers outlive its last Paxos step before they are purged
      *     (docs/paxos.md §4.13); at least ten contention timeouts, so no request still waits on what they record
+     * @param partitionQueueMax the most conditional statements that may wait for one partition's next round on this
+     *     coordinator; the next is answered OVERLOADED ({@code admission_partition_lwt_queue_max}, docs/admission.md)
      */
     public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout, int groupCommitMax,
-            Duration purgeGrace) {
+            Duration purgeGrace, int partitionQueueMax) {
         public Options {
             if (purgeGrace.compareTo(contentionTimeout.multipliedBy(10)) < 0)
                 throw new IllegalArgumentException("paxos_purge_grace_period_in_seconds is " + purgeGrace.toSeconds() + "; must be at least ten "
@@ -124,15 +127,17 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             if (lanes < 1) throw new IllegalArgumentException("paxos lanes is " + lanes + "; must be >= 1");
             if (tick.isNegative() || tick.isZero()) throw new IllegalArgumentException("paxos tick is " + tick + "; must be positive");
             if (groupCommitMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupCommitMax + "; must be >= 1");
+            if (partitionQueueMax < 1)
+                throw new IllegalArgumentException("admission_partition_lwt_queue_max is " + partitionQueueMax + "; must be >= 1");
         }
 
         /**
          * N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout, groups of
-         * 1024.
+         * 1024, at most {@code partitionQueueMax} statements waiting per partition.
          */
-        public static Options defaults(Duration contentionTimeout, Duration purgeGrace) {
+        public static Options defaults(Duration contentionTimeout, Duration purgeGrace, int partitionQueueMax) {
             return new Options(contentionTimeout, Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofMillis(5),
-                    contentionTimeout, 1024, purgeGrace);
+                    contentionTimeout, 1024, purgeGrace, partitionQueueMax);
         }
     }
 
@@ -423,6 +428,10 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                 case TIMED_OUT -> future.completeExceptionally(request.isRead()
                         ? new ReadTimeoutException(serial, 0, electorate.quorum(), false)
                         : new WriteTimeoutException(serial, 0, electorate.quorum(), WriteType.CAS, result.contentions()));
+                case OVERLOADED -> future.completeExceptionally(new OverloadedException("Overloaded: "
+                        + options.partitionQueueMax() + " conditional statements already wait for this partition of "
+                        + request.table().keyspace() + "." + request.table().name()
+                        + " on this coordinator (admission_partition_lwt_queue_max); retry later"));
                 case UNAVAILABLE -> {
                     int voters = alive(electorate.voters());
                     future.completeExceptionally(voters < electorate.quorum()
@@ -650,6 +659,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                     .random(random::nextLong)
                     .readModel(readModel)
                     .observer(stats::mark)
+                    .partitionQueueMax(options.partitionQueueMax())
                     .build();
             execute(() -> coordinator = c);
             long tick = options.tick().toNanos();

@@ -35,6 +35,8 @@ public final class PaxosStats {
     private final Requests reads;
     private final Counter conditionNotMet;
     private final Counter timeoutDueToUncertainty;
+    /** Statements refused because their partition's queue was full: an admission refusal (docs/admission.md). */
+    private final Counter partitionCapRefusals;
     private final Counter fastPath;
     private final Map<Mark, Counter> marks = new EnumMap<>(Mark.class);
 
@@ -43,6 +45,8 @@ public final class PaxosStats {
         reads = new Requests(registry, "read", "SERIAL reads");
         conditionNotMet = Counter.builder("ballot.paxos.cas.write.condition.not.met")
                 .description("Conditional statements whose condition did not hold (not applied)").register(registry);
+        partitionCapRefusals = Counter.builder("ballot.admission.rejected").tag("reason", "partition_cap")
+                .description("Requests refused with OVERLOADED, by reason").register(registry);
         timeoutDueToUncertainty = Counter.builder("ballot.paxos.cas.write.timeout.due.to.uncertainty")
                 .description("Conditional statements answered WriteTimeout(CAS) because a proposal carrying them may have "
                         + "been accepted but was not decided: their effect is unknown").register(registry);
@@ -125,7 +129,7 @@ public final class PaxosStats {
             switch (result.outcome()) {
                 case TIMED_OUT, UNKNOWN, COMMIT_TIMEOUT -> timeouts.increment();
                 case UNAVAILABLE -> unavailable.increment();
-                case APPLIED, NOT_APPLIED -> { }
+                case APPLIED, NOT_APPLIED, OVERLOADED -> { }
             }
         }
     }
@@ -136,6 +140,7 @@ public final class PaxosStats {
         // NOT_APPLIED also answers a statement that failed when evaluated (a list index out of bounds): not a condition
         if (!read && result.outcome() == Outcome.NOT_APPLIED && !statementFailed) conditionNotMet.increment();
         if (!read && result.outcome() == Outcome.UNKNOWN) timeoutDueToUncertainty.increment();
+        if (result.outcome() == Outcome.OVERLOADED) partitionCapRefusals.increment();
         if (result.fastPath()) fastPath.increment();
     }
 

@@ -118,7 +118,7 @@ public final class BallotNode implements AutoCloseable {
                     metrics.registry());
             paxos = new PaxosEngine(storage, schema::schema, system::table, identity.hostId(), clock::nextMicros,
                     PaxosEngine.Options.defaults(Duration.ofMillis(config.casContentionTimeoutMillis),
-                            Duration.ofSeconds(config.paxosPurgeGraceSeconds)), metrics.registry());
+                            Duration.ofSeconds(config.paxosPurgeGraceSeconds), config.admissionPartitionLwtQueueMax), metrics.registry());
             paxos.abstainFrom(table -> true); // until the node knows which tables predate its joining
             transactions = new TransactionHost(paxos, storage, id -> {
                 TableMetadata table = schema.schema().table(id);

@@ -76,6 +76,8 @@ public final class NodeConfig {
     @JsonProperty("admission_executor_delay_target_in_ms") public long admissionExecutorDelayTargetMillis = 2;
     /** Above this queue delay a priority's admission queue turns epoch-LIFO. */
     @JsonProperty("admission_lifo_threshold_in_ms") public long admissionLifoThresholdMillis = 105;
+    /** At most this many conditional statements wait for one partition on a coordinator; the next is refused OVERLOADED. */
+    @JsonProperty("admission_partition_lwt_queue_max") public int admissionPartitionLwtQueueMax = 128;
     /** The width of an epoch of epoch-LIFO. */
     @JsonProperty("admission_epoch_in_ms") public long admissionEpochMillis = 100;
 

@@ -301,7 +301,7 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
             if (replies == null || resolving) return null;
             return switch (result.outcome()) {
                 case APPLIED, NOT_APPLIED, COMMIT_TIMEOUT -> replies;
-                case UNKNOWN, TIMED_OUT, UNAVAILABLE -> null;
+                case UNKNOWN, TIMED_OUT, UNAVAILABLE, OVERLOADED -> null;
             };
         }
 

@@ -96,7 +96,7 @@ public final class EngineCluster implements AutoCloseable {
             Schema schema = new Schema(Map.of("ks", new KeyspaceMetadata("ks", Map.of("class", "SimpleStrategy", "replication_factor", "3"),
                     true, Map.of(), Map.of()).withTable(TABLE)), new UUID(0, 1));
             engine = new PaxosEngine(storage, () -> schema, id -> null, info.hostId(), clock::incrementAndGet,
-                    new PaxosEngine.Options(contention, 2, Duration.ofMillis(2), contention, 8, contention.multipliedBy(10)), new SimpleMeterRegistry());
+                    new PaxosEngine.Options(contention, 2, Duration.ofMillis(2), contention, 8, contention.multipliedBy(10), 128), new SimpleMeterRegistry());
             handlers.clear();
             engine.handle(new LoopbackMessaging(this));
             engine.start(new FakeMembership(this), new LoopbackMessaging(this), (table, token, serial) -> replicas());

@@ -63,4 +63,40 @@ class OverloadIT {
                 assertThat(session.execute("SELECT count(*) FROM ov.t WHERE k = 0").one().getLong(0)).as("after the burst").isEqualTo(500);
         }
     }
+
+    /**
+     * The per-partition cap: with at most two conditional statements allowed to wait for one partition, a burst of
+     * 400 on one partition gets some OVERLOADED answers naming the setting; the others are decided, and the partition
+     * takes statements afterwards.
+     */
+    @Test
+    void conditionalStatementsPastThePartitionCapAreRefusedOverloaded() throws Exception {
+        try (TestNode node = TestNode.start("partition-cap", config -> config.admissionPartitionLwtQueueMax = 2);
+                CqlSession session = node.session()) {
+            session.execute("CREATE KEYSPACE pc WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute("CREATE TABLE pc.t (k int PRIMARY KEY, v int)");
+            int decided = 0;
+            List<String> overloaded = new ArrayList<>();
+            List<String> other = new ArrayList<>();
+            try (RawCqlConnection raw = RawCqlConnection.open(node.address())) {
+                raw.startup(Map.of("CQL_VERSION", "3.0.0"));
+                for (int stream = 1; stream <= BURST; stream++) raw.sendQuery(stream, "UPDATE pc.t SET v = " + stream + " WHERE k = 0 IF v != -1");
+                for (int i = 0; i < BURST; i++) {
+                    RawCqlConnection.Frame answer = raw.receive();
+                    if (answer.opcode() == 0x08) {
+                        decided++;
+                        continue;
+                    }
+                    RawCqlConnection.Error error = RawCqlConnection.error(answer);
+                    if (error.code() == 0x1001) overloaded.add(error.message());
+                    else other.add(Integer.toHexString(error.code()) + " " + error.message());
+                }
+            }
+            assertThat(other).as("answers other than decisions or OVERLOADED").isEmpty();
+            assertThat(overloaded).as("statements refused with OVERLOADED").isNotEmpty();
+            assertThat(overloaded.get(0)).contains("wait for this partition of pc.t").contains("admission_partition_lwt_queue_max");
+            assertThat(decided).as("statements decided").isGreaterThan(0);
+            assertThat(session.execute("INSERT INTO pc.t (k, v) VALUES (1, 1) IF NOT EXISTS").wasApplied()).as("after the burst").isTrue();
+        }
+    }
 }

@@ -204,6 +204,7 @@ public final class CasCoordinator {
         private ReadModel readModel;
         private Observer observer = Observer.NONE;
         private int batchSizeMax = 32;
+        private int partitionQueueMax = Integer.MAX_VALUE;
         private Duration retransmit = Duration.ofMillis(100);
         private Duration backoffBase = Duration.ofMillis(1);
         private Duration backoffMax = Duration.ofMillis(100);
@@ -250,6 +251,15 @@ public final class CasCoordinator {
         /** Most requests of one partition decided by one round (§8). */
         public Builder batchSizeMax(int batchSizeMax) {
             this.batchSizeMax = batchSizeMax;
+            return this;
+        }
+
+        /**
+         * The most requests that may wait for one partition's next round on this coordinator; the next is answered
+         * OVERLOADED at once, so one hot partition cannot hold unbounded memory (docs/admission.md).
+         */
+        public Builder partitionQueueMax(int partitionQueueMax) {
+            this.partitionQueueMax = partitionQueueMax;
             return this;
         }
 
@@ -312,6 +322,7 @@ public final class CasCoordinator {
             require(observer, "observer");
             if (incarnation < 0) throw new IllegalArgumentException("incarnation is " + incarnation + "; must be >= 0");
             if (batchSizeMax < 1) throw new IllegalArgumentException("batchSizeMax is " + batchSizeMax + "; must be >= 1");
+            if (partitionQueueMax < 1) throw new IllegalArgumentException("partitionQueueMax is " + partitionQueueMax + "; must be >= 1");
             positive(retransmit, "retransmit");
             positive(backoffBase, "backoff base");
             positive(backoffMax, "backoff max");
@@ -323,7 +334,7 @@ public final class CasCoordinator {
             if (idleSessionsMax < 0) throw new IllegalArgumentException("idleSessionsMax is " + idleSessionsMax + "; must be >= 0");
             Context ctx = new Context(self, transport, clock, new BallotGenerator(clock, self, incarnation), readModel,
                     observer, new Backoff(random, backoffBase.toNanos(), backoffMax.toNanos()), batchSizeMax,
-                    retransmit.toNanos(), recoveryGrace.toNanos(), commitRetry.toNanos(), fastPath);
+                    retransmit.toNanos(), recoveryGrace.toNanos(), commitRetry.toNanos(), fastPath, partitionQueueMax);
             return new CasCoordinator(ctx, sessionIdle.toNanos(), idleSessionsMax);
         }
 

@@ -24,7 +24,9 @@ public record CasResult(Outcome outcome, Bytes current, int roundTrips, int cont
         /** Timed out before any proposal carrying it was sent: it has no effect. Reported as WriteTimeout(CAS). */
         TIMED_OUT,
         /** Fewer live replicas than a quorum (or than the commit level) when it arrived; nothing was sent. */
-        UNAVAILABLE;
+        UNAVAILABLE,
+        /** Its partition already had the most requests allowed waiting on this coordinator; nothing was sent. */
+        OVERLOADED;
 
         /** Whether the update is known to take effect. */
         public boolean applied() {

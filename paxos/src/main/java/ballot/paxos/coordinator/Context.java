@@ -22,10 +22,12 @@ final class Context {
     final long recoveryGraceNanos;
     final long commitRetryNanos;
     final boolean fastPathEnabled;
+    /** The most requests that may wait for one partition's next round; the next is answered OVERLOADED. */
+    final int partitionQueueMax;
 
     Context(NodeId self, Transport transport, Clock clock, BallotGenerator ballots, ReadModel model, Observer observer,
             Backoff backoff, int batchSizeMax, long retransmitNanos, long recoveryGraceNanos, long commitRetryNanos,
-            boolean fastPathEnabled) {
+            boolean fastPathEnabled, int partitionQueueMax) {
         this.self = self;
         this.transport = transport;
         this.clock = clock;
@@ -38,6 +40,7 @@ final class Context {
         this.recoveryGraceNanos = recoveryGraceNanos;
         this.commitRetryNanos = commitRetryNanos;
         this.fastPathEnabled = fastPathEnabled;
+        this.partitionQueueMax = partitionQueueMax;
     }
 
     void mark(Mark mark) {

@@ -112,6 +112,11 @@ final class PartitionSession {
             pending.answer(Outcome.UNAVAILABLE, null);
             return;
         }
+        if (queue.size() >= ctx.partitionQueueMax) {
+            ctx.mark(Mark.OVERLOADED);
+            pending.answer(Outcome.OVERLOADED, null);
+            return;
+        }
         queue.add(pending);
         startIfIdle();
     }

@@ -226,6 +226,28 @@ class CoordinatorScenarioTest {
         for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(3L);
     }
 
+    /**
+     * docs/admission.md, per-partition cap: with a round in flight and the most requests allowed already waiting for
+     * the partition, the next is answered OVERLOADED at once and sends nothing; those waiting are decided as before.
+     */
+    @Test
+    void overloadedWhenThePartitionQueueIsFull() {
+        ManualCluster c = new ManualCluster();
+        c.partitionQueueMax = 2;
+        List<CasResult> inRound = c.submit(N1, c.set(1), SimLevel.ANY);
+        List<CasResult> second = c.submit(N1, c.set(2), SimLevel.ANY);
+        List<CasResult> third = c.submit(N1, c.set(3), SimLevel.ANY);
+        int sent = c.inFlight.size();
+        List<CasResult> refused = c.submit(N1, c.set(4), SimLevel.ANY);
+        assertThat(refused).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.OVERLOADED);
+        assertThat(c.inFlight).hasSize(sent);
+        assertThat(c.marks).containsEntry(Mark.OVERLOADED, 1);
+        c.deliverAll();
+        assertThat(inRound).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(second).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(third).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+    }
+
     /** §4.10: fewer live replicas than a quorum when the request arrives: UNAVAILABLE, nothing sent. */
     @Test
     void unavailableWhenNoQuorumIsAlive() {

@@ -80,6 +80,8 @@ final class ManualCluster {
 
     /** For coordinators created from now on. */
     int idleSessionsMax = 4096;
+    /** For coordinators created from now on. */
+    int partitionQueueMax = Integer.MAX_VALUE;
 
     CasCoordinator coordinator(NodeId node) {
         return coordinators.computeIfAbsent(node, n -> CasCoordinator.builder()
@@ -93,6 +95,7 @@ final class ManualCluster {
                 .backoff(Duration.ofMillis(2), Duration.ofMillis(10))
                 .recoveryGrace(Duration.ofMillis(5))
                 .idleSessionsMax(idleSessionsMax)
+                .partitionQueueMax(partitionQueueMax)
                 .build());
     }
 
