@@ -1,8 +1,8 @@
 package ballot.admission;
 
 /**
- * How many CPU-bound works may run at once. The count follows a live signal, the longest wait of admitted work for a
- * request thread in the last tick: above the target the CPU is already queueing work, so slots shrink to 80%
+ * How many works may be in flight at once. The count follows a live signal, the longest wait of work for a thread in
+ * the last tick (the shell reports it): above the target the CPU is already queueing work, so slots shrink to 80%
  * (multiplicative decrease); at or below it while all slots were in use, one more (additive increase). Not thread-safe:
  * the {@link GrantCoordinator}'s lock guards it.
  */

@@ -144,6 +144,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private final NodeId self;
     private final int incarnation;
     private final Options options;
+    /** The longest a lane task waited for its lane's thread since {@link #takeLaneDelayNanos} was last called. */
+    private final java.util.concurrent.atomic.AtomicLong laneDelayMaxNanos = new java.util.concurrent.atomic.AtomicLong();
     private final Function<UUID, TableMetadata> tables;
     private final Clock clock;
     private final RocksPaxosStore store;
@@ -241,6 +243,14 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /**
+     * The longest any task waited for its lane's thread since the last call (and resets it): how far behind the Paxos
+     * lanes are, a signal for admission control (docs/admission.md).
+     */
+    public long takeLaneDelayNanos() {
+        return laneDelayMaxNanos.getAndSet(0);
     }
 
     /**
@@ -679,7 +689,11 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         }
 
         void execute(Runnable task) {
-            executor.execute(() -> run(task));
+            long queued = System.nanoTime();
+            executor.execute(() -> {
+                laneDelayMaxNanos.accumulateAndGet(System.nanoTime() - queued, Math::max);
+                run(task);
+            });
         }
 
         /** A failed step is a bug or a storage failure: logged, and the lane goes on (nothing was acknowledged). */

@@ -22,11 +22,13 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The IO shell of admission control (docs/admission.md): admits CQL requests through a {@link GrantCoordinator}, runs
- * the admitted ones on the request executor, reports how long they waited for a thread (the slot signal), ticks the
- * coordinator every 10 ms, and counts every decision. Client requests are {@link Priority#NORMAL}; a request's deadline
+ * the admitted ones on the request executor (each holds its slot until it is answered), reports how long they waited
+ * for a request thread and how long Paxos lane tasks waited for theirs (the slot signal), ticks the coordinator every
+ * 10 ms, and counts every decision. Client requests are {@link Priority#NORMAL}; a request's deadline
  * is its arrival plus {@code deadlineNanos}.
  */
 final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
@@ -38,7 +40,12 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     private final AdmissionSettings settings;
     private final ScheduledExecutorService ticker;
 
-    CoordinatorAdmission(AdmissionSettings settings, long deadlineNanos, Executor requests, MeterRegistry registry) {
+    /**
+     * @param internalDelay the longest wait of internal work for its thread since the last call (the Paxos lanes): with
+     *     the request executor's delay, the signal the slots follow
+     */
+    CoordinatorAdmission(AdmissionSettings settings, long deadlineNanos, Executor requests, LongSupplier internalDelay,
+            MeterRegistry registry) {
         this.settings = settings;
         this.deadlineNanos = deadlineNanos;
         this.requests = requests;
@@ -59,7 +66,10 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        ticker.scheduleWithFixedDelay(coordinator::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        ticker.scheduleWithFixedDelay(() -> {
+            coordinator.executorDelay(internalDelay.getAsLong());
+            coordinator.tick();
+        }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -69,7 +79,7 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     }
 
     @Override
-    public void submit(String tenant, Runnable work, Consumer<OverloadedException> refused) {
+    public void submit(String tenant, Consumer<Admitted> work, Consumer<OverloadedException> refused) {
         coordinator.submit(work(tenant), new Requester() {
             @Override
             public void admitted(Grant grant) {
@@ -77,11 +87,7 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
                 try {
                     requests.execute(() -> {
                         coordinator.executorDelay(System.nanoTime() - granted);
-                        try {
-                            work.run();
-                        } finally {
-                            grant.release();
-                        }
+                        work.accept(grant::release);
                     });
                 } catch (RejectedExecutionException stopping) {
                     grant.release();

@@ -73,7 +73,7 @@ public final class NodeConfig {
     /** At most this many client requests wait for admission; the next is refused OVERLOADED. */
     @JsonProperty("admission_queue_max") public int admissionQueueMax = 10_000;
     /** Above this wait of admitted requests for a request thread, admission slots shrink. */
-    @JsonProperty("admission_executor_delay_target_in_ms") public long admissionExecutorDelayTargetMillis = 2;
+    @JsonProperty("admission_executor_delay_target_in_ms") public long admissionExecutorDelayTargetMillis = 5;
     /** Above this queue delay a priority's admission queue turns epoch-LIFO. */
     @JsonProperty("admission_lifo_threshold_in_ms") public long admissionLifoThresholdMillis = 105;
     /** At most this many conditional statements wait for one partition on a coordinator; the next is refused OVERLOADED. */
@@ -129,9 +129,13 @@ public final class NodeConfig {
         }
     }
 
-    /** The admission settings: slots from the request threads, the rest from the admission_* keys. */
+    /**
+     * The admission settings: slots (requests admitted and not yet answered) begin at 32 per request thread and move
+     * between one per thread and 4,096; the rest from the admission_* keys.
+     */
     ballot.admission.AdmissionSettings admissionSettings() {
-        return new ballot.admission.AdmissionSettings(admissionQueueMax, requestThreads, 1, 8 * requestThreads,
+        return new ballot.admission.AdmissionSettings(admissionQueueMax, 32 * requestThreads, requestThreads,
+                Math.max(4096, 32 * requestThreads),
                 java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionExecutorDelayTargetMillis),
                 java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionLifoThresholdMillis),
                 java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionEpochMillis));

@@ -91,16 +91,21 @@ public final class QueryProcessor implements RequestHandler {
                 && valueBytes((Execute) request) <= INLINE_VALUE_BYTES_MAX) {
             RequestAdmission.Admitted admitted = admission.tryNow(tenant);
             if (admitted != null) {
-                try (admitted) {
-                    Execute e = (Execute) request;
-                    return trace == null ? execute(e, client) : Tracing.call(trace, () -> execute(e, client));
+                Execute e = (Execute) request;
+                CompletableFuture<? extends Response> executed;
+                try {
+                    executed = trace == null ? execute(e, client) : Tracing.call(trace, () -> execute(e, client));
                 } catch (RuntimeException failure) {
+                    admitted.close();
                     return CompletableFuture.failedFuture(failure);
                 }
+                executed.whenComplete((r, failure) -> admitted.close());
+                return executed;
             }
         }
         CompletableFuture<Response> response = new CompletableFuture<>();
-        admission.submit(tenant, () -> {
+        admission.submit(tenant, admitted -> {
+            response.whenComplete((r, failure) -> admitted.close());
             try {
                 CompletableFuture<? extends Response> dispatched = trace == null ? dispatch(request, client)
                         : Tracing.call(trace, () -> dispatch(request, client));

@@ -6,8 +6,8 @@ import java.util.function.Consumer;
 
 /**
  * When a request's work may start (docs/admission.md). The node admits each request before any of its work runs, and
- * refuses with OVERLOADED what it cannot start before the request's deadline; an admission lasts for the request's
- * synchronous part on a request thread, not for its wait on replicas.
+ * refuses with OVERLOADED what it cannot start before the request's deadline; an admission lasts until the request is
+ * answered, so the admitted requests bound the work in flight (Paxos rounds, replica writes), not only the threads.
  */
 public interface RequestAdmission {
     /** An admission held by work running now; closing it ends it. */
@@ -23,10 +23,10 @@ public interface RequestAdmission {
     Admitted tryNow(String tenant);
 
     /**
-     * Runs {@code work} on a request thread once admitted (the admission ends when it returns), or calls
-     * {@code refused} with the OVERLOADED error to answer instead. Either may happen before this returns.
+     * Runs {@code work} on a request thread once admitted, or calls {@code refused} with the OVERLOADED error to answer
+     * instead; either may happen before this returns. The work closes its admission when the request is answered.
      */
-    void submit(String tenant, Runnable work, Consumer<OverloadedException> refused);
+    void submit(String tenant, Consumer<Admitted> work, Consumer<OverloadedException> refused);
 
     /** Admits everything at once: the work runs on {@code executor}. For tests and tools that run a query processor. */
     static RequestAdmission unlimited(Executor executor) {
@@ -37,8 +37,8 @@ public interface RequestAdmission {
             }
 
             @Override
-            public void submit(String tenant, Runnable work, Consumer<OverloadedException> refused) {
-                executor.execute(work);
+            public void submit(String tenant, Consumer<Admitted> work, Consumer<OverloadedException> refused) {
+                executor.execute(() -> work.accept(() -> {}));
             }
         };
     }

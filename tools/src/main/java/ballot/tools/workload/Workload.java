@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
  * registered. They share their options ({@link LoadOptions}, {@link ClusterOptions}), the seed's accounts
  * ({@link Accounts}) and the load loop ({@link BoundedLoad}).
  */
-@Command(name = "ballot-workload", mixinStandardHelpOptions = true, subcommands = {Pop.class, Pay.class, Check.class},
+@Command(name = "ballot-workload", mixinStandardHelpOptions = true, subcommands = {Pop.class, Pay.class, Check.class, Overload.class},
         description = "A lightest-style banking workload against a Ballot or Cassandra cluster.")
 public final class Workload {
     public static void main(String[] args) {
