@@ -165,7 +165,7 @@ public final class BallotNode implements AutoCloseable {
             RequestAdmission requestAdmission = RequestAdmission.unlimited(requests);
             if (config.admissionEnabled) {
                 admission = new CoordinatorAdmission(config.admissionSettings(), TimeUnit.MILLISECONDS.toNanos(config.readTimeoutMillis),
-                        requests, paxos::takeLaneDelayNanos, metrics.registry());
+                        requests, paxos::takeLaneDelayNanos, new java.util.HashSet<>(config.admissionBackgroundKeyspaces), metrics.registry());
                 requestAdmission = admission;
             }
             QueryProcessor processor = new QueryProcessor(environment, preparer, requestAdmission, config.preparedStatementsCacheEntries,

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -28,8 +29,8 @@ import java.util.function.LongSupplier;
  * The IO shell of admission control (docs/admission.md): admits CQL requests through a {@link GrantCoordinator}, runs
  * the admitted ones on the request executor (each holds its slot until it is answered), reports how long they waited
  * for a request thread and how long Paxos lane tasks waited for theirs (the slot signal), ticks the coordinator every
- * 10 ms, and counts every decision. Client requests are {@link Priority#NORMAL}; a request's deadline
- * is its arrival plus {@code deadlineNanos}.
+ * 10 ms, and counts every decision. Client requests are {@link Priority#NORMAL}, or {@link Priority#BACKGROUND} in
+ * the keyspaces configured so; a request's deadline is its arrival plus {@code deadlineNanos}.
  */
 final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     private static final long TICK_MILLIS = 10;
@@ -39,14 +40,17 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     private final long deadlineNanos;
     private final AdmissionSettings settings;
     private final ScheduledExecutorService ticker;
+    /** Keyspaces admitted at {@link Priority#BACKGROUND} ({@code admission_background_keyspaces}). */
+    private final Set<String> backgroundTenants;
 
     /**
      * @param internalDelay the longest wait of internal work for its thread since the last call (the Paxos lanes): with
      *     the request executor's delay, the signal the slots follow
      */
     CoordinatorAdmission(AdmissionSettings settings, long deadlineNanos, Executor requests, LongSupplier internalDelay,
-            MeterRegistry registry) {
+            Set<String> backgroundTenants, MeterRegistry registry) {
         this.settings = settings;
+        this.backgroundTenants = Set.copyOf(backgroundTenants);
         this.deadlineNanos = deadlineNanos;
         this.requests = requests;
         this.coordinator = new GrantCoordinator(settings, System::nanoTime, new Meters(registry));
@@ -104,7 +108,7 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
 
     private WorkInfo work(String tenant) {
         long now = System.nanoTime();
-        return new WorkInfo(tenant, Priority.NORMAL, now, now + deadlineNanos);
+        return new WorkInfo(tenant, backgroundTenants.contains(tenant) ? Priority.BACKGROUND : Priority.NORMAL, now, now + deadlineNanos);
     }
 
     private String message(Refusal why) {

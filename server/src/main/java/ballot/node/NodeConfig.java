@@ -78,6 +78,8 @@ public final class NodeConfig {
     @JsonProperty("admission_lifo_threshold_in_ms") public long admissionLifoThresholdMillis = 105;
     /** At most this many conditional statements wait for one partition on a coordinator; the next is refused OVERLOADED. */
     @JsonProperty("admission_partition_lwt_queue_max") public int admissionPartitionLwtQueueMax = 128;
+    /** Keyspaces whose requests are admitted at background priority: after every other request waiting (bulk loads). */
+    @JsonProperty("admission_background_keyspaces") public java.util.List<String> admissionBackgroundKeyspaces = new java.util.ArrayList<>();
     /** The width of an epoch of epoch-LIFO. */
     @JsonProperty("admission_epoch_in_ms") public long admissionEpochMillis = 100;
 

@@ -99,4 +99,50 @@ class OverloadIT {
             assertThat(session.execute("INSERT INTO pc.t (k, v) VALUES (1, 1) IF NOT EXISTS").wasApplied()).as("after the burst").isTrue();
         }
     }
+
+    /**
+     * A keyspace admitted at background priority ({@code admission_background_keyspaces}) gives way: while a burst of
+     * its reads overflows the queue, reads of another keyspace sent meanwhile on another connection are all answered
+     * (a full queue refuses the background request, not the normal one).
+     */
+    @Test
+    void backgroundKeyspacesGiveWayToOthersWhenTheQueueIsFull() throws Exception {
+        try (TestNode node = TestNode.start("background", config -> {
+                    config.requestThreads = 1;
+                    config.admissionQueueMax = 4;
+                    config.admissionBackgroundKeyspaces = List.of("bulk");
+                });
+                CqlSession session = node.session()) {
+            for (String keyspace : List.of("bulk", "live")) {
+                session.execute("CREATE KEYSPACE " + keyspace + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+                session.execute("CREATE TABLE " + keyspace + ".t (k int, c int, v text, PRIMARY KEY (k, c))");
+                PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".t (k, c, v) VALUES (0, ?, 'a row that takes a little reading')");
+                for (int c = 0; c < 500; c += 50) {
+                    BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
+                    for (int i = c; i < c + 50; i++) batch.addStatement(insert.bind(i));
+                    session.execute(batch.build());
+                }
+            }
+            int bulkOverloaded = 0;
+            List<String> liveRefused = new ArrayList<>();
+            try (RawCqlConnection bulk = RawCqlConnection.open(node.address()); RawCqlConnection live = RawCqlConnection.open(node.address())) {
+                bulk.startup(Map.of("CQL_VERSION", "3.0.0"));
+                live.startup(Map.of("CQL_VERSION", "3.0.0"));
+                live.query("USE live");
+                bulk.query("USE bulk");
+                for (int stream = 1; stream <= BURST; stream++) bulk.sendQuery(stream, "SELECT * FROM t WHERE k = 0");
+                for (int i = 0; i < 10; i++) {
+                    RawCqlConnection.Response answer = live.query("SELECT * FROM t WHERE k = 0", 0);
+                    if (answer.opcode() != 0x08)
+                        liveRefused.add(RawCqlConnection.error(new RawCqlConnection.Frame(answer.opcode(), answer.body())).message());
+                }
+                for (int i = 0; i < BURST; i++) {
+                    RawCqlConnection.Frame answer = bulk.receive();
+                    if (answer.opcode() != 0x08 && RawCqlConnection.error(answer).code() == 0x1001) bulkOverloaded++;
+                }
+            }
+            assertThat(bulkOverloaded).as("background reads refused with OVERLOADED").isPositive();
+            assertThat(liveRefused).as("normal reads refused while the background burst overflowed the queue").isEmpty();
+        }
+    }
 }
