@@ -5,7 +5,7 @@
 #
 # For each cluster size (--nodes) and each admission setting (on, then off), in one run: starts a fresh Ballot
 # cluster (127.0.0.1..N, RF N, QUORUM/SERIAL), and with the tools' open-loop generator (`workload overload`):
-#   1. warm-up, then capacity: a closed loop of --closed requests in flight (mix plain=50,lwt=40,hot=10) for 30 s;
+#   1. warm-up, then capacity: a closed loop of --closed requests in flight (--mix) for 30 s;
 #      its goodput is "capacity" (measured with admission on, reused for the off pass so both see the same load);
 #   2. the probe alone: 50 LWTs/s in keyspace ovl_live for 30 s (its unloaded p99);
 #   3. for 1x, 2x and 4x capacity: the bulk load (the same mix, open loop, keyspace ovl_bulk, which the nodes admit
@@ -20,6 +20,7 @@
 #   --nodes LIST       cluster sizes, comma-separated (default 1,3)
 #   --duration S       seconds per open-loop phase (default 300, as issue 12 asks; use 60 for a short run)
 #   --closed N         requests in flight when measuring capacity (default 256)
+#   --mix MIX          the bulk load's mix (default plain=20,lwt=70,hot=10: mostly LWTs, whose overload is the point)
 #   --heap SIZE        node heap (default 1G)
 #   --port P           CQL port (default 19600; internode P+1, metrics P+2)
 #   --out DIR          run directory (default src-bench/target/overload/<timestamp>)
@@ -36,6 +37,7 @@ TOOLS_JAR="$ROOT/tools/target/ballot-tools-all.jar"
 nodes_list=1,3
 duration=300
 closed=256
+mix=plain=20,lwt=70,hot=10
 heap=1G
 port=19600
 out=""
@@ -50,6 +52,7 @@ while (($#)); do
         --nodes) nodes_list="$2"; shift 2 ;;
         --duration) duration="$2"; shift 2 ;;
         --closed) closed="$2"; shift 2 ;;
+        --mix) mix="$2"; shift 2 ;;
         --heap) heap="$2"; shift 2 ;;
         --port) port="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
@@ -178,13 +181,13 @@ for nodes in "${sizes[@]}"; do
         log "== $nodes node(s), admission $admission"
         start_cluster "$nodes" "$admission" "$dir"
         if [[ -z "$capacity" ]]; then
-            overload "$dir/warmup.log" --keyspace ovl_bulk --closed "$closed" --duration 30s
-            overload "$dir/capacity.log" --keyspace ovl_bulk --closed "$closed" --duration 30s
+            overload "$dir/warmup.log" --keyspace ovl_bulk --closed "$closed" --mix "$mix" --duration 30s
+            overload "$dir/capacity.log" --keyspace ovl_bulk --closed "$closed" --mix "$mix" --duration 30s
             capacity="$(goodput "$dir/capacity.log")"
             [[ -n "$capacity" && "$capacity" -gt 0 ]] || die "no capacity measured; see $dir/capacity.log"
             log "capacity: $capacity requests/s (closed loop, $closed in flight)"
         else
-            overload "$dir/warmup.log" --keyspace ovl_bulk --closed "$closed" --duration 30s
+            overload "$dir/warmup.log" --keyspace ovl_bulk --closed "$closed" --mix "$mix" --duration 30s
         fi
         record capacity goodput "$capacity"
         overload "$dir/probe-alone.log" --keyspace ovl_live --rate 50 --mix lwt=1 --duration 30s
@@ -194,7 +197,7 @@ for nodes in "${sizes[@]}"; do
             log "$mult x capacity: $rate requests/s for ${duration}s, probe beside it"
             overload "$dir/probe-${mult}x.log" --keyspace ovl_live --rate 50 --mix lwt=1 --duration "${duration}s" &
             probe=$!
-            overload "$dir/bulk-${mult}x.log" --keyspace ovl_bulk --rate "$rate" --duration "${duration}s"
+            overload "$dir/bulk-${mult}x.log" --keyspace ovl_bulk --rate "$rate" --mix "$mix" --duration "${duration}s"
             wait "$probe" || true
             read -r first last <<<"$(fifths "$dir/bulk-${mult}x.log")"
             record "bulk-${mult}x" goodput "$(goodput "$dir/bulk-${mult}x.log")"

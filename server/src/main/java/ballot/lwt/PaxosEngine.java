@@ -144,8 +144,6 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private final NodeId self;
     private final int incarnation;
     private final Options options;
-    /** The longest a lane task waited for its lane's thread since {@link #takeLaneDelayNanos} was last called. */
-    private final java.util.concurrent.atomic.AtomicLong laneDelayMaxNanos = new java.util.concurrent.atomic.AtomicLong();
     private final Function<UUID, TableMetadata> tables;
     private final Clock clock;
     private final RocksPaxosStore store;
@@ -246,11 +244,14 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     }
 
     /**
-     * The longest any task waited for its lane's thread since the last call (and resets it): how far behind the Paxos
-     * lanes are, a signal for admission control (docs/admission.md).
+     * How far behind the Paxos lanes are, for admission control (docs/admission.md): of each lane, the longest any of
+     * its tasks waited for its thread since the last call; of those, the least. Every lane behind means the CPU is
+     * short; one lane behind is a hot partition, which the per-partition cap answers, not fewer slots for everyone.
      */
     public long takeLaneDelayNanos() {
-        return laneDelayMaxNanos.getAndSet(0);
+        long least = Long.MAX_VALUE;
+        for (Lane lane : lanes) least = Math.min(least, lane.delayMaxNanos.getAndSet(0));
+        return least;
     }
 
     /**
@@ -646,6 +647,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         CasCoordinator coordinator;
         /** The traces of traced requests in flight, by partition; lane thread only. */
         final PartitionTraces traced = new PartitionTraces();
+        /** The longest a task waited for this lane's thread since {@link #takeLaneDelayNanos} last read it. */
+        final java.util.concurrent.atomic.AtomicLong delayMaxNanos = new java.util.concurrent.atomic.AtomicLong();
         /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
         volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
 
@@ -691,7 +694,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         void execute(Runnable task) {
             long queued = System.nanoTime();
             executor.execute(() -> {
-                laneDelayMaxNanos.accumulateAndGet(System.nanoTime() - queued, Math::max);
+                delayMaxNanos.accumulateAndGet(System.nanoTime() - queued, Math::max);
                 run(task);
             });
         }

@@ -83,6 +83,8 @@ public final class BallotNode implements AutoCloseable {
     private MetricsServer metricsServer;
     private ExecutorService requests;
     private CoordinatorAdmission admission;
+    /** Requests one connection may have with the node when admission control is on: all its stream ids. */
+    private static final int ADMITTED_REQUESTS_PER_CONNECTION_MAX = 32_768;
     private CqlServer server;
     private Cluster cluster;
     private Replication replication;
@@ -164,7 +166,8 @@ public final class BallotNode implements AutoCloseable {
             requests = requestExecutor(config.requestThreads);
             RequestAdmission requestAdmission = RequestAdmission.unlimited(requests);
             if (config.admissionEnabled) {
-                admission = new CoordinatorAdmission(config.admissionSettings(), TimeUnit.MILLISECONDS.toNanos(config.readTimeoutMillis),
+                admission = new CoordinatorAdmission(config.admissionSettings(),
+                        TimeUnit.MILLISECONDS.toNanos(Math.min(config.admissionMaxWaitMillis, config.readTimeoutMillis)),
                         requests, paxos::takeLaneDelayNanos, new java.util.HashSet<>(config.admissionBackgroundKeyspaces), metrics.registry());
                 requestAdmission = admission;
             }
@@ -184,6 +187,10 @@ public final class BallotNode implements AutoCloseable {
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
                     .port(nativePort)
                     .frameBytesMax(config.frameSizeMb << 20)
+                    // With admission, a connection reads every request its client sends (as many as the protocol's
+                    // stream ids): the admission queue bounds what waits, and refuses early what cannot be served.
+                    // Without it, past 1,024 requests a connection stops reading (back-pressure through TCP).
+                    .inFlightRequestsMax(config.admissionEnabled ? ADMITTED_REQUESTS_PER_CONNECTION_MAX : 1024)
                     .connectionsMax(connectionsMax(config), config.maxConnectionsPerIp)
                     .resultMemory(resultMemory)
                     .partialFrames(config.partialFrameDataMb > 0 ? (long) config.partialFrameDataMb << 20

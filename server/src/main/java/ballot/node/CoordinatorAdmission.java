@@ -115,8 +115,8 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
         return switch (why) {
             case QUEUE_FULL -> "Overloaded: the coordinator's admission queue is full (admission_queue_max="
                     + settings.queueMax() + "); retry later or on another node";
-            case DEADLINE -> "Overloaded: the request waited for admission past its deadline ("
-                    + TimeUnit.NANOSECONDS.toMillis(deadlineNanos) + " ms) and was not started";
+            case DEADLINE -> "Overloaded: the request waited " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos)
+                    + " ms for admission (admission_max_wait_in_ms) and was not started; retry later or on another node";
         };
     }
 

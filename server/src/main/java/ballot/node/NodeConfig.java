@@ -70,6 +70,11 @@ public final class NodeConfig {
     @JsonProperty("request_threads") public int requestThreads = Math.max(8, Runtime.getRuntime().availableProcessors() * 4);
     /** Admission control of client requests (docs/admission.md); off, every request is started at once. */
     @JsonProperty("admission_enabled") public boolean admissionEnabled = true;
+    /**
+     * A client request that has waited this long for admission is refused OVERLOADED rather than started: by then its
+     * client (the Java driver waits 2 s by default) may be about to give up, and a retry on another node may do better.
+     */
+    @JsonProperty("admission_max_wait_in_ms") public long admissionMaxWaitMillis = 1000;
     /** At most this many client requests wait for admission; the next is refused OVERLOADED. */
     @JsonProperty("admission_queue_max") public int admissionQueueMax = 10_000;
     /** Above this wait of admitted requests for a request thread, admission slots shrink. */
@@ -77,7 +82,7 @@ public final class NodeConfig {
     /** Above this queue delay a priority's admission queue turns epoch-LIFO. */
     @JsonProperty("admission_lifo_threshold_in_ms") public long admissionLifoThresholdMillis = 105;
     /** At most this many conditional statements wait for one partition on a coordinator; the next is refused OVERLOADED. */
-    @JsonProperty("admission_partition_lwt_queue_max") public int admissionPartitionLwtQueueMax = 128;
+    @JsonProperty("admission_partition_lwt_queue_max") public int admissionPartitionLwtQueueMax = 32;
     /** Keyspaces whose requests are admitted at background priority: after every other request waiting (bulk loads). */
     @JsonProperty("admission_background_keyspaces") public java.util.List<String> admissionBackgroundKeyspaces = new java.util.ArrayList<>();
     /** The width of an epoch of epoch-LIFO. */
@@ -125,6 +130,7 @@ public final class NodeConfig {
         if (frameAssemblyTimeoutMillis < 1)
             throw new IllegalArgumentException("native_transport_frame_assembly_timeout_in_ms must be positive, was " + frameAssemblyTimeoutMillis);
         admissionSettings(); // names a bad admission setting
+        if (admissionMaxWaitMillis < 1) throw new IllegalArgumentException("admission_max_wait_in_ms must be positive, was " + admissionMaxWaitMillis);
         if (batchSizeWarnKb < 0 || batchSizeFailKb < batchSizeWarnKb) {
             throw new IllegalArgumentException("batch_size_fail_threshold_in_kb (" + batchSizeFailKb + ") must be at least "
                     + "batch_size_warn_threshold_in_kb (" + batchSizeWarnKb + "), which must not be negative");
@@ -133,10 +139,10 @@ public final class NodeConfig {
 
     /**
      * The admission settings: slots (requests admitted and not yet answered) begin at 32 per request thread and move
-     * between one per thread and 4,096; the rest from the admission_* keys.
+     * between 8 per thread and 4,096; the rest from the admission_* keys.
      */
     ballot.admission.AdmissionSettings admissionSettings() {
-        return new ballot.admission.AdmissionSettings(admissionQueueMax, 32 * requestThreads, requestThreads,
+        return new ballot.admission.AdmissionSettings(admissionQueueMax, 32 * requestThreads, 8 * requestThreads,
                 Math.max(4096, 32 * requestThreads),
                 java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionExecutorDelayTargetMillis),
                 java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionLifoThresholdMillis),

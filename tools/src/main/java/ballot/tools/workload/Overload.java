@@ -22,7 +22,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -107,7 +106,7 @@ final class Overload implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Kind[] wheel = wheel();
         int inFlightSetting = closed != null ? closed : inFlightMax;
-        try (CqlSession session = connect(inFlightSetting)) {
+        try (CqlSession session = connect()) {
             String table = cluster.keyspaceCql() + ".overload_kv";
             session.execute("CREATE KEYSPACE IF NOT EXISTS " + cluster.keyspaceCql() + " WITH replication = {'class': 'NetworkTopologyStrategy', '"
                     + cluster.dataCenter.replace("'", "''") + "': " + replicationFactor + "}");
@@ -151,31 +150,35 @@ final class Overload implements Callable<Integer> {
                 count(Ending.NOT_SENT);
                 continue;
             }
-            send(session, bind(statements.get(kind), kind, random), kind, due, () -> { });
+            send(session, bind(statements.get(kind), kind, random), kind, due);
         }
     }
 
+    /** N threads, each sending its next request when the last is answered: no callback chains, no recursion. */
     private void closedLoop(CqlSession session, Map<Kind, PreparedStatement> statements, Kind[] wheel, long end) throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(closed);
         AtomicInteger next = new AtomicInteger();
+        List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < closed; w++) {
             SplittableRandom random = new SplittableRandom(w + 1);
-            Runnable[] chain = new Runnable[1];
-            chain[0] = () -> {
-                if (System.nanoTime() >= end) {
-                    done.countDown();
-                    return;
+            Thread worker = new Thread(() -> {
+                while (System.nanoTime() < end) {
+                    Kind kind = wheel[Math.floorMod(next.getAndIncrement(), wheel.length)];
+                    long due = System.nanoTime();
+                    inFlight.incrementAndGet();
+                    Throwable failure = null;
+                    try {
+                        session.execute(bind(statements.get(kind), kind, random));
+                    } catch (RuntimeException e) {
+                        failure = e;
+                    }
+                    finish(kind, due, failure);
                 }
-                Kind kind = wheel[Math.floorMod(next.getAndIncrement(), wheel.length)];
-                BoundStatement bound;
-                synchronized (random) {
-                    bound = bind(statements.get(kind), kind, random);
-                }
-                send(session, bound, kind, System.nanoTime(), chain[0]);
-            };
-            chain[0].run();
+            }, "overload-worker-" + w);
+            worker.setDaemon(true);
+            workers.add(worker);
+            worker.start();
         }
-        done.await();
+        for (Thread worker : workers) worker.join();
     }
 
     private BoundStatement bind(PreparedStatement statement, Kind kind, SplittableRandom random) {
@@ -187,30 +190,38 @@ final class Overload implements Callable<Integer> {
         };
     }
 
-    private void send(CqlSession session, BoundStatement statement, Kind kind, long due, Runnable then) {
+    private void send(CqlSession session, BoundStatement statement, Kind kind, long due) {
         inFlight.incrementAndGet();
-        CompletionStage<AsyncResultSet> answer = session.executeAsync(statement);
-        answer.whenComplete((rs, failure) -> {
-            inFlight.decrementAndGet();
-            long latency = System.nanoTime() - due;
-            if (failure == null) {
-                if (latency <= timeout.toNanos()) {
-                    count(Ending.GOODPUT);
-                    latencies.get(kind).recordValue(Math.min(latency, TimeUnit.SECONDS.toNanos(60)));
-                } else {
-                    count(Ending.LATE);
-                }
+        CompletionStage<AsyncResultSet> answer;
+        try {
+            answer = session.executeAsync(statement);
+        } catch (RuntimeException e) {
+            finish(kind, due, e);
+            return;
+        }
+        answer.whenComplete((rs, failure) -> finish(kind, due, failure));
+    }
+
+    /** Counts one answer (or failure) of a request that was due at {@code due}. */
+    private void finish(Kind kind, long due, Throwable failure) {
+        inFlight.decrementAndGet();
+        long latency = System.nanoTime() - due;
+        if (failure == null) {
+            if (latency <= timeout.toNanos()) {
+                count(Ending.GOODPUT);
+                latencies.get(kind).recordValue(Math.min(latency, TimeUnit.SECONDS.toNanos(60)));
             } else {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-                if (cause instanceof OverloadedException) count(Ending.OVERLOADED);
-                else if (cause instanceof DriverTimeoutException || cause instanceof QueryConsistencyException) count(Ending.TIMEOUT);
-                else {
-                    count(Ending.ERROR);
-                    errors.computeIfAbsent(cause.getClass().getSimpleName() + ": " + firstLine(cause.getMessage()), e -> new LongAdder()).increment();
-                }
+                count(Ending.LATE);
             }
-            then.run();
-        });
+            return;
+        }
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof OverloadedException) count(Ending.OVERLOADED);
+        else if (cause instanceof DriverTimeoutException || cause instanceof QueryConsistencyException) count(Ending.TIMEOUT);
+        else {
+            count(Ending.ERROR);
+            errors.computeIfAbsent(cause.getClass().getSimpleName() + ": " + firstLine(cause.getMessage()), e -> new LongAdder()).increment();
+        }
     }
 
     private static String firstLine(String message) {
@@ -317,13 +328,13 @@ final class Overload implements Callable<Integer> {
     }
 
     /** The workload's session, with the client deadline as the request timeout and room for the requests in flight. */
-    private CqlSession connect(int inFlightSetting) {
+    private CqlSession connect() {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, timeout)
-                .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, Math.min(Math.max(inFlightSetting, 1024), 32_768))
+                .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 32_768)
                 // Requests past their deadline are orphans until the node answers them; by default the driver closes a
                 // connection with more than 256, which under overload measures the driver's reconnections, not the node.
-                .withInt(DefaultDriverOption.CONNECTION_MAX_ORPHAN_REQUESTS, 32_768)
+                .withInt(DefaultDriverOption.CONNECTION_MAX_ORPHAN_REQUESTS, 32_767)
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, DefaultConsistencyLevel.QUORUM.name())
                 .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, DefaultConsistencyLevel.SERIAL.name())
                 .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
