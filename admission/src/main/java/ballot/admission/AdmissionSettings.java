@@ -26,10 +26,13 @@ public record AdmissionSettings(int queueMax, int slotsInitial, int slotsMin, in
         if (epochNanos <= 0) throw new IllegalArgumentException("admission_epoch_in_ms must be positive");
     }
 
-    private static final long MILLIS = 1_000_000L;
-
-    /** The defaults for a node with {@code requestThreads} request threads. */
-    public static AdmissionSettings defaults(int requestThreads) {
-        return new AdmissionSettings(10_000, requestThreads, 1, 8 * requestThreads, 2 * MILLIS, 105 * MILLIS, 100 * MILLIS);
+    /**
+     * The settings of a node with {@code requestThreads} request threads: slots (requests admitted and not yet
+     * answered) begin at 32 per thread and move between 8 per thread and 4,096 (docs/admission.md, "Slots").
+     */
+    public static AdmissionSettings forRequestThreads(int requestThreads, int queueMax, long executorDelayTargetNanos,
+            long lifoThresholdNanos, long epochNanos) {
+        return new AdmissionSettings(queueMax, 32 * requestThreads, 8 * requestThreads, Math.max(4096, 32 * requestThreads),
+                executorDelayTargetNanos, lifoThresholdNanos, epochNanos);
     }
 }

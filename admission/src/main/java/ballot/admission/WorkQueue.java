@@ -36,11 +36,14 @@ final class WorkQueue {
         final String name;
         final Lane[] lanes = new Lane[PRIORITIES.length];
         int held;
-        int waiting;
 
         Tenant(String name) {
             this.name = name;
             for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane();
+        }
+
+        boolean idle() {
+            return held == 0 && first() == null;
         }
 
         /** The first lane with waiting work, highest priority first, or null. */
@@ -82,13 +85,12 @@ final class WorkQueue {
 
     /** Forgets {@code tenant} once it has nothing waiting and holds no grant. */
     void forgetIfIdle(Tenant tenant) {
-        if (tenant.held == 0 && tenant.waiting == 0) tenants.remove(tenant.name);
+        if (tenant.idle()) tenants.remove(tenant.name);
     }
 
     void add(Waiting w) {
         Tenant tenant = tenant(w.work.tenant());
         tenant.lanes[w.work.priority().ordinal()].waiting.add(w);
-        tenant.waiting++;
         size++;
     }
 
@@ -142,12 +144,11 @@ final class WorkQueue {
                 lane.waiting.removeIf(w -> {
                     if (w.work.deadlineNanos() > nowNanos) return false;
                     expired.add(w);
-                    tenant.waiting--;
                     size--;
                     return true;
                 });
             }
-            if (tenant.held == 0 && tenant.waiting == 0) idle.add(tenant);
+            if (tenant.idle()) idle.add(tenant);
         }
         for (Tenant tenant : idle) tenants.remove(tenant.name);
     }
@@ -167,8 +168,8 @@ final class WorkQueue {
         for (Tenant tenant : tenants.values()) {
             for (Lane lane : tenant.lanes) {
                 long delay = lane.maxDelayNanos;
-                for (Waiting w : lane.waiting.isEmpty() ? List.<Waiting>of() : List.of(lane.waiting.first(), lane.waiting.last()))
-                    delay = Math.max(delay, nowNanos - w.enqueuedNanos);
+                if (!lane.waiting.isEmpty()) // the oldest arrival is first in FIFO order and near the end in LIFO
+                    delay = Math.max(delay, nowNanos - Math.min(lane.waiting.first().enqueuedNanos, lane.waiting.last().enqueuedNanos));
                 lane.maxDelayNanos = 0;
                 boolean lifo = lane.lifo ? delay >= thresholdNanos / 2 : delay >= thresholdNanos;
                 if (lifo != lane.lifo) {
@@ -212,7 +213,6 @@ final class WorkQueue {
 
     private void remove(Tenant tenant, Waiting w) {
         tenant.lanes[w.work.priority().ordinal()].waiting.remove(w);
-        tenant.waiting--;
         size--;
     }
 }

@@ -104,7 +104,9 @@ class OverloadSimulationTest {
             this.admission = admission;
             this.load = load;
             this.random = new Random(seed);
-            this.coordinator = new GrantCoordinator(AdmissionSettings.defaults(THREADS), () -> now, AdmissionObserver.NONE);
+            // The core's behaviour, not the node's tuning: one slot per thread to begin with, at most 8 per thread
+            this.coordinator = new GrantCoordinator(new AdmissionSettings(10_000, THREADS, 1, 8 * THREADS, 2 * MS, 105 * MS, 100 * MS),
+                    () -> now, AdmissionObserver.NONE);
         }
 
         Result run() {

@@ -137,13 +137,9 @@ public final class NodeConfig {
         }
     }
 
-    /**
-     * The admission settings: slots (requests admitted and not yet answered) begin at 32 per request thread and move
-     * between 8 per thread and 4,096; the rest from the admission_* keys.
-     */
+    /** The admission settings: slots from the request threads, the rest from the admission_* keys. */
     ballot.admission.AdmissionSettings admissionSettings() {
-        return new ballot.admission.AdmissionSettings(admissionQueueMax, 32 * requestThreads, 8 * requestThreads,
-                Math.max(4096, 32 * requestThreads),
+        return ballot.admission.AdmissionSettings.forRequestThreads(requestThreads, admissionQueueMax,
                 java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionExecutorDelayTargetMillis),
                 java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionLifoThresholdMillis),
                 java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(admissionEpochMillis));
