@@ -54,10 +54,9 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
         this.deadlineNanos = deadlineNanos;
         this.requests = requests;
         this.coordinator = new GrantCoordinator(settings, System::nanoTime, new Meters(registry));
-        GrantCoordinator.Snapshot[] last = {coordinator.snapshot()};
-        Gauge.builder("ballot.admission.slots", () -> (last[0] = coordinator.snapshot()).slots())
+        Gauge.builder("ballot.admission.slots", () -> coordinator.snapshot().slots())
                 .description("Requests that may run on request threads at once (adjusted from the executor delay)").register(registry);
-        Gauge.builder("ballot.admission.slots.used", () -> last[0].used())
+        Gauge.builder("ballot.admission.slots.used", () -> coordinator.snapshot().used())
                 .description("Slots held by running requests").register(registry);
         for (Priority p : Priority.values()) {
             Gauge.builder("ballot.admission.waiting", () -> coordinator.snapshot().waiting(p)).tag("priority", p.label())
