@@ -196,22 +196,7 @@ EOF
 
 # True once ${2:-127.0.0.1}:$1 answers a v4 OPTIONS frame with SUPPORTED (opcode 0x06).
 cql_ready() {
-    python3 - "$1" "${2:-127.0.0.1}" <<'EOF' 2>/dev/null
-import socket, sys
-try:
-    with socket.create_connection((sys.argv[2], int(sys.argv[1])), timeout=2) as s:
-        s.settimeout(2)
-        s.sendall(bytes.fromhex("040000000500000000"))
-        header = b""
-        while len(header) < 9:
-            chunk = s.recv(9 - len(header))
-            if not chunk:
-                break
-            header += chunk
-    sys.exit(0 if len(header) == 9 and header[4] == 0x06 else 1)
-except OSError:
-    sys.exit(1)
-EOF
+    python3 "$SCRIPT_DIR/cql-ready.py" "$1" "${2:-127.0.0.1}" 2>/dev/null
 }
 
 check_deadline() {

@@ -94,22 +94,7 @@ trap stop_nodes EXIT
 trap 'log "interrupted"; exit 130' INT TERM
 
 cql_ready() {
-    python3 - "$1" "$2" <<'EOF' 2>/dev/null
-import socket, sys
-try:
-    with socket.create_connection((sys.argv[2], int(sys.argv[1])), timeout=2) as s:
-        s.settimeout(2)
-        s.sendall(bytes.fromhex("040000000500000000"))
-        header = b""
-        while len(header) < 9:
-            chunk = s.recv(9 - len(header))
-            if not chunk:
-                break
-            header += chunk
-    sys.exit(0 if len(header) == 9 and header[4] == 0x06 else 1)
-except OSError:
-    sys.exit(1)
-EOF
+    python3 "$SCRIPT_DIR/cql-ready.py" "$1" "$2" 2>/dev/null
 }
 
 start_cluster() { # nodes admission dir
