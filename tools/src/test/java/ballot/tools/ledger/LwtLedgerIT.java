@@ -175,7 +175,8 @@ class LwtLedgerIT {
         LwtLedger live = ledger();
         assertThat(live.transfer(UUID.randomUUID(), a, c, new BigDecimal("10.00"))).isEqualTo(TransferOutcome.COMPLETED);
         assertThat(live.counters().recoveries()).isEqualTo(1);
-        assertThat(live.counters().lockConflicts()).isPositive(); // it waited while the gone client's claim lasted
+        // whether it first waited depends on how much of the gone client's 1 s claim was left when it arrived; waiting
+        // for a live claim is timesOutUnknownWhileALiveTransferHoldsAnAccountAndTheRetryResolvesIt's subject
         assertThat(settledBalance(a)).isEqualByComparingTo("65.00");
         assertThat(settledBalance(b)).isEqualByComparingTo("125.00");
         assertThat(settledBalance(c)).isEqualByComparingTo("110.00");
