@@ -2,14 +2,15 @@ package ballot.admission;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Admits work: one lock over a {@link WorkQueue} and its {@link SlotGranter} (the only lock here, so there is no lock
- * order to get wrong). Decisions are made under the lock and their callbacks run after it is released.
+ * Admits work: one lock over a {@link WorkQueue} and its {@link Granter} (the only lock here, so there is no lock
+ * order to get wrong). Decisions are made under the lock and their callbacks run after it is released. A node has one
+ * for CPU work, with a {@link SlotGranter}, and one for storage writes, with a {@link TokenGranter}; a write passes
+ * the second, then the first.
  *
- * <p>Invariants (docs/admission.md): work is never started at or after its deadline; if a slot is free the queue is
+ * <p>Invariants (docs/admission.md): work is never started at or after its deadline; if the granter has room the queue is
  * empty (every release, tick and submit grants while it can before returning); every submitted work is admitted or
  * refused exactly once; at most {@code queueMax} works wait.
  */
@@ -18,32 +19,29 @@ public final class GrantCoordinator {
     private final LongSupplier clock;
     private final AdmissionObserver observer;
     private final WorkQueue queue = new WorkQueue();
-    private final SlotGranter slots;
-    /** The longest wait for a request thread reported since the last tick. */
-    private final AtomicLong executorDelayNanos = new AtomicLong();
+    private final Granter granter;
     private long sequence;
     private long lifoCheckedNanos;
 
     /** @param clock the system clock in nanoseconds in production, a simulated clock in tests */
-    public GrantCoordinator(AdmissionSettings settings, LongSupplier clock, AdmissionObserver observer) {
+    public GrantCoordinator(AdmissionSettings settings, Granter granter, LongSupplier clock, AdmissionObserver observer) {
         this.settings = settings;
+        this.granter = granter;
         this.clock = clock;
         this.observer = observer;
-        this.slots = new SlotGranter(settings.slotsInitial(), settings.slotsMin(), settings.slotsMax(),
-                settings.executorDelayTargetNanos());
         this.lifoCheckedNanos = clock.getAsLong();
     }
 
     /** Asks for a grant for {@code work}; {@code requester} hears the answer, maybe before this returns. */
     public void submit(WorkInfo work, Requester requester) {
         Decisions decisions = new Decisions();
-        Slot fast = null;
+        Issued fast = null;
         synchronized (this) {
             long now = clock.getAsLong();
             if (work.deadlineNanos() <= now) {
                 decisions.refuse(work, requester, Refusal.DEADLINE);
-            } else if (queue.isEmpty() && slots.hasRoom()) {
-                fast = grant(queue.tenant(work.tenant()));
+            } else if (queue.isEmpty() && granter.hasRoom()) {
+                fast = grant(work);
             } else {
                 if (queue.size() >= settings.queueMax()) {
                     WorkQueue.Waiting evicted = queue.evictFor(work.priority());
@@ -70,22 +68,17 @@ public final class GrantCoordinator {
      * for work cheap enough to run on the caller's thread.
      */
     public Grant tryNow(WorkInfo work) {
-        Slot slot;
+        Issued grant;
         synchronized (this) {
-            if (!queue.isEmpty() || !slots.hasRoom() || work.deadlineNanos() <= clock.getAsLong()) return null;
-            slot = grant(queue.tenant(work.tenant()));
+            if (!queue.isEmpty() || !granter.hasRoom() || work.deadlineNanos() <= clock.getAsLong()) return null;
+            grant = grant(work);
         }
         observer.admitted(work.priority(), 0);
-        return slot;
-    }
-
-    /** The request executor's report: a granted work waited {@code nanos} for a thread (the slot signal). */
-    public void executorDelay(long nanos) {
-        executorDelayNanos.accumulateAndGet(nanos, Math::max);
+        return grant;
     }
 
     /**
-     * Call every 10 ms or so: refuses works whose deadline has passed, adjusts the slots from the executor delay, once
+     * Call every 10 ms or so: refuses works whose deadline has passed, lets the granter follow its signal, once
      * an epoch switches lanes between FIFO and epoch-LIFO, and grants what the new slots allow.
      */
     public void tick() {
@@ -95,7 +88,7 @@ public final class GrantCoordinator {
             List<WorkQueue.Waiting> expired = new ArrayList<>();
             queue.expire(now, expired);
             for (WorkQueue.Waiting w : expired) decisions.refuse(w.work, w.requester, Refusal.DEADLINE);
-            slots.adjust(executorDelayNanos.getAndSet(0));
+            granter.adjust(now);
             if (now - lifoCheckedNanos >= settings.epochNanos()) {
                 queue.adjustLifo(now, settings.lifoThresholdNanos());
                 lifoCheckedNanos = now;
@@ -105,7 +98,7 @@ public final class GrantCoordinator {
         decisions.run(observer);
     }
 
-    /** Slots, use and waiting works, for metrics. */
+    /** Waiting works and lanes in epoch-LIFO, for metrics. */
     public synchronized Snapshot snapshot() {
         int[] waiting = new int[Priority.values().length];
         boolean[] lifo = new boolean[waiting.length];
@@ -113,11 +106,11 @@ public final class GrantCoordinator {
             waiting[p.ordinal()] = queue.waiting(p);
             lifo[p.ordinal()] = queue.lifo(p);
         }
-        return new Snapshot(slots.slots(), slots.used(), waiting, lifo);
+        return new Snapshot(waiting, lifo);
     }
 
     /** What {@link #snapshot} saw. */
-    public record Snapshot(int slots, int used, int[] waitingByPriority, boolean[] lifoByPriority) {
+    public record Snapshot(int[] waitingByPriority, boolean[] lifoByPriority) {
         public int waiting(Priority p) {
             return waitingByPriority[p.ordinal()];
         }
@@ -127,27 +120,50 @@ public final class GrantCoordinator {
         }
     }
 
-    /** The waiting works per tenant and lane, in grant order (tests and logs). */
+    /** The granter, then the waiting works per tenant and lane in grant order (tests and logs). */
     synchronized List<String> describe() {
-        return queue.describe();
+        List<String> lines = new ArrayList<>();
+        lines.add(granter.describe());
+        lines.addAll(queue.describe());
+        return lines;
     }
 
-    private void release(Slot slot) {
+    private void release(Issued grant) {
+        giveBack(grant, true);
+    }
+
+    private void pause(Issued grant) {
+        giveBack(grant, false);
+    }
+
+    /** Gives what {@code grant} holds back (a slot) to the next waiting work; {@code ends} also ends it (a paused one holds nothing). */
+    private void giveBack(Issued grant, boolean ends) {
         Decisions decisions = new Decisions();
         synchronized (this) {
-            if (slot.released) return;
-            slot.released = true;
-            slots.giveBack();
-            slot.tenant.held--;
-            queue.forgetIfIdle(slot.tenant);
+            if (grant.released) return;
+            grant.released = ends;
+            if (grant.paused) return;
+            grant.paused = !ends;
+            granter.giveBack();
+            grant.tenant.held--;
+            queue.forgetIfIdle(grant.tenant);
             grantWhileAble(clock.getAsLong(), decisions);
         }
         decisions.run(observer);
     }
 
-    /** Grants to the head of the queue while a slot is free; the expired heads met on the way are refused. */
+    /** Takes again for a paused grant without waiting: its work was admitted already (see {@link Grant}). */
+    private synchronized void resume(Issued grant) {
+        if (grant.released || !grant.paused) return;
+        grant.paused = false;
+        granter.take(grant.work);
+        grant.tenant = queue.tenant(grant.tenant.name); // a tenant holding nothing may have been forgotten meanwhile
+        grant.tenant.held++;
+    }
+
+    /** Grants to the head of the queue while the granter has room; the expired heads met on the way are refused. */
     private void grantWhileAble(long now, Decisions decisions) {
-        while (slots.hasRoom()) {
+        while (granter.hasRoom()) {
             WorkQueue.Waiting next = queue.next();
             if (next == null) return;
             WorkQueue.Tenant tenant = queue.tenant(next.work.tenant());
@@ -158,27 +174,41 @@ public final class GrantCoordinator {
             }
             long waited = now - next.enqueuedNanos;
             queue.granted(next, waited);
-            decisions.admit(next, grant(tenant), waited);
+            decisions.admit(next, grant(next.work), waited);
         }
     }
 
-    private Slot grant(WorkQueue.Tenant tenant) {
-        slots.take();
+    private Issued grant(WorkInfo work) {
+        granter.take(work);
+        WorkQueue.Tenant tenant = queue.tenant(work.tenant());
         tenant.held++;
-        return new Slot(tenant);
+        return new Issued(work, tenant);
     }
 
-    private final class Slot implements Grant {
-        final WorkQueue.Tenant tenant;
-        boolean released; // guarded by the coordinator's lock
+    private final class Issued implements Grant {
+        final WorkInfo work;
+        WorkQueue.Tenant tenant; // guarded by the coordinator's lock, as are released and paused
+        boolean released;
+        boolean paused;
 
-        Slot(WorkQueue.Tenant tenant) {
+        Issued(WorkInfo work, WorkQueue.Tenant tenant) {
+            this.work = work;
             this.tenant = tenant;
         }
 
         @Override
         public void release() {
             GrantCoordinator.this.release(this);
+        }
+
+        @Override
+        public void pause() {
+            GrantCoordinator.this.pause(this);
+        }
+
+        @Override
+        public void resume() {
+            GrantCoordinator.this.resume(this);
         }
     }
 

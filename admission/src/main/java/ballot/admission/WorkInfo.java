@@ -7,10 +7,17 @@ package ballot.admission;
  * @param priority within the tenant, higher first
  * @param startNanos when the work, or the transaction it is a step of, started: the order within a priority
  * @param deadlineNanos after this the work is never started (its client has given up)
+ * @param writeBytes what it writes to storage, about; 0 if it only reads (the tokens it takes from a {@link TokenGranter})
  */
-public record WorkInfo(String tenant, Priority priority, long startNanos, long deadlineNanos) {
+public record WorkInfo(String tenant, Priority priority, long startNanos, long deadlineNanos, long writeBytes) {
     public WorkInfo {
         if (tenant == null) throw new IllegalArgumentException("a work's tenant is required");
         if (priority == null) throw new IllegalArgumentException("a work's priority is required");
+        if (writeBytes < 0) throw new IllegalArgumentException("a work's write bytes cannot be negative, was " + writeBytes);
+    }
+
+    /** Work that writes nothing. */
+    public WorkInfo(String tenant, Priority priority, long startNanos, long deadlineNanos) {
+        this(tenant, priority, startNanos, deadlineNanos, 0);
     }
 }

@@ -74,6 +74,8 @@ class AdmissionScriptTest {
     private static final class Script {
         private long now = 1_000 * MS;
         private GrantCoordinator coordinator;
+        private SlotGranter slots;
+        private TokenGranter tokens;
         private final Map<String, Grant> grants = new HashMap<>();
         private final List<String> heard = new ArrayList<>();
 
@@ -88,19 +90,27 @@ class AdmissionScriptTest {
             List<String> printed = new ArrayList<>();
             switch (words[0]) {
                 case "init" -> {
-                    int slots = Integer.parseInt(args.getOrDefault("slots", "1"));
-                    coordinator = new GrantCoordinator(new AdmissionSettings(
-                            Integer.parseInt(args.getOrDefault("queue-max", "100")), slots,
+                    int initial = Integer.parseInt(args.getOrDefault("slots", "1"));
+                    AdmissionSettings settings = new AdmissionSettings(
+                            Integer.parseInt(args.getOrDefault("queue-max", "100")), initial,
                             Integer.parseInt(args.getOrDefault("slots-min", "1")),
-                            Integer.parseInt(args.getOrDefault("slots-max", String.valueOf(8 * slots))),
+                            Integer.parseInt(args.getOrDefault("slots-max", String.valueOf(8 * initial))),
                             ms(args.getOrDefault("delay-target", "2")), ms(args.getOrDefault("lifo-threshold", "105")),
-                            ms(args.getOrDefault("epoch", "100"))), () -> now, AdmissionObserver.NONE);
+                            ms(args.getOrDefault("epoch", "100")));
+                    Granter granter;
+                    if (args.containsKey("write-floor")) {
+                        granter = tokens = new TokenGranter(Long.parseLong(args.get("write-floor")), now);
+                    } else {
+                        granter = slots = new SlotGranter(settings);
+                    }
+                    coordinator = new GrantCoordinator(settings, granter, () -> now, AdmissionObserver.NONE);
                 }
                 case "submit" -> {
                     String id = args.get("id");
                     long start = args.containsKey("start") ? ms(args.get("start")) : now;
                     WorkInfo work = new WorkInfo(args.getOrDefault("tenant", "ks"),
-                            Priority.named(args.getOrDefault("priority", "normal")), start, now + ms(args.getOrDefault("timeout", "1000")));
+                            Priority.named(args.getOrDefault("priority", "normal")), start, now + ms(args.getOrDefault("timeout", "1000")),
+                            Long.parseLong(args.getOrDefault("bytes", "0")));
                     coordinator.submit(work, new Recorder(id));
                 }
                 case "try" -> {
@@ -109,14 +119,14 @@ class AdmissionScriptTest {
                     printed.add(grant == null ? "no grant for " + args.get("id") : "granted " + args.get("id"));
                 }
                 case "release" -> grants.get(args.get("id")).release(); // kept: a script may release it again
+                case "pause" -> grants.get(args.get("id")).pause();
+                case "resume" -> grants.get(args.get("id")).resume();
                 case "advance" -> now += ms(args.get("ms"));
                 case "tick" -> coordinator.tick();
-                case "executor-delay" -> coordinator.executorDelay(ms(args.get("ms")));
-                case "print" -> {
-                    GrantCoordinator.Snapshot s = coordinator.snapshot();
-                    printed.add("slots=" + s.slots() + " used=" + s.used());
-                    printed.addAll(coordinator.describe());
-                }
+                case "executor-delay" -> slots.executorDelay(ms(args.get("ms")));
+                case "storage" -> tokens.health(new StorageHealth(Long.parseLong(args.getOrDefault("l0", "0")), 20,
+                        Long.parseLong(args.getOrDefault("pending", "0")), 1000, args.containsKey("delayed")));
+                case "print" -> printed.addAll(coordinator.describe());
                 default -> throw new IllegalArgumentException("unknown command: " + command);
             }
             List<String> out = new ArrayList<>(heard);

@@ -98,6 +98,7 @@ class OverloadSimulationTest {
         private long now;
         private int busyThreads;
         private final GrantCoordinator coordinator;
+        private final SlotGranter slots;
 
         /** @param load arrivals, as a multiple of what the threads can serve */
         Node(boolean admission, long seed, double load) {
@@ -105,8 +106,9 @@ class OverloadSimulationTest {
             this.load = load;
             this.random = new Random(seed);
             // The core's behaviour, not the node's tuning: one slot per thread to begin with, at most 8 per thread
-            this.coordinator = new GrantCoordinator(new AdmissionSettings(10_000, THREADS, 1, 8 * THREADS, 2 * MS, 105 * MS, 100 * MS),
-                    () -> now, AdmissionObserver.NONE);
+            AdmissionSettings settings = new AdmissionSettings(10_000, THREADS, 1, 8 * THREADS, 2 * MS, 105 * MS, 100 * MS);
+            this.slots = new SlotGranter(settings);
+            this.coordinator = new GrantCoordinator(settings, slots, () -> now, AdmissionObserver.NONE);
         }
 
         Result run() {
@@ -157,7 +159,7 @@ class OverloadSimulationTest {
         private void startWhileThreadsFree() {
             while (busyThreads < THREADS && !executorQueue.isEmpty()) {
                 Request next = executorQueue.poll();
-                if (admission) coordinator.executorDelay(now - next.queuedForThread);
+                if (admission) slots.executorDelay(now - next.queuedForThread);
                 busyThreads++;
                 events.add(new Event(now + SERVICE, DONE, next));
             }

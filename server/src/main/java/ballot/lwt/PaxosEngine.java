@@ -15,9 +15,11 @@ import ballot.cql.error.UnavailableException;
 import ballot.cql.error.WriteTimeoutException;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.CurrentAdmission;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.CasResult;
 import ballot.cql.spi.LwtCoordinator;
+import ballot.cql.spi.RequestAdmission;
 import ballot.cql.trace.CoordinatorTrace;
 import ballot.cql.trace.Trace;
 import ballot.cql.trace.Tracing;
@@ -32,6 +34,7 @@ import ballot.paxos.acceptor.AcceptorShell;
 import ballot.paxos.coordinator.BallotTooEarly;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CommitLevel;
+import ballot.paxos.coordinator.WorkSlot;
 import ballot.paxos.message.Commit;
 import ballot.paxos.message.Message;
 import ballot.paxos.message.Prepare;
@@ -316,7 +319,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         Evaluation evaluation = read ? null : new Evaluation(request, query, locked);
         ballot.paxos.coordinator.CasRequest coreRequest = read ? ballot.paxos.coordinator.CasRequest.read(query) : evaluation;
         CompletableFuture<CasResult> future = new CompletableFuture<>();
-        Round round = submit(table, request.key(), coreRequest, serial, read ? null : commit, "");
+        Round round = submit(table, request.key(), coreRequest, serial, read ? null : commit, "", slot(CurrentAdmission.take()));
         round.result.whenComplete((result, failure) -> {
             if (failure != null) future.completeExceptionally(failure);
             else answer(future, result, request, evaluation, round, serial, commit);
@@ -332,7 +335,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     public CompletableFuture<ballot.paxos.coordinator.CasResult> transactionStep(TableMetadata table, ballot.cql.data.PartitionKey key,
             ballot.paxos.coordinator.CasRequest request, ConsistencyLevel commit, String what) {
         try {
-            Round round = submit(table, key, request, ConsistencyLevel.SERIAL, commit, what);
+            Round round = submit(table, key, request, ConsistencyLevel.SERIAL, commit, what, WorkSlot.NONE);
             round.result.thenAccept(result -> stats.record(result, false, false, clock.nanoTime() - round.arrivedNanos));
             return round.result;
         } catch (RuntimeException e) {
@@ -354,7 +357,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
      * Unavailable when too few replicas are alive to start.
      */
     private Round submit(TableMetadata table, ballot.cql.data.PartitionKey partition, ballot.paxos.coordinator.CasRequest request,
-            ConsistencyLevel serial, ConsistencyLevel commit, String what) {
+            ConsistencyLevel serial, ConsistencyLevel commit, String what, WorkSlot slot) {
         List<NodeInfo> replicas;
         Participants participants;
         try {
@@ -381,7 +384,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             lane.execute(() -> {
                 if (trace != null) lane.traced.add(key, trace);
                 try {
-                    lane.coordinator.submit(key, electorate, request, level, deadline, result -> {
+                    lane.coordinator.submit(key, electorate, request, level, deadline, slot, result -> {
                         if (trace != null) {
                             lane.traced.remove(key, trace);
                             trace.event("Paxos" + what + " " + result.outcome() + " after " + result.roundTrips() + " round trips and "
@@ -403,6 +406,22 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             future.completeExceptionally(new IllegalStateException("node is stopping"));
         }
         return new Round(future, electorate, level, arrived);
+    }
+
+    /** The request's admission as the core sees it: given back while the request waits on its partition. */
+    private static WorkSlot slot(RequestAdmission.Admitted admitted) {
+        if (admitted == null) return WorkSlot.NONE;
+        return new WorkSlot() {
+            @Override
+            public void giveBack() {
+                admitted.pause();
+            }
+
+            @Override
+            public void takeBack() {
+                admitted.resume();
+            }
+        };
     }
 
     /** Maps the core's answer to the query layer's (docs/paxos.md §4.10). Runs on the answer executor. */

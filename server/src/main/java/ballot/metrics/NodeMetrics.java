@@ -1,5 +1,6 @@
 package ballot.metrics;
 
+import ballot.admission.StorageHealth;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -9,6 +10,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The meter registry of one node, created by the node and handed to the parts that record into it; never a global
@@ -41,8 +43,18 @@ public final class NodeMetrics implements AutoCloseable {
                 .register(registry);
     }
 
-    /** RocksDB's background errors: how many were reported, and 1 while one that stops writes is not recovered from. */
-    public void storage(LongSupplier backgroundErrors, LongSupplier pendingBackgroundError) {
+    /**
+     * RocksDB's background errors (how many were reported, and 1 while one that stops writes is not recovered from) and
+     * its health (the slowdown signals admission's write tokens follow).
+     */
+    public void storage(LongSupplier backgroundErrors, LongSupplier pendingBackgroundError, Supplier<StorageHealth> health) {
+        Gauge.builder("ballot.storage.l0.files", health, h -> h.get().l0Files()).strongReference(true)
+                .description("SST files in level 0 of the column family that has most (RocksDB slows writes at level0_slowdown_writes_trigger)")
+                .register(registry);
+        Gauge.builder("ballot.storage.pending.compaction", health, h -> h.get().pendingCompactionBytes()).strongReference(true).baseUnit("bytes")
+                .description("Bytes compaction is behind by, all column families together").register(registry);
+        Gauge.builder("ballot.storage.writes.delayed", health, h -> h.get().writesDelayed() ? 1 : 0).strongReference(true)
+                .description("1 while RocksDB delays or stops writes (a write stall)").register(registry);
         FunctionCounter.builder("ballot.storage.background.errors", backgroundErrors, LongSupplier::getAsLong)
                 .description("Background errors RocksDB reported (a full disk, too many open files, IO errors)").register(registry);
         Gauge.builder("ballot.storage.background.error.pending", pendingBackgroundError, LongSupplier::getAsLong).strongReference(true)

@@ -104,7 +104,7 @@ public final class BallotNode implements AutoCloseable {
         try {
             if (storage.getMeta("local/host_id") == null) AbstainedTables.pending(storage); // a new node: fixed once it has joined
             metrics = new NodeMetrics();
-            metrics.storage(storage::backgroundErrorCount, () -> storage.hasPendingBackgroundError() ? 1 : 0);
+            metrics.storage(storage::backgroundErrorCount, () -> storage.hasPendingBackgroundError() ? 1 : 0, storage::health);
             if (config.metricsPort != 0) metricsServer = metricsServer(config, metrics.registry());
             int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
             int storagePort = config.storagePort == 0 ? freePort(config.listenAddress) : config.storagePort;
@@ -168,7 +168,8 @@ public final class BallotNode implements AutoCloseable {
             if (config.admissionEnabled) {
                 admission = new CoordinatorAdmission(config.admissionSettings(),
                         TimeUnit.MILLISECONDS.toNanos(Math.min(config.admissionMaxWaitMillis, config.readTimeoutMillis)),
-                        requests, paxos::takeLaneDelayNanos, new java.util.HashSet<>(config.admissionBackgroundKeyspaces), metrics.registry());
+                        requests, paxos::takeLaneDelayNanos, storage::health, new java.util.HashSet<>(config.admissionBackgroundKeyspaces),
+                        metrics.registry());
                 requestAdmission = admission;
             }
             QueryProcessor processor = new QueryProcessor(environment, preparer, requestAdmission, config.preparedStatementsCacheEntries,

@@ -7,6 +7,9 @@ import ballot.admission.GrantCoordinator;
 import ballot.admission.Priority;
 import ballot.admission.Refusal;
 import ballot.admission.Requester;
+import ballot.admission.SlotGranter;
+import ballot.admission.StorageHealth;
+import ballot.admission.TokenGranter;
 import ballot.admission.WorkInfo;
 import ballot.cql.error.OverloadedException;
 import ballot.cql.spi.RequestAdmission;
@@ -24,44 +27,63 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
- * The IO shell of admission control (docs/admission.md): admits CQL requests through a {@link GrantCoordinator}, runs
- * the admitted ones on the request executor (each holds its slot until it is answered), reports how long they waited
- * for a request thread and how long Paxos lane tasks waited for theirs (the slot signal), ticks the coordinator every
- * 10 ms, and counts every decision. Client requests are {@link Priority#NORMAL}, or {@link Priority#BACKGROUND} in
- * the keyspaces configured so; a request's deadline is its arrival plus {@code deadlineNanos}.
+ * The IO shell of admission control (docs/admission.md): admits CQL requests through two {@link GrantCoordinator}s,
+ * one for storage writes ({@link TokenGranter}, following RocksDB's health, read every 100 ms) that a writing request
+ * passes first, and one for the CPU ({@link SlotGranter}); runs the admitted ones on the request executor (each holds
+ * its slot until it is answered), reports how long they waited for a request thread and how long Paxos lane tasks
+ * waited for theirs (the slot signal), ticks both coordinators every 10 ms, and counts every decision. Client
+ * requests are {@link Priority#NORMAL}, or {@link Priority#BACKGROUND} in the keyspaces configured so; a request's
+ * deadline is its arrival plus {@code deadlineNanos}.
  */
 final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     private static final long TICK_MILLIS = 10;
+    private static final int TICKS_PER_HEALTH_READ = 10;
+    /** Writes are never limited below this (a megabyte a second), so they always move. */
+    private static final long WRITE_FLOOR_BYTES_PER_SECOND = 1L << 20;
 
-    private final GrantCoordinator coordinator;
+    private final SlotGranter slots;
+    private final GrantCoordinator cpu;
+    private final TokenGranter tokens;
+    private final GrantCoordinator writes;
     private final Executor requests;
     private final long deadlineNanos;
     private final AdmissionSettings settings;
     private final ScheduledExecutorService ticker;
     /** Keyspaces admitted at {@link Priority#BACKGROUND} ({@code admission_background_keyspaces}). */
     private final Set<String> backgroundTenants;
+    private int ticks;
 
     /**
      * @param internalDelay the longest wait of internal work for its thread since the last call (the Paxos lanes): with
      *     the request executor's delay, the signal the slots follow
+     * @param storageHealth RocksDB's health now: the signal the write tokens follow
      */
     CoordinatorAdmission(AdmissionSettings settings, long deadlineNanos, Executor requests, LongSupplier internalDelay,
-            Set<String> backgroundTenants, MeterRegistry registry) {
+            Supplier<StorageHealth> storageHealth, Set<String> backgroundTenants, MeterRegistry registry) {
         this.settings = settings;
         this.backgroundTenants = Set.copyOf(backgroundTenants);
         this.deadlineNanos = deadlineNanos;
         this.requests = requests;
-        this.coordinator = new GrantCoordinator(settings, System::nanoTime, new Meters(registry));
-        Gauge.builder("ballot.admission.slots", () -> coordinator.snapshot().slots())
+        Meters meters = new Meters(registry);
+        this.slots = new SlotGranter(settings);
+        this.cpu = new GrantCoordinator(settings, slots, System::nanoTime, meters);
+        this.tokens = new TokenGranter(WRITE_FLOOR_BYTES_PER_SECOND, System.nanoTime());
+        this.writes = new GrantCoordinator(settings, tokens, System::nanoTime, meters.forWrites(registry));
+        Gauge.builder("ballot.admission.slots", slots::slots)
                 .description("Requests that may run on request threads at once (adjusted from the executor delay)").register(registry);
-        Gauge.builder("ballot.admission.slots.used", () -> coordinator.snapshot().used())
-                .description("Slots held by running requests").register(registry);
+        Gauge.builder("ballot.admission.slots.used", slots::used).description("Slots held by running requests").register(registry);
+        Gauge.builder("ballot.admission.write.limit", tokens, t -> Math.max(0, t.rateBytesPerSecond())).baseUnit("bytes")
+                .description("Bytes per second writes may start at while the storage is overloaded; 0 while they are not limited")
+                .register(registry);
         for (Priority p : Priority.values()) {
-            Gauge.builder("ballot.admission.waiting", () -> coordinator.snapshot().waiting(p)).tag("priority", p.label())
+            Gauge.builder("ballot.admission.waiting", () -> cpu.snapshot().waiting(p)).tag("priority", p.label())
                     .description("Requests waiting for admission").register(registry);
-            Gauge.builder("ballot.admission.lifo", () -> coordinator.snapshot().lifo(p) ? 1 : 0).tag("priority", p.label())
+            Gauge.builder("ballot.admission.write.waiting", () -> writes.snapshot().waiting(p)).tag("priority", p.label())
+                    .description("Writing requests waiting for write tokens (before they wait for a slot)").register(registry);
+            Gauge.builder("ballot.admission.lifo", () -> cpu.snapshot().lifo(p) ? 1 : 0).tag("priority", p.label())
                     .description("1 while some tenant's queue of this priority is epoch-LIFO (its queue delay is high)").register(registry);
         }
         ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -70,27 +92,57 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
             return t;
         });
         ticker.scheduleWithFixedDelay(() -> {
-            coordinator.executorDelay(internalDelay.getAsLong());
-            coordinator.tick();
+            slots.executorDelay(internalDelay.getAsLong());
+            if (ticks++ % TICKS_PER_HEALTH_READ == 0) tokens.health(storageHealth.get());
+            writes.tick();
+            cpu.tick();
         }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public Admitted tryNow(String tenant) {
-        Grant grant = coordinator.tryNow(work(tenant));
-        return grant == null ? null : grant::release;
+    public Admitted tryNow(Work request) {
+        WorkInfo work = work(request);
+        Grant slot = cpu.tryNow(work);
+        if (slot == null || work.writeBytes() == 0) return slot == null ? null : admission(slot);
+        Grant written = writes.tryNow(work);
+        if (written == null) {
+            slot.release();
+            return null;
+        }
+        written.release(); // its tokens are spent
+        return admission(slot);
     }
 
     @Override
-    public void submit(String tenant, Consumer<Admitted> work, Consumer<OverloadedException> refused) {
-        coordinator.submit(work(tenant), new Requester() {
+    public void submit(Work request, Consumer<Admitted> run, Consumer<OverloadedException> refused) {
+        WorkInfo work = work(request);
+        if (work.writeBytes() == 0) {
+            submitForSlot(work, run, refused);
+            return;
+        }
+        writes.submit(work, new Requester() {
+            @Override
+            public void admitted(Grant written) {
+                written.release(); // its tokens are spent
+                submitForSlot(work, run, refused);
+            }
+
+            @Override
+            public void refused(Refusal why) {
+                refused.accept(new OverloadedException(message(why, "write")));
+            }
+        });
+    }
+
+    private void submitForSlot(WorkInfo work, Consumer<Admitted> run, Consumer<OverloadedException> refused) {
+        cpu.submit(work, new Requester() {
             @Override
             public void admitted(Grant grant) {
                 long granted = System.nanoTime();
                 try {
                     requests.execute(() -> {
-                        coordinator.executorDelay(System.nanoTime() - granted);
-                        work.accept(grant::release);
+                        slots.executorDelay(System.nanoTime() - granted);
+                        run.accept(admission(grant));
                     });
                 } catch (RejectedExecutionException stopping) {
                     grant.release();
@@ -100,22 +152,45 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
 
             @Override
             public void refused(Refusal why) {
-                refused.accept(new OverloadedException(message(why)));
+                refused.accept(new OverloadedException(message(why, "")));
             }
         });
     }
 
-    private WorkInfo work(String tenant) {
-        long now = System.nanoTime();
-        return new WorkInfo(tenant, backgroundTenants.contains(tenant) ? Priority.BACKGROUND : Priority.NORMAL, now, now + deadlineNanos);
+    private static Admitted admission(Grant grant) {
+        return new Admitted() {
+            @Override
+            public void close() {
+                grant.release();
+            }
+
+            @Override
+            public void pause() {
+                grant.pause();
+            }
+
+            @Override
+            public void resume() {
+                grant.resume();
+            }
+        };
     }
 
-    private String message(Refusal why) {
+    private WorkInfo work(Work request) {
+        long now = System.nanoTime();
+        Priority priority = backgroundTenants.contains(request.tenant()) ? Priority.BACKGROUND : Priority.NORMAL;
+        return new WorkInfo(request.tenant(), priority, now, now + deadlineNanos, request.writeBytes());
+    }
+
+    /** {@code queue}: "write" for the storage's queue, empty for the CPU's. */
+    private String message(Refusal why, String queue) {
+        String which = queue.isEmpty() ? "admission" : queue + " admission";
         return switch (why) {
-            case QUEUE_FULL -> "Overloaded: the coordinator's admission queue is full (admission_queue_max="
+            case QUEUE_FULL -> "Overloaded: the coordinator's " + which + " queue is full (admission_queue_max="
                     + settings.queueMax() + "); retry later or on another node";
-            case DEADLINE -> "Overloaded: the request waited " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos)
-                    + " ms for admission (admission_max_wait_in_ms) and was not started; retry later or on another node";
+            case DEADLINE -> "Overloaded: the request waited " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos) + " ms for "
+                    + which + (queue.isEmpty() ? "" : " (the storage is behind: compaction, level 0 files or write stalls)")
+                    + " (admission_max_wait_in_ms) and was not started; retry later or on another node";
         };
     }
 
@@ -150,6 +225,26 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
         @Override
         public void refused(Priority priority, Refusal why) {
             refused.get(why).increment();
+        }
+
+        /**
+         * For the write queue, which a writing request passes before the CPU's: its refusals count with the others,
+         * its admissions only as a wait for write tokens (the CPU's admission counts the request).
+         */
+        AdmissionObserver forWrites(MeterRegistry registry) {
+            Timer tokenWait = Timer.builder("ballot.admission.write.wait").description("Time writing requests waited for write tokens")
+                    .publishPercentileHistogram().register(registry);
+            return new AdmissionObserver() {
+                @Override
+                public void admitted(Priority priority, long waitedNanos) {
+                    tokenWait.record(waitedNanos, TimeUnit.NANOSECONDS);
+                }
+
+                @Override
+                public void refused(Priority priority, Refusal why) {
+                    Meters.this.refused(priority, why);
+                }
+            };
         }
     }
 }

@@ -1,5 +1,6 @@
 package ballot.storage;
 
+import ballot.admission.StorageHealth;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
@@ -108,6 +109,8 @@ public final class StorageEngine implements AutoCloseable {
      * Writes hold it shared from choosing their table's store to their batch's write; installing indexes holds it
      * exclusively, so after an install no write without the new indexes is still in flight (IndexBuild).
      */
+    /** Held while a dropped family's handle is closed, and while {@link #health} walks the families' handles. */
+    private final Object familyCloseLock = new Object();
     private final java.util.concurrent.locks.ReentrantReadWriteLock installLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private final java.util.concurrent.ExecutorService indexBuilder;
     private final ScheduledExecutorService walSyncer;
@@ -345,7 +348,9 @@ public final class StorageEngine implements AutoCloseable {
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot drop storage of index " + indexId + ": " + e.getMessage(), e);
         } finally {
-            family.close();
+            synchronized (familyCloseLock) {
+                family.close();
+            }
         }
     }
 
@@ -365,7 +370,9 @@ public final class StorageEngine implements AutoCloseable {
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot drop storage of table " + tableId + ": " + e.getMessage(), e);
         } finally {
-            family.close();
+            synchronized (familyCloseLock) {
+                family.close();
+            }
         }
     }
 
@@ -488,6 +495,28 @@ public final class StorageEngine implements AutoCloseable {
         } catch (RocksDBException | java.io.IOException e) {
             log.warn("cannot tell the free space of {}: {}", directory, e.getMessage());
             return false;
+        }
+    }
+
+    /**
+     * RocksDB's own slowdown signals, for admission's write tokens and the storage meters: the level 0 files of the
+     * family that has most, the bytes compaction is behind by in all, and whether writes are delayed or stopped now.
+     * Healthy if RocksDB cannot say.
+     */
+    public StorageHealth health() {
+        try {
+            long l0 = 0;
+            synchronized (familyCloseLock) {
+                for (ColumnFamilyHandle family : families.values()) l0 = Math.max(l0, db.getLongProperty(family, "rocksdb.num-files-at-level0"));
+                for (ColumnFamilyHandle family : indexFamilies.values()) l0 = Math.max(l0, db.getLongProperty(family, "rocksdb.num-files-at-level0"));
+            }
+            l0 = Math.max(l0, db.getLongProperty(paxosFamily, "rocksdb.num-files-at-level0"));
+            long pending = db.getAggregatedLongProperty("rocksdb.estimate-pending-compaction-bytes");
+            boolean delayed = db.getLongProperty("rocksdb.actual-delayed-write-rate") > 0 || db.getLongProperty("rocksdb.is-write-stopped") > 0;
+            return new StorageHealth(l0, tableOptions.level0SlowdownWritesTrigger(), pending, tableOptions.softPendingCompactionBytesLimit(), delayed);
+        } catch (RocksDBException e) {
+            log.warn("cannot read RocksDB's health: {}", e.getMessage());
+            return StorageHealth.HEALTHY;
         }
     }
 

@@ -16,11 +16,13 @@ import ballot.cql.protocol.message.Rows;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.protocol.message.SetKeyspace;
 import ballot.cql.schema.Schema;
+import ballot.cql.spi.CurrentAdmission;
+import ballot.cql.spi.RequestAdmission;
+import ballot.cql.spi.StatementSource;
 import ballot.cql.statement.CqlStatement;
 import ballot.cql.statement.Preparer;
 import ballot.cql.statement.ProtocolBatch;
 import ballot.cql.statement.QueryContext;
-import ballot.cql.spi.StatementSource;
 import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.trace.Trace;
 import ballot.cql.trace.TraceSession;
@@ -33,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import ballot.cql.spi.RequestAdmission;
 import java.util.function.UnaryOperator;
 
 /**
@@ -52,6 +53,9 @@ public final class QueryProcessor implements RequestHandler {
      * hold up the event loop's other connections for milliseconds.
      */
     static final int INLINE_VALUE_BYTES_MAX = 16 * 1024;
+    /** What a written row costs beyond its values (key, timestamps, log record), about. */
+    private static final long WRITE_OVERHEAD_BYTES = 64;
+    private static final List<String> WRITING_KEYWORDS = List.of("INSERT", "UPDATE", "DELETE", "BEGIN");
 
     /**
      * @param inlineWrites run prepared writes that never wait ({@link CqlStatement#executesWithoutWaiting}) and carry
@@ -86,10 +90,10 @@ public final class QueryProcessor implements RequestHandler {
     public CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace) {
         if (trace != null) begin(trace, request);
         PreparedStatements.Entry entry = request instanceof Execute e ? prepared.get(e.statementId()) : null;
-        String tenant = tenant(entry, client);
+        RequestAdmission.Work work = new RequestAdmission.Work(tenant(entry, client), writeBytes(request, entry));
         if (inlineWrites && entry != null && entry.statement().executesWithoutWaiting()
                 && valueBytes((Execute) request) <= INLINE_VALUE_BYTES_MAX) {
-            RequestAdmission.Admitted admitted = admission.tryNow(tenant);
+            RequestAdmission.Admitted admitted = admission.tryNow(work);
             if (admitted != null) {
                 Execute e = (Execute) request;
                 CompletableFuture<? extends Response> executed;
@@ -104,11 +108,11 @@ public final class QueryProcessor implements RequestHandler {
             }
         }
         CompletableFuture<Response> response = new CompletableFuture<>();
-        admission.submit(tenant, admitted -> {
+        admission.submit(work, admitted -> {
             response.whenComplete((r, failure) -> admitted.close());
             try {
-                CompletableFuture<? extends Response> dispatched = trace == null ? dispatch(request, client)
-                        : Tracing.call(trace, () -> dispatch(request, client));
+                CompletableFuture<? extends Response> dispatched = CurrentAdmission.call(admitted,
+                        () -> trace == null ? dispatch(request, client) : Tracing.call(trace, () -> dispatch(request, client)));
                 dispatched.whenComplete((r, failure) -> {
                     if (failure != null) response.completeExceptionally(failure);
                     else response.complete(r);
@@ -128,6 +132,34 @@ public final class QueryProcessor implements RequestHandler {
         if (entry != null && !entry.statement().tables().isEmpty()) return entry.statement().tables().get(0).keyspace();
         String keyspace = entry != null && entry.keyspace() != null ? entry.keyspace() : client.keyspace();
         return keyspace == null ? "" : keyspace;
+    }
+
+    /**
+     * About what {@code request} writes to storage, for the write tokens (docs/admission.md): a prepared write's bound
+     * values, a BATCH's values and texts, the text of a QUERY that begins with a writing keyword, each with a row's
+     * overhead; 0 for what does not write. A QUERY is admitted before it is parsed, so its first word is all there is.
+     */
+    static long writeBytes(Request request, PreparedStatements.Entry entry) {
+        if (request instanceof Execute e) return entry != null && entry.statement().writesStorage() ? WRITE_OVERHEAD_BYTES + valueBytes(e) : 0;
+        if (request instanceof Query q) return startsWithWrite(q.query()) ? WRITE_OVERHEAD_BYTES + 2L * q.query().length() : 0;
+        if (request instanceof Batch b) {
+            long bytes = 0;
+            for (Batch.Child child : b.children()) {
+                bytes += WRITE_OVERHEAD_BYTES;
+                for (ByteBuffer value : child.values()) if (value != null) bytes += value.remaining();
+                if (child instanceof Batch.QueryChild q) bytes += 2L * q.query().length();
+            }
+            return bytes;
+        }
+        return 0;
+    }
+
+    private static boolean startsWithWrite(String query) {
+        int i = 0;
+        while (i < query.length() && Character.isWhitespace(query.charAt(i))) i++;
+        for (String keyword : WRITING_KEYWORDS)
+            if (query.regionMatches(true, i, keyword, 0, keyword.length())) return true;
+        return false;
     }
 
     /** The bound values of an EXECUTE, in bytes. */

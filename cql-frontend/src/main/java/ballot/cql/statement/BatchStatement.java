@@ -60,6 +60,11 @@ final class BatchStatement implements CqlStatement {
     }
 
     @Override
+    public boolean writesStorage() {
+        return true;
+    }
+
+    @Override
     public List<ColumnSpec> variables() {
         return markers.specs();
     }

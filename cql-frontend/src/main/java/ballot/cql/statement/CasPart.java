@@ -17,6 +17,11 @@ interface CasPart extends CqlStatement {
 
     boolean isCounter();
 
+    @Override
+    default boolean writesStorage() {
+        return true;
+    }
+
     /** Adds this statement, with {@code context}'s values, to {@code cas}: its write, and its conditions if it has any. */
     void addTo(CasBatch cas, QueryContext context);
 }

@@ -30,6 +30,11 @@ final class ConditionalBatchStatement implements CqlStatement {
     }
 
     @Override
+    public boolean writesStorage() {
+        return true;
+    }
+
+    @Override
     public List<ColumnSpec> variables() {
         return markers.specs();
     }

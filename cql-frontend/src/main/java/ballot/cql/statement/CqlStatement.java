@@ -56,4 +56,9 @@ public interface CqlStatement {
     default boolean executesWithoutWaiting() {
         return false;
     }
+
+    /** Whether executing it writes rows to storage (its bound values are what it writes, about: admission's tokens). */
+    default boolean writesStorage() {
+        return false;
+    }
 }

@@ -209,6 +209,11 @@ final class TransactionStatement implements CqlStatement {
     // ---------------------------------------------------------------- CqlStatement
 
     @Override
+    public boolean writesStorage() {
+        return true;
+    }
+
+    @Override
     public List<ColumnSpec> variables() {
         return markers.specs();
     }

@@ -2,7 +2,12 @@ package ballot.cql.execute;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.protocol.message.Batch;
+import ballot.cql.protocol.message.BatchType;
 import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.Execute;
+import ballot.cql.protocol.message.Query;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.schema.KeyspaceMetadata;
@@ -23,7 +28,10 @@ import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
-/** Which schema changes drop which prepared statements, and the ids statements and result metadata get. */
+/**
+ * Which schema changes drop which prepared statements, the ids statements and result metadata get, and what admission
+ * reckons a request writes (its write tokens).
+ */
 class PreparedStatementsTest {
     /** The schema, changed by DDL run for real; each change bumps the version. */
     private static final class Schemas implements SchemaStore {
@@ -179,5 +187,28 @@ class PreparedStatementsTest {
         byte[] b = new byte[bytes.remaining()];
         bytes.duplicate().get(b);
         return HexFormat.of().formatHex(b);
+    }
+
+    @Test
+    void aRequestWritesItsValuesIfItsStatementWritesAndNothingOtherwise() {
+        ByteBuffer insert = prepare("INSERT INTO ks.t (k, v) VALUES (?, ?)");
+        ByteBuffer conditional = prepare("UPDATE ks.t SET v = ? WHERE k = ? IF v = 'a'");
+        ByteBuffer select = prepare("SELECT * FROM ks.t WHERE k = ?");
+        List<ByteBuffer> values = List.of(ByteBuffer.allocate(4), ByteBuffer.allocate(100));
+        QueryOptions options = QueryOptions.of(ConsistencyLevel.ONE, values);
+
+        assertThat(QueryProcessor.writeBytes(new Execute(insert, null, options), prepared.get(insert))).isEqualTo(64 + 104);
+        assertThat(QueryProcessor.writeBytes(new Execute(conditional, null, options), prepared.get(conditional))).isEqualTo(64 + 104);
+        assertThat(QueryProcessor.writeBytes(new Execute(select, null, options), prepared.get(select))).isZero();
+        assertThat(QueryProcessor.writeBytes(new Execute(select, null, options), null)).as("an unknown statement").isZero();
+
+        assertThat(QueryProcessor.writeBytes(new Query("  insert INTO ks.t (k) VALUES (1)", QueryOptions.DEFAULT), null)).isEqualTo(64 + 2 * 33);
+        assertThat(QueryProcessor.writeBytes(new Query("BEGIN BATCH APPLY BATCH", QueryOptions.DEFAULT), null)).isPositive();
+        assertThat(QueryProcessor.writeBytes(new Query("SELECT * FROM ks.t", QueryOptions.DEFAULT), null)).isZero();
+        assertThat(QueryProcessor.writeBytes(new Query("USE ks", QueryOptions.DEFAULT), null)).isZero();
+
+        Batch batch = new Batch(BatchType.LOGGED, List.of(new Batch.PreparedChild(insert, values), new Batch.QueryChild("DELETE FROM ks.t WHERE k = 1", List.of())),
+                ConsistencyLevel.ONE, null, null, null, null);
+        assertThat(QueryProcessor.writeBytes(batch, null)).isEqualTo(64 + 104 + 64 + 2 * 28);
     }
 }

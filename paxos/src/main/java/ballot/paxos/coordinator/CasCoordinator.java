@@ -71,17 +71,19 @@ public final class CasCoordinator {
      * latest at the first {@link #tick} after {@code deadlineNanos} (on this coordinator's {@link Clock#nanoTime()}).
      * The callback runs inside the state machine's transition: it must not throw or call back into this coordinator
      * (complete a future and return). Requests of one partition with different electorates run in separate sessions,
-     * never in one round: each is decided by its own electorate's quorums (docs/paxos.md §11).
+     * never in one round: each is decided by its own electorate's quorums (docs/paxos.md §11). {@code slot} is given
+     * back while the request waits in the partition's queue (see {@link WorkSlot}).
      */
     public void submit(PaxosKey key, Electorate electorate, CasRequest request, CommitLevel commitLevel,
-            long deadlineNanos, Consumer<CasResult> callback) {
+            long deadlineNanos, WorkSlot slot, Consumer<CasResult> callback) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(commitLevel, "commitLevel");
         Objects.requireNonNull(callback, "callback");
+        Objects.requireNonNull(slot, "slot");
         for (NodeId n : commitLevel.counted())
             if (!electorate.isReplica(n)) throw new IllegalArgumentException("commit level " + commitLevel + " counts " + n + ", not a replica of " + electorate);
         PartitionSession session = session(key, electorate);
-        session.submit(new Pending(request, commitLevel, deadlineNanos, callback));
+        session.submit(new Pending(request, commitLevel, deadlineNanos, slot, callback));
         track(session);
     }
 

@@ -119,6 +119,7 @@ final class PartitionSession {
         }
         queue.add(pending);
         startIfIdle();
+        if (queue.peekLast() == pending) pending.waits(); // still queued (the queue shrinks only from the front)
     }
 
     private boolean alive(NodeId node) {
@@ -169,6 +170,10 @@ final class PartitionSession {
             else batch.add(p);
         }
         if (batch.isEmpty() && inDoubt == null) return;
+        for (int i = 0; i < batch.size(); i++) {
+            if (i == 0) batch.get(i).leads();
+            else batch.get(i).waits();
+        }
         if (inDoubt == null && fastPathUsable(batch)) startFast(batch);
         else startPrepare(batch);
     }
@@ -512,7 +517,10 @@ final class PartitionSession {
     }
 
     private void requeueFront(List<Pending> batch) {
-        for (int i = batch.size() - 1; i >= 0; i--) queue.addFirst(batch.get(i));
+        for (int i = batch.size() - 1; i >= 0; i--) {
+            batch.get(i).waits();
+            queue.addFirst(batch.get(i));
+        }
     }
 
     private void abandonRound() {

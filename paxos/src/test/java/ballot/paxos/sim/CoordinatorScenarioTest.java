@@ -23,6 +23,7 @@ import ballot.paxos.coordinator.CasRequest;
 import ballot.paxos.coordinator.CasResult.Outcome;
 import ballot.paxos.coordinator.CasResult;
 import ballot.paxos.coordinator.CommitLevel;
+import ballot.paxos.coordinator.WorkSlot;
 import ballot.paxos.message.Accepted;
 import ballot.paxos.message.Prepare;
 import ballot.paxos.message.Promise;
@@ -248,6 +249,38 @@ class CoordinatorScenarioTest {
         assertThat(third).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
     }
 
+    /**
+     * A request queued behind its partition's round gives its admission slot back; the first of the next round's batch
+     * takes its slot back, and the rest of the batch ride on it (docs/admission.md, "waiting on a partition").
+     */
+    @Test
+    void requestsQueuedBehindARoundGiveTheirSlotBackAndTheNextRoundsLeadTakesItsBack() {
+        ManualCluster c = new ManualCluster();
+        List<String> slots = new ArrayList<>();
+        List<CasResult> first = c.submit(N1, ManualCluster.KEY, c.set(1), SimLevel.ANY, recording("first", slots));
+        List<CasResult> second = c.submit(N1, ManualCluster.KEY, c.set(2), SimLevel.ANY, recording("second", slots));
+        List<CasResult> third = c.submit(N1, ManualCluster.KEY, c.set(3), SimLevel.ANY, recording("third", slots));
+        assertThat(slots).containsExactly("second gives back", "third gives back");
+        c.deliverAll();
+        assertThat(slots).containsExactly("second gives back", "third gives back", "second takes back");
+        for (List<CasResult> r : List.of(first, second, third))
+            assertThat(r).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+    }
+
+    private static WorkSlot recording(String name, List<String> events) {
+        return new WorkSlot() {
+            @Override
+            public void giveBack() {
+                events.add(name + " gives back");
+            }
+
+            @Override
+            public void takeBack() {
+                events.add(name + " takes back");
+            }
+        };
+    }
+
     /** §4.10: fewer live replicas than a quorum when the request arrives: UNAVAILABLE, nothing sent. */
     @Test
     void unavailableWhenNoQuorumIsAlive() {
@@ -316,7 +349,7 @@ class CoordinatorScenarioTest {
         for (long v = 1; v <= 3; v++) c.submit(N1, c.cas(null, v), SimLevel.ANY); // one in the round, two queued
         PaxosKey other = PaxosKey.of("other");
         for (long v = 1; v <= 2; v++)
-            coordinator.submit(other, ManualCluster.ELECTORATE, c.cas(null, v), CommitLevel.ANY, c.nanos + 1_000_000_000L, r -> { });
+            coordinator.submit(other, ManualCluster.ELECTORATE, c.cas(null, v), CommitLevel.ANY, c.nanos + 1_000_000_000L, WorkSlot.NONE, r -> { });
         assertThat(coordinator.queuedAtTick()).as("nothing counted before a tick").isZero();
         c.advance(Duration.ofMillis(1));
         assertThat(coordinator.queuedAtTick()).isEqualTo(3);
@@ -460,7 +493,7 @@ class CoordinatorScenarioTest {
         Electorate local = new Electorate(List.of(N1), List.of(N2, N3));
         List<CasResult> out = new ArrayList<>();
         c.coordinator(N1).submit(ManualCluster.KEY, local, c.cas(null, 1L), CommitLevel.of(1, List.of(N1)),
-                c.nanos + 1_000_000_000L, out::add);
+                c.nanos + 1_000_000_000L, WorkSlot.NONE, out::add);
         assertThat(c.inFlight).filteredOn(requestsFrom(N1)::test).extracting(ManualCluster.Envelope::to).containsOnly(N1);
         c.deliverAll();
         assertThat(out).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);

@@ -9,6 +9,7 @@ import ballot.paxos.acceptor.AcceptorShell;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CasRequest;
 import ballot.paxos.coordinator.CasResult;
+import ballot.paxos.coordinator.WorkSlot;
 import ballot.paxos.message.Message;
 import ballot.paxos.message.Reply;
 import ballot.paxos.message.Request;
@@ -127,9 +128,14 @@ final class ManualCluster {
 
     /** The same on another partition. */
     List<CasResult> submit(NodeId coordinator, PaxosKey key, CasRequest request, SimLevel level) {
+        return submit(coordinator, key, request, level, WorkSlot.NONE);
+    }
+
+    /** The same with {@code slot} for the request's admission. */
+    List<CasResult> submit(NodeId coordinator, PaxosKey key, CasRequest request, SimLevel level, WorkSlot slot) {
         nanos += 1_000_000L; // wall time moves on, as it does between requests
         List<CasResult> out = new ArrayList<>();
-        coordinator(coordinator).submit(key, ELECTORATE, request, level.resolve(ELECTORATE), nanos + 1_000_000_000L, out::add);
+        coordinator(coordinator).submit(key, ELECTORATE, request, level.resolve(ELECTORATE), nanos + 1_000_000_000L, slot, out::add);
         return out;
     }
 

@@ -10,6 +10,7 @@ import ballot.paxos.acceptor.AcceptorShell;
 import ballot.paxos.coordinator.CasCoordinator;
 import ballot.paxos.coordinator.CasResult;
 import ballot.paxos.coordinator.CommitLevel;
+import ballot.paxos.coordinator.WorkSlot;
 import ballot.paxos.message.Message;
 import ballot.paxos.message.Reply;
 import ballot.paxos.message.Request;
@@ -585,7 +586,7 @@ final class SimCluster {
             record(c, key, request, invoke, null);
             schedule(random.nextLong(5 * MS), () -> next(c));
         });
-        node.coordinator.submit(key, electorate, request, level, node.clock.nanoTime() + options.opTimeoutNanos(), result -> {
+        node.coordinator.submit(key, electorate, request, level, node.clock.nanoTime() + options.opTimeoutNanos(), WorkSlot.NONE, result -> {
             if (c.inFlight != token) return;
             c.inFlight = 0;
             record(c, key, request, invoke, result);
