@@ -145,7 +145,7 @@ public final class AcceptorShell {
         if (step.deferrable()) {
             deferred.defer(key, step.next());
             send(request, step.reply(), answer);
-            Map.Entry<PaxosKey, AcceptorState> oldest = deferred.overflow(busy::containsKey);
+            Map.Entry<PaxosKey, AcceptorState> oldest = deferred.overflow();
             if (oldest != null) {
                 observer.mark(Mark.DEFERRED_PROMISE_WRITTEN_OUT);
                 persist(oldest.getKey(), oldest.getValue(), List.of(), true, failed -> {});
@@ -184,6 +184,7 @@ public final class AcceptorShell {
      */
     private void persist(PaxosKey key, AcceptorState state, List<Decree> apply, boolean sync, Consumer<RuntimeException> done) {
         busy.put(key, new ArrayDeque<>());
+        deferred.writing(key);
         store.persist(key, state, apply, sync, failed -> {
             try {
                 home.execute(() -> {
@@ -192,6 +193,7 @@ public final class AcceptorShell {
                         deferred.durable(key); // no later than any deferred one: steps of a partition are sequential
                     } else {
                         registers.remove(key);
+                        deferred.notWritten(key);
                     }
                     done.accept(failed);
                     release(key);
