@@ -67,7 +67,12 @@ final class WorkQueue {
     static final Comparator<Waiting> EPOCH_LIFO = Comparator.<Waiting>comparingLong(w -> -w.epoch)
             .thenComparingLong(w -> w.work.startNanos()).thenComparingLong(w -> w.sequence);
 
+    static final Comparator<Waiting> BY_DEADLINE = Comparator.<Waiting>comparingLong(w -> w.work.deadlineNanos())
+            .thenComparingLong(w -> w.sequence);
+
     private final Map<String, Tenant> tenants = new HashMap<>();
+    /** Every waiting work, soonest deadline first: expiry takes only the expired, however long the queue. */
+    private final TreeSet<Waiting> byDeadline = new TreeSet<>(BY_DEADLINE);
     private int size;
 
     int size() {
@@ -91,6 +96,7 @@ final class WorkQueue {
     void add(Waiting w) {
         Tenant tenant = tenant(w.work.tenant());
         tenant.lanes[w.work.priority().ordinal()].waiting.add(w);
+        byDeadline.add(w);
         size++;
     }
 
@@ -137,20 +143,13 @@ final class WorkQueue {
 
     /** Removes every work whose deadline is at or before {@code nowNanos} into {@code expired}. */
     void expire(long nowNanos, List<Waiting> expired) {
-        if (size == 0) return;
-        List<Tenant> idle = new ArrayList<>();
-        for (Tenant tenant : tenants.values()) {
-            for (Lane lane : tenant.lanes) {
-                lane.waiting.removeIf(w -> {
-                    if (w.work.deadlineNanos() > nowNanos) return false;
-                    expired.add(w);
-                    size--;
-                    return true;
-                });
-            }
-            if (tenant.idle()) idle.add(tenant);
+        while (!byDeadline.isEmpty() && byDeadline.first().work.deadlineNanos() <= nowNanos) {
+            Waiting w = byDeadline.first();
+            Tenant tenant = tenants.get(w.work.tenant());
+            remove(tenant, w);
+            expired.add(w);
+            forgetIfIdle(tenant);
         }
-        for (Tenant tenant : idle) tenants.remove(tenant.name);
     }
 
     /** Notes that {@code w} waited {@code delayNanos} before its grant. */
@@ -213,6 +212,7 @@ final class WorkQueue {
 
     private void remove(Tenant tenant, Waiting w) {
         tenant.lanes[w.work.priority().ordinal()].waiting.remove(w);
+        byDeadline.remove(w);
         size--;
     }
 }
