@@ -195,8 +195,14 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     }
 
     @Override
+    /** Stops the ticker and waits for a tick in progress: it reads the storage's health, which closes after this. */
     public void close() {
         ticker.shutdownNow();
+        try {
+            ticker.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Counts admissions by priority and refusals by reason, and times the waits. */

@@ -501,23 +501,31 @@ public final class StorageEngine implements AutoCloseable {
     /**
      * RocksDB's own slowdown signals, for admission's write tokens and the storage meters: the level 0 files of the
      * family that has most, the bytes compaction is behind by in all, and whether writes are delayed or stopped now.
-     * Healthy if RocksDB cannot say.
+     * Healthy if RocksDB cannot say (logged).
      */
     public StorageHealth health() {
         try {
-            long l0 = 0;
-            synchronized (familyCloseLock) {
-                for (ColumnFamilyHandle family : families.values()) l0 = Math.max(l0, db.getLongProperty(family, "rocksdb.num-files-at-level0"));
-                for (ColumnFamilyHandle family : indexFamilies.values()) l0 = Math.max(l0, db.getLongProperty(family, "rocksdb.num-files-at-level0"));
-            }
-            l0 = Math.max(l0, db.getLongProperty(paxosFamily, "rocksdb.num-files-at-level0"));
-            long pending = db.getAggregatedLongProperty("rocksdb.estimate-pending-compaction-bytes");
-            boolean delayed = db.getLongProperty("rocksdb.actual-delayed-write-rate") > 0 || db.getLongProperty("rocksdb.is-write-stopped") > 0;
-            return new StorageHealth(l0, tableOptions.level0SlowdownWritesTrigger(), pending, tableOptions.softPendingCompactionBytesLimit(), delayed);
-        } catch (RocksDBException e) {
+            return readHealth();
+        } catch (RocksDBException | NumberFormatException e) {
             log.warn("cannot read RocksDB's health: {}", e.getMessage());
             return StorageHealth.HEALTHY;
         }
+    }
+
+    StorageHealth readHealth() throws RocksDBException {
+        long l0 = level0Files(paxosFamily);
+        synchronized (familyCloseLock) {
+            for (ColumnFamilyHandle family : families.values()) l0 = Math.max(l0, level0Files(family));
+            for (ColumnFamilyHandle family : indexFamilies.values()) l0 = Math.max(l0, level0Files(family));
+        }
+        long pending = db.getAggregatedLongProperty("rocksdb.estimate-pending-compaction-bytes");
+        boolean delayed = db.getLongProperty("rocksdb.actual-delayed-write-rate") > 0 || db.getLongProperty("rocksdb.is-write-stopped") > 0;
+        return new StorageHealth(l0, tableOptions.level0SlowdownWritesTrigger(), pending, tableOptions.softPendingCompactionBytesLimit(), delayed);
+    }
+
+    /** A string property: RocksDB has no number form of it. */
+    private long level0Files(ColumnFamilyHandle family) throws RocksDBException {
+        return Long.parseLong(db.getProperty(family, "rocksdb.num-files-at-level0").trim());
     }
 
     /** Background errors RocksDB has reported since the engine opened (BackgroundErrors). */

@@ -2,6 +2,7 @@ package ballot.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ballot.admission.StorageHealth;
 import ballot.cql.data.Cell;
 import ballot.cql.data.Clustering;
 import ballot.cql.data.ClusteringBound;
@@ -76,6 +77,18 @@ class StorageEngineTest {
         write(row(1, 2, Cell.live(column, null, text("x"), 7)));
         write(row(1, 2, Cell.tombstone(column, null, 7, NOW)));
         assertThat(values(1)).containsExactly("1=b");
+    }
+
+    /** RocksDB's slowdown signals are read from it (level 0 files is a string property), not defaulted. */
+    @Test
+    void healthReadsRocksDbsSlowdownSignals() throws Exception {
+        StorageHealth health = storage.readHealth();
+        assertThat(health.l0Files()).isZero();
+        assertThat(health.l0SlowdownTrigger()).isEqualTo(20);
+        assertThat(health.pendingCompactionBytes()).isZero();
+        assertThat(health.pendingCompactionSoftLimit()).isEqualTo(64L << 30);
+        assertThat(health.writesDelayed()).isFalse();
+        assertThat(health.overloaded()).isFalse();
     }
 
     @Test
