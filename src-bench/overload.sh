@@ -20,7 +20,10 @@
 #   --nodes LIST       cluster sizes, comma-separated (default 1,3)
 #   --duration S       seconds per open-loop phase (default 300, as issue 12 asks; use 60 for a short run)
 #   --closed N         requests in flight when measuring capacity (default 256)
-#   --mix MIX          the bulk load's mix (default plain=20,lwt=70,hot=10: mostly LWTs, whose overload is the point)
+#   --mix MIX          the bulk load's mix (default plain=20,lwt=60,hot=10,transfer=10: mostly LWTs, whose overload is
+#                      the point, and transfers, two-partition transactions)
+#   --client CLIENT    raw (default): the Java driver sets up and prepares, a light v4 client sends the load, so that
+#                      the client's CPU, on the cores it shares with the nodes, stays small; driver: the driver sends
 #   --heap SIZE        node heap (default 1G)
 #   --port P           CQL port (default 19600; internode P+1, metrics P+2)
 #   --out DIR          run directory (default src-bench/target/overload/<timestamp>)
@@ -37,8 +40,9 @@ TOOLS_JAR="$ROOT/tools/target/ballot-tools-all.jar"
 nodes_list=1,3
 duration=300
 closed=256
-mix=plain=20,lwt=70,hot=10
+mix=plain=20,lwt=60,hot=10,transfer=10
 heap=1G
+client=raw
 port=19600
 out=""
 build=1
@@ -54,6 +58,7 @@ while (($#)); do
         --closed) closed="$2"; shift 2 ;;
         --mix) mix="$2"; shift 2 ;;
         --heap) heap="$2"; shift 2 ;;
+        --client) client="$2"; shift 2 ;;
         --port) port="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
@@ -138,7 +143,7 @@ YAML
 overload() { # log-file args...
     local file="$1"; shift
     java -Xmx2g -cp "$out/tools.jar" ballot.tools.workload.Workload overload --hosts "127.0.0.1:$port" --progress-interval 5s \
-        --replication-factor "$nodes" "$@" >"$file" 2>&1
+        --replication-factor "$nodes" --client "$client" "$@" >"$file" 2>&1
 }
 
 # Reads a summary from an overload log: goodput/s, the probe-style p99 of a kind, or the goodput per progress line.

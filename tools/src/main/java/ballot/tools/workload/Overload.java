@@ -8,11 +8,19 @@ import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
 import com.datastax.oss.driver.api.core.servererrors.QueryConsistencyException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +30,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
@@ -38,12 +48,13 @@ import picocli.CommandLine.Spec;
 /**
  * The overload benchmark's load (issue 12, docs/admission.md): requests sent at a fixed rate whatever the answers
  * (open loop), or by N workers back to back (closed loop, to measure capacity). A mix of plain writes, LWTs on random
- * keys and LWTs on one hot partition. Latency counts from the moment a request was due, not sent, so a client that
+ * keys, LWTs on one hot partition and transfers between random accounts (a {@code BEGIN TRANSACTION} on two
+ * partitions, docs/txn.md §11.2: the source pays if it has the amount). Latency counts from the moment a request was due, not sent, so a client that
  * falls behind does not hide the wait (coordinated omission). An answer is goodput if it succeeded within the client's
  * deadline ({@code --timeout}, the driver's request timeout).
  */
 @Command(name = "overload", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Open-loop (--rate) or closed-loop (--closed) load of plain writes and LWTs, with goodput, refusals and latency per second.")
+        description = "Open-loop (--rate) or closed-loop (--closed) load of plain writes, LWTs and transfers, with goodput, refusals and latency per second.")
 final class Overload implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "PER_SECOND", description = "open loop: requests sent per second, whatever the answers")
     Double rate;
@@ -56,11 +67,16 @@ final class Overload implements Callable<Integer> {
     Duration duration;
 
     @Option(names = "--mix", paramLabel = "KIND=WEIGHT,...", defaultValue = "plain=50,lwt=40,hot=10", split = ",",
-            description = "weights of plain writes, LWTs on random keys and LWTs on one hot partition (default ${DEFAULT-VALUE})")
+            description = "weights of plain writes, LWTs on random keys, LWTs on one hot partition and transfers between accounts "
+                    + "(plain, lwt, hot, transfer; default ${DEFAULT-VALUE})")
     Map<String, Integer> mix;
 
     @Option(names = "--keys", paramLabel = "N", defaultValue = "100000", description = "random keys are drawn from 0..N-1 (default ${DEFAULT-VALUE})")
     int keys;
+
+    @Option(names = "--accounts", paramLabel = "N", defaultValue = "10000",
+            description = "with transfers in the mix: accounts 0..N-1, each opened with a balance of 1,000,000 before the load (default ${DEFAULT-VALUE})")
+    int accounts;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
             description = "the client's deadline: the driver's request timeout, and the bound for goodput (default ${DEFAULT-VALUE})")
@@ -69,6 +85,14 @@ final class Overload implements Callable<Integer> {
     @Option(names = "--in-flight-max", paramLabel = "N", defaultValue = "20000",
             description = "the client keeps at most this many requests outstanding; a request due beyond that is not sent and counted (default ${DEFAULT-VALUE})")
     int inFlightMax;
+
+    @Option(names = "--client", paramLabel = "CLIENT", defaultValue = "driver",
+            description = "driver: the Java driver sends every request; raw: the driver sets up and prepares, then a light v4 client sends "
+                    + "the requests over --connections connections per node, a few microseconds of client CPU each (default ${DEFAULT-VALUE})")
+    String client;
+
+    @Option(names = "--connections", paramLabel = "N", defaultValue = "2", description = "with --client raw: connections per node (default ${DEFAULT-VALUE})")
+    int connections;
 
     @Option(names = "--replication-factor", paramLabel = "RF", defaultValue = "1", description = "of the keyspace, if created (default ${DEFAULT-VALUE})")
     int replicationFactor;
@@ -85,7 +109,7 @@ final class Overload implements Callable<Integer> {
 
     /** What a request does. */
     enum Kind {
-        PLAIN, LWT, HOT
+        PLAIN, LWT, HOT, TRANSFER
     }
 
     /** How one request ended. */
@@ -108,13 +132,25 @@ final class Overload implements Callable<Integer> {
         int inFlightSetting = closed != null ? closed : inFlightMax;
         try (CqlSession session = connect()) {
             String table = cluster.keyspaceCql() + ".overload_kv";
+            String ledger = cluster.keyspaceCql() + ".overload_accounts";
             session.execute("CREATE KEYSPACE IF NOT EXISTS " + cluster.keyspaceCql() + " WITH replication = {'class': 'NetworkTopologyStrategy', '"
                     + cluster.dataCenter.replace("'", "''") + "': " + replicationFactor + "}");
             session.execute("CREATE TABLE IF NOT EXISTS " + table + " (k int PRIMARY KEY, v int)");
-            Map<Kind, PreparedStatement> statements = Map.of(
-                    Kind.PLAIN, session.prepare("INSERT INTO " + table + " (k, v) VALUES (?, ?)"),
-                    Kind.LWT, session.prepare("UPDATE " + table + " SET v = ? WHERE k = ? IF v != -1"),
-                    Kind.HOT, session.prepare("UPDATE " + table + " SET v = ? WHERE k = ? IF v != -1"));
+            Map<Kind, PreparedStatement> statements = new EnumMap<>(Kind.class);
+            statements.put(Kind.PLAIN, session.prepare("INSERT INTO " + table + " (k, v) VALUES (?, ?)"));
+            statements.put(Kind.LWT, session.prepare("UPDATE " + table + " SET v = ? WHERE k = ? IF v != -1"));
+            statements.put(Kind.HOT, statements.get(Kind.LWT));
+            if (Arrays.asList(wheel).contains(Kind.TRANSFER)) {
+                session.execute("CREATE TABLE IF NOT EXISTS " + ledger + " (k int PRIMARY KEY, balance bigint)");
+                openAccounts(out, session, ledger);
+                statements.put(Kind.TRANSFER, session.prepare("BEGIN TRANSACTION\n"
+                        + "  LET src = (SELECT balance FROM " + ledger + " WHERE k = ?);\n"
+                        + "  IF src.balance >= ? THEN\n"
+                        + "    UPDATE " + ledger + " SET balance -= ? WHERE k = ?;\n"
+                        + "    UPDATE " + ledger + " SET balance += ? WHERE k = ?;\n"
+                        + "  END IF\n"
+                        + "COMMIT TRANSACTION"));
+            }
             for (Kind k : Kind.values()) {
                 latencies.put(k, new Recorder(TimeUnit.SECONDS.toNanos(60), 3));
                 totalLatencies.put(k, new Histogram(TimeUnit.SECONDS.toNanos(60), 3));
@@ -126,7 +162,8 @@ final class Overload implements Callable<Integer> {
             long end = start + duration.toNanos();
             Thread progress = progressThread(out, start, end);
             progress.start();
-            if (rate != null) openLoop(session, statements, wheel, start, end);
+            if (client.equals("raw")) rawLoop(session, statements, wheel, start, end);
+            else if (rate != null) openLoop(session, statements, wheel, start, end);
             else closedLoop(session, statements, wheel, end);
             long drainUntil = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
             while (inFlight.get() > 0 && System.nanoTime() < drainUntil) Thread.sleep(10);
@@ -135,6 +172,44 @@ final class Overload implements Callable<Integer> {
             summary(out, (System.nanoTime() - start) / 1e9);
         }
         return 0;
+    }
+
+    /** The same loops over {@link RawLoad}'s connections to every node the driver knows. */
+    private void rawLoop(CqlSession session, Map<Kind, PreparedStatement> statements, Kind[] wheel, long start, long end)
+            throws InterruptedException {
+        Map<Kind, RawLoad.Statement> prepared = new EnumMap<>(Kind.class);
+        statements.forEach((kind, statement) -> {
+            ByteBuffer id = statement.getId();
+            byte[] bytes = new byte[id.remaining()];
+            id.duplicate().get(bytes);
+            prepared.put(kind, new RawLoad.Statement(bytes, kind != Kind.PLAIN));
+        });
+        List<InetSocketAddress> nodes = new ArrayList<>();
+        for (Node node : session.getMetadata().getNodes().values()) nodes.add((InetSocketAddress) node.getEndPoint().resolve());
+        SplittableRandom random = new SplittableRandom(1);
+        RawLoad.Counter counter = new RawLoad.Counter() {
+            @Override
+            public int get() {
+                return inFlight.get();
+            }
+
+            @Override
+            public void add(int delta) {
+                inFlight.addAndGet(delta);
+            }
+        };
+        RawLoad load = null;
+        try {
+            load = new RawLoad(nodes, connections, prepared, timeout.toNanos(), this::ended, counter);
+            if (rate != null) load.openLoop(wheel, kind -> values(kind, random), rate, start, end, inFlightMax);
+            else load.closedLoop(wheel, kind -> values(kind, random), closed, end);
+            long drainUntil = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
+            while (inFlight.get() > 0 && System.nanoTime() < drainUntil) Thread.sleep(10);
+        } catch (IOException e) {
+            throw new IllegalStateException("the raw client failed: " + e.getMessage(), e);
+        } finally {
+            if (load != null) load.close();
+        }
     }
 
     private void openLoop(CqlSession session, Map<Kind, PreparedStatement> statements, Kind[] wheel, long start, long end) {
@@ -182,12 +257,57 @@ final class Overload implements Callable<Integer> {
     }
 
     private BoundStatement bind(PreparedStatement statement, Kind kind, SplittableRandom random) {
+        return statement.bind(values(kind, random));
+    }
+
+    /** A request's values, in the order of its statement's markers. */
+    private Object[] values(Kind kind, SplittableRandom random) {
         int value = random.nextInt(1_000_000);
         return switch (kind) {
-            case PLAIN -> statement.bind(random.nextInt(keys), value);
-            case LWT -> statement.bind(value, random.nextInt(keys));
-            case HOT -> statement.bind(value, -1);
+            case PLAIN -> new Object[] {random.nextInt(keys), value};
+            case LWT -> new Object[] {value, random.nextInt(keys)};
+            case HOT -> new Object[] {value, -1};
+            case TRANSFER -> {
+                int source = random.nextInt(accounts);
+                int destination = Math.floorMod(source + 1 + random.nextInt(accounts - 1), accounts);
+                long amount = 1 + random.nextInt(100);
+                yield new Object[] {source, amount, amount, source, amount, destination};
+            }
         };
+    }
+
+    /**
+     * Opens accounts 0..N-1 with a balance of 1,000,000 each (again, if they exist), 64 writes in flight. A cluster
+     * still busy with an earlier load may refuse some (OVERLOADED, timeouts, a replica it deems down for a while):
+     * those are written again, up to 10 rounds.
+     */
+    private void openAccounts(PrintWriter out, CqlSession session, String ledger) throws InterruptedException {
+        PreparedStatement open = session.prepare("INSERT INTO " + ledger + " (k, balance) VALUES (?, 1000000)");
+        List<Integer> pending = new ArrayList<>();
+        for (int k = 0; k < accounts; k++) pending.add(k);
+        for (int round = 1; !pending.isEmpty(); round++) {
+            if (round > 10) throw new IllegalStateException("cannot open " + pending.size() + " accounts of " + ledger + ": refused 10 times");
+            List<Integer> refused = Collections.synchronizedList(new ArrayList<>());
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Semaphore inFlight = new Semaphore(64);
+            for (int k : pending) {
+                inFlight.acquire();
+                session.executeAsync(open.bind(k)).whenComplete((rs, failure) -> {
+                    if (failure instanceof OverloadedException || failure instanceof DriverTimeoutException
+                            || failure instanceof QueryConsistencyException || failure instanceof UnavailableException) refused.add(k);
+                    else if (failure != null) failed.compareAndSet(null, failure);
+                    inFlight.release();
+                });
+            }
+            inFlight.acquire(64);
+            if (failed.get() != null) throw new IllegalStateException("cannot open the accounts of " + ledger + ": " + failed.get().getMessage(), failed.get());
+            pending = refused;
+            if (!pending.isEmpty()) {
+                print(out, "overload: " + pending.size() + " accounts refused (overloaded, timed out or unavailable); writing them again");
+                Thread.sleep(500);
+            }
+        }
+        print(out, "overload: opened accounts 0.." + (accounts - 1) + " in " + ledger + " with 1000000 each");
     }
 
     private void send(CqlSession session, BoundStatement statement, Kind kind, long due) {
@@ -202,26 +322,24 @@ final class Overload implements Callable<Integer> {
         answer.whenComplete((rs, failure) -> finish(kind, due, failure));
     }
 
-    /** Counts one answer (or failure) of a request that was due at {@code due}. */
+    /** Counts one answer (or failure) from the driver of a request that was due at {@code due}. */
     private void finish(Kind kind, long due, Throwable failure) {
         inFlight.decrementAndGet();
-        long latency = System.nanoTime() - due;
         if (failure == null) {
-            if (latency <= timeout.toNanos()) {
-                count(Ending.GOODPUT);
-                latencies.get(kind).recordValue(Math.min(latency, TimeUnit.SECONDS.toNanos(60)));
-            } else {
-                count(Ending.LATE);
-            }
+            ended(kind, due, System.nanoTime() - due <= timeout.toNanos() ? Ending.GOODPUT : Ending.LATE, null);
             return;
         }
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (cause instanceof OverloadedException) count(Ending.OVERLOADED);
-        else if (cause instanceof DriverTimeoutException || cause instanceof QueryConsistencyException) count(Ending.TIMEOUT);
-        else {
-            count(Ending.ERROR);
-            errors.computeIfAbsent(cause.getClass().getSimpleName() + ": " + firstLine(cause.getMessage()), e -> new LongAdder()).increment();
-        }
+        if (cause instanceof OverloadedException) ended(kind, due, Ending.OVERLOADED, null);
+        else if (cause instanceof DriverTimeoutException || cause instanceof QueryConsistencyException) ended(kind, due, Ending.TIMEOUT, null);
+        else ended(kind, due, Ending.ERROR, cause.getClass().getSimpleName() + ": " + firstLine(cause.getMessage()));
+    }
+
+    /** Counts how a request due at {@code due} ended; {@code error} names an error. */
+    private void ended(Kind kind, long due, Ending ending, String error) {
+        count(ending);
+        if (ending == Ending.GOODPUT) latencies.get(kind).recordValue(Math.min(System.nanoTime() - due, TimeUnit.SECONDS.toNanos(60)));
+        if (ending == Ending.ERROR) errors.computeIfAbsent(error, e -> new LongAdder()).increment();
     }
 
     private static String firstLine(String message) {
@@ -295,7 +413,7 @@ final class Overload implements Callable<Integer> {
             try {
                 kind = Kind.valueOf(e.getKey().trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException unknown) {
-                throw new ParameterException(spec.commandLine(), "--mix names '" + e.getKey() + "'; the kinds are plain, lwt and hot");
+                throw new ParameterException(spec.commandLine(), "--mix names '" + e.getKey() + "'; the kinds are plain, lwt, hot and transfer");
             }
             if (e.getValue() < 0) throw new ParameterException(spec.commandLine(), "--mix weight of " + e.getKey() + " is negative");
             weights.merge(kind, e.getValue(), Integer::sum);
@@ -322,9 +440,12 @@ final class Overload implements Callable<Integer> {
         if (closed != null && closed < 1) throw new ParameterException(spec.commandLine(), "--closed is " + closed + "; it must be at least 1");
         if (duration.isNegative() || duration.isZero()) throw new ParameterException(spec.commandLine(), "--duration must be positive");
         if (keys < 1) throw new ParameterException(spec.commandLine(), "--keys is " + keys + "; it must be at least 1");
+        if (accounts < 2) throw new ParameterException(spec.commandLine(), "--accounts is " + accounts + "; a transfer needs at least 2");
         if (inFlightMax < 1) throw new ParameterException(spec.commandLine(), "--in-flight-max must be at least 1");
         if (replicationFactor < 1) throw new ParameterException(spec.commandLine(), "--replication-factor must be at least 1");
         if (timeout.toMillis() < 1) throw new ParameterException(spec.commandLine(), "--timeout must be at least 1ms");
+        if (!client.equals("driver") && !client.equals("raw")) throw new ParameterException(spec.commandLine(), "--client is '" + client + "'; it is driver or raw");
+        if (connections < 1) throw new ParameterException(spec.commandLine(), "--connections must be at least 1");
     }
 
     /** The workload's session, with the client deadline as the request timeout and room for the requests in flight. */
