@@ -188,22 +188,7 @@ running_pid() {
 
 # True once the node answers a v4 OPTIONS frame with SUPPORTED (opcode 0x06).
 cql_ready() {
-    python3 - "$1" "$CQL_PORT" <<'EOF' 2>/dev/null
-import socket, sys
-try:
-    with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=2) as s:
-        s.settimeout(2)
-        s.sendall(bytes.fromhex("040000000500000000"))
-        header = b""
-        while len(header) < 9:
-            chunk = s.recv(9 - len(header))
-            if not chunk:
-                break
-            header += chunk
-    sys.exit(0 if len(header) == 9 and header[4] == 0x06 else 1)
-except OSError:
-    sys.exit(1)
-EOF
+    python3 "$SCRIPT_DIR/../cql-ready.py" "$CQL_PORT" "$1" 2>/dev/null
 }
 
 java_options() {
