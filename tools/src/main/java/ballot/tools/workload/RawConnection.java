@@ -33,12 +33,12 @@ final class RawConnection implements AutoCloseable {
     private static final int FLAG_SKIP_METADATA = 0x02;
     private static final int FLAG_SERIAL_CONSISTENCY = 0x10;
 
-    /** Hears each answer on the reader thread: {@code errorCode} 0 for a result. */
+    /** Hears each answer of one connection on its reader thread: {@code errorCode} 0 for a result. */
     interface Answers {
-        void answered(RawConnection connection, int stream, int errorCode);
+        void answered(int stream, int errorCode);
 
         /** The connection failed or was closed; answers of streams still out will not come. */
-        void lost(RawConnection connection, IOException cause);
+        void lost(IOException cause);
     }
 
     private final Socket socket;
@@ -129,10 +129,10 @@ final class RawConnection implements AutoCloseable {
                     length -= 4;
                 }
                 in.skipNBytes(length);
-                answers.answered(this, stream, errorCode);
+                answers.answered(stream, errorCode);
             }
         } catch (IOException e) {
-            answers.lost(this, closing ? new EOFException("closed") : e);
+            answers.lost(closing ? new EOFException("closed") : e);
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * with its values; consistency QUORUM, and SERIAL for the conditional ones. Answers map to {@link Overload.Ending}s as
  * the driver's exceptions do: OVERLOADED (0x1001), timeouts (a server timeout, or an answer after the deadline), errors.
  */
-final class RawLoad implements RawConnection.Answers {
+final class RawLoad {
     /** Hears how each request ended. */
     interface Outcomes {
         void ended(Overload.Kind kind, long dueNanos, Overload.Ending ending, String error);
@@ -38,16 +38,38 @@ final class RawLoad implements RawConnection.Answers {
     private int next;
 
     /** One connection and its streams: which are free, and each taken one's kind and due time. */
-    private static final class Lane {
-        final RawConnection connection;
+    private final class Lane implements RawConnection.Answers {
+        RawConnection connection; // set once open, before the first send
         final int[] free = new int[RawConnection.STREAMS];
         int freeCount;
         final long[] due = new long[RawConnection.STREAMS];
         final Overload.Kind[] kinds = new Overload.Kind[RawConnection.STREAMS];
 
-        Lane(RawConnection connection) {
-            this.connection = connection;
+        Lane() {
             for (int s = RawConnection.STREAMS - 1; s >= 1; s--) free[freeCount++] = s; // stream 0 was STARTUP's
+        }
+
+        @Override
+        public void answered(int stream, int errorCode) {
+            long dueNanos;
+            Overload.Kind kind;
+            synchronized (this) {
+                dueNanos = due[stream];
+                kind = kinds[stream];
+                free[freeCount++] = stream;
+            }
+            inFlight.add(-1);
+            if (closedLoop != null) closedLoop.release();
+            long latency = System.nanoTime() - dueNanos;
+            if (latency > timeoutNanos || errorCode == WRITE_TIMEOUT || errorCode == READ_TIMEOUT) outcomes.ended(kind, dueNanos, Overload.Ending.TIMEOUT, null);
+            else if (errorCode == 0) outcomes.ended(kind, dueNanos, Overload.Ending.GOODPUT, null);
+            else if (errorCode == OVERLOADED) outcomes.ended(kind, dueNanos, Overload.Ending.OVERLOADED, null);
+            else outcomes.ended(kind, dueNanos, Overload.Ending.ERROR, String.format("CQL error 0x%04x", errorCode));
+        }
+
+        @Override
+        public void lost(IOException cause) {
+            if (!(cause instanceof java.io.EOFException)) System.err.println("overload: a connection was lost: " + cause.getMessage());
         }
     }
 
@@ -58,7 +80,11 @@ final class RawLoad implements RawConnection.Answers {
         this.outcomes = outcomes;
         this.inFlight = inFlight;
         for (int i = 0; i < connectionsPerNode; i++)
-            for (InetSocketAddress node : nodes) lanes.add(new Lane(RawConnection.open(node, this)));
+            for (InetSocketAddress node : nodes) {
+                Lane lane = new Lane();
+                lane.connection = RawConnection.open(node, lane);
+                lanes.add(lane);
+            }
     }
 
     /**
@@ -137,35 +163,6 @@ final class RawLoad implements RawConnection.Answers {
 
     private void flushAll() throws IOException {
         for (Lane lane : lanes) lane.connection.flush();
-    }
-
-    @Override
-    public void answered(RawConnection connection, int stream, int errorCode) {
-        Lane lane = lane(connection);
-        long due;
-        Overload.Kind kind;
-        synchronized (lane) {
-            due = lane.due[stream];
-            kind = lane.kinds[stream];
-            lane.free[lane.freeCount++] = stream;
-        }
-        inFlight.add(-1);
-        if (closedLoop != null) closedLoop.release();
-        long latency = System.nanoTime() - due;
-        if (latency > timeoutNanos || errorCode == WRITE_TIMEOUT || errorCode == READ_TIMEOUT) outcomes.ended(kind, due, Overload.Ending.TIMEOUT, null);
-        else if (errorCode == 0) outcomes.ended(kind, due, Overload.Ending.GOODPUT, null);
-        else if (errorCode == OVERLOADED) outcomes.ended(kind, due, Overload.Ending.OVERLOADED, null);
-        else outcomes.ended(kind, due, Overload.Ending.ERROR, String.format("CQL error 0x%04x", errorCode));
-    }
-
-    @Override
-    public void lost(RawConnection connection, IOException cause) {
-        if (!(cause instanceof java.io.EOFException)) System.err.println("overload: a connection was lost: " + cause.getMessage());
-    }
-
-    private Lane lane(RawConnection connection) {
-        for (Lane lane : lanes) if (lane.connection == connection) return lane;
-        throw new IllegalStateException("an answer on a connection this load does not have");
     }
 
     /** Closes every connection; answers still out are not waited for. */
