@@ -15,9 +15,4 @@ public record WorkInfo(String tenant, Priority priority, long startNanos, long d
         if (priority == null) throw new IllegalArgumentException("a work's priority is required");
         if (writeBytes < 0) throw new IllegalArgumentException("a work's write bytes cannot be negative, was " + writeBytes);
     }
-
-    /** Work that writes nothing. */
-    public WorkInfo(String tenant, Priority priority, long startNanos, long deadlineNanos) {
-        this(tenant, priority, startNanos, deadlineNanos, 0);
-    }
 }

@@ -114,7 +114,7 @@ class AdmissionScriptTest {
                     coordinator.submit(work, new Recorder(id));
                 }
                 case "try" -> {
-                    Grant grant = coordinator.tryNow(new WorkInfo(args.getOrDefault("tenant", "ks"), Priority.NORMAL, now, now + ms("1000")));
+                    Grant grant = coordinator.tryNow(new WorkInfo(args.getOrDefault("tenant", "ks"), Priority.NORMAL, now, now + ms("1000"), 0));
                     if (grant != null) grants.put(args.get("id"), grant);
                     printed.add(grant == null ? "no grant for " + args.get("id") : "granted " + args.get("id"));
                 }

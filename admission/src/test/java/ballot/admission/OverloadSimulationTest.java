@@ -136,7 +136,7 @@ class OverloadSimulationTest {
                 enqueueForThread(request);
                 return;
             }
-            coordinator.submit(new WorkInfo("ks", request.priority, request.arrived, request.arrived + CLIENT_TIMEOUT), new Requester() {
+            coordinator.submit(new WorkInfo("ks", request.priority, request.arrived, request.arrived + CLIENT_TIMEOUT, 0), new Requester() {
                 @Override
                 public void admitted(Grant grant) {
                     request.grant = grant;
