@@ -23,6 +23,7 @@ import ballot.cql.spi.RequestAdmission;
 import ballot.metrics.CqlMetrics;
 import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
+import ballot.metrics.TableMeters;
 import ballot.lwt.PaxosEngine;
 import ballot.transactions.TransactionHost;
 import ballot.transactions.TransactionalLwt;
@@ -105,6 +106,7 @@ public final class BallotNode implements AutoCloseable {
             if (storage.getMeta("local/host_id") == null) AbstainedTables.pending(storage); // a new node: fixed once it has joined
             metrics = new NodeMetrics();
             metrics.storage(storage::backgroundErrorCount, () -> storage.hasPendingBackgroundError() ? 1 : 0, storage::health);
+            metrics.storageActivity(storage::activity);
             if (config.metricsPort != 0) metricsServer = metricsServer(config, metrics.registry());
             int nativePort = config.nativeTransportPort == 0 ? freePort(config.nativeTransportAddress) : config.nativeTransportPort;
             int storagePort = config.storagePort == 0 ? freePort(config.listenAddress) : config.storagePort;
@@ -113,6 +115,9 @@ public final class BallotNode implements AutoCloseable {
             LocalSchema schema = new LocalSchema(storage, clock::nextMicros);
             SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema, new SystemPaxosRows(storage, schema::schema));
             schema.load(system.keyspaces(), system.storedTables());
+            TableMeters tableMeters = new TableMeters(metrics.registry(), storage::tableSize);
+            tableMeters.schemaInstalled(schema.schema());
+            schema.onInstall(tableMeters::schemaInstalled);
 
             replication = new Replication(storage, schema::schema, system, new WriteId(identity.generation()), clock::nextMicros,
                     identity.hostId(), new ReplicatedCoordinator.Timeouts(Duration.ofMillis(config.writeTimeoutMillis),
@@ -135,6 +140,7 @@ public final class BallotNode implements AutoCloseable {
                 SchemaSync.handle(messaging, schema);
             });
             Membership membership = cluster.membership();
+            metrics.cluster(membership);
             ReplicatedCoordinator coordinator = replication.start(membership, new TracingMessaging(cluster.messaging()));
             paxos.start(membership, new TracingMessaging(cluster.messaging()), coordinator::replicasAvailableFor);
             system.indexStatus(storage::indexBuilt);

@@ -92,6 +92,7 @@ public final class StorageEngine implements AutoCloseable {
     private final ColumnFamilyOptions paxosOptions;
     private final ColumnFamilyOptions indexOptions;
     private final LRUCache blockCache;
+    private final long blockCacheCapacity;
     private final WriteOptions writeOptions;
     private final WriteOptions syncWriteOptions;
     private final ColumnFamilyHandle defaultFamily;
@@ -142,6 +143,7 @@ public final class StorageEngine implements AutoCloseable {
         }
         directory = options.directory();
         blockCache = new LRUCache(options.blockCacheBytes());
+        blockCacheCapacity = options.blockCacheBytes();
         sstFiles = new SstFileManager(Env.getDefault());
         dbOptions = new DBOptions()
                 .setSstFileManager(sstFiles) // with it, RocksDB recovers by itself from a full disk once space is freed
@@ -949,6 +951,33 @@ public final class StorageEngine implements AutoCloseable {
             return db.getLongProperty(paxosFamily, property);
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot read RocksDB property " + property + " of the paxos family: " + e.getMessage(), e);
+        }
+    }
+
+    // ---------------------------------------------------------------- activity (metrics gauges; not after close)
+
+    /** Compactions and flushes running now, the data's size on disk and in memtables, and the block cache's use. */
+    public StorageActivity activity() {
+        try {
+            return new StorageActivity(db.getLongProperty("rocksdb.num-running-compactions"), db.getLongProperty("rocksdb.num-running-flushes"),
+                    db.getAggregatedLongProperty("rocksdb.total-sst-files-size"), db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables"),
+                    blockCache.getUsage(), blockCache.getPinnedUsage(), blockCacheCapacity);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read RocksDB's activity: " + e.getMessage(), e);
+        }
+    }
+
+    /** The table's size on this node; {@link TableSize#EMPTY} when it has no storage here (never written, or dropped). */
+    public TableSize tableSize(UUID tableId) {
+        synchronized (familyCloseLock) {
+            ColumnFamilyHandle family = families.get(tableId);
+            if (family == null) return TableSize.EMPTY;
+            try {
+                return new TableSize(db.getLongProperty(family, "rocksdb.total-sst-files-size"),
+                        db.getLongProperty(family, "rocksdb.cur-size-all-mem-tables"), db.getLongProperty(family, "rocksdb.estimate-num-keys"));
+            } catch (RocksDBException e) {
+                throw new IllegalStateException("cannot read the size of table " + tableId + ": " + e.getMessage(), e);
+            }
         }
     }
 

@@ -38,7 +38,10 @@ class MetricsIT {
     @BeforeAll
     static void start() throws IOException {
         int port = NodeProcess.freePort();
-        node = TestNode.start("metrics", config -> config.metricsPort = port);
+        node = TestNode.start("metrics", config -> {
+            config.metricsPort = port;
+            config.blockCacheMb = 16;
+        });
         session = node.session();
         session.execute("CREATE KEYSPACE m WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         session.execute("CREATE TABLE m.t (k int PRIMARY KEY, v int)");
@@ -159,6 +162,31 @@ class MetricsIT {
         assertThat(after.get("jvm_threads_live_threads")).isPositive();
         assertThat(after.samples()).containsKey("process_cpu_usage"); // a fraction that may read 0 on an idle node
         assertThat(after.get("system_cpu_count")).isPositive();
+    }
+
+    /** Each table has its size meters while it exists; the storage and cluster gauges read the node (issue 13). */
+    @Test
+    void tablesStorageAndClusterAreMetered() throws Exception {
+        session.execute("CREATE TABLE m.sized (k int PRIMARY KEY, v text)");
+        String memtable = "ballot_table_memtable_bytes{keyspace=\"m\",table=\"sized\"}";
+        double empty = scrape().get(memtable); // metered from its creation, before it has data
+        for (int k = 0; k < 50; k++) session.execute("INSERT INTO m.sized (k, v) VALUES (" + k + ", 'value " + k + "')");
+
+        Scrape written = scrape();
+        assertThat(written.get(memtable)).isGreaterThan(empty);
+        assertThat(written.get("ballot_table_estimated_keys{keyspace=\"m\",table=\"sized\"}")).isPositive();
+        assertThat(written.samples()).containsKey("ballot_table_sst_bytes{keyspace=\"m\",table=\"sized\"}");
+        assertThat(written.get("ballot_storage_memtable_bytes")).isGreaterThanOrEqualTo(written.get(memtable));
+        assertThat(written.get("ballot_storage_block_cache_capacity_bytes")).isEqualTo(16 << 20);
+        assertThat(written.samples()).containsKeys("ballot_storage_compactions_running", "ballot_storage_flushes_running",
+                "ballot_storage_sst_bytes", "ballot_storage_block_cache_used_bytes", "ballot_storage_block_cache_pinned_bytes");
+        assertThat(written.get("ballot_cluster_nodes{status=\"UP\"}")).isEqualTo(1);
+        assertThat(written.get("ballot_cluster_nodes{status=\"DOWN\"}")).isZero();
+        assertThat(written.get("process_uptime_seconds")).isPositive();
+        assertThat(written.get("process_files_open_files")).isPositive();
+
+        session.execute("DROP TABLE m.sized");
+        assertThat(scrape().samples()).doesNotContainKey(memtable);
     }
 
     /** A client that never finishes its request headers holds one connection, not the endpoint (issue 11). */
