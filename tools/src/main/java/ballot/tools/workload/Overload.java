@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The overload benchmark's load (issue 12, docs/admission.md): requests sent at a fixed rate whatever the answers
- * (open loop), or by N workers back to back (closed loop, to measure capacity). A mix of plain writes, LWTs on random
+ * (open loop), or by N workers back to back (closed loop, to measure capacity). A mix of plain writes, reads of one partition, LWTs on random
  * keys, LWTs on one hot partition and transfers between random accounts (a {@code BEGIN TRANSACTION} on two
  * partitions, docs/txn.md §11.2: the source pays if it has the amount). Latency counts from the moment a request was due, not sent, so a client that
  * falls behind does not hide the wait (coordinated omission). An answer is goodput if it succeeded within the client's
@@ -67,8 +67,8 @@ final class Overload implements Callable<Integer> {
     Duration duration;
 
     @Option(names = "--mix", paramLabel = "KIND=WEIGHT,...", defaultValue = "plain=50,lwt=40,hot=10", split = ",",
-            description = "weights of plain writes, LWTs on random keys, LWTs on one hot partition and transfers between accounts "
-                    + "(plain, lwt, hot, transfer; default ${DEFAULT-VALUE})")
+            description = "weights of plain writes, reads of one partition, LWTs on random keys, LWTs on one hot partition and transfers "
+                    + "between accounts (plain, read, lwt, hot, transfer; default ${DEFAULT-VALUE})")
     Map<String, Integer> mix;
 
     @Option(names = "--keys", paramLabel = "N", defaultValue = "100000", description = "random keys are drawn from 0..N-1 (default ${DEFAULT-VALUE})")
@@ -109,7 +109,7 @@ final class Overload implements Callable<Integer> {
 
     /** What a request does. */
     enum Kind {
-        PLAIN, LWT, HOT, TRANSFER
+        PLAIN, READ, LWT, HOT, TRANSFER
     }
 
     /** How one request ended. */
@@ -140,6 +140,7 @@ final class Overload implements Callable<Integer> {
             statements.put(Kind.PLAIN, session.prepare("INSERT INTO " + table + " (k, v) VALUES (?, ?)"));
             statements.put(Kind.LWT, session.prepare("UPDATE " + table + " SET v = ? WHERE k = ? IF v != -1"));
             statements.put(Kind.HOT, statements.get(Kind.LWT));
+            statements.put(Kind.READ, session.prepare("SELECT v FROM " + table + " WHERE k = ?"));
             if (Arrays.asList(wheel).contains(Kind.TRANSFER)) {
                 session.execute("CREATE TABLE IF NOT EXISTS " + ledger + " (k int PRIMARY KEY, balance bigint)");
                 openAccounts(out, session, ledger);
@@ -182,7 +183,7 @@ final class Overload implements Callable<Integer> {
             ByteBuffer id = statement.getId();
             byte[] bytes = new byte[id.remaining()];
             id.duplicate().get(bytes);
-            prepared.put(kind, new RawLoad.Statement(bytes, kind != Kind.PLAIN));
+            prepared.put(kind, new RawLoad.Statement(bytes, kind != Kind.PLAIN && kind != Kind.READ));
         });
         List<InetSocketAddress> nodes = new ArrayList<>();
         for (Node node : session.getMetadata().getNodes().values()) nodes.add((InetSocketAddress) node.getEndPoint().resolve());
@@ -265,6 +266,7 @@ final class Overload implements Callable<Integer> {
         int value = random.nextInt(1_000_000);
         return switch (kind) {
             case PLAIN -> new Object[] {random.nextInt(keys), value};
+            case READ -> new Object[] {random.nextInt(keys)};
             case LWT -> new Object[] {value, random.nextInt(keys)};
             case HOT -> new Object[] {value, -1};
             case TRANSFER -> {
@@ -413,7 +415,7 @@ final class Overload implements Callable<Integer> {
             try {
                 kind = Kind.valueOf(e.getKey().trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException unknown) {
-                throw new ParameterException(spec.commandLine(), "--mix names '" + e.getKey() + "'; the kinds are plain, lwt, hot and transfer");
+                throw new ParameterException(spec.commandLine(), "--mix names '" + e.getKey() + "'; the kinds are plain, read, lwt, hot and transfer");
             }
             if (e.getValue() < 0) throw new ParameterException(spec.commandLine(), "--mix weight of " + e.getKey() + " is negative");
             weights.merge(kind, e.getValue(), Integer::sum);

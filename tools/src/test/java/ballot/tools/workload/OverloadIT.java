@@ -29,12 +29,12 @@ class OverloadIT {
             cmd.setOut(new PrintWriter(out));
             cmd.setErr(new PrintWriter(err));
             int exit = cmd.execute("overload", "--hosts", node.hostPort(), "--keyspace", "ovl", "--rate", "200", "--duration", "3s",
-                    "--mix", "plain=1,lwt=1,hot=1,transfer=3", "--accounts", Integer.toString(ACCOUNTS), "--progress-interval", "1s",
+                    "--mix", "plain=1,read=1,lwt=1,hot=1,transfer=3", "--accounts", Integer.toString(ACCOUNTS), "--progress-interval", "1s",
                     "--client", client);
             assertThat(exit).as(out + err.toString()).isZero();
             assertThat(out.toString()).contains("overload: opened accounts 0..49 in ovl.overload_accounts with 1000000 each")
                     .contains("overload: summary after").contains("errors 0, not sent 0");
-            for (String kind : new String[] {"plain", "lwt", "hot", "transfer"})
+            for (String kind : new String[] {"plain", "read", "lwt", "hot", "transfer"})
                 assertThat(out.toString()).as(out.toString()).contains("overload: " + kind + " goodput latency ms:");
 
             try (CqlSession session = node.session()) {
