@@ -35,7 +35,8 @@ import java.util.function.Supplier;
  * passes first, and one for the CPU ({@link SlotGranter}); runs the admitted ones on the request executor (each holds
  * its slot until it is answered), reports how long they waited for a request thread and how long Paxos lane tasks
  * waited for theirs (the slot signal), ticks both coordinators every 10 ms, and counts every decision. Client
- * requests are {@link Priority#NORMAL}, or {@link Priority#BACKGROUND} in the keyspaces configured so; a request's
+ * requests are {@link Priority#NORMAL}, or {@link Priority#BACKGROUND} in the keyspaces configured so and when their
+ * custom payload lowers them; a request's
  * deadline is its arrival plus {@code deadlineNanos}.
  */
 final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
@@ -178,7 +179,7 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
 
     private WorkInfo work(Work request) {
         long now = System.nanoTime();
-        Priority priority = backgroundTenants.contains(request.tenant()) ? Priority.BACKGROUND : Priority.NORMAL;
+        Priority priority = request.background() || backgroundTenants.contains(request.tenant()) ? Priority.BACKGROUND : Priority.NORMAL;
         return new WorkInfo(request.tenant(), priority, now, now + deadlineNanos, request.writeBytes());
     }
 

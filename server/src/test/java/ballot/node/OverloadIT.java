@@ -145,4 +145,52 @@ class OverloadIT {
             assertThat(liveRefused).as("normal reads refused while the background burst overflowed the queue").isEmpty();
         }
     }
+
+    /**
+     * A request whose custom payload lowers it to background priority ({@code ballot.priority}) gives way as a
+     * background keyspace does: in one keyspace, a burst of lowered reads overflows the queue and is refused, while
+     * reads sent meanwhile without the key are all answered. A value other than normal or background is INVALID.
+     */
+    @Test
+    void requestsLoweredByTheirCustomPayloadGiveWayToOthers() throws Exception {
+        try (TestNode node = TestNode.start("payload-priority", config -> {
+                    config.requestThreads = 1;
+                    config.admissionQueueMax = 4;
+                });
+                CqlSession session = node.session()) {
+            session.execute("CREATE KEYSPACE shared WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            session.execute("CREATE TABLE shared.t (k int, c int, v text, PRIMARY KEY (k, c))");
+            PreparedStatement insert = session.prepare("INSERT INTO shared.t (k, c, v) VALUES (0, ?, 'a row that takes a little reading')");
+            for (int c = 0; c < 500; c += 50) {
+                BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
+                for (int i = c; i < c + 50; i++) batch.addStatement(insert.bind(i));
+                session.execute(batch.build());
+            }
+            int loweredOverloaded = 0;
+            List<String> normalRefused = new ArrayList<>();
+            try (RawCqlConnection lowered = RawCqlConnection.open(node.address()); RawCqlConnection normal = RawCqlConnection.open(node.address())) {
+                lowered.startup(Map.of("CQL_VERSION", "3.0.0"));
+                normal.startup(Map.of("CQL_VERSION", "3.0.0"));
+                for (int stream = 1; stream <= BURST; stream++)
+                    lowered.sendQuery(stream, "SELECT * FROM shared.t WHERE k = 0", Map.of("ballot.priority", "background"));
+                for (int i = 0; i < 10; i++) {
+                    RawCqlConnection.Response answer = normal.query("SELECT * FROM shared.t WHERE k = 0", 0);
+                    if (answer.opcode() != 0x08)
+                        normalRefused.add(RawCqlConnection.error(new RawCqlConnection.Frame(answer.opcode(), answer.body())).message());
+                }
+                for (int i = 0; i < BURST; i++) {
+                    RawCqlConnection.Frame answer = lowered.receive();
+                    if (answer.opcode() != 0x08 && RawCqlConnection.error(answer).code() == 0x1001) loweredOverloaded++;
+                }
+
+                lowered.sendQuery(1, "SELECT * FROM shared.t WHERE k = 0", Map.of("ballot.priority", "system"));
+                RawCqlConnection.Frame raised = lowered.receive();
+                assertThat(raised.opcode()).as("a request that asks for a priority above normal").isEqualTo(0x00);
+                assertThat(RawCqlConnection.error(raised).code()).isEqualTo(0x2200);
+                assertThat(RawCqlConnection.error(raised).message()).contains("ballot.priority", "'normal' or 'background'");
+            }
+            assertThat(loweredOverloaded).as("lowered reads refused with OVERLOADED").isPositive();
+            assertThat(normalRefused).as("normal reads refused while the lowered burst overflowed the queue").isEmpty();
+        }
+    }
 }

@@ -222,6 +222,24 @@ final class RawCqlConnection implements AutoCloseable {
         write(0x00, stream, QUERY, body.bytes());
     }
 
+    /** Sends a QUERY at ONE on {@code stream} with a custom payload of UTF-8 values (flag 0x04), without waiting. */
+    void sendQuery(int stream, String query, Map<String, String> payload) throws IOException {
+        Body body = new Body();
+        body.out.writeShort(payload.size());
+        for (Map.Entry<String, String> e : payload.entrySet()) {
+            byte[] key = e.getKey().getBytes(StandardCharsets.UTF_8);
+            byte[] value = e.getValue().getBytes(StandardCharsets.UTF_8);
+            body.out.writeShort(key.length);
+            body.out.write(key);
+            body.out.writeInt(value.length);
+            body.out.write(value);
+        }
+        body.longString(query);
+        body.out.writeShort(ONE);
+        body.out.writeByte(0x00);
+        write(0x04, stream, QUERY, body.bytes());
+    }
+
     /** The next response, on whichever stream. */
     Frame receive() throws IOException {
         Response response = read();

@@ -1,5 +1,6 @@
 package ballot.cql.execute;
 
+import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.UnpreparedException;
 import ballot.cql.parse.Parser;
 import ballot.cql.protocol.message.Batch;
@@ -88,9 +89,25 @@ public final class QueryProcessor implements RequestHandler {
     /** With a trace, the request's work on this thread runs with it as {@link Tracing#current()}. */
     @Override
     public CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace) {
+        return handle(request, client, trace, false);
+    }
+
+    /** A request with a custom payload: its {@link PayloadPriority} sets the priority it is admitted at. */
+    @Override
+    public CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace, Map<String, ByteBuffer> payload) {
+        boolean background;
+        try {
+            background = PayloadPriority.background(payload);
+        } catch (InvalidRequestException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return handle(request, client, trace, background);
+    }
+
+    private CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace, boolean background) {
         if (trace != null) begin(trace, request);
         PreparedStatements.Entry entry = request instanceof Execute e ? prepared.get(e.statementId()) : null;
-        RequestAdmission.Work work = new RequestAdmission.Work(tenant(entry, client), writeBytes(request, entry));
+        RequestAdmission.Work work = new RequestAdmission.Work(tenant(entry, client), writeBytes(request, entry), background);
         if (inlineWrites && entry != null && entry.statement().executesWithoutWaiting()
                 && valueBytes((Execute) request) <= INLINE_VALUE_BYTES_MAX) {
             RequestAdmission.Admitted admitted = admission.tryNow(work);

@@ -143,7 +143,7 @@ public final class Primitives {
         out.writeBytes(bytes.duplicate());
     }
 
-    /** Skips a [bytes map], the custom payload that Ballot reads and ignores. */
+    /** Skips a [bytes map]: a request's custom payload, read apart by {@link ballot.cql.protocol.message.RequestCodec#customPayload}. */
     public static void skipBytesMap(ByteBuf in, String what) {
         int n = readUnsignedShort(in, what);
         for (int i = 0; i < n; i++) {
@@ -151,6 +151,14 @@ public final class Primitives {
             int length = readInt(in, what);
             if (length > 0) skip(in, length, what);
         }
+    }
+
+    /** Reads a [bytes map] (a request's custom payload); a null value stays null. */
+    public static Map<String, ByteBuffer> readBytesMap(ByteBuf in, String what) {
+        int n = readUnsignedShort(in, what);
+        Map<String, ByteBuffer> map = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) map.put(readString(in, what), readBytes(in, what));
+        return map;
     }
 
     public static void writeBytesMap(Map<String, ByteBuffer> map, ByteBuf out) {

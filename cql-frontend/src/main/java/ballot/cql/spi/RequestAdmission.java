@@ -41,8 +41,10 @@ public interface RequestAdmission {
      *
      * @param tenant whose work it is: the keyspace, or empty
      * @param writeBytes about what it writes to storage; 0 if it does not write
+     * @param background whether the client lowered the request to background priority (its custom payload's
+     *     {@code ballot.priority}, docs/admission.md)
      */
-    record Work(String tenant, long writeBytes) {}
+    record Work(String tenant, long writeBytes, boolean background) {}
 
     /**
      * An admission right now for {@code work} that the caller runs on its own thread, or null if others are waiting or

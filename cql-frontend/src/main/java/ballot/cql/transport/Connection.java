@@ -40,6 +40,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -296,13 +297,15 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private void start(Envelope envelope) {
         int stream = envelope.streamId();
         boolean tracingRequested = envelope.hasFlag(Envelope.FLAG_TRACING);
+        Map<String, ByteBuffer> payload = customPayload(envelope);
         Request request = decodeOrFail(envelope);
         if (request == null) return;
         inFlight++;
         TraceSession trace = options.tracer().newSession(client.remoteAddress(), tracingRequested);
         CompletionStage<? extends Response> stage;
         try {
-            stage = trace == null ? handler.handle(request, client) : handler.handle(request, client, trace);
+            if (!payload.isEmpty()) stage = handler.handle(request, client, trace, payload);
+            else stage = trace == null ? handler.handle(request, client) : handler.handle(request, client, trace);
             if (stage == null) throw new NullPointerException("RequestHandler returned null for " + envelope.opcode());
         } catch (VirtualMachineError e) {
             throw e;
@@ -386,6 +389,15 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     /** Decodes and releases the envelope; on a malformed body, fails the connection and returns null. */
+    /** The request's custom payload; empty when it has none, or a malformed one that {@link #decodeOrFail} refuses. */
+    private static Map<String, ByteBuffer> customPayload(Envelope envelope) {
+        try {
+            return RequestCodec.customPayload(envelope);
+        } catch (ProtocolException e) {
+            return Map.of();
+        }
+    }
+
     private Request decodeOrFail(Envelope envelope) {
         try {
             return RequestCodec.decode(envelope);

@@ -3,6 +3,8 @@ package ballot.cql.transport;
 import ballot.cql.protocol.message.Request;
 import ballot.cql.protocol.message.Response;
 import ballot.cql.trace.TraceSession;
+import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -33,5 +35,13 @@ public interface RequestHandler {
      */
     default CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace) {
         return handle(request, client);
+    }
+
+    /**
+     * Handles a request that carries a custom payload (protocol v4+), traced when {@code trace} is not null. A handler
+     * that reads no payload key may ignore it, as Cassandra ignores keys it does not know.
+     */
+    default CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace, Map<String, ByteBuffer> payload) {
+        return trace == null ? handle(request, client) : handle(request, client, trace);
     }
 }

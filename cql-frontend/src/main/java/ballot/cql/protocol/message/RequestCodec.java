@@ -68,6 +68,15 @@ public final class RequestCodec {
         }
     }
 
+    /**
+     * The custom payload a request carries (protocol v4+, flag 0x04), or an empty map. {@link #decode} checked it is
+     * well formed and skipped it.
+     */
+    public static Map<String, ByteBuffer> customPayload(Envelope envelope) {
+        if (!envelope.hasFlag(Envelope.FLAG_CUSTOM_PAYLOAD)) return Map.of();
+        return Primitives.readBytesMap(envelope.body().duplicate(), "custom payload");
+    }
+
     private static Startup decodeStartup(ByteBuf body) {
         Map<String, String> options = new LinkedHashMap<>();
         Primitives.readStringMap(body, "STARTUP options").forEach((k, v) -> options.put(k.toUpperCase(Locale.ROOT), v));
