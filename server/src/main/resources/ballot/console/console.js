@@ -24,9 +24,15 @@ const plots = new Map(); // title -> { plot, labels }
 let selectedHost = null; // null: this node
 let selfHost = null;
 
+// A figure the node could not give (it, or the peer it asks, is down): shown on the page. Anything else is a bug and
+// stays uncaught, so that it reaches the browser's console.
+class ApiError extends Error {}
+
 function fetchJson(path) {
-  return fetch(path, { cache: "no-store" }).then(response =>
-    response.ok ? response.json() : response.text().then(text => Promise.reject(new Error(text.trim() || response.status))));
+  return fetch(path, { cache: "no-store" })
+    .catch(error => Promise.reject(new ApiError(`${path}: ${error.message}`)))
+    .then(response => response.ok ? response.json()
+      : response.text().then(text => Promise.reject(new ApiError(`${path}: ${text.trim() || response.status}`))));
 }
 
 function seriesOf(points, graph) {
@@ -95,7 +101,7 @@ function refresh() {
   const host = selectedHost ? "?host=" + encodeURIComponent(selectedHost) : "";
   Promise.all([fetchJson("/console/api/ring"), fetchJson("/console/api/node" + host)])
     .then(([ring, node]) => { showRing(ring.members); showNode(node); showError(null); })
-    .catch(showError)
+    .catch(error => { if (error instanceof ApiError) showError(error); else throw error; })
     .finally(() => { timer = setTimeout(refresh, REFRESH_MILLIS); });
 }
 
