@@ -26,6 +26,9 @@ final class MeterSampler implements AutoCloseable {
     /** Touched only by the sampling thread (or a test's). */
     private MeterReading last;
     private long lastNanos;
+    /** Failed samples, and when one was last logged: touched only by the sampling thread. */
+    private long failures;
+    private long failureLoggedNanos;
 
     MeterSampler(MeterRegistry registry, int points) {
         this.registry = registry;
@@ -51,10 +54,15 @@ final class MeterSampler implements AutoCloseable {
             return t;
         });
         timer.scheduleAtFixedRate(() -> {
+            long now = System.nanoTime();
             try {
-                sample(System.nanoTime(), System.currentTimeMillis());
+                sample(now, System.currentTimeMillis());
             } catch (RuntimeException e) {
-                log.error("console sampling failed; the graphs miss this point", e); // a later tick tries again
+                // A bug, not a condition: the next tick tries again, and the log says so once a minute at most.
+                if (failures++ == 0 || now - failureLoggedNanos >= TimeUnit.MINUTES.toNanos(1)) {
+                    failureLoggedNanos = now;
+                    log.error("console sampling failed failures={}; the graphs miss these points", failures, e);
+                }
             }
         }, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
