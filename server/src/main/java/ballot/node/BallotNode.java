@@ -5,6 +5,7 @@ import ballot.cluster.ClusterOptions;
 import ballot.cluster.Membership;
 import ballot.cluster.MembershipListener;
 import ballot.cluster.NodeInfo;
+import ballot.console.ConsoleEndpoint;
 import ballot.cql.ResultMemory;
 import ballot.cql.describe.DescribeStatements;
 import ballot.cql.describe.TokenRing;
@@ -82,6 +83,7 @@ public final class BallotNode implements AutoCloseable {
     private final StorageEngine storage;
     private NodeMetrics metrics;
     private MetricsServer metricsServer;
+    private ConsoleEndpoint console;
     private ExecutorService requests;
     private CoordinatorAdmission admission;
     /** Requests one connection may have with the node when admission control is on: all its stream ids. */
@@ -187,6 +189,7 @@ public final class BallotNode implements AutoCloseable {
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);
             if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer, config.adminChangesFromAnyAddress));
+            if (metricsServer != null) console = ConsoleEndpoint.start(metrics.registry(), identity, membership, metricsServer);
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             ResultMemory resultMemory = resultMemory(config);
             cqlMetrics.resultMemory(resultMemory);
@@ -440,8 +443,9 @@ public final class BallotNode implements AutoCloseable {
         log.info("Ballot node stopped");
     }
 
-    /** The metrics endpoint stops first: its gauges read storage and Paxos, which close after it. */
+    /** The metrics endpoint (with the console's sampling) stops first: its gauges read storage and Paxos, which close after it. */
     private void closeQuietly() {
+        if (console != null) console.close();
         if (metricsServer != null) metricsServer.close();
         if (server != null) server.stop();
         if (admission != null) admission.close();

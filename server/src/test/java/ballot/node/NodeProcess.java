@@ -26,6 +26,8 @@ final class NodeProcess implements AutoCloseable {
     private final List<String> seeds;
     private Process process;
     private int starts;
+    /** 0: no metrics endpoint, since several test JVMs and worktrees share this machine's loopback ports. */
+    private int metricsPort;
 
     NodeProcess(Path directory, String address, int nativePort, int storagePort, List<String> seeds) {
         this(directory, address, nativePort, storagePort, seeds, DEFAULT_DATA_CENTER);
@@ -68,6 +70,12 @@ final class NodeProcess implements AutoCloseable {
                 .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.RECONNECTION_MAX_DELAY, java.time.Duration.ofSeconds(1));
     }
 
+    /** Serves metrics (and the console) on {@code port} from the next start on. */
+    NodeProcess metricsPort(int port) {
+        metricsPort = port;
+        return this;
+    }
+
     /** Starts the process and waits (at most 60 s) until it logs that it serves CQL. */
     NodeProcess start() throws IOException, InterruptedException {
         if (!Files.exists(JAR)) throw new AssertionError("the server jar " + JAR + " is built by the package phase");
@@ -79,7 +87,7 @@ final class NodeProcess implements AutoCloseable {
                 "storage_port: " + storagePort,
                 "native_transport_address: " + address,
                 "native_transport_port: " + nativePort,
-                "metrics_port: 0", // several test JVMs and worktrees share this machine's loopback ports
+                "metrics_port: " + metricsPort,
                 "data_file_directory: " + directory.resolve("data"),
                 "phi_convict_threshold: 5",
                 "datacenter: " + dataCenter,

@@ -1,0 +1,52 @@
+package ballot.console;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Reads another node's {@code /console/api/node} for the browser, so the page talks to one origin only (no CORS). A
+ * peer's console is on its CQL address at this node's metrics port, as in a local cluster (docs/console.md).
+ */
+final class PeerConsoles {
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    /** Why a peer's figures could not be had; the message names the peer. */
+    static final class Unreachable extends Exception {
+        Unreachable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final int metricsPort;
+
+    PeerConsoles(int metricsPort) {
+        this.metricsPort = metricsPort;
+    }
+
+    /** The JSON the peer at {@code address} answers for its own node. */
+    byte[] node(InetAddress address) throws Unreachable {
+        URI uri = URI.create("http://" + hostInUri(address) + ":" + metricsPort + ConsoleEndpoint.NODE_API);
+        try {
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) throw new Unreachable(uri + " answered " + response.statusCode(), null);
+            return response.body();
+        } catch (IOException e) {
+            throw new Unreachable(uri + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Unreachable(uri + ": interrupted", e);
+        }
+    }
+
+    private static String hostInUri(InetAddress address) {
+        String host = address.getHostAddress();
+        return host.contains(":") ? "[" + host + "]" : host;
+    }
+}
