@@ -20,6 +20,7 @@ import ballot.cql.trace.Tracer;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
 import ballot.cql.spi.RequestAdmission;
+import ballot.metrics.AdminChanges;
 import ballot.metrics.CqlMetrics;
 import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
@@ -93,6 +94,8 @@ public final class BallotNode implements AutoCloseable {
     private final LocalNode identity;
     private InetSocketAddress address;
     private TraceWriter traces;
+    /** Set once {@link #drain} has finished. */
+    private volatile boolean drained;
 
     private BallotNode(NodeConfig config) {
         config.validate();
@@ -180,7 +183,8 @@ public final class BallotNode implements AutoCloseable {
             traces = new TraceWriter(tracesEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);
-            if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer, config.adminChangesFromAnyAddress));
+            AdminChanges adminChanges = new AdminChanges(config.adminChangesFromAnyAddress);
+            if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer, adminChanges));
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             ResultMemory resultMemory = resultMemory(config);
             cqlMetrics.resultMemory(resultMemory);
@@ -201,6 +205,8 @@ public final class BallotNode implements AutoCloseable {
                     .tracer(tracer)
                     .build(), processor);
             cqlMetrics.connections(server);
+            if (metricsServer != null) metricsServer.route(AdminEndpoint.PATH, new AdminEndpoint(identity, schema::schema, storage, metrics.registry(),
+                    adminState(), adminChanges));
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));
             membership.listen(clientEvents());
             address = server.start();
@@ -327,6 +333,38 @@ public final class BallotNode implements AutoCloseable {
                     + "storage and peers; raise the limit (ulimit -n) or lower the setting", config.maxConnections, reserve, fdLimit);
         }
         return config.maxConnections;
+    }
+
+    /** What the admin calls see of the node, and its drain. */
+    private AdminEndpoint.NodeState adminState() {
+        return new AdminEndpoint.NodeState() {
+            public boolean nativeTransportActive() {
+                return !drained;
+            }
+
+            public boolean gossipActive() {
+                return !drained;
+            }
+
+            public void drain() {
+                BallotNode.this.drain();
+            }
+        };
+    }
+
+    /**
+     * Like nodetool drain: stops taking client connections (closing those open) and internode messages, then writes
+     * every memtable to disk, so nothing is left to replay from the commit log. The process stays up (metrics and admin
+     * calls still answer) until it is stopped. Idempotent.
+     */
+    public synchronized void drain() {
+        if (drained) return;
+        log.info("draining: closing client connections and internode messaging");
+        server.stop();
+        cluster.close();
+        storage.flushAll();
+        drained = true;
+        log.info("drained: the node takes no clients and no messages; stop the process when ready");
     }
 
     /** Where {@code GET /metrics} is served; null when metrics_port is 0. */

@@ -3,6 +3,7 @@ package ballot.tracing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ballot.cql.trace.Tracer;
+import ballot.metrics.AdminChanges;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
@@ -29,25 +30,25 @@ class TraceProbabilityEndpointTest {
     @Test
     void refusesAChangeFromAnotherHostByDefault() throws IOException {
         Exchange post = new Exchange("POST", "?probability=1", ELSEWHERE);
-        new TraceProbabilityEndpoint(tracer, false).handle(post);
+        new TraceProbabilityEndpoint(tracer, new AdminChanges(false)).handle(post);
         assertThat(post.status).isEqualTo(403);
         assertThat(post.body()).contains("only from this host", "not from 192.0.2.7", "admin_changes_from_any_address");
         assertThat(tracer.probability()).isZero();
 
         Exchange get = new Exchange("GET", "", ELSEWHERE);
-        new TraceProbabilityEndpoint(tracer, false).handle(get);
+        new TraceProbabilityEndpoint(tracer, new AdminChanges(false)).handle(get);
         assertThat(get.status).as("reading is allowed").isEqualTo(200);
     }
 
     @Test
     void takesAChangeFromLoopbackOrFromAnywhereWhenAllowed() throws IOException {
         Exchange local = new Exchange("POST", "?probability=0.5", address("127.0.0.1"));
-        new TraceProbabilityEndpoint(tracer, false).handle(local);
+        new TraceProbabilityEndpoint(tracer, new AdminChanges(false)).handle(local);
         assertThat(local.status).isEqualTo(200);
         assertThat(tracer.probability()).isEqualTo(0.5);
 
         Exchange remote = new Exchange("POST", "?probability=1", ELSEWHERE);
-        new TraceProbabilityEndpoint(tracer, true).handle(remote);
+        new TraceProbabilityEndpoint(tracer, new AdminChanges(true)).handle(remote);
         assertThat(remote.status).isEqualTo(200);
         assertThat(tracer.probability()).isEqualTo(1);
     }
