@@ -988,8 +988,7 @@ public final class StorageEngine implements AutoCloseable {
     public TableStats tableStats(UUID tableId) {
         return withFamily(tableId, "read the statistics of", family -> {
             int files = 0;
-            int levels = Integer.parseInt(db.getProperty(family, "rocksdb.num-levels"));
-            for (int level = 0; level < levels; level++) files += Integer.parseInt(db.getProperty(family, "rocksdb.num-files-at-level" + level).trim());
+            for (int level = 0; level < tableOptions.numLevels(); level++) files += Integer.parseInt(db.getProperty(family, "rocksdb.num-files-at-level" + level).trim());
             TableLatencies.Timers timers = latencies.of(tableId);
             return new TableStats(db.getLongProperty(family, "rocksdb.estimate-num-keys"), files,
                     db.getLongProperty(family, "rocksdb.total-sst-files-size"), db.getLongProperty(family, "rocksdb.live-sst-files-size"),
@@ -1018,10 +1017,16 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    /** Compacts all of the table's SST files into its last level, and returns once done. */
+    /**
+     * Compacts all of the table's SST files into its last level, and returns once done. Forced: files that do not
+     * overlap would otherwise only be moved down, not merged.
+     */
     public void compact(UUID tableId) {
         withFamily(tableId, "compact", family -> {
-            db.compactRange(family);
+            try (org.rocksdb.CompactRangeOptions force = new org.rocksdb.CompactRangeOptions()
+                    .setBottommostLevelCompaction(org.rocksdb.CompactRangeOptions.BottommostLevelCompaction.kForce)) {
+                db.compactRange(family, null, null, force);
+            }
             return null;
         });
     }
