@@ -106,7 +106,7 @@ final class AdminEndpoint implements HttpHandler {
             }
             if (change && changes.refused(exchange, call)) return;
             try {
-                AdminChanges.answerJson(exchange, JSON.writeValueAsBytes(answer(call, tables(exchange.getRequestURI().getRawQuery()))));
+                AdminChanges.answerJson(exchange, JSON.writeValueAsBytes(answer(call, exchange.getRequestURI().getRawQuery())));
             } catch (BadRequest e) {
                 AdminChanges.answer(exchange, 400, e.getMessage());
             } catch (RuntimeException e) {
@@ -116,23 +116,26 @@ final class AdminEndpoint implements HttpHandler {
         }
     }
 
-    private Object answer(String call, List<TableMetadata> tables) throws BadRequest {
+    private Object answer(String call, String query) throws BadRequest {
         return switch (call) {
             case "info" -> info();
             case "version" -> new Version(BallotVersion.get(), LocalNode.RELEASE_VERSION);
-            case "tablestats" -> tables.stream().map(this::stats).toList();
+            case "tablestats" -> tables(query).stream().map(this::stats).toList();
             case "tablehistograms" -> {
+                List<TableMetadata> tables = tables(query);
                 if (tables.size() != 1) throw new BadRequest("tablehistograms needs one table, as table=<keyspace>.<table>");
                 yield histograms(tables.get(0));
             }
             case "proxyhistograms" -> new ProxyHistograms(latency("ballot.coordinator.read.latency"), latency("ballot.coordinator.write.latency"),
                     latency("ballot.coordinator.range.latency"), latency("ballot.paxos.cas.read.latency"), latency("ballot.paxos.cas.write.latency"));
             case "flush" -> {
+                List<TableMetadata> tables = tables(query);
                 for (TableMetadata t : tables) storage.flush(t.id());
                 log.info("flushed tables={}", names(tables));
                 yield names(tables);
             }
             case "compact" -> {
+                List<TableMetadata> tables = tables(query);
                 for (TableMetadata t : tables) storage.compact(t.id());
                 log.info("compacted tables={}", names(tables));
                 yield names(tables);

@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
  * metrics ({@link AdminCalls}, as ScyllaDB's nodetool uses its REST API). Every command prints for people, or with
  * {@code --json} for programs; a failure is one line on stderr and exit status 1.
  */
-@Command(name = "ballot-admin", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
+@Command(name = "ballot-admin", mixinStandardHelpOptions = true,
         subcommands = {AdminCli.Status.class, AdminCli.Ring.class, InfoCommand.class, DescribeClusterCommand.class,
                 TableStatsCommand.class, TableHistogramsCommand.class, ProxyHistogramsCommand.class, GetPaxosCommand.class,
                 TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class,

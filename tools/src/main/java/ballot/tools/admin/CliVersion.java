@@ -4,10 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
-import picocli.CommandLine;
 
 /** The CLI's own Ballot version: the Maven project version, which the build writes into {@code version.properties}. */
-final class CliVersion implements CommandLine.IVersionProvider {
+final class CliVersion {
+    private CliVersion() {}
+
     static String get() {
         try (InputStream in = CliVersion.class.getResourceAsStream("version.properties")) {
             if (in == null) throw new IllegalStateException("ballot/tools/admin/version.properties is missing from the build");
@@ -17,10 +18,5 @@ final class CliVersion implements CommandLine.IVersionProvider {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    @Override
-    public String[] getVersion() {
-        return new String[] {"ballot-admin " + get()};
     }
 }
