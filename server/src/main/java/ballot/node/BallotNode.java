@@ -354,8 +354,8 @@ public final class BallotNode implements AutoCloseable {
 
     /**
      * Like nodetool drain: stops taking client connections (closing those open) and internode messages, then writes
-     * every memtable to disk, so nothing is left to replay from the commit log. The process stays up (metrics and admin
-     * calls still answer) until it is stopped. Idempotent.
+     * every memtable to disk. A request already running may still write after the flush; its write is in the commit
+     * log as any other. The process stays up (metrics and admin calls still answer) until it is stopped. Idempotent.
      */
     public synchronized void drain() {
         if (drained) return;

@@ -1007,13 +1007,18 @@ public final class StorageEngine implements AutoCloseable {
         });
     }
 
-    /** Writes every memtable, the Paxos and meta families' too, to SST files: what a drain leaves on disk. */
+    /** Writes every memtable (tables, indexes, Paxos, meta) to SST files, and returns once they are written. */
     public void flushAll() {
-        for (UUID table : List.copyOf(tables.keySet())) flush(table);
+        familyCloseLock.readLock().lock();
         try (org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
-            db.flush(wait, List.of(paxosFamily, metaFamily, defaultFamily));
+            List<ColumnFamilyHandle> all = new ArrayList<>(List.of(paxosFamily, metaFamily, defaultFamily));
+            all.addAll(families.values());
+            all.addAll(indexFamilies.values());
+            db.flush(wait, all);
         } catch (RocksDBException e) {
-            throw new IllegalStateException("cannot flush the paxos and meta families: " + e.getMessage(), e);
+            throw new IllegalStateException("cannot flush the memtables: " + e.getMessage(), e);
+        } finally {
+            familyCloseLock.readLock().unlock();
         }
     }
 

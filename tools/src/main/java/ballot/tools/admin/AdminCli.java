@@ -188,6 +188,12 @@ public final class AdminCli {
         return out;
     }
 
+    /** A node as {@code status --json} prints it; {@code owns} is a fraction of the ring. */
+    record NodeStatus(UUID hostId, String address, String dataCenter, String rack, String status, String state, int tokens, double owns) {}
+
+    /** A token as {@code ring --json} prints it. */
+    record TokenOwner(long token, String address, String rack, String status, String state) {}
+
     @Command(name = "status", description = "Nodes by data center, with their state and ring ownership (like nodetool status).")
     static final class Status implements Callable<Integer> {
         @CommandLine.ParentCommand
@@ -199,9 +205,8 @@ public final class AdminCli {
                 List<Node> nodes = nodes(session, parent.contact());
                 Map<UUID, Double> owns = ownership(nodes);
                 if (parent.json) {
-                    parent.printJson(nodes.stream().map(n -> Map.of("host_id", n.hostId(), "address", n.address().getHostAddress(),
-                            "data_center", n.dataCenter(), "rack", n.rack(), "status", n.status(), "state", n.state(),
-                            "tokens", n.tokens().size(), "owns", owns.getOrDefault(n.hostId(), 0.0))).toList());
+                    parent.printJson(nodes.stream().map(n -> new NodeStatus(n.hostId(), n.address().getHostAddress(), n.dataCenter(),
+                            n.rack(), n.status(), n.state(), n.tokens().size(), owns.getOrDefault(n.hostId(), 0.0))).toList());
                     return 0;
                 }
                 PrintWriter out = parent.out();
@@ -236,9 +241,8 @@ public final class AdminCli {
                 TreeMap<Long, Node> ring = new TreeMap<>();
                 for (Node n : nodes(session, parent.contact())) for (long t : n.tokens()) ring.put(t, n);
                 if (parent.json) {
-                    parent.printJson(ring.entrySet().stream().map(e -> Map.of("token", e.getKey(), "address",
-                            e.getValue().address().getHostAddress(), "rack", e.getValue().rack(), "status", e.getValue().status(),
-                            "state", e.getValue().state())).toList());
+                    parent.printJson(ring.entrySet().stream().map(e -> new TokenOwner(e.getKey(), e.getValue().address().getHostAddress(),
+                            e.getValue().rack(), e.getValue().status(), e.getValue().state())).toList());
                     return 0;
                 }
                 PrintWriter out = parent.out();
