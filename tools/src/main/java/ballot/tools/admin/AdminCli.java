@@ -5,6 +5,11 @@ import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,14 +23,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.PrintWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The admin CLI, like nodetool (docs/admin.md): {@code status}, {@code ring} and {@code describecluster} of a Ballot
@@ -34,13 +34,20 @@ import picocli.CommandLine.Option;
  * metrics ({@link AdminCalls}, as ScyllaDB's nodetool uses its REST API). Every command prints for people, or with
  * {@code --json} for programs; a failure is one line on stderr and exit status 1.
  */
-@Command(name = "ballot-admin", mixinStandardHelpOptions = true,
+@Command(name = "ballot-admin", versionProvider = CliVersion.class,
         subcommands = {AdminCli.Status.class, AdminCli.Ring.class, InfoCommand.class, DescribeClusterCommand.class,
                 TableStatsCommand.class, TableHistogramsCommand.class, ProxyHistogramsCommand.class, GetPaxosCommand.class,
                 TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class,
                 AdminCli.SetTraceProbability.class, AdminCli.GetTraceProbability.class},
         description = "Inspect and maintain a Ballot cluster.")
 public final class AdminCli {
+    // Not picocli's standard help options: their -h would clash with --host's.
+    @Option(names = "--help", usageHelp = true, description = "prints this and exits", scope = CommandLine.ScopeType.INHERIT)
+    boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, description = "prints the CLI's version and exits")
+    boolean version;
+
     @Option(names = {"-h", "--host"}, defaultValue = "127.0.0.1", description = "a node to ask (default ${DEFAULT-VALUE})", scope = CommandLine.ScopeType.INHERIT)
     String host;
 
