@@ -40,6 +40,31 @@ final class AdminEndpoint implements HttpHandler {
     private static final Logger log = LoggerFactory.getLogger(AdminEndpoint.class);
     private static final ObjectMapper JSON = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
+    /** The calls, at {@code PATH + path()}. Those that change the node are POSTs, the others GETs. */
+    enum Call {
+        INFO(false), VERSION(false), TABLESTATS(false), TABLEHISTOGRAMS(false), PROXYHISTOGRAMS(false),
+        FLUSH(true), COMPACT(true), DRAIN(true);
+
+        final boolean changes;
+
+        Call(boolean changes) {
+            this.changes = changes;
+        }
+
+        String path() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        String method() {
+            return changes ? "POST" : "GET";
+        }
+
+        static Call named(String path) {
+            for (Call c : values()) if (c.path().equals(path)) return c;
+            return null;
+        }
+    }
+
     /** What the node is doing now, for {@code info}. */
     interface NodeState {
         boolean nativeTransportActive();
@@ -92,59 +117,56 @@ final class AdminEndpoint implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            String call = exchange.getRequestURI().getPath().substring(PATH.length());
-            String method = exchange.getRequestMethod();
-            boolean change = List.of("flush", "compact", "drain").contains(call);
-            if (!List.of("info", "version", "tablestats", "tablehistograms", "proxyhistograms").contains(call) && !change) {
+            Call call = Call.named(exchange.getRequestURI().getPath().substring(PATH.length()));
+            if (call == null) {
                 exchange.sendResponseHeaders(404, -1);
                 return;
             }
-            if (!method.equals(change ? "POST" : "GET")) {
-                exchange.getResponseHeaders().set("Allow", change ? "POST" : "GET");
+            if (!exchange.getRequestMethod().equals(call.method())) {
+                exchange.getResponseHeaders().set("Allow", call.method());
                 exchange.sendResponseHeaders(405, -1);
                 return;
             }
-            if (change && changes.refused(exchange, call)) return;
+            if (call.changes && changes.refused(exchange, call.path())) return;
             try {
                 AdminChanges.answerJson(exchange, JSON.writeValueAsBytes(answer(call, exchange.getRequestURI().getRawQuery())));
             } catch (BadRequest e) {
                 AdminChanges.answer(exchange, 400, e.getMessage());
             } catch (RuntimeException e) {
-                log.error("admin call failed call={}", call, e);
-                AdminChanges.answer(exchange, 500, call + " failed: " + e.getMessage());
+                log.error("admin call failed call={}", call.path(), e);
+                AdminChanges.answer(exchange, 500, call.path() + " failed: " + e.getMessage());
             }
         }
     }
 
-    private Object answer(String call, String query) throws BadRequest {
+    private Object answer(Call call, String query) throws BadRequest {
         return switch (call) {
-            case "info" -> info();
-            case "version" -> new Version(BallotVersion.get(), LocalNode.RELEASE_VERSION);
-            case "tablestats" -> tables(query).stream().map(this::stats).toList();
-            case "tablehistograms" -> {
+            case INFO -> info();
+            case VERSION -> new Version(BallotVersion.get(), LocalNode.RELEASE_VERSION);
+            case TABLESTATS -> tables(query).stream().map(this::stats).toList();
+            case TABLEHISTOGRAMS -> {
                 List<TableMetadata> tables = tables(query);
                 if (tables.size() != 1) throw new BadRequest("tablehistograms needs one table, as table=<keyspace>.<table>");
                 yield histograms(tables.get(0));
             }
-            case "proxyhistograms" -> new ProxyHistograms(latency("ballot.coordinator.read.latency"), latency("ballot.coordinator.write.latency"),
+            case PROXYHISTOGRAMS -> new ProxyHistograms(latency("ballot.coordinator.read.latency"), latency("ballot.coordinator.write.latency"),
                     latency("ballot.coordinator.range.latency"), latency("ballot.paxos.cas.read.latency"), latency("ballot.paxos.cas.write.latency"));
-            case "flush" -> {
+            case FLUSH -> {
                 List<TableMetadata> tables = tables(query);
                 for (TableMetadata t : tables) storage.flush(t.id());
                 log.info("flushed tables={}", names(tables));
                 yield names(tables);
             }
-            case "compact" -> {
+            case COMPACT -> {
                 List<TableMetadata> tables = tables(query);
                 for (TableMetadata t : tables) storage.compact(t.id());
                 log.info("compacted tables={}", names(tables));
                 yield names(tables);
             }
-            case "drain" -> {
+            case DRAIN -> {
                 node.drain();
                 yield Map.of("drained", true);
             }
-            default -> throw new IllegalStateException("no answer for admin call " + call);
         };
     }
 
