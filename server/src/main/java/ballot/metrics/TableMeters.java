@@ -3,7 +3,7 @@ package ballot.metrics;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
-import ballot.storage.TableSize;
+import ballot.storage.StorageEngine.TableStats;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,13 +24,14 @@ import java.util.function.ToDoubleFunction;
  */
 public final class TableMeters {
     private final MeterRegistry registry;
-    private final Function<UUID, TableSize> sizes;
+    /** A table's storage on this node, or null when it has none here (a virtual table). */
+    private final Function<UUID, TableStats> stats;
     /** The meters of each table that has them; only {@link #schemaInstalled} changes it, one schema at a time. */
     private final Map<UUID, List<Meter>> meters = new HashMap<>();
 
-    public TableMeters(MeterRegistry registry, Function<UUID, TableSize> sizes) {
+    public TableMeters(MeterRegistry registry, Function<UUID, TableStats> stats) {
         this.registry = registry;
-        this.sizes = sizes;
+        this.stats = stats;
     }
 
     /** Adds the meters of the schema's new tables and removes those of tables it no longer has. */
@@ -52,13 +53,16 @@ public final class TableMeters {
     private List<Meter> register(TableMetadata table) {
         Tags tags = Tags.of("keyspace", table.keyspace(), "table", table.name());
         UUID id = table.id();
-        return List.of(gauge("ballot.table.sst", tags, id, TableSize::sstBytes, "bytes", "Bytes of the table's SST files on this node"),
-                gauge("ballot.table.memtable", tags, id, TableSize::memtableBytes, "bytes", "Bytes of the table's memtables on this node"),
-                gauge("ballot.table.estimated.keys", tags, id, TableSize::estimatedKeys, null,
+        return List.of(gauge("ballot.table.sst", tags, id, TableStats::sstBytes, "bytes", "Bytes of the table's SST files on this node"),
+                gauge("ballot.table.memtable", tags, id, TableStats::memtableBytes, "bytes", "Bytes of the table's memtables on this node"),
+                gauge("ballot.table.estimated.keys", tags, id, TableStats::estimatedKeys, null,
                         "RocksDB's estimate of the table's keys on this node (one per row, cell or tombstone stored)"));
     }
 
-    private Meter gauge(String name, Tags tags, UUID id, ToDoubleFunction<TableSize> value, String unit, String description) {
-        return Gauge.builder(name, () -> value.applyAsDouble(sizes.apply(id))).tags(tags).baseUnit(unit).description(description).register(registry);
+    private Meter gauge(String name, Tags tags, UUID id, ToDoubleFunction<TableStats> value, String unit, String description) {
+        return Gauge.builder(name, () -> {
+            TableStats table = stats.apply(id);
+            return table == null ? 0 : value.applyAsDouble(table);
+        }).tags(tags).baseUnit(unit).description(description).register(registry);
     }
 }

@@ -21,6 +21,7 @@ import ballot.cql.trace.Tracer;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
 import ballot.cql.spi.RequestAdmission;
+import ballot.metrics.AdminChanges;
 import ballot.metrics.CqlMetrics;
 import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
@@ -96,6 +97,8 @@ public final class BallotNode implements AutoCloseable {
     private final LocalNode identity;
     private InetSocketAddress address;
     private TraceWriter traces;
+    /** Set once {@link #drain} has finished. */
+    private volatile boolean drained;
 
     private BallotNode(NodeConfig config) {
         config.validate();
@@ -117,7 +120,7 @@ public final class BallotNode implements AutoCloseable {
             LocalSchema schema = new LocalSchema(storage, clock::nextMicros);
             SystemKeyspaces system = new SystemKeyspaces(identity, schema::schema, new SystemPaxosRows(storage, schema::schema));
             schema.load(system.keyspaces(), system.storedTables());
-            TableMeters tableMeters = new TableMeters(metrics.registry(), storage::tableSize);
+            TableMeters tableMeters = new TableMeters(metrics.registry(), id -> storage.hasTable(id) ? storage.tableStats(id) : null);
             tableMeters.schemaInstalled(schema.schema());
             schema.onInstall(tableMeters::schemaInstalled);
 
@@ -188,7 +191,8 @@ public final class BallotNode implements AutoCloseable {
             traces = new TraceWriter(tracesEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);
-            if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer, config.adminChangesFromAnyAddress));
+            AdminChanges adminChanges = new AdminChanges(config.adminChangesFromAnyAddress);
+            if (metricsServer != null) metricsServer.route(TraceProbabilityEndpoint.PATH, new TraceProbabilityEndpoint(tracer, adminChanges));
             if (metricsServer != null) console = ConsoleEndpoint.start(metrics.registry(), identity, membership, metricsServer);
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             ResultMemory resultMemory = resultMemory(config);
@@ -210,6 +214,8 @@ public final class BallotNode implements AutoCloseable {
                     .tracer(tracer)
                     .build(), processor);
             cqlMetrics.connections(server);
+            if (metricsServer != null) metricsServer.route(AdminEndpoint.PATH, new AdminEndpoint(identity, schema::schema, storage, metrics.registry(),
+                    adminState(), adminChanges));
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));
             membership.listen(clientEvents());
             address = server.start();
@@ -336,6 +342,38 @@ public final class BallotNode implements AutoCloseable {
                     + "storage and peers; raise the limit (ulimit -n) or lower the setting", config.maxConnections, reserve, fdLimit);
         }
         return config.maxConnections;
+    }
+
+    /** What the admin calls see of the node, and its drain. */
+    private AdminEndpoint.NodeState adminState() {
+        return new AdminEndpoint.NodeState() {
+            public boolean nativeTransportActive() {
+                return !drained;
+            }
+
+            public boolean gossipActive() {
+                return !drained;
+            }
+
+            public void drain() {
+                BallotNode.this.drain();
+            }
+        };
+    }
+
+    /**
+     * Like nodetool drain: stops taking client connections (closing those open) and internode messages, then writes
+     * every memtable to disk. A request already running may still write after the flush; its write is in the commit
+     * log as any other. The process stays up (metrics and admin calls still answer) until it is stopped. Idempotent.
+     */
+    public synchronized void drain() {
+        if (drained) return;
+        log.info("draining: closing client connections and internode messaging");
+        server.stop();
+        cluster.close();
+        storage.flushAll();
+        drained = true;
+        log.info("drained: the node takes no clients and no messages; stop the process when ready");
     }
 
     /** Where {@code GET /metrics} is served; null when metrics_port is 0. */

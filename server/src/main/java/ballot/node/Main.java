@@ -1,23 +1,47 @@
 package ballot.node;
 
+import ballot.system.LocalNode;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts a node: {@code ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N]
- * [--metrics-port N]}. With no arguments, one node on 127.0.0.1:9042 (metrics on port 9180) with data in ./data. Stops
- * cleanly on SIGTERM / Ctrl-C.
+ * [--metrics-port N]}, or answers {@code --help} or {@code --version} and exits. With no arguments, one node on
+ * 127.0.0.1:9042 (metrics on port 9180) with data in ./data. Stops cleanly on SIGTERM / Ctrl-C.
  */
 public final class Main {
+    static final String USAGE = """
+            usage: ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N] [--metrics-port N]
+                   ballot-server --help | --version
+
+            Runs one Ballot node until SIGTERM or Ctrl-C. Every setting may come from the YAML file --config
+            (cassandra.yaml names: cluster_name, seeds, num_tokens, ...); the options below override it.
+
+              --config FILE        the node's YAML settings (default: built-in defaults)
+              --data DIR           data_file_directory: where the node keeps its data (default ./data)
+              --address IP         listen_address and native_transport_address (default 127.0.0.1)
+              --port N             native_transport_port: CQL clients (default 9042)
+              --storage-port N     storage_port: other nodes (default 7000)
+              --metrics-port N     metrics_port: Prometheus /metrics and the admin calls, 0 for none (default 9180)
+              --help               prints this and exits
+              --version            prints Ballot's version and exits
+            """;
+
     private Main() {}
 
     public static void main(String[] args) throws InterruptedException {
+        String answer = answerWithoutStarting(args);
+        if (answer != null) {
+            System.out.print(answer);
+            System.exit(0);
+            return;
+        }
         NodeConfig config;
         try {
             config = parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("ballot: " + e.getMessage());
-            System.err.println("usage: ballot-server [--config FILE] [--data DIR] [--address IP] [--port N] [--storage-port N] [--metrics-port N]");
+            System.err.print(USAGE);
             System.exit(2);
             return;
         }
@@ -51,6 +75,15 @@ public final class Main {
             stopped.countDown();
         }, "shutdown"));
         stopped.await();
+    }
+
+    /** The text {@code --help} or {@code --version} asks for (the first of them named), or null to start a node. */
+    static String answerWithoutStarting(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("-h")) return USAGE;
+            if (arg.equals("--version")) return "Ballot " + BallotVersion.get() + " (CQL release_version " + LocalNode.RELEASE_VERSION + ")\n";
+        }
+        return null;
     }
 
     static NodeConfig parse(String[] args) {

@@ -112,8 +112,13 @@ public final class StorageEngine implements AutoCloseable {
      */
     private static final long HEALTH_VALID_NANOS = 100_000_000L;
     private volatile HealthReading lastHealth;
-    /** Held while a dropped family's handle is closed, and while {@link #health} walks the families' handles. */
-    private final Object familyCloseLock = new Object();
+    /**
+     * Held exclusively while a dropped family's handle is closed, shared while {@link #health} walks the families'
+     * handles and while an admin call ({@link #flush}, {@link #compact}, {@link #tableStats}) uses one: a closed
+     * handle is never used.
+     */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock familyCloseLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private final TableLatencies latencies = new TableLatencies();
     private final java.util.concurrent.locks.ReentrantReadWriteLock installLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private final java.util.concurrent.ExecutorService indexBuilder;
     private final ScheduledExecutorService walSyncer;
@@ -352,8 +357,11 @@ public final class StorageEngine implements AutoCloseable {
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot drop storage of index " + indexId + ": " + e.getMessage(), e);
         } finally {
-            synchronized (familyCloseLock) {
+            familyCloseLock.writeLock().lock();
+            try {
                 family.close();
+            } finally {
+                familyCloseLock.writeLock().unlock();
             }
         }
     }
@@ -361,6 +369,7 @@ public final class StorageEngine implements AutoCloseable {
     /** Drops the table's data. */
     public void dropTable(UUID tableId) {
         TableStore store = tables.remove(tableId);
+        latencies.forget(tableId);
         if (store != null) for (IndexStore index : store.indexes()) dropIndex(index.metadata().id());
         ColumnFamilyHandle family = families.remove(tableId);
         if (family == null) return;
@@ -374,8 +383,11 @@ public final class StorageEngine implements AutoCloseable {
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot drop storage of table " + tableId + ": " + e.getMessage(), e);
         } finally {
-            synchronized (familyCloseLock) {
+            familyCloseLock.writeLock().lock();
+            try {
                 family.close();
+            } finally {
+                familyCloseLock.writeLock().unlock();
             }
         }
     }
@@ -445,6 +457,8 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     private void write(Collection<Mutation> mutations, WriteOptions options) {
+        long start = System.nanoTime();
+        Set<UUID> written = new java.util.HashSet<>();
         installLock.readLock().lock();
         try (WriteBatch batch = new WriteBatch()) {
             for (Mutation mutation : mutations) {
@@ -452,8 +466,11 @@ public final class StorageEngine implements AutoCloseable {
                 store(update.tableId()).addTo(batch, update, mutation.writeId());
                 // A blind put: every write that is not a Paxos decree changes the partition's plain-write version.
                 batch.put(paxosFamily, paxosKey(PLAIN_VERSION, update.tableId(), update.key()), versionBytes(nextPlainVersion()));
+                written.add(update.tableId());
             }
             db.write(options, batch);
+            long nanos = System.nanoTime() - start;
+            for (UUID table : written) latencies.of(table).writes().record(nanos, TimeUnit.NANOSECONDS);
         } catch (RocksDBException e) {
             throw refused("write", e);
         } finally {
@@ -527,9 +544,12 @@ public final class StorageEngine implements AutoCloseable {
 
     StorageHealth readHealth() throws RocksDBException {
         long l0 = level0Files(paxosFamily);
-        synchronized (familyCloseLock) {
+        familyCloseLock.readLock().lock();
+        try {
             for (ColumnFamilyHandle family : families.values()) l0 = Math.max(l0, level0Files(family));
             for (ColumnFamilyHandle family : indexFamilies.values()) l0 = Math.max(l0, level0Files(family));
+        } finally {
+            familyCloseLock.readLock().unlock();
         }
         long pending = db.getAggregatedLongProperty("rocksdb.estimate-pending-compaction-bytes");
         boolean delayed = db.getLongProperty("rocksdb.actual-delayed-write-rate") > 0 || db.getLongProperty("rocksdb.is-write-stopped") > 0;
@@ -722,11 +742,14 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Reads one partition: the rows of {@code spec}'s slices, merged, with the deletions that shadow data in them. */
     public PartitionData read(TableMetadata table, PartitionKey key, ReadSpec spec) {
+        long start = System.nanoTime();
         TableStore store = store(table.id());
         byte[] prefix = StorageKeys.partitionPrefix(key);
         // No iterate_upper_bound: seekForPrev at the bound is undefined with one; readPartition checks its bounds.
         try (RocksIterator it = db.newIterator(store.family(), partitionReadOptions)) {
-            return store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit()));
+            PartitionData data = store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit()));
+            latencies.of(table.id()).reads().record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            return data;
         }
     }
 
@@ -967,17 +990,89 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    /** The table's size on this node; {@link TableSize#EMPTY} when it has no storage here (never written, or dropped). */
-    public TableSize tableSize(UUID tableId) {
-        synchronized (familyCloseLock) {
-            ColumnFamilyHandle family = families.get(tableId);
-            if (family == null) return TableSize.EMPTY;
-            try {
-                return new TableSize(db.getLongProperty(family, "rocksdb.total-sst-files-size"),
-                        db.getLongProperty(family, "rocksdb.cur-size-all-mem-tables"), db.getLongProperty(family, "rocksdb.estimate-num-keys"));
-            } catch (RocksDBException e) {
-                throw new IllegalStateException("cannot read the size of table " + tableId + ": " + e.getMessage(), e);
+    // ---------------------------------------------------------------- admin calls (the admin CLI's flush, compact, tablestats)
+
+    /**
+     * One table's storage: RocksDB's estimate of its keys (one per cell or deletion, not per partition), its SST files
+     * and their bytes (live: not awaiting deletion after a compaction), its memtables' bytes, and the local read and
+     * write timers ({@link TableLatencies}).
+     */
+    public record TableStats(long estimatedKeys, int sstFiles, long sstBytes, long liveSstBytes, long memtableBytes,
+            io.micrometer.core.instrument.Timer reads, io.micrometer.core.instrument.Timer writes) {}
+
+    public TableStats tableStats(UUID tableId) {
+        return withFamily(tableId, "read the statistics of", family -> {
+            int files = 0;
+            for (int level = 0; level < tableOptions.numLevels(); level++) files += Integer.parseInt(db.getProperty(family, "rocksdb.num-files-at-level" + level).trim());
+            TableLatencies.Timers timers = latencies.of(tableId);
+            return new TableStats(db.getLongProperty(family, "rocksdb.estimate-num-keys"), files,
+                    db.getLongProperty(family, "rocksdb.total-sst-files-size"), db.getLongProperty(family, "rocksdb.live-sst-files-size"),
+                    db.getLongProperty(family, "rocksdb.cur-size-all-mem-tables"), timers.reads(), timers.writes());
+        });
+    }
+
+    /** Writes the table's memtables (and its indexes') to SST files, and returns once they are written. */
+    public void flush(UUID tableId) {
+        withFamily(tableId, "flush", family -> {
+            try (org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+                db.flush(wait, family);
+                for (IndexStore index : store(tableId).indexes()) db.flush(wait, index.family());
             }
+            return null;
+        });
+    }
+
+    /** Writes every memtable (tables, indexes, Paxos, meta) to SST files, and returns once they are written. */
+    public void flushAll() {
+        familyCloseLock.readLock().lock();
+        try (org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+            List<ColumnFamilyHandle> all = new ArrayList<>(List.of(paxosFamily, metaFamily, defaultFamily));
+            all.addAll(families.values());
+            all.addAll(indexFamilies.values());
+            db.flush(wait, all);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot flush the memtables: " + e.getMessage(), e);
+        } finally {
+            familyCloseLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Compacts all of the table's SST files into its last level, and returns once done. Forced: files that do not
+     * overlap would otherwise only be moved down, not merged.
+     */
+    public void compact(UUID tableId) {
+        withFamily(tableId, "compact", family -> {
+            try (org.rocksdb.CompactRangeOptions force = new org.rocksdb.CompactRangeOptions()
+                    .setBottommostLevelCompaction(org.rocksdb.CompactRangeOptions.BottommostLevelCompaction.kForce)) {
+                db.compactRange(family, null, null, force);
+            }
+            return null;
+        });
+    }
+
+    /** Whether the table has storage here: virtual tables have none. */
+    public boolean hasTable(UUID tableId) {
+        return tables.containsKey(tableId);
+    }
+
+    /** Bytes of every SST file of the node: its load, as nodetool info reports it. */
+    public long sstBytes() {
+        return sstFiles.getTotalSize();
+    }
+
+    private interface FamilyCall<T> {
+        T apply(ColumnFamilyHandle family) throws RocksDBException;
+    }
+
+    private <T> T withFamily(UUID tableId, String what, FamilyCall<T> call) {
+        familyCloseLock.readLock().lock();
+        try {
+            return call.apply(store(tableId).family());
+        } catch (RocksDBException | NumberFormatException e) {
+            throw new IllegalStateException("cannot " + what + " table " + tableId + ": " + e.getMessage(), e);
+        } finally {
+            familyCloseLock.readLock().unlock();
         }
     }
 

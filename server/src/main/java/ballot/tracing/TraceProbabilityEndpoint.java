@@ -1,12 +1,10 @@
 package ballot.tracing;
 
 import ballot.cql.trace.Tracer;
+import ballot.metrics.AdminChanges;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,20 +14,18 @@ import org.slf4j.LoggerFactory;
  * [0, 1]; anything else is 400 with the reason). Served beside the metrics on {@code metrics_port}; the admin CLI's
  * {@code settraceprobability} and {@code gettraceprobability} call it.
  *
- * <p>The port has no authentication, so a change is taken only from a loopback address (as Cassandra's JMX is local
- * by default): from anywhere else it is 403, unless {@code admin_changes_from_any_address} allows it.
+ * <p>A change is taken only from where {@link AdminChanges} permits: from anywhere else it is 403.
  */
 public final class TraceProbabilityEndpoint implements HttpHandler {
     public static final String PATH = "/storage_service/trace_probability";
     private static final Logger log = LoggerFactory.getLogger(TraceProbabilityEndpoint.class);
 
     private final Tracer tracer;
-    private final boolean changesFromAnyAddress;
+    private final AdminChanges changes;
 
-    /** @param changesFromAnyAddress take a POST from any client address, not only from a loopback one */
-    public TraceProbabilityEndpoint(Tracer tracer, boolean changesFromAnyAddress) {
+    public TraceProbabilityEndpoint(Tracer tracer, AdminChanges changes) {
         this.tracer = tracer;
-        this.changesFromAnyAddress = changesFromAnyAddress;
+        this.changes = changes;
     }
 
     @Override
@@ -51,13 +47,7 @@ public final class TraceProbabilityEndpoint implements HttpHandler {
     }
 
     private void set(HttpExchange exchange) throws IOException {
-        InetAddress client = exchange.getRemoteAddress().getAddress();
-        if (!changesFromAnyAddress && !client.isLoopbackAddress()) {
-            log.warn("trace probability change refused client={}", client.getHostAddress());
-            answer(exchange, 403, "the trace probability can be changed only from this host (a loopback address), not from "
-                    + client.getHostAddress() + "; set admin_changes_from_any_address: true to allow any address");
-            return;
-        }
+        if (changes.refused(exchange, "a trace probability change")) return;
         String query = exchange.getRequestURI().getQuery();
         String value = null;
         if (query != null) {
@@ -85,11 +75,6 @@ public final class TraceProbabilityEndpoint implements HttpHandler {
     }
 
     private static void answer(HttpExchange exchange, int status, String text) throws IOException {
-        byte[] body = (text + "\n").getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+        AdminChanges.answer(exchange, status, text);
     }
 }

@@ -25,18 +25,38 @@ public final class TestNode implements AutoCloseable {
     }
 
     public static TestNode start(String name) {
+        return start(name, false);
+    }
+
+    /** @param metrics serve the metrics and the admin calls, on a port free now (0 would turn them off) */
+    public static TestNode start(String name, boolean metrics) {
         try {
             Path directory = Files.createTempDirectory("ballot-" + name);
             NodeConfig config = new NodeConfig();
             config.dataDirectory = directory.resolve("data").toString();
             config.nativeTransportPort = 0;
             config.storagePort = 0;
-            config.metricsPort = 0;
+            config.metricsPort = metrics ? freePort() : 0;
             config.requestThreads = 8;
             return new TestNode(directory, BallotNode.start(config));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The node's metrics_port, where it serves the admin calls; started with metrics. */
+    public int metricsPort() {
+        return node.metricsAddress().getPort();
+    }
+
+    public BallotNode node() {
+        return node;
     }
 
     public InetSocketAddress address() {

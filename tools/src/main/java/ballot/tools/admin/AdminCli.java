@@ -5,17 +5,16 @@ import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.NodeState;
-import java.io.IOException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,20 +23,31 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
- * The admin CLI, like nodetool: {@code status} and {@code ring} of a Ballot cluster, read over CQL from any node
- * (system.local, system.peers and Ballot's system_views.nodes); {@code settraceprobability} and
- * {@code gettraceprobability} of one node, through the admin call it serves beside its metrics (as ScyllaDB's nodetool
- * uses its REST API).
+ * The admin CLI, like nodetool (docs/admin.md): {@code status}, {@code ring} and {@code describecluster} of a Ballot
+ * cluster and {@code getpaxos} of one partition, read over CQL from any node (system.local, system.peers, system.paxos
+ * and Ballot's system_views.nodes); the other commands ask one node through the admin calls it serves beside its
+ * metrics ({@link AdminCalls}, as ScyllaDB's nodetool uses its REST API). Every command prints for people, or with
+ * {@code --json} for programs; a failure is one line on stderr and exit status 1.
  */
-@Command(name = "ballot-admin", mixinStandardHelpOptions = true, subcommands = {AdminCli.Status.class, AdminCli.Ring.class,
-        AdminCli.SetTraceProbability.class, AdminCli.GetTraceProbability.class},
-        description = "Inspect a Ballot cluster.")
+@Command(name = "ballot-admin", versionProvider = CliVersion.class,
+        subcommands = {AdminCli.Status.class, AdminCli.Ring.class, InfoCommand.class, DescribeClusterCommand.class,
+                TableStatsCommand.class, TableHistogramsCommand.class, ProxyHistogramsCommand.class, GetPaxosCommand.class,
+                TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class,
+                AdminCli.SetTraceProbability.class, AdminCli.GetTraceProbability.class},
+        description = "Inspect and maintain a Ballot cluster.")
 public final class AdminCli {
+    // Not picocli's standard help options: their -h would clash with --host's.
+    @Option(names = "--help", usageHelp = true, description = "prints this and exits", scope = CommandLine.ScopeType.INHERIT)
+    boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, description = "prints the CLI's version and exits")
+    boolean version;
+
     @Option(names = {"-h", "--host"}, defaultValue = "127.0.0.1", description = "a node to ask (default ${DEFAULT-VALUE})", scope = CommandLine.ScopeType.INHERIT)
     String host;
 
@@ -48,8 +58,64 @@ public final class AdminCli {
             scope = CommandLine.ScopeType.INHERIT)
     int metricsPort;
 
+    @Option(names = "--json", description = "print JSON for programs instead of text for people", scope = CommandLine.ScopeType.INHERIT)
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new AdminCli()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The CLI, whose failures print one line naming what failed (a node it cannot reach: its address) and exit 1. */
+    static CommandLine commandLine() {
+        AdminCli cli = new AdminCli();
+        CommandLine cmd = new CommandLine(cli);
+        cmd.setExecutionExceptionHandler((e, failed, parsed) -> {
+            failed.getErr().println("ballot-admin " + failed.getCommandName() + ": " + cli.describe(e));
+            failed.getErr().flush();
+            return 1;
+        });
+        return cmd;
+    }
+
+    /** A failure in one line: the CLI's own messages as they are, a node it cannot reach by address. */
+    private String describe(Exception e) {
+        if (e instanceof Failure) return e.getMessage();
+        if (e instanceof com.datastax.oss.driver.api.core.AllNodesFailedException)
+            return "cannot reach the node over CQL at " + host + ":" + port + " (is it up, and is --host/--port right?)";
+        if (e instanceof com.datastax.oss.driver.api.core.servererrors.InvalidQueryException) return "the node refused: " + e.getMessage();
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    /** What a command could not do, for the user: printed as it is, in one line. */
+    static final class Failure extends RuntimeException {
+        Failure(String message) {
+            super(message);
+        }
+    }
+
+    /** Where commands print: the command line's own writer, so tests read it. */
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** Prints {@code value} as JSON (records and maps; snake_case names). */
+    void printJson(Object value) {
+        try {
+            out().println(JSON.writeValueAsString(value));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+        }
+        out().flush();
+    }
+
+    AdminCalls adminCalls() {
+        return new AdminCalls(host, metricsPort);
     }
 
     InetSocketAddress contact() {
@@ -76,9 +142,7 @@ public final class AdminCli {
      * node (the first contact point when it is up), since each node answers them from its own point of view.
      */
     static List<Node> nodes(CqlSession session, InetSocketAddress contact) {
-        com.datastax.oss.driver.api.core.metadata.Node viewpoint = viewpoint(session, contact);
-        java.util.function.Function<String, ResultSet> query =
-                cql -> session.execute(SimpleStatement.newInstance(cql).setNode(viewpoint));
+        java.util.function.Function<String, ResultSet> query = cql -> ask(session, contact, SimpleStatement.newInstance(cql));
         Map<UUID, List<Long>> tokens = new TreeMap<>();
         Row local = query.apply("SELECT host_id, tokens FROM system.local").one();
         tokens.put(local.getUuid(0), parse(local.getSet(1, String.class)));
@@ -91,6 +155,11 @@ public final class AdminCli {
         }
         nodes.sort(Comparator.comparing((Node n) -> n.dataCenter()).thenComparing(n -> n.address().getHostAddress()));
         return nodes;
+    }
+
+    /** Runs {@code statement} on the node the user named: system tables answer from that node's point of view. */
+    static ResultSet ask(CqlSession session, InetSocketAddress contact, SimpleStatement statement) {
+        return session.execute(statement.setNode(viewpoint(session, contact)));
     }
 
     /** The node the user named, or any node up when the driver knows it under another address. */
@@ -126,6 +195,12 @@ public final class AdminCli {
         return out;
     }
 
+    /** A node as {@code status --json} prints it; {@code owns} is a fraction of the ring. */
+    record NodeStatus(UUID hostId, String address, String dataCenter, String rack, String status, String state, int tokens, double owns) {}
+
+    /** A token as {@code ring --json} prints it. */
+    record TokenOwner(long token, String address, String rack, String status, String state) {}
+
     @Command(name = "status", description = "Nodes by data center, with their state and ring ownership (like nodetool status).")
     static final class Status implements Callable<Integer> {
         @CommandLine.ParentCommand
@@ -136,20 +211,27 @@ public final class AdminCli {
             try (CqlSession session = parent.connect()) {
                 List<Node> nodes = nodes(session, parent.contact());
                 Map<UUID, Double> owns = ownership(nodes);
+                if (parent.json) {
+                    parent.printJson(nodes.stream().map(n -> new NodeStatus(n.hostId(), n.address().getHostAddress(), n.dataCenter(),
+                            n.rack(), n.status(), n.state(), n.tokens().size(), owns.getOrDefault(n.hostId(), 0.0))).toList());
+                    return 0;
+                }
+                PrintWriter out = parent.out();
                 String dc = null;
                 for (Node n : nodes) {
                     if (!n.dataCenter().equals(dc)) {
                         dc = n.dataCenter();
-                        System.out.println("Datacenter: " + dc);
-                        System.out.println("=".repeat(12 + dc.length()));
-                        System.out.println("Status=Up/Down");
-                        System.out.println("|/ State=Normal/Leaving/Joining/Moving");
-                        System.out.printf("%-3s %-16s %-7s %-7s %-37s %s%n", "--", "Address", "Tokens", "Owns", "Host ID", "Rack");
+                        out.println("Datacenter: " + dc);
+                        out.println("=".repeat(12 + dc.length()));
+                        out.println("Status=Up/Down");
+                        out.println("|/ State=Normal/Leaving/Joining/Moving");
+                        out.printf("%-3s %-16s %-7s %-7s %-37s %s%n", "--", "Address", "Tokens", "Owns", "Host ID", "Rack");
                     }
                     String code = (n.status().equals("UP") ? "U" : "D") + n.state().charAt(0);
-                    System.out.printf("%-3s %-16s %-7d %-7s %-37s %s%n", code, n.address().getHostAddress(), n.tokens().size(),
+                    out.printf("%-3s %-16s %-7d %-7s %-37s %s%n", code, n.address().getHostAddress(), n.tokens().size(),
                             String.format("%.1f%%", 100 * owns.getOrDefault(n.hostId(), 0.0)), n.hostId(), n.rack());
                 }
+                out.flush();
                 return 0;
             }
         }
@@ -165,26 +247,22 @@ public final class AdminCli {
             try (CqlSession session = parent.connect()) {
                 TreeMap<Long, Node> ring = new TreeMap<>();
                 for (Node n : nodes(session, parent.contact())) for (long t : n.tokens()) ring.put(t, n);
-                System.out.printf("%-16s %-12s %-6s %-8s %s%n", "Address", "Rack", "Status", "State", "Token");
+                if (parent.json) {
+                    parent.printJson(ring.entrySet().stream().map(e -> new TokenOwner(e.getKey(), e.getValue().address().getHostAddress(),
+                            e.getValue().rack(), e.getValue().status(), e.getValue().state())).toList());
+                    return 0;
+                }
+                PrintWriter out = parent.out();
+                out.printf("%-16s %-12s %-6s %-8s %s%n", "Address", "Rack", "Status", "State", "Token");
                 for (Map.Entry<Long, Node> e : ring.entrySet()) {
                     Node n = e.getValue();
-                    System.out.printf("%-16s %-12s %-6s %-8s %d%n", n.address().getHostAddress(), n.rack(),
+                    out.printf("%-16s %-12s %-6s %-8s %d%n", n.address().getHostAddress(), n.rack(),
                             n.status().equals("UP") ? "Up" : "Down", n.state().substring(0, 1) + n.state().substring(1).toLowerCase(), e.getKey());
                 }
+                out.flush();
                 return 0;
             }
         }
-    }
-
-    /** The node's trace_probability call: GET reads it, POST sets it; the node's answer is its value, or why not. */
-    String traceProbability(String method, String query) throws IOException, InterruptedException {
-        URI uri = URI.create("http://" + host + ":" + metricsPort + "/storage_service/trace_probability" + (query == null ? "" : "?" + query));
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build();
-        HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200)
-            throw new CommandLine.ParameterException(new CommandLine(this), response.body().strip());
-        return response.body().strip();
     }
 
     @Command(name = "settraceprobability", description = "Sets the fraction of requests the node traces without being asked (like nodetool settraceprobability).")
@@ -196,8 +274,10 @@ public final class AdminCli {
         String probability;
 
         @Override
-        public Integer call() throws IOException, InterruptedException {
-            parent.traceProbability("POST", "probability=" + URLEncoder.encode(probability, StandardCharsets.UTF_8));
+        public Integer call() {
+            String now = parent.adminCalls().text("POST", "/storage_service/trace_probability",
+                    "probability=" + URLEncoder.encode(probability, StandardCharsets.UTF_8));
+            if (parent.json) parent.printJson(Map.of("trace_probability", Double.parseDouble(now)));
             return 0;
         }
     }
@@ -208,8 +288,14 @@ public final class AdminCli {
         AdminCli parent;
 
         @Override
-        public Integer call() throws IOException, InterruptedException {
-            System.out.println("Current trace probability: " + parent.traceProbability("GET", null));
+        public Integer call() {
+            String now = parent.adminCalls().text("GET", "/storage_service/trace_probability", null);
+            if (parent.json) {
+                parent.printJson(Map.of("trace_probability", Double.parseDouble(now)));
+            } else {
+                parent.out().println("Current trace probability: " + now);
+                parent.out().flush();
+            }
             return 0;
         }
     }
