@@ -113,16 +113,7 @@ class OverloadIT {
                     config.admissionBackgroundKeyspaces = List.of("bulk");
                 });
                 CqlSession session = node.session()) {
-            for (String keyspace : List.of("bulk", "live")) {
-                session.execute("CREATE KEYSPACE " + keyspace + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-                session.execute("CREATE TABLE " + keyspace + ".t (k int, c int, v text, PRIMARY KEY (k, c))");
-                PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".t (k, c, v) VALUES (0, ?, 'a row that takes a little reading')");
-                for (int c = 0; c < 500; c += 50) {
-                    BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
-                    for (int i = c; i < c + 50; i++) batch.addStatement(insert.bind(i));
-                    session.execute(batch.build());
-                }
-            }
+            for (String keyspace : List.of("bulk", "live")) writePartitionToRead(session, keyspace);
             int bulkOverloaded = 0;
             List<String> liveRefused = new ArrayList<>();
             try (RawCqlConnection bulk = RawCqlConnection.open(node.address()); RawCqlConnection live = RawCqlConnection.open(node.address())) {
@@ -158,14 +149,7 @@ class OverloadIT {
                     config.admissionQueueMax = 4;
                 });
                 CqlSession session = node.session()) {
-            session.execute("CREATE KEYSPACE shared WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-            session.execute("CREATE TABLE shared.t (k int, c int, v text, PRIMARY KEY (k, c))");
-            PreparedStatement insert = session.prepare("INSERT INTO shared.t (k, c, v) VALUES (0, ?, 'a row that takes a little reading')");
-            for (int c = 0; c < 500; c += 50) {
-                BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
-                for (int i = c; i < c + 50; i++) batch.addStatement(insert.bind(i));
-                session.execute(batch.build());
-            }
+            writePartitionToRead(session, "shared");
             int loweredOverloaded = 0;
             List<String> normalRefused = new ArrayList<>();
             try (RawCqlConnection lowered = RawCqlConnection.open(node.address()); RawCqlConnection normal = RawCqlConnection.open(node.address())) {
@@ -191,6 +175,18 @@ class OverloadIT {
             }
             assertThat(loweredOverloaded).as("lowered reads refused with OVERLOADED").isPositive();
             assertThat(normalRefused).as("normal reads refused while the lowered burst overflowed the queue").isEmpty();
+        }
+    }
+
+    /** {@code keyspace}.t with partition 0 of 500 rows: a read that takes the one request thread a little while. */
+    private static void writePartitionToRead(CqlSession session, String keyspace) {
+        session.execute("CREATE KEYSPACE " + keyspace + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        session.execute("CREATE TABLE " + keyspace + ".t (k int, c int, v text, PRIMARY KEY (k, c))");
+        PreparedStatement insert = session.prepare("INSERT INTO " + keyspace + ".t (k, c, v) VALUES (0, ?, 'a row that takes a little reading')");
+        for (int c = 0; c < 500; c += 50) {
+            BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
+            for (int i = c; i < c + 50; i++) batch.addStatement(insert.bind(i));
+            session.execute(batch.build());
         }
     }
 }
