@@ -88,7 +88,7 @@ class MetricsAuthIT {
 
     @Test
     void tlsServesHttpsOnlyWithAKeyStoreMadeNow() throws Exception {
-        Path keystore = keyStore(directory.resolve("node.p12"), "changeit");
+        Path keystore = keyStore(directory.resolve("node.p12"), "changeit", "127.0.0.1");
         try (TestNode node = TestNode.start("metrics-tls", config -> {
             config.metricsPort = freePort();
             config.metricsAuthentication = "bearer";
@@ -155,11 +155,11 @@ class MetricsAuthIT {
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** A PKCS12 key store with a self-signed certificate for 127.0.0.1, made by the JDK's keytool: no test dependency. */
-    static Path keyStore(Path file, String password) throws IOException, InterruptedException {
+    /** A PKCS12 key store with a self-signed certificate for {@code addresses}, made by the JDK's keytool: no test dependency. */
+    static Path keyStore(Path file, String password, String... addresses) throws IOException, InterruptedException {
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
         Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=ballot-test", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
+                "-dname", "CN=ballot-test", "-ext", "SAN=" + String.join(",", java.util.Arrays.stream(addresses).map(a -> "ip:" + a).toList()), "-validity", "2", "-storetype", "PKCS12",
                 "-keystore", file.toString(), "-storepass", password, "-keypass", password)
                 .redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
