@@ -67,7 +67,7 @@ public final class NodeConfig {
     @JsonProperty("tracetype_query_ttl") public int traceTtlSeconds = 86_400;
     /**
      * Whether the metrics port takes state-changing admin calls (POST /storage_service/trace_probability) from any
-     * client address; by default only from loopback, since the port has no authentication.
+     * client address; by default only from loopback, since the port may have no authentication (metrics_authentication).
      */
     @JsonProperty("admin_changes_from_any_address") public boolean adminChangesFromAnyAddress = false;
     /** -1: what the process's file descriptor limit leaves after a quarter of it (at least 1,024, at most half) for storage and peers. */
