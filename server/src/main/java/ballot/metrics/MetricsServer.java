@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -91,7 +92,7 @@ public final class MetricsServer implements AutoCloseable {
         metrics.route("/", exchange -> handle(registry, exchange));
         server.start();
         log.info("metrics endpoint listening url={}://{}:{}{} authentication={}", tls == null ? "http" : "https", address.getHostAddress(),
-                metrics.address().getPort(), PATH, authentication.kind().name().toLowerCase(java.util.Locale.ROOT));
+                metrics.address().getPort(), PATH, authentication.kind().name().toLowerCase(Locale.ROOT));
         return metrics;
     }
 

@@ -45,7 +45,7 @@ public final class NodeConfig {
     @JsonProperty("metrics_authentication") public String metricsAuthentication = "none";
     @JsonProperty("metrics_username") public String metricsUsername = null;
     @JsonProperty("metrics_password") public String metricsPassword = null;
-    /** A file holding the password (a trailing newline is not part of it), instead of metrics_password. */
+    /** A file holding the password (trailing whitespace, such as the last newline, is not part of it), instead of metrics_password. */
     @JsonProperty("metrics_password_file") public String metricsPasswordFile = null;
     @JsonProperty("metrics_bearer_token") public String metricsBearerToken = null;
     /** A file holding the token, instead of metrics_bearer_token. */
@@ -227,7 +227,7 @@ public final class NodeConfig {
 
     private static String secretFile(String file, String setting) {
         try {
-            String secret = Files.readString(Path.of(file)).strip();
+            String secret = Files.readString(Path.of(file)).stripTrailing();
             if (secret.isEmpty()) throw new IllegalArgumentException(setting + " " + file + " is empty");
             return secret;
         } catch (IOException e) {
