@@ -55,7 +55,8 @@ public final class ConsoleEndpoint implements HttpHandler, AutoCloseable {
     /** Starts sampling {@code registry} and serves the console on {@code server} until {@link #close}. */
     public static ConsoleEndpoint start(MeterRegistry registry, LocalNode identity, Membership membership, MetricsServer server) {
         MeterSampler sampler = new MeterSampler(registry, MeterSampler.POINTS);
-        ConsoleEndpoint console = new ConsoleEndpoint(sampler, identity, membership, new PeerConsoles(server.address().getPort()));
+        ConsoleEndpoint console = new ConsoleEndpoint(sampler, identity, membership, new PeerConsoles(server.address().getPort(), server.tls(),
+                server.authentication()));
         sampler.start();
         server.route(PATH, console);
         return console;

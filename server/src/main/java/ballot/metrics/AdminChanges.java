@@ -9,9 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Who may change the node through the admin calls served on {@code metrics_port}. The port has no authentication, so a
- * change is taken only from a loopback address (as Cassandra's JMX is local by default), unless
- * {@code admin_changes_from_any_address} allows any. Every admin call that changes the node asks this one rule.
+ * Who may change the node through the admin calls served on {@code metrics_port}. The port may have no authentication
+ * (metrics_authentication: none, the default), so a change is taken only from a loopback address (as Cassandra's JMX is
+ * local by default), unless {@code admin_changes_from_any_address} allows any; with authentication this rule still
+ * holds, on top of it. Every admin call that changes the node asks this one rule.
  */
 public final class AdminChanges {
     private static final Logger log = LoggerFactory.getLogger(AdminChanges.class);

@@ -3,16 +3,20 @@ package ballot.metrics;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +27,10 @@ import org.slf4j.LoggerFactory;
  * send its request holds one thread, not the endpoint; and it has {@link #CLIENT_SECONDS} to send its request and to
  * read the answer before its connection is closed. {@link #close()} returns only after the scrapes in progress have
  * finished: once closed, nothing reads the gauges (some read storage that is closed next).
+ *
+ * <p>Every path, the admin calls' and the console's included, is served through {@link #guarded}: a request without
+ * the credentials {@link MetricsAuthentication} asks for is answered 401 before any handler sees it. With a TLS
+ * context the port speaks HTTPS only.
  */
 public final class MetricsServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
@@ -42,25 +50,37 @@ public final class MetricsServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService exchanges;
+    private final MetricsAuthentication authentication;
+    private final SSLContext tls;
 
-    private MetricsServer(HttpServer server, ExecutorService exchanges) {
+    private MetricsServer(HttpServer server, ExecutorService exchanges, MetricsAuthentication authentication, SSLContext tls) {
         this.server = server;
         this.exchanges = exchanges;
+        this.authentication = authentication;
+        this.tls = tls;
     }
 
     /**
-     * Listens on {@code address}:{@code port} (0: an ephemeral port) and serves the registry.
+     * Listens on {@code address}:{@code port} (0: an ephemeral port) and serves the registry to the clients
+     * {@code authentication} admits, over TLS with {@code tls} (null: plain HTTP).
      *
      * @throws IllegalStateException when the address cannot be bound (the port is in use, say)
      */
-    public static MetricsServer start(PrometheusMeterRegistry registry, InetAddress address, int port) {
+    public static MetricsServer start(PrometheusMeterRegistry registry, InetAddress address, int port, MetricsAuthentication authentication,
+            SSLContext tls) {
         HttpServer server;
         try {
-            server = HttpServer.create(new InetSocketAddress(address, port), 16);
+            InetSocketAddress socket = new InetSocketAddress(address, port);
+            if (tls == null) {
+                server = HttpServer.create(socket, 16);
+            } else {
+                HttpsServer https = HttpsServer.create(socket, 16);
+                https.setHttpsConfigurator(new HttpsConfigurator(tls));
+                server = https;
+            }
         } catch (IOException e) {
             throw new IllegalStateException("cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
         }
-        server.createContext("/", exchange -> handle(registry, exchange));
         AtomicInteger threads = new AtomicInteger();
         ExecutorService exchanges = Executors.newFixedThreadPool(THREADS, r -> {
             Thread t = new Thread(r, "metrics-http-" + threads.incrementAndGet());
@@ -68,9 +88,11 @@ public final class MetricsServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(exchanges);
+        MetricsServer metrics = new MetricsServer(server, exchanges, authentication, tls);
+        metrics.route("/", exchange -> handle(registry, exchange));
         server.start();
-        MetricsServer metrics = new MetricsServer(server, exchanges);
-        log.info("metrics endpoint listening url=http://{}:{}{}", address.getHostAddress(), metrics.address().getPort(), PATH);
+        log.info("metrics endpoint listening url={}://{}:{}{} authentication={}", tls == null ? "http" : "https", address.getHostAddress(),
+                metrics.address().getPort(), PATH, authentication.kind().name().toLowerCase(Locale.ROOT));
         return metrics;
     }
 
@@ -78,9 +100,36 @@ public final class MetricsServer implements AutoCloseable {
         return server.getAddress();
     }
 
-    /** Serves {@code path} (and the paths under it) with {@code handler} too: the node's few admin calls. */
+    /** How this node's endpoint authenticates; its peers', sharing its settings, take the same credentials. */
+    public MetricsAuthentication authentication() {
+        return authentication;
+    }
+
+    /** The TLS context the endpoint serves with, which also calls the peers' endpoints; null: plain HTTP. */
+    public SSLContext tls() {
+        return tls;
+    }
+
+    /** Serves {@code path} (and the paths under it) with {@code handler} too, behind the same authentication. */
     public void route(String path, HttpHandler handler) {
-        server.createContext(path, handler);
+        server.createContext(path, guarded(handler));
+    }
+
+    /** The one authentication check: every context is created through {@link #route}, so no path escapes it. */
+    private HttpHandler guarded(HttpHandler handler) {
+        if (authentication.kind() == MetricsAuthentication.Kind.NONE) return handler;
+        return exchange -> {
+            if (authentication.admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                handler.handle(exchange);
+                return;
+            }
+            try (exchange) {
+                log.debug("metrics request refused: no valid credentials client={} path={}", exchange.getRemoteAddress().getAddress().getHostAddress(),
+                        exchange.getRequestURI().getPath());
+                exchange.getResponseHeaders().set("WWW-Authenticate", authentication.challenge());
+                exchange.sendResponseHeaders(401, -1);
+            }
+        };
     }
 
     private static void handle(PrometheusMeterRegistry registry, HttpExchange exchange) throws IOException {

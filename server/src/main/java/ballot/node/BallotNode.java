@@ -265,15 +265,30 @@ public final class BallotNode implements AutoCloseable {
         return null;
     }
 
-    /** The Prometheus endpoint on the CQL address; a port that cannot be bound stops the node, naming the setting. */
+    /** The Prometheus endpoint ({@link #metricsAddress}); a port that cannot be bound stops the node, naming the setting. */
     private static MetricsServer metricsServer(NodeConfig config, PrometheusMeterRegistry registry) throws UnknownHostException {
-        InetAddress address = InetAddress.getByName(config.nativeTransportAddress);
+        InetAddress address = metricsAddress(config);
         try {
-            return MetricsServer.start(registry, address, config.metricsPort);
+            return MetricsServer.start(registry, address, config.metricsPort, config.metricsAuthentication(), config.metricsTls());
         } catch (IllegalStateException e) {
             throw new IllegalStateException("metrics_port " + config.metricsPort + ": " + e.getMessage()
                     + "; set metrics_port to a free port, or to 0 to turn the metrics endpoint off", e);
         }
+    }
+
+    /**
+     * Where the metrics port listens: metrics_address, or else the CQL address, unless that is a wildcard (0.0.0.0,
+     * ::): then loopback, so that metrics, the console and the admin calls are on every interface only when asked.
+     */
+    static InetAddress metricsAddress(NodeConfig config) throws UnknownHostException {
+        if (config.metricsAddress != null) return InetAddress.getByName(config.metricsAddress);
+        InetAddress cql = InetAddress.getByName(config.nativeTransportAddress);
+        if (!cql.isAnyLocalAddress()) return cql;
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        log.info("metrics endpoint on {} only: native_transport_address is {} (every interface) and metrics_address is not set; "
+                + "set metrics_address to serve metrics, the console and the admin calls on another address", loopback.getHostAddress(),
+                config.nativeTransportAddress);
+        return loopback;
     }
 
     public static BallotNode start(NodeConfig config) {

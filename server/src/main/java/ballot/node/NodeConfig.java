@@ -1,6 +1,8 @@
 package ballot.node;
 
 import ballot.cql.trace.Tracer;
+import ballot.metrics.MetricsAuthentication;
+import ballot.metrics.MetricsTls;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -9,6 +11,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.net.ssl.SSLContext;
 
 /**
  * Node settings, read from a YAML file whose keys follow cassandra.yaml where a setting exists there. Every setting
@@ -33,6 +36,22 @@ public final class NodeConfig {
     @JsonProperty("native_transport_max_frame_size_in_mb") public int frameSizeMb = 16;
     /** Port of the Prometheus endpoint (GET /metrics) on native_transport_address; 0 turns it off. 9180 as in ScyllaDB. */
     @JsonProperty("metrics_port") public int metricsPort = 9180;
+    /**
+     * Address of the metrics port (metrics, console, admin calls); unset: native_transport_address, except that a
+     * wildcard there (0.0.0.0, ::) keeps the port on 127.0.0.1 (docs/metrics.md, "Protecting the endpoint").
+     */
+    @JsonProperty("metrics_address") public String metricsAddress = null;
+    /** none, basic (metrics_username and metrics_password[_file]) or bearer (metrics_bearer_token[_file]). */
+    @JsonProperty("metrics_authentication") public String metricsAuthentication = "none";
+    @JsonProperty("metrics_username") public String metricsUsername = null;
+    @JsonProperty("metrics_password") public String metricsPassword = null;
+    /** A file holding the password (trailing whitespace, such as the last newline, is not part of it), instead of metrics_password. */
+    @JsonProperty("metrics_password_file") public String metricsPasswordFile = null;
+    @JsonProperty("metrics_bearer_token") public String metricsBearerToken = null;
+    /** A file holding the token, instead of metrics_bearer_token. */
+    @JsonProperty("metrics_bearer_token_file") public String metricsBearerTokenFile = null;
+    /** HTTPS on the metrics port, as Cassandra's client_encryption_options. */
+    @JsonProperty("metrics_encryption_options") public EncryptionOptions metricsEncryption = new EncryptionOptions();
     @JsonProperty("data_file_directory") public String dataDirectory = "data";
     @JsonProperty("commitlog_sync") public String commitlogSync = "periodic";
     @JsonProperty("commitlog_sync_period_in_ms") public long commitlogSyncPeriodMillis = 10_000;
@@ -48,7 +67,7 @@ public final class NodeConfig {
     @JsonProperty("tracetype_query_ttl") public int traceTtlSeconds = 86_400;
     /**
      * Whether the metrics port takes state-changing admin calls (POST /storage_service/trace_probability) from any
-     * client address; by default only from loopback, since the port has no authentication.
+     * client address; by default only from loopback, since the port may have no authentication (metrics_authentication).
      */
     @JsonProperty("admin_changes_from_any_address") public boolean adminChangesFromAnyAddress = false;
     /** -1: what the process's file descriptor limit leaves after a quarter of it (at least 1,024, at most half) for storage and peers. */
@@ -87,6 +106,19 @@ public final class NodeConfig {
     @JsonProperty("admission_background_keyspaces") public java.util.List<String> admissionBackgroundKeyspaces = new java.util.ArrayList<>();
     /** The width of an epoch of epoch-LIFO. */
     @JsonProperty("admission_epoch_in_ms") public long admissionEpochMillis = 100;
+
+    /** TLS settings under the names of Cassandra's *_encryption_options. */
+    @JsonIgnoreProperties(ignoreUnknown = false)
+    public static final class EncryptionOptions {
+        @JsonProperty("enabled") public boolean enabled = false;
+        @JsonProperty("keystore") public String keystore = null;
+        @JsonProperty("keystore_password") public String keystorePassword = null;
+        /** The certificates peers must present; unset: those in the keystore. */
+        @JsonProperty("truststore") public String truststore = null;
+        @JsonProperty("truststore_password") public String truststorePassword = null;
+        /** PKCS12 or JKS, for both stores. */
+        @JsonProperty("store_type") public String storeType = "PKCS12";
+    }
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
     public static NodeConfig load(Path file) {
@@ -131,9 +163,75 @@ public final class NodeConfig {
             throw new IllegalArgumentException("native_transport_frame_assembly_timeout_in_ms must be positive, was " + frameAssemblyTimeoutMillis);
         admissionSettings(); // names a bad admission setting
         if (admissionMaxWaitMillis < 1) throw new IllegalArgumentException("admission_max_wait_in_ms must be positive, was " + admissionMaxWaitMillis);
+        validateMetricsProtection();
         if (batchSizeWarnKb < 0 || batchSizeFailKb < batchSizeWarnKb) {
             throw new IllegalArgumentException("batch_size_fail_threshold_in_kb (" + batchSizeFailKb + ") must be at least "
                     + "batch_size_warn_threshold_in_kb (" + batchSizeWarnKb + "), which must not be negative");
+        }
+    }
+
+    private void validateMetricsProtection() {
+        MetricsAuthentication.Kind kind = metricsAuthenticationKind();
+        boolean basicSecret = metricsUsername != null || metricsPassword != null || metricsPasswordFile != null;
+        boolean bearerSecret = metricsBearerToken != null || metricsBearerTokenFile != null;
+        if (kind != MetricsAuthentication.Kind.BASIC && basicSecret)
+            throw new IllegalArgumentException("metrics_username, metrics_password and metrics_password_file need metrics_authentication: basic, was "
+                    + metricsAuthentication);
+        if (kind != MetricsAuthentication.Kind.BEARER && bearerSecret)
+            throw new IllegalArgumentException("metrics_bearer_token and metrics_bearer_token_file need metrics_authentication: bearer, was "
+                    + metricsAuthentication);
+        if (kind == MetricsAuthentication.Kind.BASIC) {
+            if (metricsUsername == null || metricsUsername.isEmpty() || metricsUsername.contains(":"))
+                throw new IllegalArgumentException("metrics_authentication: basic needs metrics_username (not empty, no ':')");
+            oneOf(metricsPassword, metricsPasswordFile, "metrics_authentication: basic needs exactly one of metrics_password and metrics_password_file");
+        }
+        if (kind == MetricsAuthentication.Kind.BEARER)
+            oneOf(metricsBearerToken, metricsBearerTokenFile, "metrics_authentication: bearer needs exactly one of metrics_bearer_token and metrics_bearer_token_file");
+        if (!metricsEncryption.storeType.equals("PKCS12") && !metricsEncryption.storeType.equals("JKS"))
+            throw new IllegalArgumentException("metrics_encryption_options.store_type must be 'PKCS12' or 'JKS', was '" + metricsEncryption.storeType + "'");
+        if (metricsEncryption.enabled && (metricsEncryption.keystore == null || metricsEncryption.keystorePassword == null))
+            throw new IllegalArgumentException("metrics_encryption_options.enabled needs metrics_encryption_options.keystore and keystore_password");
+    }
+
+    private static void oneOf(String value, String file, String message) {
+        if ((value == null) == (file == null) || (value != null && value.isEmpty())) throw new IllegalArgumentException(message);
+    }
+
+    private MetricsAuthentication.Kind metricsAuthenticationKind() {
+        return switch (metricsAuthentication) {
+            case "none" -> MetricsAuthentication.Kind.NONE;
+            case "basic" -> MetricsAuthentication.Kind.BASIC;
+            case "bearer" -> MetricsAuthentication.Kind.BEARER;
+            default -> throw new IllegalArgumentException("metrics_authentication must be 'none', 'basic' or 'bearer', was '" + metricsAuthentication + "'");
+        };
+    }
+
+    /** The metrics port's authentication, with the secrets read from their files where the settings name files. */
+    MetricsAuthentication metricsAuthentication() {
+        return switch (metricsAuthenticationKind()) {
+            case NONE -> MetricsAuthentication.none();
+            case BASIC -> MetricsAuthentication.basic(metricsUsername,
+                    metricsPassword != null ? metricsPassword : secretFile(metricsPasswordFile, "metrics_password_file"));
+            case BEARER -> MetricsAuthentication.bearer(
+                    metricsBearerToken != null ? metricsBearerToken : secretFile(metricsBearerTokenFile, "metrics_bearer_token_file"));
+        };
+    }
+
+    /** The metrics port's TLS context; null when metrics_encryption_options is not enabled. */
+    SSLContext metricsTls() {
+        if (!metricsEncryption.enabled) return null;
+        EncryptionOptions tls = metricsEncryption;
+        return MetricsTls.context(new MetricsTls.StoreFile(Path.of(tls.keystore), tls.keystorePassword, tls.storeType),
+                tls.truststore == null ? null : new MetricsTls.StoreFile(Path.of(tls.truststore), tls.truststorePassword, tls.storeType));
+    }
+
+    private static String secretFile(String file, String setting) {
+        try {
+            String secret = Files.readString(Path.of(file)).stripTrailing();
+            if (secret.isEmpty()) throw new IllegalArgumentException(setting + " " + file + " is empty");
+            return secret;
+        } catch (IOException e) {
+            throw new IllegalArgumentException(setting + " " + file + ": cannot read it: " + e, e);
         }
     }
 

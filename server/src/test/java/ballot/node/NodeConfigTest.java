@@ -3,9 +3,12 @@ package ballot.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ballot.metrics.MetricsAuthentication;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,5 +71,48 @@ class NodeConfigTest {
         assertThat(Main.parse(new String[] {"--metrics-port", "0"}).metricsPort).isZero();
         assertThatThrownBy(() -> Main.parse(new String[] {"--metrics-port", "x"}))
                 .hasMessage("--metrics-port must be a number, was 'x'");
+    }
+
+    @Test
+    void metricsProtectionIsOffByDefaultAndReadFromYaml() throws IOException {
+        NodeConfig defaults = new NodeConfig();
+        assertThat(defaults.metricsAddress).isNull();
+        assertThat(defaults.metricsAuthentication().kind()).isEqualTo(MetricsAuthentication.Kind.NONE);
+        assertThat(defaults.metricsTls()).isNull();
+
+        Path password = directory.resolve("password");
+        Files.writeString(password, "s3cret\n");
+        NodeConfig basic = load("metrics_address: 127.0.7.1\nmetrics_authentication: basic\nmetrics_username: prometheus\n"
+                + "metrics_password_file: " + password + "\nmetrics_encryption_options:\n  store_type: JKS\n");
+        assertThat(basic.metricsAddress).isEqualTo("127.0.7.1");
+        assertThat(basic.metricsEncryption.storeType).isEqualTo("JKS");
+        String credentials = Base64.getEncoder().encodeToString("prometheus:s3cret".getBytes(StandardCharsets.UTF_8));
+        assertThat(basic.metricsAuthentication().admits("Basic " + credentials)).isTrue();
+        assertThat(basic.metricsAuthentication().admits("Basic " + credentials.substring(1))).isFalse();
+
+        MetricsAuthentication bearer = load("metrics_authentication: bearer\nmetrics_bearer_token: t0ken\n").metricsAuthentication();
+        assertThat(bearer.admits("Bearer t0ken")).isTrue();
+        assertThat(bearer.admits("Bearer t0ke")).isFalse();
+        assertThat(bearer.admits(null)).isFalse();
+    }
+
+    @Test
+    void metricsProtectionSettingsAreCheckedNamingTheSetting() {
+        assertThatThrownBy(() -> load("metrics_authentication: digest\n"))
+                .hasMessage("metrics_authentication must be 'none', 'basic' or 'bearer', was 'digest'");
+        assertThatThrownBy(() -> load("metrics_authentication: basic\nmetrics_username: prometheus\n"))
+                .hasMessage("metrics_authentication: basic needs exactly one of metrics_password and metrics_password_file");
+        assertThatThrownBy(() -> load("metrics_authentication: basic\nmetrics_password: x\n"))
+                .hasMessage("metrics_authentication: basic needs metrics_username (not empty, no ':')");
+        assertThatThrownBy(() -> load("metrics_authentication: bearer\n"))
+                .hasMessage("metrics_authentication: bearer needs exactly one of metrics_bearer_token and metrics_bearer_token_file");
+        assertThatThrownBy(() -> load("metrics_bearer_token: t0ken\n"))
+                .hasMessage("metrics_bearer_token and metrics_bearer_token_file need metrics_authentication: bearer, was none");
+        assertThatThrownBy(() -> load("metrics_encryption_options:\n  enabled: true\n"))
+                .hasMessage("metrics_encryption_options.enabled needs metrics_encryption_options.keystore and keystore_password");
+        assertThatThrownBy(() -> load("metrics_encryption_options:\n  store_type: PEM\n"))
+                .hasMessage("metrics_encryption_options.store_type must be 'PKCS12' or 'JKS', was 'PEM'");
+        assertThatThrownBy(() -> load("metrics_authentication: bearer\nmetrics_bearer_token_file: " + directory.resolve("absent") + "\n")
+                .metricsAuthentication()).hasMessageStartingWith("metrics_bearer_token_file " + directory.resolve("absent") + ": cannot read it");
     }
 }

@@ -28,6 +28,8 @@ final class NodeProcess implements AutoCloseable {
     private int starts;
     /** 0: no metrics endpoint, since several test JVMs and worktrees share this machine's loopback ports. */
     private int metricsPort;
+    /** More lines of node.yaml. */
+    private List<String> settings = List.of();
 
     NodeProcess(Path directory, String address, int nativePort, int storagePort, List<String> seeds) {
         this(directory, address, nativePort, storagePort, seeds, DEFAULT_DATA_CENTER);
@@ -76,6 +78,12 @@ final class NodeProcess implements AutoCloseable {
         return this;
     }
 
+    /** Adds {@code yamlLines} to the node's configuration from the next start on. */
+    NodeProcess settings(String... yamlLines) {
+        settings = List.of(yamlLines);
+        return this;
+    }
+
     /** Starts the process and waits (at most 60 s) until it logs that it serves CQL. */
     NodeProcess start() throws IOException, InterruptedException {
         if (!Files.exists(JAR)) throw new AssertionError("the server jar " + JAR + " is built by the package phase");
@@ -92,6 +100,7 @@ final class NodeProcess implements AutoCloseable {
                 "phi_convict_threshold: 5",
                 "datacenter: " + dataCenter,
                 "seeds: [" + String.join(", ", seeds.stream().map(s -> "\"" + s + "\"").toList()) + "]",
+                String.join("\n", settings),
                 ""));
         Path log = directory.resolve("node-" + (++starts) + ".log");
         process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /** A real Ballot node in the test JVM, on ephemeral ports over a temporary directory that closing deletes. */
@@ -30,6 +31,11 @@ public final class TestNode implements AutoCloseable {
 
     /** @param metrics serve the metrics and the admin calls, on a port free now (0 would turn them off) */
     public static TestNode start(String name, boolean metrics) {
+        return start(name, metrics, config -> { });
+    }
+
+    /** A node whose configuration {@code settings} adjusts after the test defaults. */
+    public static TestNode start(String name, boolean metrics, Consumer<NodeConfig> settings) {
         try {
             Path directory = Files.createTempDirectory("ballot-" + name);
             NodeConfig config = new NodeConfig();
@@ -38,6 +44,7 @@ public final class TestNode implements AutoCloseable {
             config.storagePort = 0;
             config.metricsPort = metrics ? freePort() : 0;
             config.requestThreads = 8;
+            settings.accept(config);
             return new TestNode(directory, BallotNode.start(config));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +16,8 @@ import java.util.stream.Collectors;
 /**
  * The admin calls one node serves on its metrics_port: {@code /admin/<call>} answers JSON, the trace probability plain
  * text. A refusal (unknown table, a change from a non-loopback address) becomes a {@link AdminCli.Failure} with the
- * node's one-line reason, a node that does not answer one naming its address.
+ * node's one-line reason, a node that does not answer one naming its address. A node that protects the port is asked
+ * over its scheme with the credentials of {@link MetricsAccess}; one that refuses them says which options to give.
  */
 final class AdminCalls {
     /** Long enough for a flush or a compaction of a large table, which answer only once done. */
@@ -26,10 +26,12 @@ final class AdminCalls {
 
     private final String host;
     private final int metricsPort;
+    private final MetricsAccess access;
 
-    AdminCalls(String host, int metricsPort) {
+    AdminCalls(String host, int metricsPort, MetricsAccess access) {
         this.host = host;
         this.metricsPort = metricsPort;
+        this.access = access;
     }
 
     /** GET of a call that reads the node. */
@@ -54,11 +56,12 @@ final class AdminCalls {
 
     /** The answer's body when it is 200; otherwise a failure with the node's reason. */
     String text(String method, String path, String query) {
-        URI uri = URI.create("http://" + address() + path + (query == null ? "" : "?" + query));
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(CALL_TIMEOUT).method(method, HttpRequest.BodyPublishers.noBody()).build();
+        URI uri = URI.create(access.scheme() + "://" + address() + path + (query == null ? "" : "?" + query));
+        HttpRequest request = access.authorize(HttpRequest.newBuilder(uri)).timeout(CALL_TIMEOUT)
+                .method(method, HttpRequest.BodyPublishers.noBody()).build();
         HttpResponse<String> response;
         try {
-            response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build().send(request, HttpResponse.BodyHandlers.ofString());
+            response = access.client(Duration.ofSeconds(10)).send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new AdminCli.Failure("cannot reach the node's admin calls at " + address() + " (its metrics_port; is the node up, and are "
                     + "--host/--metrics-port right?): " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
@@ -66,6 +69,10 @@ final class AdminCalls {
             Thread.currentThread().interrupt();
             throw new AdminCli.Failure("interrupted while waiting for " + address());
         }
+        if (response.statusCode() == 401)
+            throw new AdminCli.Failure("the node at " + address() + " refused the credentials given for " + path + " (it asks for "
+                    + response.headers().firstValue("WWW-Authenticate").orElse("credentials") + "): give --metrics-user and "
+                    + "--metrics-password (or BALLOT_METRICS_PASSWORD), or --metrics-token (or BALLOT_METRICS_TOKEN)");
         if (response.statusCode() == 404) throw new AdminCli.Failure("the node at " + address() + " has no admin call " + path + " (an older Ballot?)");
         if (response.statusCode() != 200) throw new AdminCli.Failure(response.body().strip());
         return response.body().strip();

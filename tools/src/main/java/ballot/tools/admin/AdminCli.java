@@ -58,6 +58,31 @@ public final class AdminCli {
             scope = CommandLine.ScopeType.INHERIT)
     int metricsPort;
 
+    @Option(names = "--metrics-user", description = "user, when the node's metrics_authentication is basic", scope = CommandLine.ScopeType.INHERIT)
+    String metricsUser;
+
+    @Option(names = "--metrics-password", defaultValue = "${env:BALLOT_METRICS_PASSWORD}",
+            description = "its password (default: the environment's BALLOT_METRICS_PASSWORD, which keeps it off the command line)",
+            scope = CommandLine.ScopeType.INHERIT)
+    String metricsPassword;
+
+    @Option(names = "--metrics-token", defaultValue = "${env:BALLOT_METRICS_TOKEN}",
+            description = "token, when the node's metrics_authentication is bearer (default: the environment's BALLOT_METRICS_TOKEN)",
+            scope = CommandLine.ScopeType.INHERIT)
+    String metricsToken;
+
+    @Option(names = "--metrics-tls", description = "call the metrics port over HTTPS (the node's metrics_encryption_options)",
+            scope = CommandLine.ScopeType.INHERIT)
+    boolean metricsTls;
+
+    @Option(names = "--metrics-truststore", description = "PKCS12 or JKS file of the certificates to trust (default: the JDK's)",
+            scope = CommandLine.ScopeType.INHERIT)
+    java.nio.file.Path metricsTruststore;
+
+    @Option(names = "--metrics-truststore-password", defaultValue = "${env:BALLOT_METRICS_TRUSTSTORE_PASSWORD}",
+            description = "its password (default: the environment's BALLOT_METRICS_TRUSTSTORE_PASSWORD)", scope = CommandLine.ScopeType.INHERIT)
+    String metricsTruststorePassword;
+
     @Option(names = "--json", description = "print JSON for programs instead of text for people", scope = CommandLine.ScopeType.INHERIT)
     boolean json;
 
@@ -115,7 +140,8 @@ public final class AdminCli {
     }
 
     AdminCalls adminCalls() {
-        return new AdminCalls(host, metricsPort);
+        return new AdminCalls(host, metricsPort, MetricsAccess.of(metricsUser, metricsPassword, metricsToken, metricsTls, metricsTruststore,
+                metricsTruststorePassword));
     }
 
     InetSocketAddress contact() {

@@ -10,11 +10,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every admin command through its command line against a real node in this JVM (metrics port on: the admin calls),
@@ -212,6 +214,56 @@ class AdminCliIT {
         assertThat(unreachable.exitCode()).isEqualTo(1);
         assertThat(unreachable.err()).startsWith("ballot-admin info: cannot reach the node's admin calls at " + node.address().getAddress().getHostAddress() + ":")
                 .hasLineCount(1);
+    }
+
+    @Test
+    void aProtectedNodeAnswersTheCliThatGivesItsCredentialsOverTls(@TempDir Path directory) throws Exception {
+        Path keystore = keyStore(directory.resolve("node.p12"), "changeit");
+        try (TestNode protectedNode = TestNode.start("admin-protected", true, config -> {
+            config.metricsAuthentication = "basic";
+            config.metricsUsername = "operator";
+            config.metricsPassword = "s3cret";
+            config.metricsEncryption.enabled = true;
+            config.metricsEncryption.keystore = keystore.toString();
+            config.metricsEncryption.keystorePassword = "changeit";
+        })) {
+            String[] tls = {"--metrics-tls", "--metrics-truststore", keystore.toString(), "--metrics-truststore-password", "changeit"};
+            Run anonymous = admin(protectedNode, protectedNode.metricsPort(), concat(tls, "info"));
+            assertThat(anonymous.exitCode()).isEqualTo(1);
+            assertThat(anonymous.err()).startsWith("ballot-admin info: the node at ").contains("refused the credentials", "Basic realm=\"ballot\"",
+                    "--metrics-user").hasLineCount(1);
+            Run wrong = admin(protectedNode, protectedNode.metricsPort(), concat(tls, "--metrics-user", "operator", "--metrics-password", "wrong", "info"));
+            assertThat(wrong.exitCode()).isEqualTo(1);
+            Run plain = admin(protectedNode, protectedNode.metricsPort(), "--metrics-user", "operator", "--metrics-password", "s3cret", "info");
+            assertThat(plain.exitCode()).isEqualTo(1);
+            assertThat(plain.err()).startsWith("ballot-admin info: cannot reach the node's admin calls at ");
+
+            String[] credentials = concat(tls, "--metrics-user", "operator", "--metrics-password", "s3cret");
+            Run info = admin(protectedNode, protectedNode.metricsPort(), concat(credentials, "--json", "info"));
+            assertThat(info.exitCode()).as(info.err()).isZero();
+            assertThat(info.json().get("host_id").asText()).isEqualTo(protectedNode.node().identity().hostId().toString());
+            Run change = admin(protectedNode, protectedNode.metricsPort(), concat(credentials, "settraceprobability", "0.25"));
+            assertThat(change.exitCode()).as(change.err()).isZero();
+            assertThat(admin(protectedNode, protectedNode.metricsPort(), concat(credentials, "gettraceprobability")).out())
+                    .contains("Current trace probability: 0.25");
+        }
+    }
+
+    private static String[] concat(String[] first, String... rest) {
+        return Stream.concat(Stream.of(first), Stream.of(rest)).toArray(String[]::new);
+    }
+
+    /** A PKCS12 key store with a self-signed certificate for 127.0.0.1, made by the JDK's keytool: no test dependency. */
+    private static Path keyStore(Path file, String password) throws IOException, InterruptedException {
+        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=ballot-test", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
+                "-keystore", file.toString(), "-storepass", password, "-keypass", password)
+                .redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("keytool finished").isTrue();
+        assertThat(process.exitValue()).as("keytool: " + output).isZero();
+        return file;
     }
 
     private static int freePort() {
