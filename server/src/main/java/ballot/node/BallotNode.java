@@ -43,7 +43,9 @@ import ballot.storage.WriteId;
 import ballot.system.LocalNode;
 import ballot.system.SystemKeyspaces;
 import ballot.tracing.TraceProbabilityEndpoint;
+import ballot.tls.TlsContexts;
 import ballot.tracing.TracingMessaging;
+import io.netty.handler.ssl.SslContext;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -102,6 +104,8 @@ public final class BallotNode implements AutoCloseable {
 
     private BallotNode(NodeConfig config) {
         config.validate();
+        // Key stores are read before storage opens: a bad TLS setting stops the node at once, naming the setting.
+        SslContext clientTls = config.clientEncryption.enabled ? TlsContexts.server(config.clientEncryption, "client_encryption_options") : null;
         Path dataDirectory = Path.of(config.dataDirectory).toAbsolutePath();
         long fdLimit = fileDescriptorLimit();
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
@@ -197,7 +201,9 @@ public final class BallotNode implements AutoCloseable {
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             ResultMemory resultMemory = resultMemory(config);
             cqlMetrics.resultMemory(resultMemory);
-            server = new CqlServer(CqlServerOptions.builder()
+            CqlServerOptions.Builder serverOptions = CqlServerOptions.builder();
+            if (clientTls != null) serverOptions.tls(clientTls, config.clientEncryption.optional);
+            server = new CqlServer(serverOptions
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
                     .port(nativePort)
                     .frameBytesMax(config.frameSizeMb << 20)

@@ -1,6 +1,8 @@
 package ballot.node;
 
 import ballot.cql.trace.Tracer;
+import ballot.tls.ClientEncryptionOptions;
+import ballot.tls.ServerEncryptionOptions;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -88,6 +90,11 @@ public final class NodeConfig {
     /** The width of an epoch of epoch-LIFO. */
     @JsonProperty("admission_epoch_in_ms") public long admissionEpochMillis = 100;
 
+    /** TLS on the CQL port (docs/tls.md). */
+    @JsonProperty("client_encryption_options") public ClientEncryptionOptions clientEncryption = new ClientEncryptionOptions();
+    /** TLS between nodes (docs/tls.md). */
+    @JsonProperty("server_encryption_options") public ServerEncryptionOptions serverEncryption = new ServerEncryptionOptions();
+
     /** Reads {@code file}; unknown keys are an error that names the key. */
     public static NodeConfig load(Path file) {
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -129,6 +136,7 @@ public final class NodeConfig {
                     + partialFrameDataMb);
         if (frameAssemblyTimeoutMillis < 1)
             throw new IllegalArgumentException("native_transport_frame_assembly_timeout_in_ms must be positive, was " + frameAssemblyTimeoutMillis);
+        serverEncryption.validate();
         admissionSettings(); // names a bad admission setting
         if (admissionMaxWaitMillis < 1) throw new IllegalArgumentException("admission_max_wait_in_ms must be positive, was " + admissionMaxWaitMillis);
         if (batchSizeWarnKb < 0 || batchSizeFailKb < batchSizeWarnKb) {
