@@ -22,6 +22,7 @@ import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
 import ballot.cql.spi.RequestAdmission;
 import ballot.metrics.AdminChanges;
+import ballot.net.InternodeTls;
 import ballot.metrics.CqlMetrics;
 import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
@@ -106,6 +107,10 @@ public final class BallotNode implements AutoCloseable {
         config.validate();
         // Key stores are read before storage opens: a bad TLS setting stops the node at once, naming the setting.
         SslContext clientTls = config.clientEncryption.enabled ? TlsContexts.server(config.clientEncryption, "client_encryption_options") : null;
+        InternodeTls internodeTls = config.serverEncryption.enabled()
+                ? new InternodeTls(TlsContexts.server(config.serverEncryption, "server_encryption_options"),
+                        TlsContexts.client(config.serverEncryption, "server_encryption_options"))
+                : null;
         Path dataDirectory = Path.of(config.dataDirectory).toAbsolutePath();
         long fdLimit = fileDescriptorLimit();
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
@@ -141,7 +146,7 @@ public final class BallotNode implements AutoCloseable {
                 if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
                 return table;
             }, ServerClock::systemMicros, TransactionHost.Options.defaults(), metrics.registry());
-            cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
+            cluster = Cluster.start(clusterOptions(config, internodeTls), storage, schema.schema().version(), messaging -> {
                 TracingMessaging traced = new TracingMessaging(messaging);
                 replication.verbs().accept(traced);
                 paxos.handle(traced);
@@ -412,7 +417,7 @@ public final class BallotNode implements AutoCloseable {
         return new InetSocketAddress(node.nativeAddress(), node.nativePort());
     }
 
-    private ClusterOptions clusterOptions(NodeConfig config) throws UnknownHostException {
+    private ClusterOptions clusterOptions(NodeConfig config, InternodeTls internodeTls) throws UnknownHostException {
         InetSocketAddress listen = new InetSocketAddress(identity.address(), identity.storagePort());
         List<InetSocketAddress> seeds = ClusterOptions.parseSeeds(config.seeds, identity.storagePort());
         if (seeds.isEmpty()) seeds = List.of(listen);
@@ -423,6 +428,7 @@ public final class BallotNode implements AutoCloseable {
                 .rack(config.rack)
                 .nativeAddress(identity.nativeAddress(), identity.nativePort())
                 .releaseVersion(LocalNode.RELEASE_VERSION)
+                .internodeTls(internodeTls)
                 .build();
     }
 

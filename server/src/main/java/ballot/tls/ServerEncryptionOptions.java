@@ -7,6 +7,14 @@ public final class ServerEncryptionOptions extends EncryptionOptions {
     /** {@code none} or {@code all}; Cassandra's {@code dc} and {@code rack} are refused at start. */
     @JsonProperty("internode_encryption") public String internodeEncryption = "none";
 
+    /**
+     * Between nodes a certificate is required by default (Cassandra's default is false): otherwise any client that
+     * trusts the cluster's CA could connect to a node as a peer.
+     */
+    public ServerEncryptionOptions() {
+        requireClientAuth = true;
+    }
+
     public boolean enabled() {
         return internodeEncryption.equals("all");
     }

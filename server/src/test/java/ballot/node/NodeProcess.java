@@ -24,6 +24,7 @@ final class NodeProcess implements AutoCloseable {
     final String dataCenter;
     private final Path directory;
     private final List<String> seeds;
+    private final List<String> settings = new java.util.ArrayList<>();
     private Process process;
     private int starts;
     /** 0: no metrics endpoint, since several test JVMs and worktrees share this machine's loopback ports. */
@@ -76,8 +77,26 @@ final class NodeProcess implements AutoCloseable {
         return this;
     }
 
+    /** Adds YAML lines (further settings) to the node's file from the next start on. */
+    NodeProcess settings(List<String> yamlLines) {
+        settings.addAll(yamlLines);
+        return this;
+    }
+
     /** Starts the process and waits (at most 60 s) until it logs that it serves CQL. */
     NodeProcess start() throws IOException, InterruptedException {
+        Path log = launch();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (Files.readString(log).contains("node started")) return this;
+            if (!process.isAlive()) break;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("node " + address + " did not start:\n" + Files.readString(log));
+    }
+
+    /** Starts the process without waiting for it; returns its log. */
+    Path launch() throws IOException {
         if (!Files.exists(JAR)) throw new AssertionError("the server jar " + JAR + " is built by the package phase");
         Files.createDirectories(directory);
         Path config = directory.resolve("node.yaml");
@@ -92,18 +111,13 @@ final class NodeProcess implements AutoCloseable {
                 "phi_convict_threshold: 5",
                 "datacenter: " + dataCenter,
                 "seeds: [" + String.join(", ", seeds.stream().map(s -> "\"" + s + "\"").toList()) + "]",
+                String.join("\n", settings),
                 ""));
         Path log = directory.resolve("node-" + (++starts) + ".log");
         process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
                 "-XX:+UseSerialGC", "-jar", JAR.toString(), "--config", config.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (Files.readString(log).contains("node started")) return this;
-            if (!process.isAlive()) break;
-            Thread.sleep(100);
-        }
-        throw new AssertionError("node " + address + " did not start:\n" + Files.readString(log));
+        return log;
     }
 
     /** SIGKILL: no shutdown hook runs and nothing is flushed. */
