@@ -113,6 +113,17 @@ class ClientTlsIT {
     }
 
     @Test
+    void acceptedProtocolsRefuseAClientOfferingOnlyOthers() {
+        try (TestNode node = TestNode.start("tls-13", tls(options -> options.acceptedProtocols = java.util.List.of("TLSv1.3")))) {
+            assertRefusedPromptly(() -> node.sessionBuilder(this::patientDriver)
+                    .withSslContext(ca.clientContext(null, "TLSv1.2")).build().close());
+            try (CqlSession session = node.sessionBuilder(o -> { }).withSslContext(ca.clientContext(null, "TLSv1.3")).build()) {
+                assertThat(session.execute("SELECT release_version FROM system.local").one()).isNotNull();
+            }
+        }
+    }
+
+    @Test
     void badKeyStoreSettingsStopTheNodeNamingTheSetting() {
         assertThatThrownBy(() -> TestNode.start("tls-no-file", tls(options -> options.keystore = certificates.resolve("absent.p12").toString())))
                 .hasMessageContaining("client_encryption_options.keystore: cannot read");

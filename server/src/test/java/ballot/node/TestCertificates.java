@@ -65,6 +65,11 @@ final class TestCertificates {
 
     /** A client's TLS context that trusts this CA and, if {@code keystore} is not null, presents its certificate. */
     SSLContext clientContext(Path keystore) {
+        return clientContext(keystore, "TLS");
+    }
+
+    /** The same offering only the versions the JDK's {@code protocol} context does ("TLSv1.2": TLS 1.2 and older). */
+    SSLContext clientContext(Path keystore, String protocol) {
         try {
             TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(load(truststore()));
@@ -73,7 +78,7 @@ final class TestCertificates {
                 keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 keys.init(load(keystore), PASSWORD.toCharArray());
             }
-            SSLContext context = SSLContext.getInstance("TLS");
+            SSLContext context = SSLContext.getInstance(protocol);
             context.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
             return context;
         } catch (GeneralSecurityException e) {
