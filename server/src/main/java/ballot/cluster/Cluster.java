@@ -52,7 +52,8 @@ public final class Cluster implements AutoCloseable {
      * before this node joins, so that no peer's request finds a verb missing.
      */
     public static Cluster start(ClusterOptions options, StorageEngine storage, UUID localSchemaVersion, Consumer<Messaging> registerVerbs) {
-        NettyMessaging messaging = NettyMessaging.start(MessagingOptions.builder(options.clusterName(), options.hostId(), options.listenAddress()).build());
+        NettyMessaging messaging = NettyMessaging.start(MessagingOptions.builder(options.clusterName(), options.hostId(), options.listenAddress())
+                .tls(options.internodeTls()).build());
         ExecutorScheduler scheduler = new ExecutorScheduler("gossip");
         Gossiper gossiper = null;
         try {

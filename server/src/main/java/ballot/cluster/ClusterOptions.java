@@ -1,5 +1,6 @@
 package ballot.cluster;
 
+import ballot.net.InternodeTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -21,10 +22,12 @@ import java.util.UUID;
  * @param gossipInterval how often a node gossips (1 s, as in Cassandra)
  * @param joinTimeout   how long a starting node keeps trying the seeds before it refuses to start (30 s)
  * @param leftRetention how long a LEFT node's state is kept and relayed before it is forgotten (3 days)
+ * @param internodeTls  TLS on internode connections (server_encryption_options); null: plaintext
  */
 public record ClusterOptions(String clusterName, UUID hostId, int generation, List<Long> tokens, InetSocketAddress listenAddress,
         List<InetSocketAddress> seeds, double phiConvictThreshold, String dataCenter, String rack, InetAddress nativeAddress,
-        int nativePort, String releaseVersion, Duration gossipInterval, Duration joinTimeout, Duration leftRetention) {
+        int nativePort, String releaseVersion, Duration gossipInterval, Duration joinTimeout, Duration leftRetention,
+        InternodeTls internodeTls) {
 
     public ClusterOptions {
         Objects.requireNonNull(clusterName, "clusterName");
@@ -100,6 +103,7 @@ public record ClusterOptions(String clusterName, UUID hostId, int generation, Li
         private Duration gossipInterval = Duration.ofSeconds(1);
         private Duration joinTimeout = Duration.ofSeconds(30);
         private Duration leftRetention = Duration.ofDays(3);
+        private InternodeTls internodeTls;
 
         private Builder(String clusterName, UUID hostId, int generation, List<Long> tokens, InetSocketAddress listenAddress) {
             this.clusterName = clusterName;
@@ -119,10 +123,12 @@ public record ClusterOptions(String clusterName, UUID hostId, int generation, Li
         public Builder gossipInterval(Duration value) { gossipInterval = value; return this; }
         public Builder joinTimeout(Duration value) { joinTimeout = value; return this; }
         public Builder leftRetention(Duration value) { leftRetention = value; return this; }
+        public Builder internodeTls(InternodeTls value) { internodeTls = value; return this; }
 
         public ClusterOptions build() {
             return new ClusterOptions(clusterName, hostId, generation, tokens, listenAddress, seeds, phiConvictThreshold,
-                    dataCenter, rack, nativeAddress, nativePort, releaseVersion, gossipInterval, joinTimeout, leftRetention);
+                    dataCenter, rack, nativeAddress, nativePort, releaseVersion, gossipInterval, joinTimeout, leftRetention,
+                    internodeTls);
         }
     }
 }

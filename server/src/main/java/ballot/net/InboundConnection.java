@@ -138,6 +138,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        protocolError(ctx, String.valueOf(cause.getMessage() == null ? cause : cause.getMessage()));
+        String tls = InternodeTls.explain(cause);
+        protocolError(ctx, tls != null ? tls : String.valueOf(cause.getMessage() == null ? cause : cause.getMessage()));
     }
 }

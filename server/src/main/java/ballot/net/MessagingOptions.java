@@ -23,11 +23,12 @@ import java.util.UUID;
  * @param connectTimeout   for a TCP connect, and again for the handshake
  * @param reconnectDelayMin first back-off after a failed connect; doubles up to {@code reconnectDelayMax}
  * @param reconnectDelayMax longest back-off, also used after a refusal
+ * @param tls              TLS on every internode connection; null (the default): plaintext
  */
 public record MessagingOptions(String clusterName, UUID hostId, InetSocketAddress listenAddress, int ioThreads,
         int handlerThreads, int handlerQueueMax, int callbackThreads, int frameBytesMax, int outboundQueueMessagesMax,
         long outboundQueueBytesMax, int inboundRequestsMax, Duration connectTimeout, Duration reconnectDelayMin,
-        Duration reconnectDelayMax) {
+        Duration reconnectDelayMax, InternodeTls tls) {
 
     public MessagingOptions {
         Objects.requireNonNull(clusterName, "clusterName");
@@ -77,6 +78,7 @@ public record MessagingOptions(String clusterName, UUID hostId, InetSocketAddres
         private Duration connectTimeout = Duration.ofSeconds(2);
         private Duration reconnectDelayMin = Duration.ofMillis(100);
         private Duration reconnectDelayMax = Duration.ofSeconds(2);
+        private InternodeTls tls;
 
         private Builder(String clusterName, UUID hostId, InetSocketAddress listenAddress) {
             this.clusterName = clusterName;
@@ -95,11 +97,12 @@ public record MessagingOptions(String clusterName, UUID hostId, InetSocketAddres
         public Builder connectTimeout(Duration value) { connectTimeout = value; return this; }
         public Builder reconnectDelayMin(Duration value) { reconnectDelayMin = value; return this; }
         public Builder reconnectDelayMax(Duration value) { reconnectDelayMax = value; return this; }
+        public Builder tls(InternodeTls value) { tls = value; return this; }
 
         public MessagingOptions build() {
             return new MessagingOptions(clusterName, hostId, listenAddress, ioThreads, handlerThreads, handlerQueueMax,
                     callbackThreads, frameBytesMax, outboundQueueMessagesMax, outboundQueueBytesMax, inboundRequestsMax,
-                    connectTimeout, reconnectDelayMin, reconnectDelayMax);
+                    connectTimeout, reconnectDelayMin, reconnectDelayMax, tls);
         }
     }
 }

@@ -77,6 +77,7 @@ public final class NettyMessaging implements Messaging {
                         FrameDecoder decoder = new FrameDecoder();
                         InboundConnection connection = new InboundConnection(NettyMessaging.this, decoder);
                         inbound.add(connection);
+                        if (options.tls() != null) ch.pipeline().addLast("tls", options.tls().inboundHandler(ch, options.connectTimeout()));
                         ch.pipeline().addLast("frames", decoder).addLast("server", connection);
                     }
                 });
@@ -88,8 +89,9 @@ public final class NettyMessaging implements Messaging {
         }
         localAddress = (InetSocketAddress) serverChannel.localAddress();
         hello = new WireFormat.Hello(WireFormat.VERSION_MIN, WireFormat.VERSION_MAX, options.clusterName(), options.hostId(), localAddress);
-        log.info("internode messaging listening address={} cluster={} host_id={} messaging_version={}", localAddress,
-                options.clusterName(), options.hostId(), WireFormat.versions(WireFormat.VERSION_MIN, WireFormat.VERSION_MAX));
+        log.info("internode messaging listening address={} cluster={} host_id={} messaging_version={} tls={}", localAddress,
+                options.clusterName(), options.hostId(), WireFormat.versions(WireFormat.VERSION_MIN, WireFormat.VERSION_MAX),
+                options.tls() == null ? "off" : "all");
     }
 
     /** Binds the listen address and returns messaging ready to send and receive. */

@@ -111,6 +111,7 @@ final class OutboundConnection {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         FrameDecoder decoder = new FrameDecoder();
+                        if (options.tls() != null) ch.pipeline().addLast("tls", options.tls().outboundHandler(ch, peer, options.connectTimeout()));
                         ch.pipeline().addLast("frames", decoder).addLast("client", new ClientHandler(decoder));
                     }
                 });
@@ -280,7 +281,8 @@ final class OutboundConnection {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            protocolError(ctx, String.valueOf(cause.getMessage() == null ? cause : cause.getMessage()));
+            String tls = InternodeTls.explain(cause);
+            protocolError(ctx, tls != null ? tls : String.valueOf(cause.getMessage() == null ? cause : cause.getMessage()));
         }
     }
 }

@@ -27,6 +27,7 @@ import ballot.metrics.MetricsServer;
 import ballot.metrics.NodeMetrics;
 import ballot.metrics.TableMeters;
 import ballot.lwt.PaxosEngine;
+import ballot.net.InternodeTls;
 import ballot.transactions.TransactionHost;
 import ballot.transactions.TransactionalLwt;
 import ballot.cql.statement.Participants;
@@ -42,9 +43,11 @@ import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import ballot.system.LocalNode;
 import ballot.system.SystemKeyspaces;
+import ballot.tls.TlsContexts;
 import ballot.tracing.TraceProbabilityEndpoint;
 import ballot.tracing.TracingMessaging;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -102,6 +105,12 @@ public final class BallotNode implements AutoCloseable {
 
     private BallotNode(NodeConfig config) {
         config.validate();
+        // Key stores are read before storage opens: a bad TLS setting stops the node at once, naming the setting.
+        SslContext clientTls = config.clientEncryption.enabled ? TlsContexts.server(config.clientEncryption, "client_encryption_options") : null;
+        InternodeTls internodeTls = config.serverEncryption.enabled()
+                ? new InternodeTls(TlsContexts.server(config.serverEncryption, "server_encryption_options"),
+                        TlsContexts.client(config.serverEncryption, "server_encryption_options"))
+                : null;
         Path dataDirectory = Path.of(config.dataDirectory).toAbsolutePath();
         long fdLimit = fileDescriptorLimit();
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),
@@ -137,7 +146,7 @@ public final class BallotNode implements AutoCloseable {
                 if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
                 return table;
             }, ServerClock::systemMicros, TransactionHost.Options.defaults(), metrics.registry());
-            cluster = Cluster.start(clusterOptions(config), storage, schema.schema().version(), messaging -> {
+            cluster = Cluster.start(clusterOptions(config, internodeTls), storage, schema.schema().version(), messaging -> {
                 TracingMessaging traced = new TracingMessaging(messaging);
                 replication.verbs().accept(traced);
                 paxos.handle(traced);
@@ -197,7 +206,9 @@ public final class BallotNode implements AutoCloseable {
             CqlMetrics cqlMetrics = new CqlMetrics(metrics.registry());
             ResultMemory resultMemory = resultMemory(config);
             cqlMetrics.resultMemory(resultMemory);
-            server = new CqlServer(CqlServerOptions.builder()
+            CqlServerOptions.Builder serverOptions = CqlServerOptions.builder();
+            if (clientTls != null) serverOptions.tls(clientTls, config.clientEncryption.optional);
+            server = new CqlServer(serverOptions
                     .bindAddress(InetAddress.getByName(config.nativeTransportAddress))
                     .port(nativePort)
                     .frameBytesMax(config.frameSizeMb << 20)
@@ -421,7 +432,7 @@ public final class BallotNode implements AutoCloseable {
         return new InetSocketAddress(node.nativeAddress(), node.nativePort());
     }
 
-    private ClusterOptions clusterOptions(NodeConfig config) throws UnknownHostException {
+    private ClusterOptions clusterOptions(NodeConfig config, InternodeTls internodeTls) throws UnknownHostException {
         InetSocketAddress listen = new InetSocketAddress(identity.address(), identity.storagePort());
         List<InetSocketAddress> seeds = ClusterOptions.parseSeeds(config.seeds, identity.storagePort());
         if (seeds.isEmpty()) seeds = List.of(listen);
@@ -432,6 +443,7 @@ public final class BallotNode implements AutoCloseable {
                 .rack(config.rack)
                 .nativeAddress(identity.nativeAddress(), identity.nativePort())
                 .releaseVersion(LocalNode.RELEASE_VERSION)
+                .internodeTls(internodeTls)
                 .build();
     }
 

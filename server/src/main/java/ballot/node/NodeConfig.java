@@ -3,6 +3,8 @@ package ballot.node;
 import ballot.cql.trace.Tracer;
 import ballot.metrics.MetricsAuthentication;
 import ballot.metrics.MetricsTls;
+import ballot.tls.ClientEncryptionOptions;
+import ballot.tls.ServerEncryptionOptions;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -119,6 +121,10 @@ public final class NodeConfig {
         /** PKCS12 or JKS, for both stores. */
         @JsonProperty("store_type") public String storeType = "PKCS12";
     }
+    /** TLS on the CQL port (docs/tls.md). */
+    @JsonProperty("client_encryption_options") public ClientEncryptionOptions clientEncryption = new ClientEncryptionOptions();
+    /** TLS between nodes (docs/tls.md). */
+    @JsonProperty("server_encryption_options") public ServerEncryptionOptions serverEncryption = new ServerEncryptionOptions();
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
     public static NodeConfig load(Path file) {
@@ -161,6 +167,7 @@ public final class NodeConfig {
                     + partialFrameDataMb);
         if (frameAssemblyTimeoutMillis < 1)
             throw new IllegalArgumentException("native_transport_frame_assembly_timeout_in_ms must be positive, was " + frameAssemblyTimeoutMillis);
+        serverEncryption.validate();
         admissionSettings(); // names a bad admission setting
         if (admissionMaxWaitMillis < 1) throw new IllegalArgumentException("admission_max_wait_in_ms must be positive, was " + admissionMaxWaitMillis);
         validateMetricsProtection();

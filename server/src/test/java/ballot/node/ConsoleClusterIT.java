@@ -61,9 +61,9 @@ class ConsoleClusterIT {
                 "  enabled: true", "  keystore: " + keystore, "  keystore_password: changeit"};
         List<String> seeds = List.of("127.0.0.1:" + storagePort);
         try (NodeProcess first = new NodeProcess(directory.resolve("node1"), "127.0.0.1", nativePort, storagePort, seeds).metricsPort(metricsPort)
-                     .settings(protection).start();
+                     .settings(List.of(protection)).start();
              NodeProcess second = new NodeProcess(directory.resolve("node2"), "127.0.0.2", nativePort, storagePort, seeds).metricsPort(metricsPort)
-                     .settings(protection).start()) {
+                     .settings(List.of(protection)).start()) {
             HttpClient https = HttpClient.newBuilder().sslContext(MetricsAuthIT.trusting(keystore, "changeit")).build();
             String console = "https://127.0.0.1:" + metricsPort + "/console/api/";
             JsonNode members = awaitRing(https, "cluster-t0ken", console, m -> m.size() == 2 && m.get(0).path("up").asBoolean()

@@ -115,4 +115,47 @@ class NodeConfigTest {
         assertThatThrownBy(() -> load("metrics_authentication: bearer\nmetrics_bearer_token_file: " + directory.resolve("absent") + "\n")
                 .metricsAuthentication()).hasMessageStartingWith("metrics_bearer_token_file " + directory.resolve("absent") + ": cannot read it");
     }
+
+    @Test
+    void encryptionOptionsAreReadWithCassandrasKeys() throws IOException {
+        NodeConfig config = load("""
+                client_encryption_options:
+                  enabled: true
+                  optional: true
+                  keystore: conf/node.p12
+                  keystore_password: secret
+                  truststore: conf/truststore.p12
+                  truststore_password: trust
+                  require_client_auth: true
+                  protocol: TLS
+                  accepted_protocols: [TLSv1.2, TLSv1.3]
+                  cipher_suites: [TLS_AES_128_GCM_SHA256]
+                  store_type: PKCS12
+                server_encryption_options:
+                  internode_encryption: all
+                  keystore: conf/node.p12
+                  keystore_password: secret
+                  truststore: conf/truststore.p12
+                  truststore_password: trust
+                  require_client_auth: true
+                """);
+        assertThat(config.clientEncryption.enabled).isTrue();
+        assertThat(config.clientEncryption.optional).isTrue();
+        assertThat(config.clientEncryption.keystore).isEqualTo("conf/node.p12");
+        assertThat(config.clientEncryption.requireClientAuth).isTrue();
+        assertThat(config.clientEncryption.acceptedProtocols).containsExactly("TLSv1.2", "TLSv1.3");
+        assertThat(config.clientEncryption.cipherSuites).containsExactly("TLS_AES_128_GCM_SHA256");
+        assertThat(config.serverEncryption.enabled()).isTrue();
+        assertThat(config.serverEncryption.truststorePassword).isEqualTo("trust");
+        assertThat(new NodeConfig().clientEncryption.enabled).isFalse();
+        assertThat(new NodeConfig().serverEncryption.enabled()).isFalse();
+    }
+
+    @Test
+    void internodeEncryptionOtherThanNoneOrAllIsRefusedNamingTheSetting() {
+        assertThatThrownBy(() -> load("server_encryption_options:\n  internode_encryption: dc\n"))
+                .hasMessage("server_encryption_options.internode_encryption must be 'none' or 'all', was 'dc' "
+                        + "(Ballot does not build Cassandra's 'dc' and 'rack')");
+        assertThatThrownBy(() -> load("client_encryption_options:\n  enable: true\n")).hasMessageContaining("\"enable\"");
+    }
 }

@@ -29,7 +29,7 @@ final class NodeProcess implements AutoCloseable {
     /** 0: no metrics endpoint, since several test JVMs and worktrees share this machine's loopback ports. */
     private int metricsPort;
     /** More lines of node.yaml. */
-    private List<String> settings = List.of();
+    private final List<String> settings = new java.util.ArrayList<>();
 
     NodeProcess(Path directory, String address, int nativePort, int storagePort, List<String> seeds) {
         this(directory, address, nativePort, storagePort, seeds, DEFAULT_DATA_CENTER);
@@ -78,14 +78,26 @@ final class NodeProcess implements AutoCloseable {
         return this;
     }
 
-    /** Adds {@code yamlLines} to the node's configuration from the next start on. */
-    NodeProcess settings(String... yamlLines) {
-        settings = List.of(yamlLines);
+    /** Adds YAML lines (further settings) to the node's file from the next start on. */
+    NodeProcess settings(List<String> yamlLines) {
+        settings.addAll(yamlLines);
         return this;
     }
 
     /** Starts the process and waits (at most 60 s) until it logs that it serves CQL. */
     NodeProcess start() throws IOException, InterruptedException {
+        Path log = launch();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (Files.readString(log).contains("node started")) return this;
+            if (!process.isAlive()) break;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("node " + address + " did not start:\n" + Files.readString(log));
+    }
+
+    /** Starts the process without waiting for it; returns its log. */
+    Path launch() throws IOException {
         if (!Files.exists(JAR)) throw new AssertionError("the server jar " + JAR + " is built by the package phase");
         Files.createDirectories(directory);
         Path config = directory.resolve("node.yaml");
@@ -106,13 +118,7 @@ final class NodeProcess implements AutoCloseable {
         process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
                 "-XX:+UseSerialGC", "-jar", JAR.toString(), "--config", config.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (Files.readString(log).contains("node started")) return this;
-            if (!process.isAlive()) break;
-            Thread.sleep(100);
-        }
-        throw new AssertionError("node " + address + " did not start:\n" + Files.readString(log));
+        return log;
     }
 
     /** SIGKILL: no shutdown hook runs and nothing is flushed. */

@@ -1,6 +1,7 @@
 package ballot.node;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
@@ -77,15 +78,20 @@ final class TestNode implements AutoCloseable {
 
     /** A session whose driver configuration {@code options} adjusts after the test defaults. */
     CqlSession session(String keyspace, Consumer<ProgrammaticDriverConfigLoaderBuilder> options) {
+        CqlSessionBuilder builder = sessionBuilder(options);
+        if (keyspace != null) builder.withKeyspace(keyspace);
+        return builder.build();
+    }
+
+    /** A session builder for this node with the test defaults, which {@code options} adjusts (TLS: withSslContext). */
+    CqlSessionBuilder sessionBuilder(Consumer<ProgrammaticDriverConfigLoaderBuilder> options) {
         ProgrammaticDriverConfigLoaderBuilder driverOptions = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
                 .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(10));
         options.accept(driverOptions);
         DriverConfigLoader config = driverOptions.build();
-        var builder = CqlSession.builder().addContactPoint(address()).withLocalDatacenter("datacenter1").withConfigLoader(config);
-        if (keyspace != null) builder.withKeyspace(keyspace);
-        return builder.build();
+        return CqlSession.builder().addContactPoint(address()).withLocalDatacenter("datacenter1").withConfigLoader(config);
     }
 
     @Override

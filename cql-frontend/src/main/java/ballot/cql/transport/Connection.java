@@ -501,7 +501,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof IOException)
+        // A failed TLS handshake arrives as a DecoderException; TlsHandshakes has logged it.
+        if (cause instanceof IOException || cause.getCause() instanceof javax.net.ssl.SSLException)
             log.debug("connection error remote={} error={}", ctx.channel().remoteAddress(), cause.toString());
         else
             log.warn("unexpected error on connection remote={}; closing it", ctx.channel().remoteAddress(), cause);

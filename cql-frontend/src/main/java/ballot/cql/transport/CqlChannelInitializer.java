@@ -3,6 +3,7 @@ package ballot.cql.transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.ssl.OptionalSslHandler;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,8 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds a client connection's pipeline: inbound framing, outbound framing, then the {@link Connection}; or closes
- * the connection at once if it would pass the server's connection limits (as Cassandra's connection limit handler).
+ * Builds a client connection's pipeline: TLS when the server has a context, inbound framing, outbound framing, then
+ * the {@link Connection}; or closes the connection at once if it would pass the server's connection limits (as
+ * Cassandra's connection limit handler).
  */
 final class CqlChannelInitializer extends ChannelInitializer<Channel> {
     private static final Logger log = LoggerFactory.getLogger(CqlChannelInitializer.class);
@@ -25,6 +27,7 @@ final class CqlChannelInitializer extends ChannelInitializer<Channel> {
     private final ConcurrentHashMap<InetAddress, AtomicInteger> openByAddress = new ConcurrentHashMap<>();
     private final RepeatedWarning refusals = new RepeatedWarning();
     private final PartialFrames partialFrames;
+    private final TlsHandshakes tlsHandshakes = new TlsHandshakes();
 
     CqlChannelInitializer(CqlServerOptions options, RequestHandler handler, EventBroadcaster events, ChannelGroup channels) {
         this.options = options;
@@ -40,6 +43,12 @@ final class CqlChannelInitializer extends ChannelInitializer<Channel> {
         if (channels != null) channels.add(channel);
         InboundFraming inbound = new InboundFraming(options.frameBytesMax(), partialFrames);
         OutboundFraming outbound = new OutboundFraming();
+        if (options.tls() != null) {
+            // OptionalSslHandler looks at the first bytes: a TLS record gets an SslHandler, anything else is plaintext.
+            channel.pipeline()
+                    .addLast("tls", options.tlsOptional() ? new OptionalSslHandler(options.tls()) : options.tls().newHandler(channel.alloc()))
+                    .addLast("tlsHandshakes", tlsHandshakes);
+        }
         channel.pipeline()
                 // Responses finished close together leave in one flush (one syscall) instead of one each.
                 .addLast("flushConsolidation", new io.netty.handler.flush.FlushConsolidationHandler(256, true))

@@ -60,8 +60,9 @@ public final class CqlServer implements AutoCloseable {
             throw new IllegalStateException("CQL server cannot listen on " + options.bindAddress().getHostAddress() + ":"
                     + options.port() + ": " + e, e);
         }
-        log.info("cql server listening address={} frameBytesMax={} inFlightRequestsMax={}", boundAddress(),
-                options.frameBytesMax(), options.inFlightRequestsMax());
+        log.info("cql server listening address={} tls={} frameBytesMax={} inFlightRequestsMax={}", boundAddress(),
+                options.tls() == null ? "off" : options.tlsOptional() ? "optional" : "required", options.frameBytesMax(),
+                options.inFlightRequestsMax());
         return boundAddress();
     }
 

@@ -4,6 +4,7 @@ import ballot.cql.ResultMemory;
 import ballot.cql.protocol.ProtocolVersion;
 import ballot.cql.protocol.message.Startup;
 import ballot.cql.trace.Tracer;
+import io.netty.handler.ssl.SslContext;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
@@ -35,12 +36,14 @@ import java.util.Objects;
  *     at least 64 MiB
  * @param frameAssemblyTimeout how long a connection may hold an incomplete frame without completing any; then it is
  *     closed. Default 30 s
+ * @param tls the TLS context clients connect through; null (the default): plaintext only
+ * @param tlsOptional with {@code tls}: plaintext clients are served too, on the same port
  */
 public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytesMax, int inFlightRequestsMax,
                                String cqlVersion, Map<String, List<String>> extraSupportedOptions,
                                Authenticator authenticator, RequestObserver observer, Tracer tracer, int connectionsMax,
                                int connectionsPerAddressMax, ResultMemory resultMemory, long partialFrameBytesMax,
-                               java.time.Duration frameAssemblyTimeout) {
+                               java.time.Duration frameAssemblyTimeout, SslContext tls, boolean tlsOptional) {
     public static final int FRAME_BYTES_MAX_DEFAULT = 16 * 1024 * 1024;
 
     public CqlServerOptions {
@@ -51,6 +54,7 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         Objects.requireNonNull(resultMemory, "resultMemory");
         Objects.requireNonNull(frameAssemblyTimeout, "frameAssemblyTimeout");
         extraSupportedOptions = Map.copyOf(extraSupportedOptions);
+        if (tlsOptional && tls == null) throw new IllegalArgumentException("tlsOptional needs a TLS context");
     }
 
     public static Builder builder() {
@@ -102,6 +106,8 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
         private ResultMemory resultMemory;
         private long partialFrameBytesMax = defaultPartialFrameBytesMax();
         private java.time.Duration frameAssemblyTimeout = java.time.Duration.ofSeconds(30);
+        private SslContext tls;
+        private boolean tlsOptional;
 
         private Builder() {
             try {
@@ -186,10 +192,18 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
             return this;
         }
 
+        /** Clients connect through {@code context}; if {@code optional}, plaintext clients are served too. */
+        public Builder tls(SslContext context, boolean optional) {
+            this.tls = Objects.requireNonNull(context, "tls");
+            this.tlsOptional = optional;
+            return this;
+        }
+
         public CqlServerOptions build() {
             return new CqlServerOptions(bindAddress, port, frameBytesMax, inFlightRequestsMax, cqlVersion,
                     extraSupportedOptions, authenticator, observer, tracer, connectionsMax, connectionsPerAddressMax,
-                    resultMemory != null ? resultMemory : defaultResultMemory(), partialFrameBytesMax, frameAssemblyTimeout);
+                    resultMemory != null ? resultMemory : defaultResultMemory(), partialFrameBytesMax, frameAssemblyTimeout,
+                    tls, tlsOptional);
         }
     }
 }
