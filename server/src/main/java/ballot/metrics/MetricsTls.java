@@ -1,8 +1,6 @@
 package ballot.metrics;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
+import ballot.tls.TlsContexts;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -43,13 +41,7 @@ public final class MetricsTls {
     }
 
     private static KeyStore load(StoreFile store, String setting) {
-        try (InputStream in = Files.newInputStream(store.path())) {
-            KeyStore keyStore = KeyStore.getInstance(store.type());
-            keyStore.load(in, store.password() == null ? null : store.password().toCharArray());
-            return keyStore;
-        } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalArgumentException("metrics_encryption_options." + setting + " " + store.path() + " (store_type "
-                    + store.type() + "): cannot read it: " + e, e);
-        }
+        return TlsContexts.keyStore("metrics_encryption_options", setting, store.path().toString(), store.password(), store.type(),
+                "the metrics port serves HTTPS");
     }
 }

@@ -87,7 +87,7 @@ public final class TlsContexts {
     }
 
     private static KeyManagerFactory keyManagers(EncryptionOptions options, String section) {
-        KeyStore store = load(section, "keystore", options.keystore, options.keystorePassword, options.storeType, "the node presents its certificate");
+        KeyStore store = keyStore(section, "keystore", options.keystore, options.keystorePassword, options.storeType, "the node presents its certificate");
         try {
             boolean holdsKey = false;
             for (String alias : Collections.list(store.aliases())) holdsKey |= store.isKeyEntry(alias);
@@ -104,7 +104,7 @@ public final class TlsContexts {
     }
 
     private static TrustManagerFactory trustManagers(EncryptionOptions options, String section, String why) {
-        KeyStore store = load(section, "truststore", options.truststore, options.truststorePassword, options.storeType, why);
+        KeyStore store = keyStore(section, "truststore", options.truststore, options.truststorePassword, options.storeType, why);
         try {
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init(store);
@@ -114,8 +114,11 @@ public final class TlsContexts {
         }
     }
 
-    /** Reads a key store; {@code key} is its setting's name, {@code why} says why it is needed when it is missing. */
-    private static KeyStore load(String section, String key, String path, String password, String storeType, String why) {
+    /**
+     * Reads a key store of {@code section} (the CQL port's, the internode's, the metrics port's); {@code key} is its
+     * setting's name, {@code why} says why it is needed when it is missing.
+     */
+    public static KeyStore keyStore(String section, String key, String path, String password, String storeType, String why) {
         if (path == null || path.isBlank()) throw new IllegalArgumentException(section + "." + key + " must be set: " + why);
         Path file = Path.of(path);
         if (!Files.isReadable(file))
