@@ -16,6 +16,7 @@ import java.nio.file.Path;
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public final class NodeConfig {
+    private static final String CASSANDRA_AUTH = "org.apache.cassandra.auth.";
     @JsonProperty("cluster_name") public String clusterName = "Test Cluster";
     @JsonProperty("listen_address") public String listenAddress = "127.0.0.1";
     @JsonProperty("storage_port") public int storagePort = 7000;
@@ -88,6 +89,14 @@ public final class NodeConfig {
     /** The width of an epoch of epoch-LIFO. */
     @JsonProperty("admission_epoch_in_ms") public long admissionEpochMillis = 100;
 
+    /**
+     * Who may connect: AllowAllAuthenticator (everyone, the default) or PasswordAuthenticator (a role and its password,
+     * docs/security.md); Cassandra's fully qualified class names are accepted too.
+     */
+    @JsonProperty("authenticator") public String authenticator = "AllowAllAuthenticator";
+    /** How long a node uses a role it has read for logins before reading it again; 0: read at every login. */
+    @JsonProperty("roles_validity_in_ms") public long rolesValidityMillis = 2000;
+
     /** Reads {@code file}; unknown keys are an error that names the key. */
     public static NodeConfig load(Path file) {
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -129,12 +138,25 @@ public final class NodeConfig {
                     + partialFrameDataMb);
         if (frameAssemblyTimeoutMillis < 1)
             throw new IllegalArgumentException("native_transport_frame_assembly_timeout_in_ms must be positive, was " + frameAssemblyTimeoutMillis);
+        requiresPasswords(); // names a bad authenticator
+        if (rolesValidityMillis < 0) throw new IllegalArgumentException("roles_validity_in_ms must not be negative, was " + rolesValidityMillis);
         admissionSettings(); // names a bad admission setting
         if (admissionMaxWaitMillis < 1) throw new IllegalArgumentException("admission_max_wait_in_ms must be positive, was " + admissionMaxWaitMillis);
         if (batchSizeWarnKb < 0 || batchSizeFailKb < batchSizeWarnKb) {
             throw new IllegalArgumentException("batch_size_fail_threshold_in_kb (" + batchSizeFailKb + ") must be at least "
                     + "batch_size_warn_threshold_in_kb (" + batchSizeWarnKb + "), which must not be negative");
         }
+    }
+
+    /** True for PasswordAuthenticator, false for AllowAllAuthenticator; any other {@code authenticator} is refused. */
+    boolean requiresPasswords() {
+        String name = authenticator.startsWith(CASSANDRA_AUTH) ? authenticator.substring(CASSANDRA_AUTH.length()) : authenticator;
+        return switch (name) {
+            case "PasswordAuthenticator" -> true;
+            case "AllowAllAuthenticator" -> false;
+            default -> throw new IllegalArgumentException("authenticator must be 'AllowAllAuthenticator' or 'PasswordAuthenticator', was '"
+                    + authenticator + "'");
+        };
     }
 
     /** The admission settings: slots from the request threads, the rest from the admission_* keys. */

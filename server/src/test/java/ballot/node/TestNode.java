@@ -75,8 +75,17 @@ final class TestNode implements AutoCloseable {
         return session(keyspace, options -> { });
     }
 
+    /** A session logged in as {@code role} with {@code password} (PasswordAuthenticator). */
+    CqlSession sessionAs(String role, String password) {
+        return session(null, options -> { }, role, password);
+    }
+
     /** A session whose driver configuration {@code options} adjusts after the test defaults. */
     CqlSession session(String keyspace, Consumer<ProgrammaticDriverConfigLoaderBuilder> options) {
+        return session(keyspace, options, null, null);
+    }
+
+    private CqlSession session(String keyspace, Consumer<ProgrammaticDriverConfigLoaderBuilder> options, String role, String password) {
         ProgrammaticDriverConfigLoaderBuilder driverOptions = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
@@ -85,6 +94,7 @@ final class TestNode implements AutoCloseable {
         DriverConfigLoader config = driverOptions.build();
         var builder = CqlSession.builder().addContactPoint(address()).withLocalDatacenter("datacenter1").withConfigLoader(config);
         if (keyspace != null) builder.withKeyspace(keyspace);
+        if (role != null) builder.withAuthCredentials(role, password);
         return builder.build();
     }
 

@@ -19,6 +19,7 @@ import ballot.cql.protocol.message.SetKeyspace;
 import ballot.cql.schema.Schema;
 import ballot.cql.spi.CurrentAdmission;
 import ballot.cql.spi.RequestAdmission;
+import ballot.cql.spi.Roles;
 import ballot.cql.spi.StatementSource;
 import ballot.cql.statement.CqlStatement;
 import ballot.cql.statement.Preparer;
@@ -48,6 +49,7 @@ public final class QueryProcessor implements RequestHandler {
     private final Preparer preparer;
     private final RequestAdmission admission;
     private final PreparedStatements prepared;
+    private final Roles roles;
     private final boolean inlineWrites;
     /**
      * The most bytes of bound values a write run on the event loop may carry: beyond, building and applying it could
@@ -62,11 +64,13 @@ public final class QueryProcessor implements RequestHandler {
      * @param inlineWrites run prepared writes that never wait ({@link CqlStatement#executesWithoutWaiting}) and carry
      *     at most {@link #INLINE_VALUE_BYTES_MAX} of values on the connection's event loop, saving two thread
      *     hand-offs; only when a write does not wait for an fsync
+     * @param roles what the role statements manage, as the client's logged-in role
      */
     public QueryProcessor(QueryEnvironment environment, Preparer preparer, RequestAdmission admission, long preparedCacheEntriesMax,
-            boolean inlineWrites) {
+            boolean inlineWrites, Roles roles) {
         this.environment = environment;
         this.preparer = preparer;
+        this.roles = roles;
         this.admission = admission;
         this.inlineWrites = inlineWrites;
         this.prepared = new PreparedStatements(preparedCacheEntriesMax, environment.schemas()::schema);
@@ -227,7 +231,8 @@ public final class QueryProcessor implements RequestHandler {
             UnaryOperator<Result> answer) {
         QueryContext context = QueryContext.of(environment, keyspace, options, statement)
                 .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null)
-                .withMemory(client.memory());
+                .withMemory(client.memory())
+                .loggedIn(roles, client.role());
         Tracing.event("Executing statement");
         return statement.execute(context).thenApply(result -> {
             if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());

@@ -1,0 +1,37 @@
+package ballot.cql.spi;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The roles of system_auth.roles, as the role statements read and write them (Cassandra's {@code IRoleManager}).
+ * Calls block on storage: they are made from request threads only.
+ */
+public interface Roles {
+    /**
+     * One row of system_auth.roles. {@code saltedHash} is the bcrypt hash of the role's password, or null for a role
+     * without one (it cannot log in with a password).
+     */
+    record Role(String name, boolean superuser, boolean login, Set<String> memberOf, String saltedHash) {
+        public Role {
+            memberOf = Set.copyOf(memberOf);
+        }
+    }
+
+    /** Whether roles may carry a password: only with PasswordAuthenticator, as in Cassandra. */
+    boolean supportsPasswords();
+
+    /** The role as stored now (read past the cache), or null if there is none. */
+    Role find(String name);
+
+    /** Every role, in no particular order. */
+    List<Role> all();
+
+    /** Writes {@code role}'s login, superuser status and hash; its memberships are kept as stored. */
+    void save(Role role);
+
+    void drop(String name);
+
+    /** A fresh salted hash of {@code password}, for {@link Role#saltedHash}. */
+    String hash(String password);
+}
