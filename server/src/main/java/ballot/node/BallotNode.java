@@ -195,7 +195,7 @@ public final class BallotNode implements AutoCloseable {
             QueryEnvironment internalEnvironment = new QueryEnvironment(coordinator.unmetered(), lwt, transactions, schema, clock::nextMicros,
                     System::currentTimeMillis, environment.node(), environment.guardrails());
             boolean passwords = config.requiresPasswords();
-            RoleStore roles = new RoleStore(internalEnvironment, preparer, passwords, Duration.ofMillis(config.rolesValidityMillis));
+            RoleStore roles = new RoleStore(internalEnvironment, passwords, Duration.ofMillis(config.rolesValidityMillis));
             QueryProcessor processor = new QueryProcessor(environment, preparer, requestAdmission, config.preparedStatementsCacheEntries,
                     config.commitlogSync.equals("periodic"), roles);
             schema.onInstall(processor::schemaChanged);

@@ -89,6 +89,8 @@ class PasswordAuthenticationIT {
             assertThatThrownBy(() -> alice.execute("ALTER ROLE alice WITH SUPERUSER = true"))
                     .isInstanceOf(UnauthorizedException.class);
             assertThat(names(alice.execute("LIST ROLES").all(), "role")).containsExactly("alice");
+            assertThatThrownBy(() -> alice.execute("UPDATE system_auth.roles SET is_superuser = true WHERE role = 'alice'"))
+                    .isInstanceOf(UnauthorizedException.class).hasMessageContaining("system_auth keyspace is not user-modifiable");
             alice.execute("ALTER ROLE alice WITH PASSWORD = 'alice2'");
         }
         assertThat(loginFailure("alice", "alice1").getMessage()).contains("Provided username alice and/or password are incorrect");

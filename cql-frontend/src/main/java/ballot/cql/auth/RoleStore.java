@@ -49,8 +49,9 @@ public final class RoleStore implements Roles {
      * @param supportsPasswords whether the node authenticates with passwords (PasswordAuthenticator)
      * @param validity how long a cached role is used ({@code roles_validity_in_ms}); zero: no cache
      */
-    public RoleStore(QueryEnvironment environment, Preparer preparer, boolean supportsPasswords, Duration validity) {
+    public RoleStore(QueryEnvironment environment, boolean supportsPasswords, Duration validity) {
         this.environment = environment;
+        Preparer preparer = Preparer.forAuthTables(environment);
         this.supportsPasswords = supportsPasswords;
         this.selectOne = preparer.prepare("SELECT " + COLUMNS + " FROM system_auth.roles WHERE role = ?", null);
         this.selectAll = preparer.prepare("SELECT " + COLUMNS + " FROM system_auth.roles", null);
