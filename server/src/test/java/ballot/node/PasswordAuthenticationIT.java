@@ -142,6 +142,32 @@ class PasswordAuthenticationIT {
         assertThat(names(users, "name")).contains("cassandra", "carol").doesNotContain("nologin");
     }
 
+    @Test
+    void aRoleGrantedASuperuserRoleActsAsASuperuserUntilRevoked() {
+        superuser.execute("CREATE ROLE admins WITH SUPERUSER = true");
+        superuser.execute("CREATE ROLE erin WITH PASSWORD = 'e' AND LOGIN = true");
+        superuser.execute("GRANT admins TO erin");
+        assertThatThrownBy(() -> superuser.execute("GRANT admins TO erin")).isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("erin is a member of admins");
+        // a cycle: erin already holds admins
+        assertThatThrownBy(() -> superuser.execute("GRANT erin TO admins")).isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("erin is a member of admins");
+        assertThat(names(superuser.execute("LIST ROLES OF erin").all(), "role")).containsExactly("admins", "erin");
+        assertThat(superuser.execute("SELECT member FROM system_auth.role_members WHERE role = 'admins'").one().getString(0)).isEqualTo("erin");
+        try (CqlSession erin = node.sessionAs("erin", "e")) {
+            erin.execute("CREATE ROLE made_by_erin");
+            assertThat(names(erin.execute("LIST ROLES").all(), "role")).contains("cassandra", "made_by_erin");
+            superuser.execute("REVOKE admins FROM erin");
+            assertThatThrownBy(() -> erin.execute("CREATE ROLE another")).isInstanceOf(UnauthorizedException.class);
+        }
+        assertThatThrownBy(() -> superuser.execute("REVOKE admins FROM erin")).isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("erin is not a member of admins");
+        superuser.execute("GRANT admins TO erin");
+        superuser.execute("DROP ROLE admins");
+        assertThat(names(superuser.execute("LIST ROLES OF erin").all(), "role")).containsExactly("erin");
+        assertThat(superuser.execute("SELECT member_of FROM system_auth.roles WHERE role = 'erin'").one().getSet(0, String.class)).isEmpty();
+    }
+
     private static List<String> names(List<Row> rows, String column) {
         return rows.stream().map(r -> r.getString(column)).toList();
     }

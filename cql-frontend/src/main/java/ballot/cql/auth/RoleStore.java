@@ -43,6 +43,12 @@ public final class RoleStore implements Roles {
     private final CqlStatement insert;
     private final CqlStatement insertDefault;
     private final CqlStatement delete;
+    private final CqlStatement addMembership;
+    private final CqlStatement removeMembership;
+    private final CqlStatement insertMember;
+    private final CqlStatement deleteMember;
+    private final CqlStatement selectMembers;
+    private final CqlStatement deleteMembers;
     private final LoadingCache<String, Optional<Role>> cache;
 
     /**
@@ -60,6 +66,14 @@ public final class RoleStore implements Roles {
         // the role (a new password, DROP ROLE) wins over this write, whenever a late node makes it.
         this.insertDefault = preparer.prepare(INSERT + " USING TIMESTAMP 0", null);
         this.delete = preparer.prepare("DELETE FROM system_auth.roles WHERE role = ?", null);
+        // A membership is kept twice, as in Cassandra: in the member's member_of, and in role_members under the role
+        // granted, so that dropping that role finds its members without a scan.
+        this.addMembership = preparer.prepare("UPDATE system_auth.roles SET member_of = member_of + ? WHERE role = ?", null);
+        this.removeMembership = preparer.prepare("UPDATE system_auth.roles SET member_of = member_of - ? WHERE role = ?", null);
+        this.insertMember = preparer.prepare("INSERT INTO system_auth.role_members (role, member) VALUES (?, ?)", null);
+        this.deleteMember = preparer.prepare("DELETE FROM system_auth.role_members WHERE role = ? AND member = ?", null);
+        this.selectMembers = preparer.prepare("SELECT member FROM system_auth.role_members WHERE role = ?", null);
+        this.deleteMembers = preparer.prepare("DELETE FROM system_auth.role_members WHERE role = ?", null);
         this.cache = Caffeine.newBuilder().expireAfterWrite(validity).build(name -> Optional.ofNullable(find(name)));
     }
 
@@ -95,8 +109,31 @@ public final class RoleStore implements Roles {
 
     @Override
     public void drop(String name) {
+        Role role = find(name);
+        Rows members = (Rows) run(selectMembers, consistencyFor(name), name);
+        for (ByteBuffer[] row : members.rows()) {
+            String member = (String) selectMembers.resultMetadata().columns().get(0).type().compose(row[0].duplicate());
+            run(removeMembership, consistencyFor(member), Set.of(name), member);
+            cache.invalidate(member);
+        }
+        run(deleteMembers, consistencyFor(name), name);
+        if (role != null) for (String granted : role.memberOf()) run(deleteMember, consistencyFor(granted), granted, name);
         run(delete, consistencyFor(name), name);
         cache.invalidate(name);
+    }
+
+    @Override
+    public void grant(String role, String member) {
+        run(addMembership, consistencyFor(member), Set.of(role), member);
+        run(insertMember, consistencyFor(role), role, member);
+        cache.invalidate(member);
+    }
+
+    @Override
+    public void revoke(String role, String member) {
+        run(removeMembership, consistencyFor(member), Set.of(role), member);
+        run(deleteMember, consistencyFor(role), role, member);
+        cache.invalidate(member);
     }
 
     @Override

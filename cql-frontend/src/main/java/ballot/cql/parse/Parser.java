@@ -100,9 +100,10 @@ public final class Parser {
         }
         if (t.isWord("describe") || t.isWord("desc")) return describe();
         if (t.isWord("list") && (peek(1).isWord("roles") || peek(1).isWord("users"))) return listRoles();
+        if (t.isWord("grant") && peek(2).isWord("to") || t.isWord("revoke") && peek(2).isWord("from")) return grantRole();
         if (t.isWord("grant") || t.isWord("revoke") || t.isWord("list")) {
             throw new InvalidRequestException(t.text().toUpperCase(Locale.ROOT)
-                    + " statements are not supported: Ballot has no role membership or permissions yet (docs/security.md)");
+                    + " of permissions is not supported: Ballot has no authorization yet (docs/security.md)");
         }
         throw syntax(t, "no viable alternative at input " + t.describe());
     }
@@ -964,6 +965,14 @@ public final class Parser {
         String of = acceptWord("of") ? roleName() : null;
         boolean recursive = !acceptWord("norecursive");
         return new Statement.ListRoles(of, recursive, false);
+    }
+
+    /** {@code GRANT role TO member} or {@code REVOKE role FROM member}: role membership, not permissions. */
+    private Statement grantRole() {
+        boolean revoke = next().isWord("revoke");
+        String role = roleName();
+        expectWord(revoke ? "from" : "to");
+        return new Statement.GrantRole(role, roleName(), revoke);
     }
 
     /** A role or user name: unquoted (lower-cased), "quoted" or a 'string' (both as written), as in Cassandra. */

@@ -41,6 +41,9 @@ public sealed interface Statement {
     /** DROP ROLE, or with {@code user} DROP USER. */
     record DropRole(String name, boolean ifExists, boolean user) implements Statement {}
 
+    /** GRANT {@code role} TO {@code member}, or with {@code revoke} REVOKE {@code role} FROM {@code member}. */
+    record GrantRole(String role, String member, boolean revoke) implements Statement {}
+
     /** LIST ROLES [OF {@code of}] [NORECURSIVE], or with {@code users} LIST USERS. */
     record ListRoles(String of, boolean recursive, boolean users) implements Statement {}
 

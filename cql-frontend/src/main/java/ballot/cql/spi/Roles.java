@@ -30,7 +30,14 @@ public interface Roles {
     /** Writes {@code role}'s login, superuser status and hash; its memberships are kept as stored. */
     void save(Role role);
 
+    /** Drops the role and every membership it is in, either way. */
     void drop(String name);
+
+    /** Makes {@code member} a member of {@code role}: it holds {@code role} (GRANT role TO member). */
+    void grant(String role, String member);
+
+    /** Undoes {@link #grant} (REVOKE role FROM member). */
+    void revoke(String role, String member);
 
     /** A fresh salted hash of {@code password}, for {@link Role#saltedHash}. */
     String hash(String password);

@@ -106,6 +106,7 @@ public final class Preparer {
         if (statement instanceof Statement.AlterRole s) return RoleStatements.alter(s);
         if (statement instanceof Statement.DropRole s) return RoleStatements.drop(s);
         if (statement instanceof Statement.ListRoles s) return RoleStatements.list(s);
+        if (statement instanceof Statement.GrantRole s) return RoleStatements.grant(s);
         throw new IllegalStateException("unknown statement " + statement);
     }
 

@@ -24,7 +24,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * CREATE, ALTER, DROP and LIST ROLES (and their USER forms), run as the client's logged-in role (docs/security.md).
+ * CREATE, ALTER, DROP and LIST ROLES (and their USER forms), GRANT and REVOKE of roles, run as the client's logged-in role (docs/security.md).
  * Who may do what, as in Cassandra with CassandraAuthorizer and no permission granted: a superuser (a role that is
  * one, or holds one) may do all; any other role may change its own password and list the roles it holds; an
  * anonymous client (the node does not authenticate) may do none, as Cassandra refuses it.
@@ -140,6 +140,31 @@ final class RoleStatements {
                     throw new InvalidRequestException((s.user() ? "User " : "") + s.name() + " doesn't exist");
                 }
                 roles.drop(s.name());
+                return new VoidResult();
+            }
+        };
+    }
+
+    /** GRANT and REVOKE of a role: superusers only (Cassandra asks AUTHORIZE on the role granted). */
+    static CqlStatement grant(Statement.GrantRole s) {
+        return new RoleStatement() {
+            Result run(Roles roles, Caller caller) {
+                caller.checkSuperuser("AUTHORIZE", "<role " + s.role() + ">");
+                caller.checkLoggedIn();
+                for (String name : List.of(s.role(), s.member()))
+                    if (roles.find(name) == null) throw new InvalidRequestException(name + " doesn't exist");
+                if (s.revoke()) {
+                    if (!roles.find(s.member()).memberOf().contains(s.role()))
+                        throw new InvalidRequestException(s.member() + " is not a member of " + s.role());
+                    roles.revoke(s.role(), s.member());
+                } else {
+                    // No cycles: a role may not come to hold itself.
+                    if (names(held(roles, s.member())).contains(s.role()))
+                        throw new InvalidRequestException(s.member() + " is a member of " + s.role());
+                    if (names(held(roles, s.role())).contains(s.member()))
+                        throw new InvalidRequestException(s.role() + " is a member of " + s.member());
+                    roles.grant(s.role(), s.member());
+                }
                 return new VoidResult();
             }
         };

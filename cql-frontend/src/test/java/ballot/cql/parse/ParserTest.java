@@ -464,7 +464,7 @@ class ParserTest {
     void statementsOfFeaturesBallotLacksAreInvalidRequests() {
         for (String cql : List.of("CREATE OR REPLACE FUNCTION f (a int) CALLED ON NULL INPUT RETURNS int LANGUAGE java AS 'return a;'",
                 "CREATE AGGREGATE a (int) SFUNC f STYPE int", "CREATE MATERIALIZED VIEW v AS SELECT * FROM t",
-                "CREATE TRIGGER tr ON t USING 'x'", "DROP FUNCTION f", "GRANT SELECT ON t TO r", "GRANT r1 TO r2",
+                "CREATE TRIGGER tr ON t USING 'x'", "DROP FUNCTION f", "GRANT SELECT ON t TO r", "REVOKE ALL PERMISSIONS ON KEYSPACE k FROM r",
                 "LIST ALL PERMISSIONS", "CREATE ROLE r WITH HASHED PASSWORD = 'h'")) {
             assertThatThrownBy(() -> parse(cql)).as(cql).isInstanceOf(InvalidRequestException.class)
                     .hasMessageContaining("not supported");
@@ -487,6 +487,8 @@ class ParserTest {
         assertThat(parse("LIST ROLES OF r NORECURSIVE")).isEqualTo(new Statement.ListRoles("r", false, false));
         assertThat(parse("LIST ROLES")).isEqualTo(new Statement.ListRoles(null, true, false));
         assertThat(parse("LIST USERS")).isEqualTo(new Statement.ListRoles(null, true, true));
+        assertThat(parse("GRANT admins TO 'Alice'")).isEqualTo(new Statement.GrantRole("admins", "Alice", false));
+        assertThat(parse("REVOKE admins FROM alice")).isEqualTo(new Statement.GrantRole("admins", "alice", true));
         assertThatThrownBy(() -> parse("CREATE ROLE r WITH LOGIN = true AND LOGIN = false")).isInstanceOf(SyntaxException.class)
                 .hasMessage("Multiple definition for property LOGIN");
         assertThatThrownBy(() -> parse("CREATE ROLE r WITH LOGIN = 'yes'")).isInstanceOf(SyntaxException.class);
