@@ -28,6 +28,8 @@ final class NodeProcess implements AutoCloseable {
     private int starts;
     /** 0: no metrics endpoint, since several test JVMs and worktrees share this machine's loopback ports. */
     private int metricsPort;
+    /** More lines of node.yaml ("key: value"), after the ones every test node has. */
+    private List<String> settings = List.of();
 
     NodeProcess(Path directory, String address, int nativePort, int storagePort, List<String> seeds) {
         this(directory, address, nativePort, storagePort, seeds, DEFAULT_DATA_CENTER);
@@ -49,12 +51,18 @@ final class NodeProcess implements AutoCloseable {
 
     /** The same with node i (127.0.0.i) in data center {@code dataCenters[i - 1]}. */
     static List<NodeProcess> startCluster(Path directory, List<String> dataCenters) throws IOException, InterruptedException {
+        return startCluster(directory, dataCenters, List.of());
+    }
+
+    /** The same with {@code settings} (lines "key: value") in every node's node.yaml. */
+    static List<NodeProcess> startCluster(Path directory, List<String> dataCenters, List<String> settings)
+            throws IOException, InterruptedException {
         int nativePort = freePort();
         int storagePort = freePort();
         List<NodeProcess> nodes = new java.util.ArrayList<>();
         for (int i = 1; i <= dataCenters.size(); i++) {
             nodes.add(new NodeProcess(directory.resolve("node" + i), "127.0.0." + i, nativePort, storagePort,
-                    List.of("127.0.0.1:" + storagePort), dataCenters.get(i - 1)).start());
+                    List.of("127.0.0.1:" + storagePort), dataCenters.get(i - 1)).settings(settings).start());
         }
         return nodes;
     }
@@ -76,6 +84,12 @@ final class NodeProcess implements AutoCloseable {
         return this;
     }
 
+    /** Adds {@code lines} ("key: value") to node.yaml from the next start on. */
+    NodeProcess settings(List<String> lines) {
+        settings = List.copyOf(lines);
+        return this;
+    }
+
     /** Starts the process and waits (at most 60 s) until it logs that it serves CQL. */
     NodeProcess start() throws IOException, InterruptedException {
         if (!Files.exists(JAR)) throw new AssertionError("the server jar " + JAR + " is built by the package phase");
@@ -92,6 +106,7 @@ final class NodeProcess implements AutoCloseable {
                 "phi_convict_threshold: 5",
                 "datacenter: " + dataCenter,
                 "seeds: [" + String.join(", ", seeds.stream().map(s -> "\"" + s + "\"").toList()) + "]",
+                String.join("\n", settings),
                 ""));
         Path log = directory.resolve("node-" + (++starts) + ".log");
         process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
