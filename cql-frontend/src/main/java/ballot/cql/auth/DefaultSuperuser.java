@@ -43,6 +43,9 @@ public final class DefaultSuperuser {
         } catch (CqlException e) {
             log.info("role setup not possible yet, retrying in {} ms: {}", retryMillis, e.getMessage());
             scheduler.schedule(this::setUp, retryMillis, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            log.error("role setup failed unexpectedly, retrying in {} ms", retryMillis, e);
+            scheduler.schedule(this::setUp, retryMillis, TimeUnit.MILLISECONDS);
         }
     }
 
