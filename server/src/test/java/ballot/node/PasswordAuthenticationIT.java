@@ -91,6 +91,9 @@ class PasswordAuthenticationIT {
             assertThat(names(alice.execute("LIST ROLES").all(), "role")).containsExactly("alice");
             assertThatThrownBy(() -> alice.execute("UPDATE system_auth.roles SET is_superuser = true WHERE role = 'alice'"))
                     .isInstanceOf(UnauthorizedException.class).hasMessageContaining("system_auth keyspace is not user-modifiable");
+            assertThatThrownBy(() -> alice.execute("SELECT salted_hash FROM system_auth.roles"))
+                    .isInstanceOf(UnauthorizedException.class)
+                    .hasMessageContaining("User alice has no SELECT permission on <table system_auth.roles> or any of its parents");
             alice.execute("ALTER ROLE alice WITH PASSWORD = 'alice2'");
         }
         assertThat(loginFailure("alice", "alice1").getMessage()).contains("Provided username alice and/or password are incorrect");

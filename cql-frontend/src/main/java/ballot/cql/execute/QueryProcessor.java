@@ -1,6 +1,7 @@
 package ballot.cql.execute;
 
 import ballot.cql.error.InvalidRequestException;
+import ballot.cql.error.UnauthorizedException;
 import ballot.cql.error.UnpreparedException;
 import ballot.cql.parse.Parser;
 import ballot.cql.protocol.message.Batch;
@@ -17,6 +18,7 @@ import ballot.cql.protocol.message.Rows;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.protocol.message.SetKeyspace;
 import ballot.cql.schema.Schema;
+import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CurrentAdmission;
 import ballot.cql.spi.RequestAdmission;
 import ballot.cql.spi.Roles;
@@ -58,6 +60,7 @@ public final class QueryProcessor implements RequestHandler {
     static final int INLINE_VALUE_BYTES_MAX = 16 * 1024;
     /** What a written row costs beyond its values (key, timestamps, log record), about. */
     private static final long WRITE_OVERHEAD_BYTES = 64;
+    private static final String AUTH_KEYSPACE = "system_auth";
     private static final List<String> WRITING_KEYWORDS = List.of("INSERT", "UPDATE", "DELETE", "BEGIN");
 
     /**
@@ -229,6 +232,7 @@ public final class QueryProcessor implements RequestHandler {
     /** Runs {@code statement}, prepared from {@code cql}; {@code answer} turns its result into what the client is sent. */
     private CompletableFuture<Response> run(CqlStatement statement, String cql, QueryOptions options, String keyspace, ClientState client,
             UnaryOperator<Result> answer) {
+        checkMayRead(statement, client);
         QueryContext context = QueryContext.of(environment, keyspace, options, statement)
                 .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null)
                 .withMemory(client.memory())
@@ -238,6 +242,20 @@ public final class QueryProcessor implements RequestHandler {
             if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
             return answer.apply(result).withWarnings(context.warnings());
         });
+    }
+
+    /**
+     * Without authorization, a logged-in role reads any table but system_auth's, which hold the password hashes: those
+     * only a superuser reads, as in Cassandra where no SELECT on them was granted. Anonymous clients (no
+     * authentication) read them, as in Cassandra with AllowAllAuthorizer.
+     */
+    private void checkMayRead(CqlStatement statement, ClientState client) {
+        if (client.role() == null) return;
+        for (TableMetadata table : statement.tables()) {
+            if (table.keyspace().equals(AUTH_KEYSPACE) && !roles.isSuperuser(client.role()))
+                throw new UnauthorizedException("User " + client.role() + " has no SELECT permission on <table "
+                        + AUTH_KEYSPACE + "." + table.name() + "> or any of its parents");
+        }
     }
 
     private Prepared prepare(Prepare p, ClientState client) {

@@ -1,7 +1,12 @@
 package ballot.cql.spi;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The roles of system_auth.roles, as the role statements read and write them (Cassandra's {@code IRoleManager}).
@@ -41,4 +46,28 @@ public interface Roles {
 
     /** A fresh salted hash of {@code password}, for {@link Role#saltedHash}. */
     String hash(String password);
+
+    /**
+     * The role {@code name} and every role granted to it, directly or through others, in name order; empty if there
+     * is no such role. Roles dropped meanwhile are left out.
+     */
+    default List<Role> held(String name) {
+        Map<String, Role> found = new TreeMap<>();
+        Deque<String> next = new ArrayDeque<>(List.of(name));
+        while (!next.isEmpty()) {
+            String n = next.poll();
+            if (found.containsKey(n)) continue;
+            Role r = find(n);
+            if (r == null) continue;
+            found.put(n, r);
+            next.addAll(r.memberOf());
+        }
+        return new ArrayList<>(found.values());
+    }
+
+    /** Whether {@code name} is a superuser: it is one, or holds one (Cassandra's {@code Roles.hasSuperuserStatus}). */
+    default boolean isSuperuser(String name) {
+        for (Role held : held(name)) if (held.superuser()) return true;
+        return false;
+    }
 }

@@ -14,9 +14,7 @@ import ballot.cql.spi.Roles.Role;
 import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,9 +65,7 @@ final class RoleStatements {
     private record Caller(String role, boolean superuser) {
         static Caller of(QueryContext.Login login) {
             if (login.role() == null) return new Caller(null, false);
-            boolean superuser = false;
-            for (Role held : held(login.roles(), login.role())) superuser |= held.superuser();
-            return new Caller(login.role(), superuser);
+            return new Caller(login.role(), login.roles().isSuperuser(login.role()));
         }
 
         void checkLoggedIn() {
@@ -159,9 +155,9 @@ final class RoleStatements {
                     roles.revoke(s.role(), s.member());
                 } else {
                     // No cycles: a role may not come to hold itself.
-                    if (names(held(roles, s.member())).contains(s.role()))
+                    if (names(roles.held(s.member())).contains(s.role()))
                         throw new InvalidRequestException(s.member() + " is a member of " + s.role());
-                    if (names(held(roles, s.role())).contains(s.member()))
+                    if (names(roles.held(s.role())).contains(s.member()))
                         throw new InvalidRequestException(s.role() + " is a member of " + s.member());
                     roles.grant(s.role(), s.member());
                 }
@@ -182,19 +178,19 @@ final class RoleStatements {
                 if (s.of() != null && roles.find(s.of()) == null) throw new InvalidRequestException(s.of() + " doesn't exist");
                 Set<String> visible = null; // null: all roles
                 if (!caller.superuser()) {
-                    visible = names(held(roles, caller.role()));
+                    visible = names(roles.held(caller.role()));
                     if (s.of() != null && !visible.contains(s.of()))
                         throw new UnauthorizedException("You are not authorized to view roles granted to " + s.of());
                 }
                 List<Role> listed;
-                if (s.of() != null) listed = s.recursive() ? held(roles, s.of()) : direct(roles, s.of());
+                if (s.of() != null) listed = s.recursive() ? roles.held(s.of()) : direct(roles, s.of());
                 else listed = roles.all();
                 Map<String, Role> sorted = new TreeMap<>();
                 for (Role r : listed) if (visible == null || visible.contains(r.name())) sorted.put(r.name(), r);
                 List<ByteBuffer[]> rows = new ArrayList<>();
                 for (Role r : sorted.values()) {
                     ByteBuffer name = CqlTypes.TEXT.decompose(r.name());
-                    ByteBuffer superuser = CqlTypes.BOOLEAN.decompose(isSuperuser(roles, r));
+                    ByteBuffer superuser = CqlTypes.BOOLEAN.decompose(roles.isSuperuser(r.name()));
                     if (s.users()) {
                         if (r.login()) rows.add(new ByteBuffer[] {name, superuser, ALL_DATACENTERS.duplicate()});
                     } else {
@@ -217,21 +213,6 @@ final class RoleStatements {
         if (name.isEmpty()) throw new InvalidRequestException("Role name can't be an empty string");
     }
 
-    /** {@code name} and the roles granted to it, directly or through others; roles dropped meanwhile are left out. */
-    private static List<Role> held(Roles roles, String name) {
-        Map<String, Role> found = new TreeMap<>();
-        Deque<String> next = new ArrayDeque<>(List.of(name));
-        while (!next.isEmpty()) {
-            String n = next.poll();
-            if (found.containsKey(n)) continue;
-            Role r = roles.find(n);
-            if (r == null) continue;
-            found.put(n, r);
-            next.addAll(r.memberOf());
-        }
-        return new ArrayList<>(found.values());
-    }
-
     /** {@code name} and the roles granted to it directly (NORECURSIVE). */
     private static List<Role> direct(Roles roles, String name) {
         List<Role> out = new ArrayList<>();
@@ -243,12 +224,6 @@ final class RoleStatements {
             if (g != null) out.add(g);
         }
         return out;
-    }
-
-    private static boolean isSuperuser(Roles roles, Role role) {
-        if (role.superuser()) return true;
-        for (Role held : held(roles, role.name())) if (held.superuser()) return true;
-        return false;
     }
 
     private static Set<String> names(List<Role> roles) {
