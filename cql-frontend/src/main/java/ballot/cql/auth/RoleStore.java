@@ -2,6 +2,7 @@ package ballot.cql.auth;
 
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.error.CqlException;
+import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.Rows;
@@ -30,8 +31,7 @@ import java.util.concurrent.CompletionException;
  * made on another node is seen here within that time; a change made here invalidates this node's entry at once.
  */
 public final class RoleStore implements Roles {
-    public static final String KEYSPACE = "system_auth";
-    public static final String TABLE = "roles";
+    private static final String KEYSPACE = "system_auth";
     public static final String DEFAULT_SUPERUSER = "cassandra";
     private static final String COLUMNS = "role, is_superuser, can_login, member_of, salted_hash";
     private static final String INSERT = "INSERT INTO system_auth.roles (role, is_superuser, can_login, salted_hash) VALUES (?, ?, ?, ?)";
@@ -167,14 +167,14 @@ public final class RoleStore implements Roles {
     }
 
     private Role role(ByteBuffer[] row) {
-        List<ballot.cql.protocol.message.ColumnSpec> columns = selectOne.resultMetadata().columns();
+        List<ColumnSpec> columns = selectOne.resultMetadata().columns();
         Object memberOf = compose(columns, row, 3);
         return new Role((String) compose(columns, row, 0), Boolean.TRUE.equals(compose(columns, row, 1)),
                 Boolean.TRUE.equals(compose(columns, row, 2)), memberOf == null ? Set.of() : toStrings((Collection<?>) memberOf),
                 (String) compose(columns, row, 4));
     }
 
-    private static Object compose(List<ballot.cql.protocol.message.ColumnSpec> columns, ByteBuffer[] row, int i) {
+    private static Object compose(List<ColumnSpec> columns, ByteBuffer[] row, int i) {
         return row[i] == null ? null : columns.get(i).type().compose(row[i].duplicate());
     }
 
