@@ -15,12 +15,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefaultSuperuser {
     private static final Logger log = LoggerFactory.getLogger(DefaultSuperuser.class);
+    static final long RETRY_MILLIS_MAX = 10_000;
 
     private final RoleStore roles;
     private final ScheduledExecutorService scheduler;
-    private final long retryMillis;
     private final boolean warnIfDefaultPassword;
+    /** The wait before the next try; only the scheduler's thread reads and writes it. */
+    private long retryMillis;
 
+    /** @param scheduler single-threaded: the tries run one after another */
     public DefaultSuperuser(RoleStore roles, ScheduledExecutorService scheduler, long retryMillis, boolean warnIfDefaultPassword) {
         this.roles = roles;
         this.scheduler = scheduler;
@@ -42,11 +45,16 @@ public final class DefaultSuperuser {
                         RoleStore.DEFAULT_SUPERUSER, RoleStore.DEFAULT_SUPERUSER);
         } catch (CqlException e) {
             log.info("role setup not possible yet, retrying in {} ms: {}", retryMillis, e.getMessage());
-            scheduler.schedule(this::setUp, retryMillis, TimeUnit.MILLISECONDS);
+            retryLater();
         } catch (RuntimeException e) {
             log.error("role setup failed unexpectedly, retrying in {} ms", retryMillis, e);
-            scheduler.schedule(this::setUp, retryMillis, TimeUnit.MILLISECONDS);
+            retryLater();
         }
+    }
+
+    private void retryLater() {
+        scheduler.schedule(this::setUp, retryMillis, TimeUnit.MILLISECONDS);
+        retryMillis = Math.min(2 * retryMillis, RETRY_MILLIS_MAX);
     }
 
     private boolean hasDefaultPassword() {
