@@ -7,6 +7,9 @@ import ballot.cluster.MembershipListener;
 import ballot.cluster.NodeInfo;
 import ballot.console.ConsoleEndpoint;
 import ballot.cql.ResultMemory;
+import ballot.cql.auth.DefaultSuperuser;
+import ballot.cql.auth.PasswordAuthenticator;
+import ballot.cql.auth.RoleStore;
 import ballot.cql.describe.DescribeStatements;
 import ballot.cql.describe.TokenRing;
 import ballot.cql.execute.QueryProcessor;
@@ -18,6 +21,7 @@ import ballot.cql.spi.DataCoordinator;
 import ballot.cql.statement.Preparer;
 import ballot.cql.statement.QueryEnvironment;
 import ballot.cql.trace.Tracer;
+import ballot.cql.transport.Authenticator;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
 import ballot.cql.spi.RequestAdmission;
@@ -65,6 +69,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -93,6 +99,9 @@ public final class BallotNode implements AutoCloseable {
     /** Requests one connection may have with the node when admission control is on: all its stream ids. */
     private static final int ADMITTED_REQUESTS_PER_CONNECTION_MAX = 32_768;
     private CqlServer server;
+    /** Runs the default superuser's setup, retrying until the roles can be read and written. */
+    private ScheduledExecutorService roleSetup;
+    private static final long ROLE_SETUP_RETRY_MILLIS = 1000;
     private Cluster cluster;
     private Replication replication;
     private PaxosEngine paxos;
@@ -192,12 +201,14 @@ public final class BallotNode implements AutoCloseable {
                         metrics.registry());
                 requestAdmission = admission;
             }
-            QueryProcessor processor = new QueryProcessor(environment, preparer, requestAdmission, config.preparedStatementsCacheEntries,
-                    config.commitlogSync.equals("periodic"));
-            schema.onInstall(processor::schemaChanged);
-            QueryEnvironment tracesEnvironment = new QueryEnvironment(coordinator.unmetered(), lwt, transactions, schema, clock::nextMicros,
+            QueryEnvironment internalEnvironment = new QueryEnvironment(coordinator.unmetered(), lwt, transactions, schema, clock::nextMicros,
                     System::currentTimeMillis, environment.node(), environment.guardrails());
-            traces = new TraceWriter(tracesEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
+            boolean passwords = config.requiresPasswords();
+            RoleStore roles = new RoleStore(internalEnvironment, passwords, Duration.ofMillis(config.rolesValidityMillis));
+            QueryProcessor processor = new QueryProcessor(environment, preparer, requestAdmission, config.preparedStatementsCacheEntries,
+                    config.commitlogSync.equals("periodic"), roles);
+            schema.onInstall(processor::schemaChanged);
+            traces = new TraceWriter(internalEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);
             AdminChanges adminChanges = new AdminChanges(config.adminChangesFromAnyAddress);
@@ -223,6 +234,7 @@ public final class BallotNode implements AutoCloseable {
                     .cqlVersion(LocalNode.CQL_VERSION)
                     .observer(cqlMetrics)
                     .tracer(tracer)
+                    .authenticator(passwords ? new PasswordAuthenticator(roles, requests) : Authenticator.NONE)
                     .build(), processor);
             cqlMetrics.connections(server);
             if (metricsServer != null) metricsServer.route(AdminEndpoint.PATH, new AdminEndpoint(identity, schema::schema, storage, metrics.registry(),
@@ -230,6 +242,12 @@ public final class BallotNode implements AutoCloseable {
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));
             membership.listen(clientEvents());
             address = server.start();
+            roleSetup = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "role-setup");
+                t.setDaemon(true);
+                return t;
+            });
+            new DefaultSuperuser(roles, roleSetup, ROLE_SETUP_RETRY_MILLIS, passwords).start();
         } catch (RuntimeException | UnknownHostException e) {
             closeQuietly();
             if (e instanceof UnknownHostException u) throw new IllegalArgumentException("unknown address in configuration: " + u.getMessage(), u);
@@ -510,6 +528,7 @@ public final class BallotNode implements AutoCloseable {
 
     /** The metrics endpoint (with the console's sampling) stops first: its gauges read storage and Paxos, which close after it. */
     private void closeQuietly() {
+        if (roleSetup != null) roleSetup.shutdownNow();
         if (console != null) console.close();
         if (metricsServer != null) metricsServer.close();
         if (server != null) server.stop();

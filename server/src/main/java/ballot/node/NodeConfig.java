@@ -21,6 +21,7 @@ import javax.net.ssl.SSLContext;
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public final class NodeConfig {
+    private static final String CASSANDRA_AUTH = "org.apache.cassandra.auth.";
     @JsonProperty("cluster_name") public String clusterName = "Test Cluster";
     @JsonProperty("listen_address") public String listenAddress = "127.0.0.1";
     @JsonProperty("storage_port") public int storagePort = 7000;
@@ -125,6 +126,13 @@ public final class NodeConfig {
     @JsonProperty("client_encryption_options") public ClientEncryptionOptions clientEncryption = new ClientEncryptionOptions();
     /** TLS between nodes (docs/tls.md). */
     @JsonProperty("server_encryption_options") public ServerEncryptionOptions serverEncryption = new ServerEncryptionOptions();
+    /**
+     * Who may connect: AllowAllAuthenticator (everyone, the default) or PasswordAuthenticator (a role and its password,
+     * docs/security.md); Cassandra's fully qualified class names are accepted too.
+     */
+    @JsonProperty("authenticator") public String authenticator = "AllowAllAuthenticator";
+    /** How long a node uses a role it has read for logins before reading it again; 0: read at every login. */
+    @JsonProperty("roles_validity_in_ms") public long rolesValidityMillis = 2000;
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
     public static NodeConfig load(Path file) {
@@ -168,6 +176,8 @@ public final class NodeConfig {
         if (frameAssemblyTimeoutMillis < 1)
             throw new IllegalArgumentException("native_transport_frame_assembly_timeout_in_ms must be positive, was " + frameAssemblyTimeoutMillis);
         serverEncryption.validate();
+        requiresPasswords(); // names a bad authenticator
+        if (rolesValidityMillis < 0) throw new IllegalArgumentException("roles_validity_in_ms must not be negative, was " + rolesValidityMillis);
         admissionSettings(); // names a bad admission setting
         if (admissionMaxWaitMillis < 1) throw new IllegalArgumentException("admission_max_wait_in_ms must be positive, was " + admissionMaxWaitMillis);
         validateMetricsProtection();
@@ -240,6 +250,17 @@ public final class NodeConfig {
         } catch (IOException e) {
             throw new IllegalArgumentException(setting + " " + file + ": cannot read it: " + e, e);
         }
+    }
+
+    /** True for PasswordAuthenticator, false for AllowAllAuthenticator; any other {@code authenticator} is refused. */
+    boolean requiresPasswords() {
+        String name = authenticator.startsWith(CASSANDRA_AUTH) ? authenticator.substring(CASSANDRA_AUTH.length()) : authenticator;
+        return switch (name) {
+            case "PasswordAuthenticator" -> true;
+            case "AllowAllAuthenticator" -> false;
+            default -> throw new IllegalArgumentException("authenticator must be 'AllowAllAuthenticator' or 'PasswordAuthenticator', was '"
+                    + authenticator + "'");
+        };
     }
 
     /** The admission settings: slots from the request threads, the rest from the admission_* keys. */

@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * The keyspaces the node defines itself, in Cassandra 5.0's shape, so that drivers and cqlsh find what they read at
  * connect: system (local, peers, peers_v2, and paxos for operators), system_schema (the schema as tables, with
  * ScyllaDB's scylla_tables for ScyllaDB's drivers), system_virtual_schema, system_traces, and the other distributed
- * system keyspaces (listed, without tables). The tables of system_traces are stored and replicated like a user's
+ * system keyspaces (listed, without tables). The tables of system_traces and system_auth (roles, role_members) are stored and replicated like a user's
  * ({@link #storedTables()}); the others are {@link VirtualTable}s generated from the node's state, its Paxos
  * registers and the current schema.
  */
@@ -77,7 +77,7 @@ public final class SystemKeyspaces {
         defineSystem();
         defineSchema();
         defineVirtualSchema();
-        keyspaces.put("system_auth", new KeyspaceMetadata("system_auth", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "1"), true, Map.of(), Map.of()));
+        defineAuth();
         keyspaces.put("system_distributed", new KeyspaceMetadata("system_distributed", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "3"), true, Map.of(), Map.of()));
         defineTraces();
         defineViews();
@@ -98,9 +98,11 @@ public final class SystemKeyspaces {
         return keyspaces;
     }
 
-    /** The system tables kept in storage, as user tables are: system_traces.sessions and events. */
+    /** The system tables kept in storage, as user tables are: system_traces.sessions and events, system_auth.roles and role_members. */
     public List<TableMetadata> storedTables() {
-        return List.copyOf(keyspaces.get(TraceKeyspace.NAME).tables().values());
+        List<TableMetadata> stored = new ArrayList<>(keyspaces.get(TraceKeyspace.NAME).tables().values());
+        stored.addAll(keyspaces.get("system_auth").tables().values());
+        return stored;
     }
 
     /** The generated table with this id, or null if the table is stored. */
@@ -468,6 +470,19 @@ public final class SystemKeyspaces {
             }
         }
         return rows;
+    }
+
+    // ---------------------------------------------------------------- system_auth
+
+    /** The role tables of Cassandra 5.0 (the permission tables are not built: no authorization yet). */
+    private void defineAuth() {
+        Map<String, TableMetadata> t = new TreeMap<>();
+        t.put("roles", definition("system_auth", "roles", "role definitions", """
+                CREATE TABLE roles (role text PRIMARY KEY, can_login boolean, is_superuser boolean, member_of set<text>,
+                  salted_hash text)""", "7776000"));
+        t.put("role_members", definition("system_auth", "role_members", "role memberships lookup table", """
+                CREATE TABLE role_members (role text, member text, PRIMARY KEY (role, member))""", "7776000"));
+        keyspaces.put("system_auth", new KeyspaceMetadata("system_auth", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "1"), true, t, Map.of()));
     }
 
     // ---------------------------------------------------------------- system_traces

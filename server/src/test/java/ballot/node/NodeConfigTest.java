@@ -31,6 +31,18 @@ class NodeConfigTest {
     }
 
     @Test
+    void authenticatorIsAllowAllByDefaultAndAcceptsCassandrasNames() throws IOException {
+        assertThat(new NodeConfig().requiresPasswords()).isFalse();
+        assertThat(load("authenticator: PasswordAuthenticator\n").requiresPasswords()).isTrue();
+        assertThat(load("authenticator: org.apache.cassandra.auth.PasswordAuthenticator\n").requiresPasswords()).isTrue();
+        assertThat(load("authenticator: org.apache.cassandra.auth.AllowAllAuthenticator\n").requiresPasswords()).isFalse();
+        assertThatThrownBy(() -> load("authenticator: LdapAuthenticator\n"))
+                .hasMessage("authenticator must be 'AllowAllAuthenticator' or 'PasswordAuthenticator', was 'LdapAuthenticator'");
+        assertThat(new NodeConfig().rolesValidityMillis).isEqualTo(2000);
+        assertThatThrownBy(() -> load("roles_validity_in_ms: -1\n")).hasMessage("roles_validity_in_ms must not be negative, was -1");
+    }
+
+    @Test
     void rejectsAMetricsPortOutOfRangeNamingTheSetting() {
         assertThatThrownBy(() -> load("metrics_port: 65536\n"))
                 .isInstanceOf(IllegalArgumentException.class)

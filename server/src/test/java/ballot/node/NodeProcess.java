@@ -51,12 +51,18 @@ final class NodeProcess implements AutoCloseable {
 
     /** The same with node i (127.0.0.i) in data center {@code dataCenters[i - 1]}. */
     static List<NodeProcess> startCluster(Path directory, List<String> dataCenters) throws IOException, InterruptedException {
+        return startCluster(directory, dataCenters, List.of());
+    }
+
+    /** The same with {@code settings} (lines "key: value") in every node's node.yaml. */
+    static List<NodeProcess> startCluster(Path directory, List<String> dataCenters, List<String> settings)
+            throws IOException, InterruptedException {
         int nativePort = freePort();
         int storagePort = freePort();
         List<NodeProcess> nodes = new java.util.ArrayList<>();
         for (int i = 1; i <= dataCenters.size(); i++) {
             nodes.add(new NodeProcess(directory.resolve("node" + i), "127.0.0." + i, nativePort, storagePort,
-                    List.of("127.0.0.1:" + storagePort), dataCenters.get(i - 1)).start());
+                    List.of("127.0.0.1:" + storagePort), dataCenters.get(i - 1)).settings(settings).start());
         }
         return nodes;
     }

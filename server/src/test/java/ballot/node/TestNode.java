@@ -76,6 +76,11 @@ final class TestNode implements AutoCloseable {
         return session(keyspace, options -> { });
     }
 
+    /** A session logged in as {@code role} with {@code password} (PasswordAuthenticator). */
+    CqlSession sessionAs(String role, String password) {
+        return sessionBuilder(options -> { }).withAuthCredentials(role, password).build();
+    }
+
     /** A session whose driver configuration {@code options} adjusts after the test defaults. */
     CqlSession session(String keyspace, Consumer<ProgrammaticDriverConfigLoaderBuilder> options) {
         CqlSessionBuilder builder = sessionBuilder(options);

@@ -1,6 +1,7 @@
 package ballot.cql.execute;
 
 import ballot.cql.error.InvalidRequestException;
+import ballot.cql.error.UnauthorizedException;
 import ballot.cql.error.UnpreparedException;
 import ballot.cql.parse.Parser;
 import ballot.cql.protocol.message.Batch;
@@ -17,8 +18,10 @@ import ballot.cql.protocol.message.Rows;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.protocol.message.SetKeyspace;
 import ballot.cql.schema.Schema;
+import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CurrentAdmission;
 import ballot.cql.spi.RequestAdmission;
+import ballot.cql.spi.Roles;
 import ballot.cql.spi.StatementSource;
 import ballot.cql.statement.CqlStatement;
 import ballot.cql.statement.Preparer;
@@ -48,6 +51,7 @@ public final class QueryProcessor implements RequestHandler {
     private final Preparer preparer;
     private final RequestAdmission admission;
     private final PreparedStatements prepared;
+    private final Roles roles;
     private final boolean inlineWrites;
     /**
      * The most bytes of bound values a write run on the event loop may carry: beyond, building and applying it could
@@ -56,17 +60,20 @@ public final class QueryProcessor implements RequestHandler {
     static final int INLINE_VALUE_BYTES_MAX = 16 * 1024;
     /** What a written row costs beyond its values (key, timestamps, log record), about. */
     private static final long WRITE_OVERHEAD_BYTES = 64;
+    private static final String AUTH_KEYSPACE = "system_auth";
     private static final List<String> WRITING_KEYWORDS = List.of("INSERT", "UPDATE", "DELETE", "BEGIN");
 
     /**
      * @param inlineWrites run prepared writes that never wait ({@link CqlStatement#executesWithoutWaiting}) and carry
      *     at most {@link #INLINE_VALUE_BYTES_MAX} of values on the connection's event loop, saving two thread
      *     hand-offs; only when a write does not wait for an fsync
+     * @param roles what the role statements manage, as the client's logged-in role
      */
     public QueryProcessor(QueryEnvironment environment, Preparer preparer, RequestAdmission admission, long preparedCacheEntriesMax,
-            boolean inlineWrites) {
+            boolean inlineWrites, Roles roles) {
         this.environment = environment;
         this.preparer = preparer;
+        this.roles = roles;
         this.admission = admission;
         this.inlineWrites = inlineWrites;
         this.prepared = new PreparedStatements(preparedCacheEntriesMax, environment.schemas()::schema);
@@ -225,14 +232,30 @@ public final class QueryProcessor implements RequestHandler {
     /** Runs {@code statement}, prepared from {@code cql}; {@code answer} turns its result into what the client is sent. */
     private CompletableFuture<Response> run(CqlStatement statement, String cql, QueryOptions options, String keyspace, ClientState client,
             UnaryOperator<Result> answer) {
+        checkMayRead(statement, client);
         QueryContext context = QueryContext.of(environment, keyspace, options, statement)
                 .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null)
-                .withMemory(client.memory());
+                .withMemory(client.memory())
+                .loggedIn(roles, client.role());
         Tracing.event("Executing statement");
         return statement.execute(context).thenApply(result -> {
             if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
             return answer.apply(result).withWarnings(context.warnings());
         });
+    }
+
+    /**
+     * Without authorization, a logged-in role reads any table but system_auth's, which hold the password hashes: those
+     * only a superuser reads, as in Cassandra where no SELECT on them was granted. Anonymous clients (no
+     * authentication) read them, as in Cassandra with AllowAllAuthorizer.
+     */
+    private void checkMayRead(CqlStatement statement, ClientState client) {
+        if (client.role() == null) return;
+        for (TableMetadata table : statement.tables()) {
+            if (table.keyspace().equals(AUTH_KEYSPACE) && !roles.isSuperuser(client.role()))
+                throw new UnauthorizedException("User " + client.role() + " has no SELECT permission on <table "
+                        + AUTH_KEYSPACE + "." + table.name() + "> or any of its parents");
+        }
     }
 
     private Prepared prepare(Prepare p, ClientState client) {

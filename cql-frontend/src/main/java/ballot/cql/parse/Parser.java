@@ -99,8 +99,11 @@ public final class Parser {
             return new Statement.Truncate(table, usingClause(Using.TIMEOUT).timeout());
         }
         if (t.isWord("describe") || t.isWord("desc")) return describe();
+        if (t.isWord("list") && (peek(1).isWord("roles") || peek(1).isWord("users"))) return listRoles();
+        if (t.isWord("grant") && peek(2).isWord("to") || t.isWord("revoke") && peek(2).isWord("from")) return grantRole();
         if (t.isWord("grant") || t.isWord("revoke") || t.isWord("list")) {
-            throw new InvalidRequestException(t.text().toUpperCase(Locale.ROOT) + " statements are not supported: Ballot has no roles or permissions yet");
+            throw new InvalidRequestException(t.text().toUpperCase(Locale.ROOT)
+                    + " of permissions is not supported: Ballot has no authorization yet (docs/security.md)");
         }
         throw syntax(t, "no viable alternative at input " + t.describe());
     }
@@ -598,15 +601,24 @@ public final class Parser {
             return new Statement.CreateType(name, ifNotExists, List.copyOf(names), List.copyOf(types));
         }
         if (peek().isWord("index") || peek().isWord("custom") && peek(1).isWord("index")) return createIndex();
+        if (acceptWord("role")) {
+            boolean ifNotExists = ifNotExists();
+            String name = roleName();
+            return new Statement.CreateRole(name, ifNotExists, acceptWord("with") ? roleOptions() : RoleOptions.NONE, false);
+        }
+        if (acceptWord("user")) {
+            boolean ifNotExists = ifNotExists();
+            return new Statement.CreateRole(roleName(), ifNotExists, userOptions(), true);
+        }
         if (peek().isWord("or") && peek(1).isWord("replace") && (peek(2).isWord("function") || peek(2).isWord("aggregate"))) {
             throw new InvalidRequestException("CREATE OR REPLACE " + peek(2).text().toUpperCase(Locale.ROOT)
                     + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE, CREATE INDEX)");
         }
         Token t = peek();
         if (t.isWord("materialized") || t.isWord("function")
-                || t.isWord("aggregate") || t.isWord("or") || t.isWord("trigger") || t.isWord("role") || t.isWord("user")) {
+                || t.isWord("aggregate") || t.isWord("or") || t.isWord("trigger")) {
             throw new InvalidRequestException("CREATE " + t.text().toUpperCase(Locale.ROOT)
-                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE, CREATE INDEX)");
+                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE, CREATE INDEX, CREATE ROLE, CREATE USER)");
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
     }
@@ -820,8 +832,14 @@ public final class Parser {
             }
             throw unexpected("ADD or RENAME");
         }
+        if (acceptWord("role")) {
+            String name = roleName();
+            expectWord("with");
+            return new Statement.AlterRole(name, roleOptions(), false);
+        }
+        if (acceptWord("user")) return new Statement.AlterRole(roleName(), userOptions(), true);
         Token t = peek();
-        if (t.isWord("materialized") || t.isWord("role") || t.isWord("user")) {
+        if (t.isWord("materialized")) {
             throw new InvalidRequestException("ALTER " + t.text().toUpperCase(Locale.ROOT) + " is not supported by Ballot yet");
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
@@ -925,12 +943,99 @@ public final class Parser {
             boolean ifExists = ifExists();
             return new Statement.DropIndex(qualifiedName("index name"), ifExists);
         }
+        if (peek().isWord("role") || peek().isWord("user")) {
+            boolean user = next().isWord("user");
+            boolean ifExists = ifExists();
+            return new Statement.DropRole(roleName(), ifExists, user);
+        }
         Token t = peek();
-        if (t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate")
-                || t.isWord("trigger") || t.isWord("role") || t.isWord("user")) {
+        if (t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate") || t.isWord("trigger")) {
             throw new InvalidRequestException("DROP " + t.text().toUpperCase(Locale.ROOT) + " is not supported by Ballot yet");
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
+    }
+
+    // ---------------------------------------------------------------- roles
+
+    /** {@code LIST ROLES [OF role] [NORECURSIVE]} or {@code LIST USERS}. */
+    private Statement listRoles() {
+        expectWord("list");
+        if (acceptWord("users")) return new Statement.ListRoles(null, true, true);
+        expectWord("roles");
+        String of = acceptWord("of") ? roleName() : null;
+        boolean recursive = !acceptWord("norecursive");
+        return new Statement.ListRoles(of, recursive, false);
+    }
+
+    /** {@code GRANT role TO member} or {@code REVOKE role FROM member}: role membership, not permissions. */
+    private Statement grantRole() {
+        boolean revoke = next().isWord("revoke");
+        String role = roleName();
+        expectWord(revoke ? "from" : "to");
+        return new Statement.GrantRole(role, roleName(), revoke);
+    }
+
+    /** A role or user name: unquoted (lower-cased), "quoted" or a 'string' (both as written), as in Cassandra. */
+    private String roleName() {
+        if (peek().is(Token.Kind.STRING)) return next().text();
+        return identifier("role name");
+    }
+
+    /** {@code option = value [AND option = value]...} after WITH, for CREATE and ALTER ROLE. */
+    private RoleOptions roleOptions() {
+        String password = null;
+        Boolean login = null;
+        Boolean superuser = null;
+        do {
+            Token option = next();
+            String name = option.is(Token.Kind.IDENTIFIER) ? lower(option.text()) : "";
+            if (name.equals("hashed") || name.equals("options") || name.equals("access"))
+                throw new InvalidRequestException("Role option " + option.text().toUpperCase(Locale.ROOT)
+                        + " is not supported by Ballot yet (supported: PASSWORD, LOGIN, SUPERUSER)");
+            expectSymbol("=");
+            switch (name) {
+                case "password" -> {
+                    if (password != null) throw duplicateRoleOption("PASSWORD");
+                    password = stringLiteral("a password");
+                }
+                case "login" -> {
+                    if (login != null) throw duplicateRoleOption("LOGIN");
+                    login = booleanLiteral("LOGIN");
+                }
+                case "superuser" -> {
+                    if (superuser != null) throw duplicateRoleOption("SUPERUSER");
+                    superuser = booleanLiteral("SUPERUSER");
+                }
+                default -> throw syntax(option, "no viable alternative at input " + option.describe()
+                        + " (expecting PASSWORD, LOGIN or SUPERUSER)");
+            }
+        } while (acceptWord("and"));
+        return new RoleOptions(password, login, superuser);
+    }
+
+    /** {@code [WITH PASSWORD 'p'] [SUPERUSER | NOSUPERUSER]} of CREATE and ALTER USER. */
+    private RoleOptions userOptions() {
+        String password = null;
+        if (acceptWord("with")) {
+            expectWord("password");
+            password = stringLiteral("a password");
+        }
+        Boolean superuser = acceptWord("superuser") ? Boolean.TRUE : acceptWord("nosuperuser") ? Boolean.FALSE : null;
+        return new RoleOptions(password, null, superuser);
+    }
+
+    private static SyntaxException duplicateRoleOption(String option) {
+        return new SyntaxException("Multiple definition for property " + option);
+    }
+
+    private String stringLiteral(String what) {
+        if (!peek().is(Token.Kind.STRING)) throw unexpected(what + " (a 'string')");
+        return next().text();
+    }
+
+    private boolean booleanLiteral(String option) {
+        if (peek().isWord("true") || peek().isWord("false")) return next().isWord("true");
+        throw unexpected("true or false for " + option);
     }
 
     private Statement describe() {

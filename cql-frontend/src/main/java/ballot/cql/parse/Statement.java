@@ -32,6 +32,21 @@ public sealed interface Statement {
 
     record Use(String keyspace) implements Statement {}
 
+    /** CREATE ROLE, or with {@code user} CREATE USER (a role that logs in). */
+    record CreateRole(String name, boolean ifNotExists, RoleOptions options, boolean user) implements Statement {}
+
+    /** ALTER ROLE, or with {@code user} ALTER USER. */
+    record AlterRole(String name, RoleOptions options, boolean user) implements Statement {}
+
+    /** DROP ROLE, or with {@code user} DROP USER. */
+    record DropRole(String name, boolean ifExists, boolean user) implements Statement {}
+
+    /** GRANT {@code role} TO {@code member}, or with {@code revoke} REVOKE {@code role} FROM {@code member}. */
+    record GrantRole(String role, String member, boolean revoke) implements Statement {}
+
+    /** LIST ROLES [OF {@code of}] [NORECURSIVE], or with {@code users} LIST USERS. */
+    record ListRoles(String of, boolean recursive, boolean users) implements Statement {}
+
     record CreateKeyspace(String name, boolean ifNotExists, Properties properties) implements Statement {}
 
     record AlterKeyspace(String name, boolean ifExists, Properties properties) implements Statement {}

@@ -5,6 +5,7 @@ import ballot.cql.ResultMemory;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.spi.DataCoordinator;
+import ballot.cql.spi.Roles;
 import ballot.cql.spi.StatementSource;
 
 /**
@@ -26,15 +27,21 @@ public final class QueryContext {
     private final StatementSource source;
     /** The client connection's share of the result memory, which this execution's rows are counted in. */
     private final ResultMemory.Account memory;
+    /** The roles and the client's logged-in role (null: anonymous), for the role statements; null roles: none (internal). */
+    private final Login login;
+
+    /** Who runs a statement: {@code role} logged in (null: anonymous, no authentication), with the node's {@code roles}. */
+    record Login(Roles roles, String role) {}
 
     QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings) {
         this(environment, keyspace, options, bindings, environment.data(), options.nowInSeconds() != null
                 ? options.nowInSeconds() : (int) (environment.currentTimeMillis().getAsLong() / 1000), new java.util.ArrayList<>(), null,
-                ResultMemory.Account.UNMETERED);
+                ResultMemory.Account.UNMETERED, null);
     }
 
     private QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings,
-            DataCoordinator data, int nowInSec, java.util.List<String> warnings, StatementSource source, ResultMemory.Account memory) {
+            DataCoordinator data, int nowInSec, java.util.List<String> warnings, StatementSource source, ResultMemory.Account memory,
+            Login login) {
         this.environment = environment;
         this.keyspace = keyspace;
         this.options = options;
@@ -44,6 +51,7 @@ public final class QueryContext {
         this.warnings = warnings;
         this.source = source;
         this.memory = memory;
+        this.login = login;
     }
 
     /**
@@ -53,7 +61,7 @@ public final class QueryContext {
     public QueryContext describedBy(java.util.List<StatementSource.Statement> statements, ballot.cql.protocol.message.BatchType batchType) {
         StatementSource described = new StatementSource(keyspace, statements, batchType, options.consistency(),
                 options.serialConsistency(), nowInSec);
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, described, memory);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, described, memory, login);
         c.timestamp = timestamp;
         return c;
     }
@@ -70,13 +78,13 @@ public final class QueryContext {
     }
 
     QueryContext withBindings(Bindings newBindings) {
-        QueryContext c = new QueryContext(environment, keyspace, options, newBindings, data, nowInSec, warnings, source, memory);
+        QueryContext c = new QueryContext(environment, keyspace, options, newBindings, data, nowInSec, warnings, source, memory, login);
         c.timestamp = timestamp();
         return c;
     }
 
     QueryContext withTimestamp(long newTimestamp) {
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, memory);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, memory, login);
         c.timestamp = newTimestamp;
         return c;
     }
@@ -84,7 +92,7 @@ public final class QueryContext {
     /** This execution with a deadline {@code timeout} from now for everything it asks the coordinator (USING TIMEOUT). */
     QueryContext within(java.time.Duration timeout) {
         QueryContext c = new QueryContext(environment, keyspace, options, bindings, environment.data().within(timeout), nowInSec, warnings,
-                source, memory);
+                source, memory, login);
         c.timestamp = timestamp;
         return c;
     }
@@ -96,16 +104,30 @@ public final class QueryContext {
      */
     QueryContext withReadDeadline(boolean range) {
         QueryContext c = new QueryContext(environment, keyspace, options, bindings, data.withReadDeadline(range), nowInSec, warnings,
-                source, memory);
+                source, memory, login);
         c.timestamp = timestamp;
         return c;
     }
 
     /** This execution with its result rows counted in {@code account} (a client connection's). */
     public QueryContext withMemory(ResultMemory.Account account) {
-        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, account);
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, account, login);
         c.timestamp = timestamp;
         return c;
+    }
+
+    /** This execution run by {@code role} (null: anonymous) of {@code roles}: a client's statement. */
+    public QueryContext loggedIn(Roles roles, String role) {
+        QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, memory,
+                new Login(roles, role));
+        c.timestamp = timestamp;
+        return c;
+    }
+
+    /** Who runs this execution; IllegalStateException for an internal one, which runs no role statement. */
+    Login login() {
+        if (login == null) throw new IllegalStateException("a role statement outside a client's request");
+        return login;
     }
 
     /** Where this execution's result rows are counted. */
@@ -120,7 +142,7 @@ public final class QueryContext {
     QueryContext onSnapshot(ballot.cql.spi.LwtCoordinator snapshot) {
         QueryEnvironment e = new QueryEnvironment(environment.data(), snapshot, environment.transactions(), environment.schemas(),
                 environment.timestampMicros(), environment.currentTimeMillis(), environment.node(), environment.guardrails());
-        return new QueryContext(e, keyspace, TransactionStatement.snapshotOptions(options), bindings, data, nowInSec, warnings, source, memory);
+        return new QueryContext(e, keyspace, TransactionStatement.snapshotOptions(options), bindings, data, nowInSec, warnings, source, memory, login);
     }
 
     /** The coordinator this execution reads and writes through. */

@@ -2,6 +2,7 @@ package ballot.cql.transport;
 
 import ballot.cql.error.AuthenticationException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Decides whether clients must authenticate after STARTUP and runs the SASL exchange (native_protocol_v5.spec
@@ -36,13 +37,16 @@ public interface Authenticator {
     /** One connection's SASL exchange. */
     interface SaslNegotiator {
         /**
-         * Evaluates the client's token.
+         * Evaluates the client's token, off the event loop if that takes time (a password check does).
          *
-         * @return the challenge to send, or when {@link #isComplete()}, the final token for AUTH_SUCCESS (may be null)
-         * @throws AuthenticationException when the credentials are refused
+         * @return the challenge to send, or when {@link #isComplete()}, the final token for AUTH_SUCCESS (may be null);
+         *     failed with {@link AuthenticationException} when the credentials are refused
          */
-        ByteBuffer evaluateResponse(ByteBuffer token);
+        CompletionStage<ByteBuffer> evaluateResponse(ByteBuffer token);
 
         boolean isComplete();
+
+        /** The role that logged in; set once {@link #isComplete()}. */
+        String role();
     }
 }

@@ -18,6 +18,7 @@ public final class ClientState {
     private final Set<ProtocolExtension> extensions;
     private final ResultMemory.Account memory;
     private volatile String keyspace;
+    private volatile String role;
 
     public ClientState(ProtocolVersion protocolVersion, SocketAddress remoteAddress, String driverName,
                        String driverVersion, String compression, Set<ProtocolExtension> extensions,
@@ -73,9 +74,19 @@ public final class ClientState {
         this.keyspace = keyspace;
     }
 
+    /** The role logged in on this connection; null when the node does not authenticate (Cassandra's anonymous user). */
+    public String role() {
+        return role;
+    }
+
+    /** Set once, when authentication succeeds, before any statement of the connection runs. */
+    void loggedIn(String role) {
+        this.role = role;
+    }
+
     @Override
     public String toString() {
         return "client[" + remoteAddress + " v" + protocolVersion.code() + " driver=" + driverName + " " + driverVersion
-                + " keyspace=" + keyspace + "]";
+                + " keyspace=" + keyspace + " role=" + role + "]";
     }
 }

@@ -93,6 +93,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private State state = State.AWAITING_STARTUP;
     private ClientState client;
     private Authenticator.SaslNegotiator negotiator;
+    /** True while the negotiator evaluates an AUTH_RESPONSE (off the event loop). */
+    private boolean evaluating;
     /** Read by event publishers on other threads; replaced, never mutated. */
     private volatile Set<EventType> registered = Set.of();
     private int inFlight;
@@ -250,17 +252,35 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         AuthResponse response = (AuthResponse) decodeOrFail(envelope);
         if (response == null) return;
+        if (evaluating) {
+            failConnection(stream, "Unexpected message AUTH_RESPONSE, the previous one is still being evaluated");
+            return;
+        }
+        evaluating = true;
+        CompletionStage<ByteBuffer> evaluated;
         try {
-            ByteBuffer token = negotiator.evaluateResponse(response.token());
-            if (negotiator.isComplete()) {
-                negotiator = null;
-                state = State.READY;
-                reply(new AuthSuccess(token), stream, version);
-            } else {
-                reply(new AuthChallenge(token), stream, version);
-            }
+            evaluated = negotiator.evaluateResponse(response.token());
         } catch (RuntimeException e) {
-            reply(errorFor(e, stream, response), stream, version);
+            evaluated = CompletableFuture.failedFuture(e);
+        }
+        evaluated.whenComplete((token, failure) -> {
+            if (ctx.executor().inEventLoop()) onAuthEvaluated(token, failure, stream, version, response);
+            else ctx.executor().execute(() -> onAuthEvaluated(token, failure, stream, version, response));
+        });
+    }
+
+    private void onAuthEvaluated(ByteBuffer token, Throwable failure, int stream, ProtocolVersion version, AuthResponse response) {
+        evaluating = false;
+        if (state != State.AUTHENTICATING) return; // closed meanwhile
+        if (failure != null) {
+            reply(errorFor(failure, stream, response), stream, version);
+        } else if (negotiator.isComplete()) {
+            client.loggedIn(negotiator.role());
+            negotiator = null;
+            state = State.READY;
+            reply(new AuthSuccess(token), stream, version);
+        } else {
+            reply(new AuthChallenge(token), stream, version);
         }
     }
 

@@ -464,12 +464,35 @@ class ParserTest {
     void statementsOfFeaturesBallotLacksAreInvalidRequests() {
         for (String cql : List.of("CREATE OR REPLACE FUNCTION f (a int) CALLED ON NULL INPUT RETURNS int LANGUAGE java AS 'return a;'",
                 "CREATE AGGREGATE a (int) SFUNC f STYPE int", "CREATE MATERIALIZED VIEW v AS SELECT * FROM t",
-                "CREATE TRIGGER tr ON t USING 'x'", "CREATE ROLE r", "ALTER USER u WITH PASSWORD 'p'", "DROP FUNCTION f",
-                "GRANT SELECT ON t TO r", "LIST ROLES")) {
+                "CREATE TRIGGER tr ON t USING 'x'", "DROP FUNCTION f", "GRANT SELECT ON t TO r", "REVOKE ALL PERMISSIONS ON KEYSPACE k FROM r",
+                "LIST ALL PERMISSIONS", "CREATE ROLE r WITH HASHED PASSWORD = 'h'")) {
             assertThatThrownBy(() -> parse(cql)).as(cql).isInstanceOf(InvalidRequestException.class)
                     .hasMessageContaining("not supported");
         }
         assertThatThrownBy(() -> parse("CREATE OR REPLACE FUNCTION f")).hasMessageStartingWith("CREATE OR REPLACE FUNCTION is not supported");
+    }
+
+    @Test
+    void parsesRoleStatementsAsCassandra() {
+        assertThat(parse("CREATE ROLE IF NOT EXISTS Alice WITH PASSWORD = 'p' AND LOGIN = true AND SUPERUSER = false"))
+                .isEqualTo(new Statement.CreateRole("alice", true, new RoleOptions("p", true, false), false));
+        assertThat(parse("CREATE ROLE 'Bob'")).isEqualTo(new Statement.CreateRole("Bob", false, RoleOptions.NONE, false));
+        assertThat(parse("CREATE USER u WITH PASSWORD 'p' SUPERUSER"))
+                .isEqualTo(new Statement.CreateRole("u", false, new RoleOptions("p", null, true), true));
+        assertThat(parse("ALTER USER u NOSUPERUSER")).isEqualTo(new Statement.AlterRole("u", new RoleOptions(null, null, false), true));
+        assertThat(parse("ALTER ROLE \"R\" WITH LOGIN = false"))
+                .isEqualTo(new Statement.AlterRole("R", new RoleOptions(null, false, null), false));
+        assertThat(parse("DROP USER IF EXISTS u")).isEqualTo(new Statement.DropRole("u", true, true));
+        assertThat(parse("DROP ROLE r")).isEqualTo(new Statement.DropRole("r", false, false));
+        assertThat(parse("LIST ROLES OF r NORECURSIVE")).isEqualTo(new Statement.ListRoles("r", false, false));
+        assertThat(parse("LIST ROLES")).isEqualTo(new Statement.ListRoles(null, true, false));
+        assertThat(parse("LIST USERS")).isEqualTo(new Statement.ListRoles(null, true, true));
+        assertThat(parse("GRANT admins TO 'Alice'")).isEqualTo(new Statement.GrantRole("admins", "Alice", false));
+        assertThat(parse("REVOKE admins FROM alice")).isEqualTo(new Statement.GrantRole("admins", "alice", true));
+        assertThatThrownBy(() -> parse("CREATE ROLE r WITH LOGIN = true AND LOGIN = false")).isInstanceOf(SyntaxException.class)
+                .hasMessage("Multiple definition for property LOGIN");
+        assertThatThrownBy(() -> parse("CREATE ROLE r WITH LOGIN = 'yes'")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("ALTER ROLE r")).isInstanceOf(SyntaxException.class);
     }
 
     private static Term integer(String text) {

@@ -24,6 +24,8 @@ import ballot.cql.protocol.message.Supported;
 import ballot.cql.protocol.message.VoidResult;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -216,18 +218,23 @@ class ConnectionHandshakeTest {
                 private boolean complete;
 
                 @Override
-                public ByteBuffer evaluateResponse(ByteBuffer token) {
-                    if (token == null) return ByteBuffer.wrap("credentials?".getBytes(StandardCharsets.UTF_8));
+                public CompletionStage<ByteBuffer> evaluateResponse(ByteBuffer token) {
+                    if (token == null) return CompletableFuture.completedFuture(ByteBuffer.wrap("credentials?".getBytes(StandardCharsets.UTF_8)));
                     String[] parts = StandardCharsets.UTF_8.decode(token).toString().split("\0");
                     if (parts.length != 3 || !parts[1].equals(user) || !parts[2].equals(password))
                         throw new AuthenticationException("Provided username " + parts[1] + " and/or password are incorrect");
                     complete = true;
-                    return null;
+                    return CompletableFuture.completedFuture(null);
                 }
 
                 @Override
                 public boolean isComplete() {
                     return complete;
+                }
+
+                @Override
+                public String role() {
+                    return user;
                 }
             };
         }
