@@ -526,9 +526,19 @@ public final class BallotNode implements AutoCloseable {
         log.info("Ballot node stopped");
     }
 
+    /** Interrupts the default superuser's setup and waits for it: a write it has begun must end before storage closes. */
+    private void stopRoleSetup() {
+        roleSetup.shutdownNow();
+        try {
+            if (!roleSetup.awaitTermination(10, TimeUnit.SECONDS)) log.warn("the default superuser's setup did not stop in 10 s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** The metrics endpoint (with the console's sampling) stops first: its gauges read storage and Paxos, which close after it. */
     private void closeQuietly() {
-        if (roleSetup != null) roleSetup.shutdownNow();
+        if (roleSetup != null) stopRoleSetup();
         if (console != null) console.close();
         if (metricsServer != null) metricsServer.close();
         if (server != null) server.stop();
