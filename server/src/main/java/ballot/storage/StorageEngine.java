@@ -120,6 +120,8 @@ public final class StorageEngine implements AutoCloseable {
     private final java.util.concurrent.locks.ReentrantReadWriteLock familyCloseLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private final TableLatencies latencies = new TableLatencies();
     private final java.util.concurrent.locks.ReentrantReadWriteLock installLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    /** Set by {@link #close} under {@link #installLock}'s write lock: a write after it is refused, never sent to closed handles. */
+    private boolean closed;
     private final java.util.concurrent.ExecutorService indexBuilder;
     private final ScheduledExecutorService walSyncer;
     private final SweepQueue sweepQueue = new SweepQueue();
@@ -460,6 +462,10 @@ public final class StorageEngine implements AutoCloseable {
         long start = System.nanoTime();
         Set<UUID> written = new java.util.HashSet<>();
         installLock.readLock().lock();
+        if (closed) {
+            installLock.readLock().unlock();
+            throw new IllegalStateException("storage is closed: the node is stopping");
+        }
         try (WriteBatch batch = new WriteBatch()) {
             for (Mutation mutation : mutations) {
                 PartitionUpdate update = mutation.update();
@@ -1092,6 +1098,12 @@ public final class StorageEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        installLock.writeLock().lock(); // waits for the writes in progress
+        try {
+            closed = true;
+        } finally {
+            installLock.writeLock().unlock();
+        }
         indexBuilder.shutdownNow();
         sweeper.shutdownNow();
         try {

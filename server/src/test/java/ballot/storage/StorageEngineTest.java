@@ -1,6 +1,7 @@
 package ballot.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ballot.admission.StorageHealth;
 import ballot.cql.data.Cell;
@@ -124,6 +125,18 @@ class StorageEngineTest {
         Slice from4to2 = new Slice(new ClusteringBound(new ByteBuffer[] {integer(4)}, true), new ClusteringBound(new ByteBuffer[] {integer(2)}, true));
         assertThat(values(read(1, new ReadSpec(List.of(from4to2), false, 10, 10, NOW)))).containsExactly("4=v4", "3=v3", "2=v2");
         assertThat(values(read(1, new ReadSpec(List.of(from4to2), true, 2, 10, NOW)))).containsExactly("2=v2", "3=v3");
+    }
+
+    /** A late writer (a background task the node did not stop) gets an error, not a JVM crash on closed handles. */
+    @Test
+    void aWriteAfterCloseIsRefused() {
+        Mutation late = new Mutation(row(1, 1, Cell.live(column, null, text("late"), 1)), ids.next(1));
+        storage.close();
+        try {
+            assertThatThrownBy(() -> storage.apply(List.of(late))).isInstanceOf(IllegalStateException.class).hasMessageContaining("storage is closed");
+        } finally {
+            storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
+        }
     }
 
     @Test
