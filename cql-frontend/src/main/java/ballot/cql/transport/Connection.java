@@ -324,8 +324,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         TraceSession trace = options.tracer().newSession(client.remoteAddress(), tracingRequested);
         CompletionStage<? extends Response> stage;
         try {
-            if (!payload.isEmpty()) stage = handler.handle(request, client, trace, payload);
-            else stage = trace == null ? handler.handle(request, client) : handler.handle(request, client, trace);
+            stage = handler.handle(request, client, trace, payload);
             if (stage == null) throw new NullPointerException("RequestHandler returned null for " + envelope.opcode());
         } catch (VirtualMachineError e) {
             throw e;

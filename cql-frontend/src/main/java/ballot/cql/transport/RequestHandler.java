@@ -38,8 +38,9 @@ public interface RequestHandler {
     }
 
     /**
-     * Handles a request that carries a custom payload (protocol v4+), traced when {@code trace} is not null. A handler
-     * that reads no payload key may ignore it, as Cassandra ignores keys it does not know.
+     * What the transport calls for every request: {@code payload} is its custom payload (protocol v4+; empty when it has
+     * none), {@code trace} its trace or null. A handler that reads no payload key may ignore it, as Cassandra ignores
+     * keys it does not know.
      */
     default CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace, Map<String, ByteBuffer> payload) {
         return trace == null ? handle(request, client) : handle(request, client, trace);
