@@ -41,6 +41,8 @@ public enum Mark {
     IN_DOUBT_RESOLVED_NOT_APPLIED,
     /** An in-doubt proposal's fate could not be determined: its requests are answered UNKNOWN. */
     IN_DOUBT_UNRESOLVED,
+    /** Our replica voted first, so another replica's acceptance decided the proposal and applied it at once (§4.6.1). */
+    DECIDED_ON_ACCEPT,
     /** A decree's commit travelled on the next proposal instead of its own message. */
     COMMIT_PIGGYBACKED,
     /** Every replica applied a decree; its entries are pruned from the registers by the next proposal (§4.7). */

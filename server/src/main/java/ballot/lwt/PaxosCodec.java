@@ -126,12 +126,17 @@ final class PaxosCodec {
             writeProposal(out, p.proposal());
             writeOptionalBallot(out, p.promiseNext());
             writeOptionalBallot(out, p.pruneUpTo());
-            out.writeBoolean(p.sole());
+            out.writeByte(p.decides().ordinal());
         }
 
         @Override
         public Propose decode(ByteBuf in) {
-            return new Propose(readKey(in), readProposal(in), readOptionalBallot(in), readOptionalBallot(in), in.readBoolean());
+            PaxosKey key = readKey(in);
+            Proposal proposal = readProposal(in);
+            Ballot promiseNext = readOptionalBallot(in);
+            Ballot pruneUpTo = readOptionalBallot(in);
+            need(in, 1, "decides");
+            return new Propose(key, proposal, promiseNext, pruneUpTo, enumOf(Propose.Decides.values(), in.readByte(), "decides"));
         }
     };
 
@@ -195,6 +200,7 @@ final class PaxosCodec {
                 writeBallot(out, a.ballot());
                 writeBallot(out, a.appliedPredecessor());
                 out.writeBoolean(a.promisedNext());
+                out.writeBoolean(a.applied());
             } else if (reply instanceof Committed c) {
                 out.writeByte(COMMITTED);
                 writeKey(out, c.key());
@@ -233,7 +239,8 @@ final class PaxosCodec {
                     PaxosKey key = readKey(in);
                     Ballot ballot = readBallot(in);
                     Ballot predecessor = readBallot(in);
-                    yield new Accepted(key, ballot, predecessor, readFlag(in));
+                    boolean promisedNext = readFlag(in);
+                    yield new Accepted(key, ballot, predecessor, promisedNext, readFlag(in));
                 }
                 case COMMITTED -> new Committed(readKey(in), readBallot(in));
                 default -> throw new IllegalArgumentException("unknown reply tag " + tag);

@@ -113,7 +113,7 @@ class AcceptorShellRocksTest {
                         r -> assertThat(r.promised()).isEqualTo(ballot(100)));
 
         Proposal proposal = new Proposal(ballot(100), ballot(100), List.of(), Decree.NONE, null);
-        assertThat(send(acceptor, new Propose(key(1), proposal, ballot(200), null, true))).isInstanceOf(Accepted.class);
+        assertThat(send(acceptor, new Propose(key(1), proposal, ballot(200), null, Propose.Decides.SOLE))).isInstanceOf(Accepted.class);
         assertThat(store.load(key(1)).promised()).as("the accept's write carries it").isEqualTo(ballot(200));
         assertThat(store.load(key(1)).accepted()).isEqualTo(proposal);
     }

@@ -80,8 +80,10 @@ class PaxosCodecTest {
         assertThat(roundTrip(PaxosCodec.PROPOSE, propose)).isEqualTo(propose);
         Propose bare = new Propose(KEY, proposal, null, null);
         assertThat(roundTrip(PaxosCodec.PROPOSE, bare)).isEqualTo(bare);
-        Propose sole = new Propose(KEY, proposal, null, null, true);
-        assertThat(roundTrip(PaxosCodec.PROPOSE, sole)).isEqualTo(sole);
+        for (Propose.Decides decides : Propose.Decides.values()) {
+            Propose deciding = new Propose(KEY, proposal, null, null, decides);
+            assertThat(roundTrip(PaxosCodec.PROPOSE, deciding)).isEqualTo(deciding);
+        }
         assertThat(roundTrip(PaxosCodec.COMMIT, new Commit(KEY, decree))).isEqualTo(new Commit(KEY, decree));
         assertThat(roundTrip(PaxosCodec.PRUNE, new Prune(KEY, B2))).isEqualTo(new Prune(KEY, B2));
         List<Reply> replies = List.of(
@@ -90,6 +92,7 @@ class PaxosCodecTest {
                 new Rejected(KEY, B2, Rejected.Phase.PROPOSE, Rejected.Reason.STALE, B3, 0x31, 12),
                 new Rejected(KEY, B2, Rejected.Phase.PREPARE, Rejected.Reason.SUPERSEDED, B3, 0, 0),
                 new Accepted(KEY, B3, B2, true),
+                new Accepted(KEY, B3, B2, false, true),
                 new Committed(KEY, B2));
         for (Reply reply : replies) assertThat(roundTrip(PaxosCodec.REPLY, reply)).isEqualTo(reply);
     }

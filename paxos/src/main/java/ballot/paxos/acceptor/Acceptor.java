@@ -44,7 +44,8 @@ public final class Acceptor {
      * §4.5: accept a proposal whose ballot is not before the promise, after applying its predecessor; a checked
      * proposal also needs this replica's plain-write version to be the expected one, unless this replica already
      * accepted the same origin (§5.7). Optionally promise the coordinator's next ballot in the same write (§4.8). The
-     * electorate's sole replica also applies what it accepts, and prunes it: nobody else needs its entries (§4.6).
+     * electorate's sole replica also applies what it accepts, and prunes it: nobody else needs its entries (§4.6). A
+     * replica whose acceptance the proposal says completes a quorum applies it too (§4.6.1).
      */
     public static Step onPropose(NodeId self, AcceptorState state, Propose propose, long plainVersion) {
         Proposal proposal = propose.proposal();
@@ -52,7 +53,7 @@ public final class Acceptor {
         Decree committed = state.committed();
         if (!committed.ballot().isBefore(ballot)) {
             if (committed.ballot().equals(ballot)) // already accepted and committed: a retransmission
-                return Step.reply(state, new Accepted(propose.key(), ballot, proposal.predecessor().ballot(), false));
+                return Step.reply(state, new Accepted(propose.key(), ballot, proposal.predecessor().ballot(), false, true));
             return Step.reply(state, reject(state, propose.key(), ballot, Rejected.Phase.PROPOSE, Rejected.Reason.SUPERSEDED, plainVersion));
         }
         Proposal accepted = state.accepted();
@@ -99,14 +100,17 @@ public final class Acceptor {
         }
         promised = Ballot.max(promised, state.promised());
         AcceptorState after = new AcceptorState(promised, proposal, committed, spanEnd, recent);
-        if (propose.sole() && !proposal.isEmpty()) {
-            // The only replica: accepting decides. Commit it in the same step, and prune it: every replica applied it.
+        boolean applied = propose.decides().onAccept() && !proposal.isEmpty();
+        if (applied) {
+            // This acceptance completes a quorum (§4.6.1): the proposal is decided, so commit it in the same step. The
+            // sole replica also prunes it: every replica applied it.
             Step commit = onCommit(after, new Commit(propose.key(), proposal.toDecree()));
             apply.addAll(commit.apply());
-            after = prune(commit.next(), ballot);
+            after = commit.next();
+            if (propose.decides() == Propose.Decides.SOLE) after = prune(after, ballot);
         }
         if (propose.pruneUpTo() != null) after = prune(after, propose.pruneUpTo());
-        return new Step(after, true, apply, new Accepted(propose.key(), ballot, predecessor.ballot(), promisedNext));
+        return new Step(after, true, apply, new Accepted(propose.key(), ballot, predecessor.ballot(), promisedNext, applied));
     }
 
     /** §4.6: apply a decided decree (unconditionally: it is chosen) and advance the registers past it. */

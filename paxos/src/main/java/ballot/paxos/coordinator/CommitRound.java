@@ -19,6 +19,10 @@ final class CommitRound {
     final Decree decree;
     final Electorate electorate;
     final Set<NodeId> applied = new LinkedHashSet<>();
+    /** Replicas that applied the decree as they accepted it (§4.6.1): their acknowledgement cost no extra round trip. */
+    final Set<NodeId> appliedOnAccept = new LinkedHashSet<>();
+    /** Replicas expected to apply it as they accept it: the first commit message skips them, the retries do not. */
+    final Set<NodeId> applyingOnAccept = new LinkedHashSet<>();
     final List<Waiter> waiters = new ArrayList<>();
     long nextSendNanos;
     final long giveUpNanos;

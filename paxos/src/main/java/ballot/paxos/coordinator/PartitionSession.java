@@ -132,7 +132,7 @@ final class PartitionSession {
         if (reply instanceof Promise promise) onPromise(from, promise);
         else if (reply instanceof Rejected rejected) onRejected(from, rejected);
         else if (reply instanceof Accepted accepted) onAccepted(from, accepted);
-        else if (reply instanceof Committed committed) acknowledgeCommit(committed.ballot(), from);
+        else if (reply instanceof Committed committed) acknowledgeCommit(committed.ballot(), from, false);
     }
 
     void tick() {
@@ -235,14 +235,36 @@ final class PartitionSession {
 
     private void startPropose(Round r, Proposal proposal, Set<NodeId> recipients) {
         Ballot next = ctx.ballots.next(proposal.spanEndMicros() + 1);
-        r.propose = new ProposeRound(proposal, next, recipients, electorate);
-        r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
         Ballot prune = pendingPrune;
         pendingPrune = null;
-        Propose propose = new Propose(key, proposal, next, prune, r.propose.sole());
-        for (NodeId n : recipients) ctx.transport.send(n, propose);
+        r.propose = new ProposeRound(key, proposal, next, prune, recipients, electorate);
+        r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
+        if (votesFirst(r, recipients)) r.propose.holdBackAllBut(ctx.self);
+        for (NodeId n : recipients) if (!r.propose.heldBack(n)) ctx.transport.send(n, r.propose.proposeTo(n));
         if (prune != null)
             for (NodeId n : electorate.replicas()) if (!recipients.contains(n)) ctx.transport.send(n, new Prune(key, prune));
+    }
+
+    /**
+     * §4.6.1: when our own replica's acceptance and one more make a quorum, and some request waits for a remote
+     * replica to apply its update, our replica votes first; the others then accept and apply in one step, which saves
+     * the commit round trip. Without such a request the round would only wait longer for the same decision.
+     */
+    private boolean votesFirst(Round r, Set<NodeId> recipients) {
+        if (r.phase != Phase.PROPOSE || r.propose.proposal.isEmpty() || electorate.quorum() != 2
+                || !electorate.isVoter(ctx.self) || !recipients.contains(ctx.self) || recipients.size() < 2) return false;
+        for (Pending p : r.batch)
+            if (r.evaluation.entryIndex.containsKey(p) && p.commitLevel.acks() > selfAck(p.commitLevel)) return true;
+        return false;
+    }
+
+    /** Our replica answered the proposal (or a retransmission stopped waiting for it): send it to the others. */
+    private void releaseHeldBack(ProposeRound pr) {
+        for (NodeId n : pr.released()) {
+            Propose propose = pr.proposeTo(n);
+            if (propose.decides() == Propose.Decides.ON_ACCEPT) ctx.mark(Mark.DECIDED_ON_ACCEPT);
+            ctx.transport.send(n, propose);
+        }
     }
 
     // ---------------------------------------------------------------- phase 1
@@ -395,15 +417,20 @@ final class PartitionSession {
         if (r == null) return;
         if (rejected.phase() == Rejected.Phase.PREPARE) {
             if (r.prepare != null && r.phase == Phase.PREPARE && r.prepare.add(from, rejected)) onPrepareProgress();
-        } else if (r.propose != null && r.propose.add(from, rejected) && r.propose.blocked()) {
-            onProposeBlocked();
+        } else if (r.propose != null && r.propose.add(from, rejected)) {
+            if (r.propose.blocked()) onProposeBlocked();
+            else releaseHeldBack(r.propose);
         }
     }
 
     private void onAccepted(NodeId from, Accepted accepted) {
-        acknowledgeCommit(accepted.appliedPredecessor(), from);
+        acknowledgeCommit(accepted.appliedPredecessor(), from, false);
+        if (accepted.applied()) acknowledgeCommit(accepted.ballot(), from, true); // after the decision (§4.6.1)
         Round r = round;
-        if (r != null && r.propose != null && r.propose.add(from, accepted) && r.propose.decided()) onDecided();
+        if (r != null && r.propose != null && r.propose.add(from, accepted)) {
+            if (r.propose.decided()) onDecided();
+            else releaseHeldBack(r.propose);
+        }
     }
 
     /** §4.5-§4.6: a quorum accepted. Answer what can be answered, hold the next promise, send the commit. */
@@ -416,6 +443,7 @@ final class PartitionSession {
         // The sole replica applied (and pruned) the decree when it accepted: nothing to commit.
         CommitRound cr = proposal.isEmpty() || pr.sole() ? null : newCommitRound(decree);
         if (pr.sole() && !proposal.isEmpty()) ctx.mark(Mark.PRUNE);
+        if (cr != null) cr.applyingOnAccept.addAll(pr.applyingWithoutRefusal());
         boolean holdNext = ctx.fastPathEnabled && pr.promisedNextByQuorum();
         round = null;
         contentionAttempts = 0;
@@ -454,6 +482,9 @@ final class PartitionSession {
         if (!holdNext) held = null;
         else if (r.fast) held = held.next(pr.promiseNext, e.finalStates, decree, pr.rejectedFor(Rejected.Reason.STALE));
         else held = Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, e.finalStates, decree);
+        pr.accepts.forEach((node, accepted) -> { // the deciding acceptance also applied the decree (§4.6.1)
+            if (accepted.applied()) acknowledgeCommit(decree.ballot(), node, true);
+        });
         sendCommit(cr, held != null && !queue.isEmpty());
         startIfIdle();
     }
@@ -561,7 +592,7 @@ final class PartitionSession {
         cr.deferred = deferred;
         if (deferred) ctx.mark(Mark.COMMIT_PIGGYBACKED);
         for (NodeId n : electorate.replicas()) {
-            if (n.equals(ctx.self)) continue;
+            if (n.equals(ctx.self) || cr.applied.contains(n) || cr.applyingOnAccept.contains(n)) continue;
             if (deferred && held.versions.containsKey(n)) continue; // will travel on the next proposal
             ctx.transport.send(n, commit);
         }
@@ -588,12 +619,14 @@ final class PartitionSession {
         }
     }
 
-    private void acknowledgeCommit(Ballot ballot, NodeId from) {
+    /** {@code onAccept}: {@code from} applied the decree as it accepted it, in the round trip that decided it. */
+    private void acknowledgeCommit(Ballot ballot, NodeId from, boolean onAccept) {
         if (ballot == null || ballot.isZero()) return;
         for (Iterator<CommitRound> it = commits.iterator(); it.hasNext(); ) {
             CommitRound cr = it.next();
             if (!cr.decree.ballot().equals(ballot)) continue;
             if (!cr.electorate.isReplica(from) || !cr.applied.add(from)) return;
+            if (onAccept) cr.appliedOnAccept.add(from);
             answerSatisfiedWaiters(cr);
             if (cr.appliedEverywhere()) {
                 it.remove();
@@ -611,8 +644,10 @@ final class PartitionSession {
             if (w.pending().answered()) {
                 it.remove();
             } else if (w.pending().commitLevel.countedIn(cr.applied) >= w.pending().commitLevel.acks()) {
-                if (w.pending().commitLevel.acks() > (cr.applied.contains(ctx.self) ? selfAck(w.pending().commitLevel) : 0))
-                    w.pending().roundTrips++;
+                // Acknowledgements that took no round trip of their own: our replica's, and those of the deciding accept.
+                CommitLevel level = w.pending().commitLevel;
+                int free = level.countedIn(cr.appliedOnAccept) + (cr.applied.contains(ctx.self) ? selfAck(level) : 0);
+                if (level.acks() > free) w.pending().roundTrips++;
                 w.pending().answer(Outcome.APPLIED, w.seen());
                 it.remove();
             }
@@ -683,9 +718,8 @@ final class PartitionSession {
             for (NodeId n : electorate.voters())
                 if (!r.prepare.replied(n)) ctx.transport.send(n, prepare(n, r.prepare.ballot, r.prepare.queries));
         } else {
-            ProposeRound pr = r.propose;
-            Propose propose = new Propose(key, pr.proposal, pr.promiseNext, null, pr.sole());
-            for (NodeId n : pr.silent()) ctx.transport.send(n, propose);
+            ProposeRound pr = r.propose; // held-back recipients too: our replica's vote is overdue
+            for (NodeId n : pr.silent()) ctx.transport.send(n, pr.proposeTo(n));
         }
     }
 

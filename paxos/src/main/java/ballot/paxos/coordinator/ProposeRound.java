@@ -3,31 +3,85 @@ package ballot.paxos.coordinator;
 import ballot.paxos.Ballot;
 import ballot.paxos.Electorate;
 import ballot.paxos.NodeId;
+import ballot.paxos.PaxosKey;
 import ballot.paxos.Proposal;
 import ballot.paxos.message.Accepted;
+import ballot.paxos.message.Propose;
 import ballot.paxos.message.Rejected;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Phase 2 of one proposal (docs/paxos.md §4.5): collects acceptances until a quorum accepted (decided) or a quorum
- * became impossible among the replicas it was sent to.
+ * became impossible among the replicas it was sent to. When the coordinator's own replica votes first (§4.6.1), the
+ * other recipients are held back until it has answered, and their proposal then says whether accepting decides.
  */
 final class ProposeRound {
+    final PaxosKey key;
     final Proposal proposal;
     final Ballot promiseNext;
+    /** A decree every replica applied: it travels with the first sending to each recipient (§4.7). */
+    final Ballot pruneUpTo;
     final Set<NodeId> recipients;
     final Electorate electorate;
     final Map<NodeId, Accepted> accepts = new LinkedHashMap<>();
     final Map<NodeId, Rejected> rejections = new LinkedHashMap<>();
+    /** Recipients that waited for the coordinator's own replica's vote and have not been sent the proposal yet. */
+    private final Set<NodeId> heldBack = new LinkedHashSet<>();
+    private final Set<NodeId> sent = new LinkedHashSet<>();
+    /** Recipients sent a proposal whose acceptance decides it: they apply the decree as they accept it. */
+    final Set<NodeId> applyingOnAccept = new LinkedHashSet<>();
 
-    ProposeRound(Proposal proposal, Ballot promiseNext, Set<NodeId> recipients, Electorate electorate) {
+    ProposeRound(PaxosKey key, Proposal proposal, Ballot promiseNext, Ballot pruneUpTo, Set<NodeId> recipients,
+            Electorate electorate) {
+        this.key = key;
         this.proposal = proposal;
         this.promiseNext = promiseNext;
+        this.pruneUpTo = pruneUpTo;
         this.recipients = new LinkedHashSet<>(recipients);
         this.electorate = electorate;
+    }
+
+    /** Every recipient but {@code first} waits until {@link #released} says {@code first} has voted. */
+    void holdBackAllBut(NodeId first) {
+        heldBack.addAll(recipients);
+        heldBack.remove(first);
+    }
+
+    /** The held-back recipients, to send now: {@code first} voted, or the round stopped waiting for it. */
+    List<NodeId> released() {
+        List<NodeId> released = List.copyOf(heldBack);
+        heldBack.clear();
+        return released;
+    }
+
+    /** Whether {@code node} is waiting for the first vote, not sent anything yet. */
+    boolean heldBack(NodeId node) {
+        return heldBack.contains(node);
+    }
+
+    /**
+     * The proposal for {@code to}. Its acceptance decides if a quorum less one of the other voters already accepted
+     * this ballot, durably (an {@code Accepted} follows its persist, §4.12): the recipient completes a quorum (§4.6.1).
+     */
+    Propose proposeTo(NodeId to) {
+        heldBack.remove(to);
+        Ballot prune = sent.add(to) ? pruneUpTo : null;
+        Propose.Decides decides = Propose.Decides.NO;
+        if (electorate.sole()) {
+            decides = Propose.Decides.SOLE;
+        } else if (!proposal.isEmpty() && electorate.isVoter(to)) {
+            int others = 0;
+            for (NodeId n : accepts.keySet()) if (!n.equals(to) && electorate.isVoter(n)) others++;
+            if (others >= electorate.quorum() - 1) {
+                decides = Propose.Decides.ON_ACCEPT;
+                applyingOnAccept.add(to);
+            }
+        }
+        return new Propose(key, proposal, promiseNext, prune, decides);
     }
 
     boolean add(NodeId from, Accepted accepted) {
@@ -69,6 +123,13 @@ final class ProposeRound {
         silent.removeAll(accepts.keySet());
         silent.removeAll(rejections.keySet());
         return silent;
+    }
+
+    /** Recipients expected to apply the decree on acceptance that have not refused it: they need no commit message. */
+    Set<NodeId> applyingWithoutRefusal() {
+        Set<NodeId> nodes = new LinkedHashSet<>(applyingOnAccept);
+        nodes.removeAll(rejections.keySet());
+        return nodes;
     }
 
     Set<NodeId> rejectedFor(Rejected.Reason reason) {

@@ -108,7 +108,7 @@ class AcceptorTest {
     void soleReplicaAppliesWhatItAcceptsInTheSameStep() {
         Decree previous = new Decree(ballot(50), ballot(50), List.of(X));
         Proposal p = proposal(100, previous, Y);
-        Step step = Acceptor.onPropose(SELF, promisedAt(100), new Propose(KEY, p, ballot(150), null, true), 0);
+        Step step = Acceptor.onPropose(SELF, promisedAt(100), new Propose(KEY, p, ballot(150), null, Propose.Decides.SOLE), 0);
         assertThat(step.persist()).isTrue();
         assertThat(step.apply()).containsExactly(previous, p.toDecree());
         assertThat(step.next().accepted()).as("decided, so nothing is in flight").isNull();
@@ -116,17 +116,49 @@ class AcceptorTest {
         assertThat(step.next().committed().isPruned()).as("no other replica needs its entries").isTrue();
         assertThat(step.next().promised()).isEqualTo(ballot(150));
         assertThat(step.next().recent().containsOrigin(ballot(100))).isTrue();
-        assertThat(step.reply()).isEqualTo(new Accepted(KEY, ballot(100), ballot(50), true));
+        assertThat(step.reply()).isEqualTo(new Accepted(KEY, ballot(100), ballot(50), true, true));
 
-        Step again = Acceptor.onPropose(SELF, step.next(), new Propose(KEY, p, ballot(150), null, true), 0);
+        Step again = Acceptor.onPropose(SELF, step.next(), new Propose(KEY, p, ballot(150), null, Propose.Decides.SOLE), 0);
         assertThat(again.persist()).as("a retransmission").isFalse();
         assertThat(again.reply()).isInstanceOf(Accepted.class);
-        Step next = Acceptor.onPropose(SELF, step.next(), new Propose(KEY, proposal(150, p.toDecree(), X), null, null, true), 0);
+        Step next = Acceptor.onPropose(SELF, step.next(), new Propose(KEY, proposal(150, p.toDecree(), X), null, null, Propose.Decides.SOLE), 0);
         assertThat(next.apply()).as("the predecessor is not applied twice").containsExactly(proposal(150, p.toDecree(), X).toDecree());
 
-        Step empty = Acceptor.onPropose(SELF, promisedAt(100), new Propose(KEY, proposal(100, Decree.NONE), null, null, true), 0);
+        Step empty = Acceptor.onPropose(SELF, promisedAt(100), new Propose(KEY, proposal(100, Decree.NONE), null, null, Propose.Decides.SOLE), 0);
         assertThat(empty.apply()).isEmpty();
         assertThat(empty.next().committed()).as("empty decrees are never committed").isEqualTo(Decree.NONE);
+    }
+
+    /**
+     * §4.6.1: a proposal whose acceptance completes a quorum is applied in the accepting write, and the reply says so;
+     * unlike the sole replica's, it is not pruned (the other replicas may still need its entries).
+     */
+    @Test
+    void acceptanceThatCompletesAQuorumAppliesTheProposal() {
+        Decree previous = new Decree(ballot(50), ballot(50), List.of(X));
+        Proposal p = proposal(100, previous, Y);
+        Propose deciding = new Propose(KEY, p, ballot(150), null, Propose.Decides.ON_ACCEPT);
+        Step step = Acceptor.onPropose(SELF, promisedAt(100), deciding, 0);
+        assertThat(step.persist()).isTrue();
+        assertThat(step.apply()).containsExactly(previous, p.toDecree());
+        assertThat(step.next().accepted()).as("decided and applied: nothing is in flight").isNull();
+        assertThat(step.next().committed()).isEqualTo(p.toDecree());
+        assertThat(step.next().committed().isPruned()).as("other replicas may still need the entries").isFalse();
+        assertThat(step.next().promised()).isEqualTo(ballot(150));
+        assertThat(step.reply()).isEqualTo(new Accepted(KEY, ballot(100), ballot(50), true, true));
+
+        Step again = Acceptor.onPropose(SELF, step.next(), deciding, 0);
+        assertThat(again.persist()).as("a retransmission").isFalse();
+        assertThat(again.reply()).as("still counts as applied").isEqualTo(new Accepted(KEY, ballot(100), ballot(50), false, true));
+
+        Step refused = Acceptor.onPropose(SELF, promisedAt(200), deciding, 0);
+        assertThat(refused.apply()).as("a refused proposal applies nothing, whatever it claims").isEmpty();
+        assertThat(refused.reply()).isInstanceOf(Rejected.class);
+
+        Step plain = Acceptor.onPropose(SELF, promisedAt(100), propose(p), 0);
+        assertThat(plain.apply()).as("without the claim only the predecessor is applied").containsExactly(previous);
+        assertThat(plain.next().accepted()).isEqualTo(p);
+        assertThat(((Accepted) plain.reply()).applied()).isFalse();
     }
 
     /** §4.5.3: a proposal before the promise is refused and changes nothing. */

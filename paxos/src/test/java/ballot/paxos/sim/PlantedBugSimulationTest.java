@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * report violations (docs/paxos.md §10). If these tests fail, the checker or the workload has gone blind.
  */
 class PlantedBugSimulationTest {
-    private static final int SEEDS = 40;
+    private static final int SEEDS = 300;
 
     /** A store that does not persist promises (a missing fsync on prepare) lets two proposals win one round. */
     @Test
@@ -68,6 +68,13 @@ class PlantedBugSimulationTest {
         List<String> found = searchSeeds(SimStore.Bug.JOINER_VOTES, 20_251_126L, 200,
                 seed -> SimOptions.random(new SplittableRandom(seed), 40).withNodes(3).withJoin());
         assertThat(found).as("the checks must catch a joined replica that votes without the history").isNotEmpty();
+    }
+
+    /** A proposal that claims its acceptance decides, without a quorum less one behind it, applies undecided values. */
+    @Test
+    void checkerFindsAcceptancesThatClaimADecisionTheyDoNotHave() {
+        List<String> found = runUntilViolation(SimStore.Bug.CLAIMED_DECISIONS, false);
+        assertThat(found).as("the checks must catch replicas that apply a proposal no quorum accepted").isNotEmpty();
     }
 
     /** Runs {@code bug} with the options of up to {@code runs} seeds drawn from {@code seedOfSeeds}, until a violation. */

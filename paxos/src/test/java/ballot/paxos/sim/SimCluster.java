@@ -12,6 +12,7 @@ import ballot.paxos.coordinator.CasResult;
 import ballot.paxos.coordinator.CommitLevel;
 import ballot.paxos.coordinator.WorkSlot;
 import ballot.paxos.message.Message;
+import ballot.paxos.message.Propose;
 import ballot.paxos.message.Reply;
 import ballot.paxos.message.Request;
 import ballot.paxos.sim.LinearizabilityChecker.Kind;
@@ -367,16 +368,19 @@ final class SimCluster {
     }
 
     private void network(NodeId from, NodeId to, Object message) {
+        if (options.bug() == SimStore.Bug.CLAIMED_DECISIONS && message instanceof Propose p && p.decides() == Propose.Decides.NO)
+            message = new Propose(p.key(), p.proposal(), p.promiseNext(), p.pruneUpTo(), Propose.Decides.ON_ACCEPT);
+        Object delivered = message;
         Node target = node(to);
         if (from.equals(to)) { // local: no network, never lost
-            schedule(20_000, () -> target.deliver(from, message));
+            schedule(20_000, () -> target.deliver(from, delivered));
             return;
         }
-        if (node(from).dc != target.dc) crossDcMessages.merge(message.getClass().getSimpleName(), 1, Integer::sum);
+        if (node(from).dc != target.dc) crossDcMessages.merge(delivered.getClass().getSimpleName(), 1, Integer::sum);
         if (cutLinks.contains(link(from, to)) || random.nextDouble() < options.loss()) return;
         int copies = random.nextDouble() < options.duplicate() ? 2 : 1;
         for (int i = 0; i < copies; i++)
-            schedule(200_000 + random.nextLong(options.delayMaxNanos()), () -> target.deliver(from, message));
+            schedule(200_000 + random.nextLong(options.delayMaxNanos()), () -> target.deliver(from, delivered));
     }
 
     private static long link(NodeId a, NodeId b) {

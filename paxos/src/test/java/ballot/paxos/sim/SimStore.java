@@ -28,10 +28,14 @@ import java.util.function.Consumer;
  * a persist done as soon as it is submitted (a group commit that answers before its fsync), {@link Bug#JOINER_VOTES}
  * lets a node that joined take part in the votes of keys it has no history of (§4.14), {@link Bug#UNSYNCED_VOTES}
  * writes promises and acceptances without a sync, as commits are (§4.15), {@link Bug#UNSYNCED_CLEARING_COMMITS} writes
- * a commit that clears the replica's acceptance without a sync.
+ * a commit that clears the replica's acceptance without a sync, and {@link Bug#CLAIMED_DECISIONS} (planted in the
+ * simulated network) makes every proposal claim that its acceptance decides it, votes first or not (§4.6.1).
  */
 final class SimStore implements PaxosStore {
-    enum Bug { NONE, FORGET_PROMISES, IGNORE_PLAIN_WRITES, ACKNOWLEDGE_BEFORE_DURABLE, JOINER_VOTES, UNSYNCED_VOTES, UNSYNCED_CLEARING_COMMITS }
+    enum Bug {
+        NONE, FORGET_PROMISES, IGNORE_PLAIN_WRITES, ACKNOWLEDGE_BEFORE_DURABLE, JOINER_VOTES, UNSYNCED_VOTES,
+        UNSYNCED_CLEARING_COMMITS, CLAIMED_DECISIONS
+    }
 
     /** A decree as applied here, for the agreement check. */
     record Applied(PaxosKey key, Decree decree) {}
