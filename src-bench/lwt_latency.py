@@ -1,0 +1,93 @@
+"""One request in flight: the p50 of an LWT against a plain write on the same cluster (issue 9's latency targets).
+
+    python lwt_latency.py --hosts 127.0.0.1,127.0.0.2,127.0.0.3 [--port 9042] [--rf 3] [--warmup 600] [--count 800]
+
+Interleaves three statements, one at a time, through the DataStax Python driver (token-aware, as clients run):
+a plain INSERT at QUORUM of a new key, an INSERT ... IF NOT EXISTS of a new key (serial SERIAL, commit QUORUM), and
+an UPDATE ... IF v = ? on one hot key (the same partition every time). Interleaving puts the three under the same
+machine load. Prints progress, then per kind the count, p50, p90, p99 and max in ms, and the LWT / plain p50 ratios.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+import uuid
+
+from cassandra import ConsistencyLevel
+from cassandra.cluster import Cluster, ExecutionProfile, EXEC_PROFILE_DEFAULT
+from cassandra.policies import DCAwareRoundRobinPolicy, TokenAwarePolicy
+
+
+def percentile(sorted_ms, q):
+    return sorted_ms[min(len(sorted_ms) - 1, int(q * len(sorted_ms)))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hosts", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=9042)
+    parser.add_argument("--rf", type=int, default=3)
+    parser.add_argument("--warmup", type=int, default=600, help="unrecorded rounds of the three statements")
+    parser.add_argument("--count", type=int, default=800, help="recorded rounds of the three statements")
+    args = parser.parse_args()
+
+    profile = ExecutionProfile(load_balancing_policy=TokenAwarePolicy(DCAwareRoundRobinPolicy()),
+                               consistency_level=ConsistencyLevel.QUORUM,
+                               serial_consistency_level=ConsistencyLevel.SERIAL, request_timeout=10)
+    cluster = Cluster(args.hosts.split(","), port=args.port, protocol_version=4,
+                      execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+    session = cluster.connect()
+    keyspace = "lwt_latency"
+    session.execute(f"DROP KEYSPACE IF EXISTS {keyspace}")
+    session.execute(f"CREATE KEYSPACE {keyspace} WITH replication = "
+                    f"{{'class': 'SimpleStrategy', 'replication_factor': {args.rf}}}")
+    session.execute(f"CREATE TABLE {keyspace}.kv (k uuid PRIMARY KEY, v bigint)")
+    plain = session.prepare(f"INSERT INTO {keyspace}.kv (k, v) VALUES (?, ?)")
+    new_key = session.prepare(f"INSERT INTO {keyspace}.kv (k, v) VALUES (?, ?) IF NOT EXISTS")
+    hot_update = session.prepare(f"UPDATE {keyspace}.kv SET v = ? WHERE k = ? IF v = ?")
+    hot = uuid.uuid4()
+    if not session.execute(new_key, (hot, 0)).was_applied:
+        sys.exit("the hot key could not be created")
+
+    timings = {"plain": [], "lwt new key": [], "lwt hot key": []}
+    hot_value = 0
+    total = args.warmup + args.count
+    started = time.monotonic()
+    for i in range(total):
+        record = i >= args.warmup
+        for kind in timings:
+            if kind == "plain":
+                statement, values = plain, (uuid.uuid4(), i)
+            elif kind == "lwt new key":
+                statement, values = new_key, (uuid.uuid4(), i)
+            else:
+                statement, values = hot_update, (hot_value + 1, hot, hot_value)
+            t0 = time.perf_counter()
+            result = session.execute(statement, values)
+            elapsed_ms = (time.perf_counter() - t0) * 1000
+            if kind != "plain" and not result.was_applied:
+                sys.exit(f"{kind}: not applied at round {i} (another client on the cluster?)")
+            if kind == "lwt hot key":
+                hot_value += 1
+            if record:
+                timings[kind].append(elapsed_ms)
+        if (i + 1) % 200 == 0:
+            phase = "warm-up" if i < args.warmup else "measured"
+            print(f"[lwt-latency] {i + 1}/{total} rounds ({phase}), {time.monotonic() - started:.0f} s", flush=True)
+
+    print(f"[lwt-latency] {args.count} of each kind, one request in flight, hosts {args.hosts}, RF {args.rf}")
+    print(f"{'kind':<12} {'count':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    p50 = {}
+    for kind, samples in timings.items():
+        ordered = sorted(samples)
+        p50[kind] = statistics.median(ordered)
+        print(f"{kind:<12} {len(ordered):>6} {p50[kind]:>8.2f} {percentile(ordered, 0.9):>8.2f} "
+              f"{percentile(ordered, 0.99):>8.2f} {ordered[-1]:>8.2f}")
+    print(f"ratio lwt new key / plain p50: {p50['lwt new key'] / p50['plain']:.2f}")
+    print(f"ratio lwt hot key / plain p50: {p50['lwt hot key'] / p50['plain']:.2f}")
+    cluster.shutdown()
+
+
+if __name__ == "__main__":
+    main()
