@@ -1,5 +1,6 @@
 package ballot.cql.parse;
 
+import ballot.cql.access.Permission;
 import java.util.List;
 
 /** A parsed CQL statement: syntax only, not yet checked against the schema. */
@@ -46,6 +47,24 @@ public sealed interface Statement {
 
     /** LIST ROLES [OF {@code of}] [NORECURSIVE], or with {@code users} LIST USERS. */
     record ListRoles(String of, boolean recursive, boolean users) implements Statement {}
+
+    /**
+     * What permissions are granted on: ALL KEYSPACES ({@code keyspace} and {@code table} null), KEYSPACE {@code keyspace},
+     * or [TABLE] {@code table} (in the client's keyspace unless it names one).
+     */
+    record DataResourceName(String keyspace, QualifiedName table) {}
+
+    /**
+     * GRANT {@code permission} ON {@code on} TO {@code role}, or with {@code revoke} REVOKE ... FROM; {@code permission}
+     * null is ALL [PERMISSIONS]: those that apply to the resource.
+     */
+    record GrantPermission(Permission permission, DataResourceName on, String role, boolean revoke) implements Statement {}
+
+    /**
+     * LIST {@code permission} (null: ALL) [ON {@code on}] [OF {@code of}] [NORECURSIVE]; {@code on} and {@code of} null
+     * when not given. Without NORECURSIVE the resources above {@code on} are listed too.
+     */
+    record ListPermissions(Permission permission, DataResourceName on, String of, boolean recursive) implements Statement {}
 
     record CreateKeyspace(String name, boolean ifNotExists, Properties properties) implements Statement {}
 
