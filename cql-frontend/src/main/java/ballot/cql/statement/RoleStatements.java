@@ -55,10 +55,10 @@ final class RoleStatements {
         @Override
         public CompletableFuture<Result> execute(QueryContext context) {
             QueryContext.Login login = context.login();
-            return CompletableFuture.completedFuture(run(login.roles(), Caller.of(login)));
+            return CompletableFuture.completedFuture(run(login, Caller.of(login)));
         }
 
-        abstract Result run(Roles roles, Caller caller);
+        abstract Result run(QueryContext.Login session, Caller caller);
     }
 
     /** The client's role, null for an anonymous client, and whether it is a superuser. */
@@ -69,19 +69,20 @@ final class RoleStatements {
         }
 
         void checkLoggedIn() {
-            if (role == null) throw new UnauthorizedException("You have to be logged in and not anonymous to perform this request");
+            if (role == null) throw UnauthorizedException.anonymous();
         }
 
         /** Refuses a logged-in role that is not a superuser, as lacking {@code permission} on {@code resource}. */
         void checkSuperuser(String permission, String resource) {
             if (role != null && !superuser)
-                throw new UnauthorizedException("User " + role + " has no " + permission + " permission on " + resource + " or any of its parents");
+                throw UnauthorizedException.missing(role, permission, resource);
         }
     }
 
     static CqlStatement create(Statement.CreateRole s) {
         return new RoleStatement() {
-            Result run(Roles roles, Caller caller) {
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 caller.checkSuperuser("CREATE", "<all roles>");
                 checkSupported(roles, s.options());
                 checkName(s.name());
@@ -101,7 +102,8 @@ final class RoleStatements {
 
     static CqlStatement alter(Statement.AlterRole s) {
         return new RoleStatement() {
-            Result run(Roles roles, Caller caller) {
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 RoleOptions o = s.options();
                 if (o.isEmpty()) throw new InvalidRequestException("ALTER [ROLE|USER] can't be empty");
                 boolean self = s.name().equals(caller.role());
@@ -127,7 +129,8 @@ final class RoleStatements {
 
     static CqlStatement drop(Statement.DropRole s) {
         return new RoleStatement() {
-            Result run(Roles roles, Caller caller) {
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 caller.checkSuperuser("DROP", "<role " + s.name() + ">");
                 caller.checkLoggedIn();
                 if (s.name().equals(caller.role())) throw new InvalidRequestException("Cannot DROP primary role for current login");
@@ -136,6 +139,7 @@ final class RoleStatements {
                     throw new InvalidRequestException((s.user() ? "User " : "") + s.name() + " doesn't exist");
                 }
                 roles.drop(s.name());
+                session.permissions().revokeAllFrom(s.name());
                 return new VoidResult();
             }
         };
@@ -144,7 +148,8 @@ final class RoleStatements {
     /** GRANT and REVOKE of a role: superusers only (Cassandra asks AUTHORIZE on the role granted). */
     static CqlStatement grant(Statement.GrantRole s) {
         return new RoleStatement() {
-            Result run(Roles roles, Caller caller) {
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 caller.checkSuperuser("AUTHORIZE", "<role " + s.role() + ">");
                 caller.checkLoggedIn();
                 for (String name : List.of(s.role(), s.member()))
@@ -173,7 +178,8 @@ final class RoleStatements {
                 return s.users() ? LIST_USERS : LIST_ROLES;
             }
 
-            Result run(Roles roles, Caller caller) {
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 caller.checkLoggedIn();
                 if (s.of() != null && roles.find(s.of()) == null) throw new InvalidRequestException(s.of() + " doesn't exist");
                 Set<String> visible = null; // null: all roles

@@ -8,6 +8,7 @@ import ballot.cql.error.UnauthorizedException;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.Rows;
+import ballot.cql.spi.Permissions;
 import ballot.cql.spi.Roles;
 import ballot.cql.type.CqlTypes;
 import java.nio.ByteBuffer;
@@ -76,7 +77,7 @@ class RoleStatementsTest {
 
     private Result run(String cql, Roles roles, String as) {
         CqlStatement statement = fixture.preparer.prepare(cql, null);
-        return statement.execute(QueryContext.of(fixture.environment, null, QueryOptions.DEFAULT, statement).loggedIn(roles, as)).join();
+        return statement.execute(QueryContext.of(fixture.environment, null, QueryOptions.DEFAULT, statement).loggedIn(roles, Permissions.ALLOW_ALL, as)).join();
     }
 
     private Result run(String cql, String as) {
