@@ -30,7 +30,7 @@ class AuthorizationIT {
             config.authenticator = "PasswordAuthenticator";
             config.authorizer = "CassandraAuthorizer";
         });
-        superuser = loginAsDefaultSuperuser();
+        superuser = loginAsDefaultSuperuser(node);
         superuser.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         superuser.execute("CREATE TABLE ks.t (k int PRIMARY KEY, v int)");
         superuser.execute("CREATE TABLE ks.other (k int PRIMARY KEY, v int)");
@@ -44,7 +44,7 @@ class AuthorizationIT {
     }
 
     /** The default superuser is created just after the node starts serving, off the start path: wait for it. */
-    private static CqlSession loginAsDefaultSuperuser() throws InterruptedException {
+    private static CqlSession loginAsDefaultSuperuser(TestNode node) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (true) {
             try {
@@ -248,6 +248,38 @@ class AuthorizationIT {
                     "User henry has no SELECT permission on <table system_auth.role_permissions>");
             assertThatThrownBy(() -> henry.execute("INSERT INTO system_auth.role_permissions (role, resource) VALUES ('henry', 'data')"))
                     .isInstanceOf(UnauthorizedException.class).hasMessageContaining("system_auth keyspace is not user-modifiable");
+        }
+    }
+
+    @Test
+    void aSuperuserAltersSystemAuthsReplicationAndTheChangeOutlivesARestart() throws InterruptedException {
+        String alter = "ALTER KEYSPACE system_auth WITH replication = {'class': 'NetworkTopologyStrategy', 'datacenter1': 1}";
+        String replication = "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = 'system_auth'";
+        try (CqlSession ivy = newUser("ivy")) {
+            superuser.execute("GRANT ALTER ON ALL KEYSPACES TO ivy");
+            assertRefused(ivy, alter, "User ivy has no ALTER permission on <keyspace system_auth> or any of its parents");
+        }
+        assertThatThrownBy(() -> superuser.execute("ALTER KEYSPACE system WITH durable_writes = false"))
+                .isInstanceOf(UnauthorizedException.class).hasMessageContaining("system keyspace is not user-modifiable");
+        assertThatThrownBy(() -> superuser.execute("DROP KEYSPACE system_auth"))
+                .isInstanceOf(UnauthorizedException.class).hasMessageContaining("system_auth keyspace is not user-modifiable");
+        // The change itself on a node of its own, which is restarted, so that the other tests are not disturbed.
+        TestNode own = TestNode.start("authorization-system-auth", config -> {
+            config.authenticator = "PasswordAuthenticator";
+            config.authorizer = "CassandraAuthorizer";
+        });
+        try (own) {
+            try (CqlSession admin = loginAsDefaultSuperuser(own)) {
+                admin.execute(alter);
+                assertThat(admin.execute(replication).one().getMap(0, String.class, String.class))
+                        .containsEntry("datacenter1", "1").hasEntrySatisfying("class", c -> assertThat(c).endsWith("NetworkTopologyStrategy"));
+                admin.execute("CREATE ROLE after_alter");
+            }
+            own.restart();
+            try (CqlSession admin = loginAsDefaultSuperuser(own)) {
+                assertThat(admin.execute(replication).one().getMap(0, String.class, String.class)).containsEntry("datacenter1", "1");
+                assertThat(admin.execute("SELECT role FROM system_auth.roles WHERE role = 'after_alter'").one()).isNotNull();
+            }
         }
     }
 
