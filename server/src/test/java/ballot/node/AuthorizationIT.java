@@ -176,6 +176,9 @@ class AuthorizationIT {
                 "lister <table ks.t> AUTHORIZE");
         assertThat(listed(superuser, "LIST SELECT ON ks.t OF lister")).containsExactly("lister <all keyspaces> SELECT", "lister <table ks.t> SELECT");
         assertThat(listed(superuser, "LIST SELECT ON ks.t OF lister NORECURSIVE")).containsExactly("lister <table ks.t> SELECT");
+        superuser.execute("GRANT CREATE ON ALL KEYSPACES TO lister");
+        assertThat(listed(superuser, "LIST ALL ON ks.t OF lister")).startsWith("lister <all keyspaces> CREATE", "lister <all keyspaces> SELECT");
+        superuser.execute("REVOKE CREATE ON ALL KEYSPACES FROM lister");
         assertThat(listed(superuser, "LIST MODIFY PERMISSION ON KEYSPACE ks OF lister")).isEmpty();
         superuser.execute("REVOKE ALL ON ks.t FROM lister");
         assertThat(listed(superuser, "LIST ALL OF lister")).containsExactly("lister <all keyspaces> SELECT");

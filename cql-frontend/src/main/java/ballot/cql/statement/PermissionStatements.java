@@ -18,6 +18,7 @@ import ballot.cql.type.CqlTypes;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -77,8 +78,9 @@ final class PermissionStatements {
 
     static CqlStatement list(Statement.ListPermissions s, String keyspace) {
         DataResource on = s.on() == null ? null : StatementAccess.resource(s.on(), keyspace);
-        Set<Permission> listed = on == null && s.permission() == null ? Set.of(Permission.values())
-                : StatementAccess.permissions(s.permission(), on == null ? DataResource.ALL_KEYSPACES : on);
+        // LIST ALL is every permission, not only those that apply to the resource: LIST ALL ON ks.t shows a CREATE
+        // granted on all keyspaces, as Cassandra does.
+        Set<Permission> listed = s.permission() == null ? EnumSet.allOf(Permission.class) : EnumSet.of(s.permission());
         return new PermissionStatement() {
             @Override
             public RowsMetadata resultMetadata() {
