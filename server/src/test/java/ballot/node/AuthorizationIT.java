@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A node with PasswordAuthenticator and CassandraAuthorizer, and the DataStax driver: what each statement needs, GRANT,
- * REVOKE and LIST PERMISSIONS, inheritance through roles and resources, and grants kept in step with the schema. The
+ * REVOKE and LIST PERMISSIONS on data and roles, inheritance through roles and resources, grants kept in step with the
+ * schema and the roles, and ALTER KEYSPACE system_auth. The
  * node keeps the default permissions_validity_in_ms: a GRANT or REVOKE on this node must take effect at once anyway.
  */
 class AuthorizationIT {
@@ -252,6 +253,35 @@ class AuthorizationIT {
             assertThatThrownBy(() -> henry.execute("INSERT INTO system_auth.role_permissions (role, resource) VALUES ('henry', 'data')"))
                     .isInstanceOf(UnauthorizedException.class).hasMessageContaining("system_auth keyspace is not user-modifiable");
         }
+    }
+
+    @Test
+    void permissionsOnRolesLetAnotherRoleManageRoles() {
+        try (CqlSession kim = newUser("kim")) {
+            assertRefused(kim, "CREATE ROLE kims_role", "User kim has no CREATE permission on <all roles> or any of its parents");
+            superuser.execute("GRANT CREATE ON ALL ROLES TO kim");
+            kim.execute("CREATE ROLE kims_role");
+            assertRefused(kim, "CREATE ROLE kims_admin WITH SUPERUSER = true", "Only superusers can create a role with superuser status");
+            // The creator of a role may alter, drop and grant it.
+            assertThat(listed(kim, "LIST ALL PERMISSIONS OF kim")).containsExactly("kim <all roles> CREATE",
+                    "kim <role kims_role> ALTER", "kim <role kims_role> DROP", "kim <role kims_role> AUTHORIZE");
+            kim.execute("ALTER ROLE kims_role WITH LOGIN = false");
+            kim.execute("GRANT kims_role TO kim");
+            assertRefused(kim, "ALTER ROLE cassandra WITH LOGIN = true", "User kim has no ALTER permission on <role cassandra> or any of its parents");
+            assertRefused(kim, "DROP ROLE cassandra", "User kim has no DROP permission on <role cassandra> or any of its parents");
+            assertRefused(kim, "GRANT cassandra TO kim", "User kim has no AUTHORIZE permission on <role cassandra> or any of its parents");
+            assertRefused(kim, "LIST ALL PERMISSIONS", "You are not authorized to view everyone's permissions");
+            assertThat(kim.execute("LIST ROLES").all().stream().map(r -> r.getString("role"))).containsExactly("kim", "kims_role");
+            superuser.execute("GRANT DESCRIBE ON ALL ROLES TO kim");
+            assertThat(kim.execute("LIST ROLES").all().stream().map(r -> r.getString("role"))).contains("cassandra", "kim", "kims_role");
+            assertThat(listed(kim, "LIST ALL PERMISSIONS")).contains("kim <all roles> DESCRIBE");
+            kim.execute("REVOKE kims_role FROM kim");
+            kim.execute("DROP ROLE kims_role");
+        }
+        // Dropping the role took the grants on it away.
+        assertThat(listed(superuser, "LIST ALL PERMISSIONS OF kim")).containsExactly("kim <all roles> CREATE", "kim <all roles> DESCRIBE");
+        assertThatThrownBy(() -> superuser.execute("GRANT ALTER ON ROLE nobody TO kim")).isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("Resource <role nobody> doesn't exist");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package ballot.cql.access;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -9,9 +8,9 @@ import java.util.Set;
 /**
  * What data permissions are granted on, as in Cassandra: all keyspaces ({@code keyspace} null), one keyspace
  * ({@code table} null) or one table. Stored under Cassandra's names: {@code data}, {@code data/ks}, {@code data/ks/t}.
- * A permission granted on a resource holds on everything below it (docs/security.md, "Permissions").
+ * A permission granted on a resource holds on everything below it (docs/security.md, "Authorization").
  */
-public record DataResource(String keyspace, String table) {
+public record DataResource(String keyspace, String table) implements Resource {
     private static final String ROOT_NAME = "data";
     public static final DataResource ALL_KEYSPACES = new DataResource(null, null);
     private static final Set<Permission> KEYSPACE_PERMISSIONS = Collections.unmodifiableSet(EnumSet.of(Permission.CREATE, Permission.ALTER,
@@ -40,7 +39,7 @@ public record DataResource(String keyspace, String table) {
         return new DataResource(parts.length > 1 ? parts[1] : null, parts.length > 2 ? parts[2] : null);
     }
 
-    /** Cassandra's stored name: {@code data}, {@code data/ks} or {@code data/ks/t}. */
+    @Override
     public String name() {
         if (keyspace == null) return ROOT_NAME;
         return table == null ? ROOT_NAME + "/" + keyspace : ROOT_NAME + "/" + keyspace + "/" + table;
@@ -50,25 +49,13 @@ public record DataResource(String keyspace, String table) {
         return table != null;
     }
 
-    /** The resource directly above this one; null for all keyspaces. */
+    @Override
     public DataResource parent() {
         if (keyspace == null) return null;
         return table == null ? ALL_KEYSPACES : keyspace(keyspace);
     }
 
-    /** This resource and every one above it, nearest first: where a permission on it may have been granted. */
-    public List<DataResource> chain() {
-        List<DataResource> chain = new ArrayList<>(3);
-        for (DataResource r = this; r != null; r = r.parent()) chain.add(r);
-        return chain;
-    }
-
-    /** Whether {@code other} is this resource or lies below it. */
-    public boolean covers(DataResource other) {
-        return other.chain().contains(this);
-    }
-
-    /** The permissions that mean something on this resource: what {@code ALL PERMISSIONS} grants. */
+    @Override
     public Set<Permission> applicablePermissions() {
         return applicablePermissions(table != null);
     }

@@ -3,6 +3,7 @@ package ballot.cql.auth;
 import ballot.cql.access.Access;
 import ballot.cql.access.DataResource;
 import ballot.cql.access.Permission;
+import ballot.cql.access.RoleResource;
 import ballot.cql.error.UnauthorizedException;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.spi.Permissions;
@@ -23,14 +24,16 @@ import java.util.function.Function;
  *   <li>a superuser (a role that is one, or holds one) may do everything;
  *   <li>system_auth's keyspace and tables (roles, password hashes, permissions) are for superusers only, whatever the
  *       authorizer: others may neither read them nor alter the keyspace (writes are refused to all when prepared);
- *   <li>with AllowAllAuthorizer, nothing else is checked;
+ *   <li>with AllowAllAuthorizer, nothing else is checked, but managing roles (CREATE, DROP and GRANT of a role): only
+ *       superusers may, as Cassandra with no permission granted on roles;
  *   <li>the tables drivers read to connect (system.local, peers, peers_v2, system_schema, system_virtual_schema) may
  *       be read by every role, as Cassandra's always-readable resources;
- *   <li>otherwise the permission must be granted on the resource or one above it, to the role or one it holds.
+ *   <li>otherwise the permission must be granted on the resource or one above it, to the role or one it holds
+ *       ({@link Permissions#holds}).
  * </ol>
  *
  * <p>It also keeps the grants in step with the schema, as Cassandra does: the creator of a keyspace or table gets all
- * permissions on it, and dropping one forgets every permission on it.
+ * permissions on it, and dropping one forgets every permission on it (the role statements do the same for roles).
  */
 public final class Authorization {
     private static final String AUTH_KEYSPACE = "system_auth";
@@ -50,13 +53,14 @@ public final class Authorization {
     /** Refuses {@code role} (null: anonymous) with Cassandra's UNAUTHORIZED if it lacks one of {@code needed}. */
     public void check(String role, List<Access> needed) {
         if (role == null || needed.isEmpty()) return;
-        if (!permissions.enabled() && needed.stream().noneMatch(Authorization::isAuthKeyspace)) return;
+        if (!permissions.enabled() && needed.stream().noneMatch(Authorization::isSuperusersOnlyWithoutGrants)) return;
         List<Role> held = Roles.held(role, roles);
         for (Role r : held) if (r.superuser()) return;
         for (Access access : needed) {
             if (isAuthKeyspace(access)) throw UnauthorizedException.missing(role, access.permission(), access.resource());
-            if (!permissions.enabled() || isAlwaysReadable(access) || isGranted(held, access)) continue;
-            throw UnauthorizedException.missing(role, access.permission(), access.resource());
+            boolean allowed = permissions.enabled() ? isAlwaysReadable(access) || permissions.holds(held, access)
+                    : !isSuperusersOnlyWithoutGrants(access);
+            if (!allowed) throw UnauthorizedException.missing(role, access.permission(), access.resource());
         }
     }
 
@@ -80,24 +84,24 @@ public final class Authorization {
             default -> null;
         };
         if (resource == null) return;
-        if (change.change() == SchemaChange.Change.CREATED && role != null) permissions.grant(role, resource, resource.applicablePermissions());
+        if (change.change() == SchemaChange.Change.CREATED) permissions.grantToCreator(role, resource);
         if (change.change() == SchemaChange.Change.DROPPED) permissions.revokeAllOn(resource);
     }
 
-    private boolean isGranted(List<Role> held, Access access) {
-        for (Role r : held)
-            for (DataResource resource : access.resource().chain())
-                if (permissions.granted(r.name(), resource).contains(access.permission())) return true;
-        return false;
+    /**
+     * What only a superuser may do where nothing can be granted (AllowAllAuthorizer): manage roles, as Cassandra with
+     * no permission granted on roles, and use system_auth.
+     */
+    private static boolean isSuperusersOnlyWithoutGrants(Access access) {
+        return access.resource() instanceof RoleResource || isAuthKeyspace(access);
     }
 
     private static boolean isAuthKeyspace(Access access) {
-        return AUTH_KEYSPACE.equals(access.resource().keyspace());
+        return access.resource() instanceof DataResource data && AUTH_KEYSPACE.equals(data.keyspace());
     }
 
     private static boolean isAlwaysReadable(Access access) {
-        if (access.permission() != Permission.SELECT) return false;
-        DataResource resource = access.resource();
+        if (access.permission() != Permission.SELECT || !(access.resource() instanceof DataResource resource)) return false;
         return READABLE_TABLES.contains(resource) || resource.isTable() && READABLE_KEYSPACES.contains(resource.keyspace());
     }
 }

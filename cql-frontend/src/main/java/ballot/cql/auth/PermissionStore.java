@@ -1,7 +1,7 @@
 package ballot.cql.auth;
 
 import ballot.cql.ConsistencyLevel;
-import ballot.cql.access.DataResource;
+import ballot.cql.access.Resource;
 import ballot.cql.access.Permission;
 import ballot.cql.protocol.message.Rows;
 import ballot.cql.spi.Permissions;
@@ -38,7 +38,7 @@ public final class PermissionStore implements Permissions {
     private final CqlStatement remove;
     private final CqlStatement deleteRole;
     private final CqlStatement deleteResource;
-    private final LoadingCache<String, Map<DataResource, Set<Permission>>> cache;
+    private final LoadingCache<String, Map<Resource, Set<Permission>>> cache;
 
     /** @param validity how long a role's cached permissions are used; zero: no cache */
     public PermissionStore(QueryEnvironment environment, Duration validity) {
@@ -63,18 +63,18 @@ public final class PermissionStore implements Permissions {
     }
 
     @Override
-    public Set<Permission> granted(String role, DataResource resource) {
+    public Set<Permission> granted(String role, Resource resource) {
         return cache.get(role).getOrDefault(resource, Set.of());
     }
 
     @Override
-    public void grant(String role, DataResource resource, Set<Permission> permissions) {
+    public void grant(String role, Resource resource, Set<Permission> permissions) {
         queries.run(add, CONSISTENCY, names(permissions), role, resource.name());
         cache.invalidate(role);
     }
 
     @Override
-    public void revoke(String role, DataResource resource, Set<Permission> permissions) {
+    public void revoke(String role, Resource resource, Set<Permission> permissions) {
         queries.run(remove, CONSISTENCY, names(permissions), role, resource.name());
         cache.invalidate(role);
     }
@@ -84,7 +84,7 @@ public final class PermissionStore implements Permissions {
         Rows rows = role == null ? (Rows) queries.run(selectAll, CONSISTENCY) : (Rows) queries.run(selectRole, CONSISTENCY, role);
         List<Grant> grants = new ArrayList<>();
         for (ByteBuffer[] row : rows.rows()) {
-            DataResource resource = DataResource.fromName((String) AuthQueries.column(selectAll, row, 1));
+            Resource resource = Resource.fromName((String) AuthQueries.column(selectAll, row, 1));
             for (Permission p : permissions(row)) grants.add(new Grant((String) AuthQueries.column(selectAll, row, 0), resource, p));
         }
         return grants;
@@ -98,23 +98,23 @@ public final class PermissionStore implements Permissions {
 
     /** Reads every grant (role_permissions is keyed by role): dropping a keyspace or table is rare, the table small. */
     @Override
-    public void revokeAllOn(DataResource resource) {
+    public void revokeAllOn(Resource resource) {
         Rows rows = (Rows) queries.run(selectAll, CONSISTENCY);
         for (ByteBuffer[] row : rows.rows()) {
             String role = (String) AuthQueries.column(selectAll, row, 0);
             String name = (String) AuthQueries.column(selectAll, row, 1);
-            if (resource.covers(DataResource.fromName(name))) {
+            if (resource.covers(Resource.fromName(name))) {
                 queries.run(deleteResource, CONSISTENCY, role, name);
                 cache.invalidate(role);
             }
         }
     }
 
-    private Map<DataResource, Set<Permission>> read(String role) {
-        Map<DataResource, Set<Permission>> granted = new HashMap<>();
+    private Map<Resource, Set<Permission>> read(String role) {
+        Map<Resource, Set<Permission>> granted = new HashMap<>();
         for (ByteBuffer[] row : ((Rows) queries.run(selectRole, CONSISTENCY, role)).rows()) {
             Set<Permission> permissions = permissions(row);
-            if (!permissions.isEmpty()) granted.put(DataResource.fromName((String) AuthQueries.column(selectRole, row, 1)), permissions);
+            if (!permissions.isEmpty()) granted.put(Resource.fromName((String) AuthQueries.column(selectRole, row, 1)), permissions);
         }
         return granted;
     }

@@ -2,6 +2,7 @@ package ballot.cql.parse;
 
 import ballot.cql.access.DataResource;
 import ballot.cql.access.Permission;
+import ballot.cql.access.RoleResource;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
 import ballot.cql.parse.Statement.Attributes;
@@ -984,10 +985,13 @@ public final class Parser {
         boolean revoke = next().isWord("revoke");
         Permission permission = permissionOrAll();
         expectWord("on");
-        Statement.DataResourceName on = dataResource();
+        Statement.ResourceName on = resource();
         // Cassandra's parser refuses a permission that means nothing on the resource (CREATE on a table, DESCRIBE on data).
-        if (permission != null && !DataResource.applicablePermissions(on.table() != null).contains(permission))
-            throw new SyntaxException("Resource type DataResource does not support any of the requested permissions");
+        boolean roles = on instanceof Statement.ResourceName.AllRoles || on instanceof Statement.ResourceName.Role;
+        Set<Permission> applicable = roles ? RoleResource.applicablePermissions(on instanceof Statement.ResourceName.Role)
+                : DataResource.applicablePermissions(on instanceof Statement.ResourceName.Table);
+        if (permission != null && !applicable.contains(permission))
+            throw new SyntaxException("Resource type " + (roles ? "RoleResource" : "DataResource") + " does not support any of the requested permissions");
         expectWord(revoke ? "from" : "to");
         return new Statement.GrantPermission(permission, on, roleName(), revoke);
     }
@@ -996,7 +1000,7 @@ public final class Parser {
     private Statement listPermissions() {
         expectWord("list");
         Permission permission = permissionOrAll();
-        Statement.DataResourceName on = acceptWord("on") ? dataResource() : null;
+        Statement.ResourceName on = acceptWord("on") ? resource() : null;
         String of = acceptWord("of") ? roleName() : null;
         boolean recursive = !acceptWord("norecursive");
         return new Statement.ListPermissions(permission, on, of, recursive);
@@ -1022,21 +1026,25 @@ public final class Parser {
         return permission;
     }
 
-    /** {@code ALL KEYSPACES}, {@code KEYSPACE ks} or {@code [TABLE] [ks.]table}; other resources are not built. */
-    private Statement.DataResourceName dataResource() {
+    /** {@code ALL KEYSPACES}, {@code KEYSPACE ks}, {@code [TABLE] [ks.]table}, {@code ALL ROLES} or {@code ROLE r}. */
+    private Statement.ResourceName resource() {
         Token t = peek();
         if (t.isWord("all") && peek(1).isWord("keyspaces")) {
             index += 2;
-            return new Statement.DataResourceName(null, null);
+            return new Statement.ResourceName.AllKeyspaces();
         }
-        boolean other = t.isWord("all") || t.isWord("role") || t.isWord("function") || t.isWord("mbean") || t.isWord("mbeans");
-        if (other) {
+        if (t.isWord("all") && peek(1).isWord("roles")) {
+            index += 2;
+            return new Statement.ResourceName.AllRoles();
+        }
+        if (t.isWord("all") || t.isWord("function") || t.isWord("mbean") || t.isWord("mbeans")) {
             throw new InvalidRequestException("Permissions on " + (t.isWord("all") ? "ALL " + peek(1).text() : t.text()).toUpperCase(Locale.ROOT)
-                    + " are not supported by Ballot (supported: ALL KEYSPACES, KEYSPACE ks, TABLE ks.t)");
+                    + " are not supported by Ballot (supported: ALL KEYSPACES, KEYSPACE ks, TABLE ks.t, ALL ROLES, ROLE r)");
         }
-        if (acceptWord("keyspace")) return new Statement.DataResourceName(identifier("keyspace name"), null);
+        if (acceptWord("role")) return new Statement.ResourceName.Role(roleName());
+        if (acceptWord("keyspace")) return new Statement.ResourceName.Keyspace(identifier("keyspace name"));
         if (!acceptWord("table")) acceptWord("columnfamily");
-        return new Statement.DataResourceName(null, qualifiedName("table name"));
+        return new Statement.ResourceName.Table(qualifiedName("table name"));
     }
 
     /** A role or user name: unquoted (lower-cased), "quoted" or a 'string' (both as written), as in Cassandra. */

@@ -48,23 +48,31 @@ public sealed interface Statement {
     /** LIST ROLES [OF {@code of}] [NORECURSIVE], or with {@code users} LIST USERS. */
     record ListRoles(String of, boolean recursive, boolean users) implements Statement {}
 
-    /**
-     * What permissions are granted on: ALL KEYSPACES ({@code keyspace} and {@code table} null), KEYSPACE {@code keyspace},
-     * or [TABLE] {@code table} (in the client's keyspace unless it names one).
-     */
-    record DataResourceName(String keyspace, QualifiedName table) {}
+    /** What GRANT, REVOKE and LIST PERMISSIONS name: data (all keyspaces, a keyspace, a table) or roles (all, one). */
+    sealed interface ResourceName {
+        record AllKeyspaces() implements ResourceName {}
+
+        record Keyspace(String name) implements ResourceName {}
+
+        /** [TABLE] [ks.]t: in the client's keyspace unless it names one. */
+        record Table(QualifiedName name) implements ResourceName {}
+
+        record AllRoles() implements ResourceName {}
+
+        record Role(String name) implements ResourceName {}
+    }
 
     /**
      * GRANT {@code permission} ON {@code on} TO {@code role}, or with {@code revoke} REVOKE ... FROM; {@code permission}
      * null is ALL [PERMISSIONS]: those that apply to the resource.
      */
-    record GrantPermission(Permission permission, DataResourceName on, String role, boolean revoke) implements Statement {}
+    record GrantPermission(Permission permission, ResourceName on, String role, boolean revoke) implements Statement {}
 
     /**
      * LIST {@code permission} (null: ALL) [ON {@code on}] [OF {@code of}] [NORECURSIVE]; {@code on} and {@code of} null
      * when not given. Without NORECURSIVE the resources above {@code on} are listed too.
      */
-    record ListPermissions(Permission permission, DataResourceName on, String of, boolean recursive) implements Statement {}
+    record ListPermissions(Permission permission, ResourceName on, String of, boolean recursive) implements Statement {}
 
     record CreateKeyspace(String name, boolean ifNotExists, Properties properties) implements Statement {}
 

@@ -1,7 +1,10 @@
 package ballot.cql.statement;
 
+import ballot.cql.access.Access;
 import ballot.cql.access.DataResource;
 import ballot.cql.access.Permission;
+import ballot.cql.access.Resource;
+import ballot.cql.access.RoleResource;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.UnauthorizedException;
 import ballot.cql.parse.Statement;
@@ -62,12 +65,12 @@ final class PermissionStatements {
     }
 
     static CqlStatement grant(Statement.GrantPermission s, String keyspace) {
-        DataResource resource = StatementAccess.resource(s.on(), keyspace);
+        Resource resource = StatementAccess.resource(s.on(), keyspace);
         Set<Permission> permissions = StatementAccess.permissions(s.permission(), resource);
         return new PermissionStatement() {
             Result run(QueryContext.Login login, Schema schema) {
                 if (login.roles().find(s.role()) == null) throw new InvalidRequestException("Role " + s.role() + " doesn't exist");
-                if (!exists(schema, resource)) throw new InvalidRequestException("Resource " + resource + " doesn't exist");
+                if (!exists(login.roles(), schema, resource)) throw new InvalidRequestException("Resource " + resource + " doesn't exist");
                 Permissions granted = supported(login.permissions(), s.revoke() ? "REVOKE" : "GRANT");
                 if (s.revoke()) granted.revoke(s.role(), resource, permissions);
                 else granted.grant(s.role(), resource, permissions);
@@ -77,7 +80,7 @@ final class PermissionStatements {
     }
 
     static CqlStatement list(Statement.ListPermissions s, String keyspace) {
-        DataResource on = s.on() == null ? null : StatementAccess.resource(s.on(), keyspace);
+        Resource on = s.on() == null ? null : StatementAccess.resource(s.on(), keyspace);
         // LIST ALL is every permission, not only those that apply to the resource: LIST ALL ON ks.t shows a CREATE
         // granted on all keyspaces, as Cassandra does.
         Set<Permission> listed = s.permission() == null ? EnumSet.allOf(Permission.class) : EnumSet.of(s.permission());
@@ -89,20 +92,24 @@ final class PermissionStatements {
 
             Result run(QueryContext.Login login, Schema schema) {
                 Roles roles = login.roles();
-                if (on != null && !exists(schema, on)) throw new InvalidRequestException(on + " doesn't exist");
-                if (s.of() != null && roles.find(s.of()) == null) throw new InvalidRequestException("<role " + s.of() + "> doesn't exist");
-                if (!roles.isSuperuser(login.role())) {
-                    if (s.of() == null) throw new UnauthorizedException("You are not authorized to view everyone's permissions");
-                    if (!names(roles.held(login.role())).contains(s.of()))
-                        throw new UnauthorizedException("You are not authorized to view " + s.of() + "'s permissions");
-                }
+                if (on != null && !exists(roles, schema, on)) throw new InvalidRequestException(on + " doesn't exist");
+                RoleResource of = s.of() == null ? RoleResource.ALL_ROLES : RoleResource.of(s.of());
+                if (s.of() != null && roles.find(s.of()) == null) throw new InvalidRequestException(of + " doesn't exist");
                 Permissions permissions = supported(login.permissions(), "LIST PERMISSIONS");
+                // A superuser sees all; another role its own and those of roles it holds, and with DESCRIBE on a role
+                // (or all roles) that role's (everyone's), as in Cassandra.
+                List<Roles.Role> caller = roles.held(login.role());
+                boolean allowed = caller.stream().anyMatch(Roles.Role::superuser) || s.of() != null && names(caller).contains(s.of())
+                        || permissions.holds(caller, new Access(Permission.DESCRIBE, of));
+                if (!allowed) {
+                    throw new UnauthorizedException("You are not authorized to view " + (s.of() == null ? "everyone" : s.of())
+                            + "'s permissions");
+                }
                 // OF a role: its own grants and those of every role it holds, as Cassandra lists them.
-                Set<String> of = s.of() == null ? null : names(roles.held(s.of()));
-                List<DataResource> resources = on == null ? null : s.recursive() ? on.chain() : List.of(on);
+                List<Resource> resources = on == null ? null : s.recursive() ? on.chain() : List.of(on);
                 List<Grant> candidates = new ArrayList<>();
-                if (of == null) candidates.addAll(permissions.list(null));
-                else for (String role : of) candidates.addAll(permissions.list(role));
+                if (s.of() == null) candidates.addAll(permissions.list(null));
+                else for (String role : names(roles.held(s.of()))) candidates.addAll(permissions.list(role));
                 Set<Grant> found = new TreeSet<>(ORDER);
                 for (Grant g : candidates) {
                     if (resources != null && !resources.contains(g.resource())) continue;
@@ -126,10 +133,12 @@ final class PermissionStatements {
         return permissions;
     }
 
-    private static boolean exists(Schema schema, DataResource resource) {
-        if (resource.keyspace() == null) return true;
-        if (resource.table() == null) return schema.keyspace(resource.keyspace()) != null;
-        return schema.table(resource.keyspace(), resource.table()) != null;
+    private static boolean exists(Roles roles, Schema schema, Resource resource) {
+        if (resource instanceof RoleResource r) return r.role() == null || roles.find(r.role()) != null;
+        DataResource data = (DataResource) resource;
+        if (data.keyspace() == null) return true;
+        if (data.table() == null) return schema.keyspace(data.keyspace()) != null;
+        return schema.table(data.keyspace(), data.table()) != null;
     }
 
     private static Set<String> names(List<Roles.Role> roles) {

@@ -3,6 +3,8 @@ package ballot.cql.statement;
 import ballot.cql.access.Access;
 import ballot.cql.access.DataResource;
 import ballot.cql.access.Permission;
+import ballot.cql.access.Resource;
+import ballot.cql.access.RoleResource;
 import ballot.cql.parse.QualifiedName;
 import ballot.cql.parse.Statement;
 import ballot.cql.schema.KeyspaceMetadata;
@@ -16,8 +18,8 @@ import java.util.Set;
 /**
  * What a statement needs of the role that runs it, as Cassandra 5.0's statements ask in their {@code authorize}
  * (docs/security.md, "Which statement needs what"). Read from the parsed statement once it has been prepared (so its
- * names are known to be valid), and kept with a prepared statement for every execution. Role statements and LIST
- * PERMISSIONS check who runs them themselves; USE and DESCRIBE need nothing.
+ * names are known to be valid), and kept with a prepared statement for every execution. ALTER ROLE, LIST ROLES and
+ * LIST PERMISSIONS decide themselves, since what they need depends on who runs them; USE and DESCRIBE need nothing.
  */
 public final class StatementAccess {
     private StatementAccess() {}
@@ -69,9 +71,15 @@ public final class StatementAccess {
             KeyspaceMetadata ks = schema.keyspace(Preparer.keyspaceOf(s.name(), keyspace));
             TableMetadata table = ks == null ? null : ks.tableOfIndex(s.name().name());
             if (table != null) needed.add(new Access(Permission.ALTER, DataResource.table(table.keyspace(), table.name())));
+        } else if (statement instanceof Statement.CreateRole) {
+            needed.add(new Access(Permission.CREATE, RoleResource.ALL_ROLES));
+        } else if (statement instanceof Statement.DropRole s) {
+            needed.add(new Access(Permission.DROP, RoleResource.of(s.name())));
+        } else if (statement instanceof Statement.GrantRole s) {
+            needed.add(new Access(Permission.AUTHORIZE, RoleResource.of(s.role())));
         } else if (statement instanceof Statement.GrantPermission s) {
             // Cassandra: AUTHORIZE on the resource, and each permission given or taken away, so none is passed on unheld.
-            DataResource resource = resource(s.on(), keyspace);
+            Resource resource = resource(s.on(), keyspace);
             needed.add(new Access(Permission.AUTHORIZE, resource));
             for (Permission p : permissions(s.permission(), resource)) needed.add(new Access(p, resource));
         }
@@ -85,13 +93,16 @@ public final class StatementAccess {
     }
 
     /** The resource of GRANT, REVOKE or LIST PERMISSIONS: a table without a keyspace is in the client's keyspace. */
-    static DataResource resource(Statement.DataResourceName name, String keyspace) {
-        if (name.table() != null) return table(name.table(), keyspace);
-        return name.keyspace() == null ? DataResource.ALL_KEYSPACES : DataResource.keyspace(name.keyspace());
+    static Resource resource(Statement.ResourceName name, String keyspace) {
+        if (name instanceof Statement.ResourceName.Table t) return table(t.name(), keyspace);
+        if (name instanceof Statement.ResourceName.Keyspace k) return DataResource.keyspace(k.name());
+        if (name instanceof Statement.ResourceName.Role r) return RoleResource.of(r.name());
+        if (name instanceof Statement.ResourceName.AllRoles) return RoleResource.ALL_ROLES;
+        return DataResource.ALL_KEYSPACES;
     }
 
     /** The permissions named by GRANT, REVOKE or LIST: {@code permission}, or all that apply to {@code resource} (null: ALL). */
-    static Set<Permission> permissions(Permission permission, DataResource resource) {
+    static Set<Permission> permissions(Permission permission, Resource resource) {
         return permission == null ? resource.applicablePermissions() : EnumSet.of(permission);
     }
 

@@ -49,6 +49,22 @@ class DataResourceTest {
     }
 
     @Test
+    void rolesAreResourcesOfTheirOwnKind() {
+        RoleResource bob = RoleResource.of("bob");
+        assertThat(Resource.fromName("roles/bob")).isEqualTo(bob);
+        assertThat(Resource.fromName("roles")).isEqualTo(RoleResource.ALL_ROLES);
+        assertThat(Resource.fromName("data/ks")).isEqualTo(DataResource.keyspace("ks"));
+        assertThatThrownBy(() -> Resource.fromName("roles/")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(bob).hasToString("<role bob>");
+        assertThat(RoleResource.ALL_ROLES).hasToString("<all roles>");
+        assertThat(bob.chain()).containsExactly(bob, RoleResource.ALL_ROLES);
+        assertThat(bob.applicablePermissions()).containsExactly(Permission.ALTER, Permission.DROP, Permission.AUTHORIZE);
+        assertThat(RoleResource.ALL_ROLES.applicablePermissions()).containsExactly(Permission.CREATE, Permission.ALTER, Permission.DROP,
+                Permission.AUTHORIZE, Permission.DESCRIBE);
+        assertThat(DataResource.ALL_KEYSPACES.covers(bob)).isFalse();
+    }
+
+    @Test
     void permissionsAreNamedInAnyCase() {
         assertThat(Permission.named("select")).isEqualTo(Permission.SELECT);
         assertThat(Permission.named("Authorize")).isEqualTo(Permission.AUTHORIZE);

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ballot.cql.access.Access;
 import ballot.cql.access.DataResource;
 import ballot.cql.access.Permission;
+import ballot.cql.access.Resource;
+import ballot.cql.access.RoleResource;
 import ballot.cql.error.UnauthorizedException;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.spi.Permissions;
@@ -28,7 +30,7 @@ class AuthorizationTest {
 
     /** Grants in a map, by role and resource. */
     private static final class MemoryPermissions implements Permissions {
-        final Map<String, Map<DataResource, Set<Permission>>> rows = new HashMap<>();
+        final Map<String, Map<Resource, Set<Permission>>> rows = new HashMap<>();
 
         public boolean enabled() {
             return true;
@@ -38,15 +40,15 @@ class AuthorizationTest {
             return "CassandraAuthorizer";
         }
 
-        public Set<Permission> granted(String role, DataResource resource) {
+        public Set<Permission> granted(String role, Resource resource) {
             return rows.getOrDefault(role, Map.of()).getOrDefault(resource, Set.of());
         }
 
-        public void grant(String role, DataResource resource, Set<Permission> permissions) {
+        public void grant(String role, Resource resource, Set<Permission> permissions) {
             rows.computeIfAbsent(role, r -> new HashMap<>()).computeIfAbsent(resource, r -> EnumSet.noneOf(Permission.class)).addAll(permissions);
         }
 
-        public void revoke(String role, DataResource resource, Set<Permission> permissions) {
+        public void revoke(String role, Resource resource, Set<Permission> permissions) {
             rows.getOrDefault(role, Map.of()).getOrDefault(resource, EnumSet.noneOf(Permission.class)).removeAll(permissions);
         }
 
@@ -60,8 +62,8 @@ class AuthorizationTest {
             rows.remove(role);
         }
 
-        public void revokeAllOn(DataResource resource) {
-            for (Map<DataResource, Set<Permission>> byResource : rows.values()) byResource.keySet().removeIf(resource::covers);
+        public void revokeAllOn(Resource resource) {
+            for (Map<Resource, Set<Permission>> byResource : rows.values()) byResource.keySet().removeIf(resource::covers);
         }
     }
 
@@ -69,7 +71,7 @@ class AuthorizationTest {
         roles.put(name, new Role(name, superuser, true, Set.of(memberOf), null));
     }
 
-    private static List<Access> needs(Permission permission, DataResource resource) {
+    private static List<Access> needs(Permission permission, Resource resource) {
         return List.of(new Access(permission, resource));
     }
 
@@ -129,6 +131,18 @@ class AuthorizationTest {
         assertThatThrownBy(() -> allowAll.check("alice", needs(Permission.SELECT, DataResource.table("system_auth", "roles"))))
                 .isInstanceOf(UnauthorizedException.class);
         allowAll.schemaChanged("alice", SchemaChange.keyspace(SchemaChange.Change.CREATED, "ks"));
+    }
+
+    @Test
+    void managingRolesNeedsAGrantOrWithAllowAllASuperuser() {
+        role("alice", false);
+        assertThatThrownBy(() -> authorization.check("alice", needs(Permission.CREATE, RoleResource.ALL_ROLES)))
+                .hasMessage("User alice has no CREATE permission on <all roles> or any of its parents");
+        granted.grant("alice", RoleResource.ALL_ROLES, Set.of(Permission.DROP));
+        assertThatCode(() -> authorization.check("alice", needs(Permission.DROP, RoleResource.of("bob")))).doesNotThrowAnyException();
+        Authorization allowAll = new Authorization(roles::get, Permissions.ALLOW_ALL);
+        assertThatThrownBy(() -> allowAll.check("alice", needs(Permission.DROP, RoleResource.of("bob"))))
+                .hasMessage("User alice has no DROP permission on <role bob> or any of its parents");
     }
 
     @Test

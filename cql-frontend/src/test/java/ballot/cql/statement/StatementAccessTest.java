@@ -11,6 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ballot.cql.access.Access;
 import ballot.cql.access.DataResource;
 import ballot.cql.access.Permission;
+import ballot.cql.access.Resource;
+import ballot.cql.access.RoleResource;
 import ballot.cql.parse.Parser;
 import ballot.cql.schema.Schema;
 import java.util.List;
@@ -28,7 +30,7 @@ class StatementAccessTest {
         return StatementAccess.of(Parser.parse(cql).statement(), "ks", schema);
     }
 
-    private static Access access(Permission permission, DataResource resource) {
+    private static Access access(Permission permission, Resource resource) {
         return new Access(permission, resource);
     }
 
@@ -84,7 +86,19 @@ class StatementAccessTest {
                 access(SELECT, T), access(MODIFY, T), access(AUTHORIZE, T));
         assertThat(of("GRANT CREATE ON ALL KEYSPACES TO r"))
                 .containsExactly(access(AUTHORIZE, DataResource.ALL_KEYSPACES), access(CREATE, DataResource.ALL_KEYSPACES));
+        assertThat(of("GRANT DESCRIBE ON ALL ROLES TO r")).containsExactly(access(AUTHORIZE, RoleResource.ALL_ROLES),
+                access(Permission.DESCRIBE, RoleResource.ALL_ROLES));
         assertThat(of("LIST ALL OF r")).isEmpty();
-        assertThat(of("CREATE ROLE r")).isEmpty();
+    }
+
+    @Test
+    void managingARoleNeedsPermissionsOnRoles() {
+        assertThat(of("CREATE ROLE r")).containsExactly(access(CREATE, RoleResource.ALL_ROLES));
+        assertThat(of("DROP USER r")).containsExactly(access(DROP, RoleResource.of("r")));
+        assertThat(of("GRANT r TO s")).containsExactly(access(AUTHORIZE, RoleResource.of("r")));
+        assertThat(of("REVOKE r FROM s")).containsExactly(access(AUTHORIZE, RoleResource.of("r")));
+        // ALTER ROLE and LIST ROLES depend on who runs them: they decide themselves.
+        assertThat(of("ALTER ROLE r WITH PASSWORD = 'p'")).isEmpty();
+        assertThat(of("LIST ROLES")).isEmpty();
     }
 }
