@@ -1,8 +1,8 @@
-"""PasswordAuthenticator with the Python driver, against a node of its own.
+"""PasswordAuthenticator and CassandraAuthorizer with the Python driver, against a node of its own.
 
 The rest of the suite runs against a node without authentication (BALLOT_HOST:BALLOT_PORT); this module starts
-one more Ballot node from the built server jar, on 127.0.5.1 with free ports and authenticator:
-PasswordAuthenticator, and stops it at the end. Skipped when the jar is not built (mvn package).
+one more Ballot node from the built server jar, on 127.0.5.1 with free ports, authenticator: PasswordAuthenticator
+and authorizer: CassandraAuthorizer, and stops it at the end. Skipped when the jar is not built (mvn package).
 """
 
 import os
@@ -44,6 +44,7 @@ def node():
         "metrics_port: 0",
         "data_file_directory: " + str(directory / "data"),
         "authenticator: PasswordAuthenticator",
+        "authorizer: CassandraAuthorizer",
         ""]))
     log = open(directory / "node.log", "wb")
     process = subprocess.Popen(["java", "-Xmx384m", "-XX:+UseSerialGC", "-jar", str(JAR), "--config",
@@ -125,3 +126,37 @@ def test_list_users_and_invalid_role_statements(node, superuser):
     with pytest.raises(InvalidRequest) as refused:
         superuser.execute("CREATE USER py_listed WITH PASSWORD 'p'")
     assert "User py_listed already exists" in str(refused.value)
+
+
+def test_select_needs_a_grant_checked_at_every_execution(node, superuser):
+    superuser.execute("CREATE KEYSPACE py_authz WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+    superuser.execute("CREATE TABLE py_authz.t (k int PRIMARY KEY, v int)")
+    superuser.execute("INSERT INTO py_authz.t (k, v) VALUES (1, 10)")
+    superuser.execute("CREATE ROLE py_reader WITH PASSWORD = 'r' AND LOGIN = true")
+    cluster, session = connect(node, "py_reader", "r")
+    try:
+        with pytest.raises(Unauthorized) as refused:
+            session.execute("SELECT v FROM py_authz.t WHERE k = 1")
+        assert "User py_reader has no SELECT permission on <table py_authz.t> or any of its parents" in str(refused.value)
+        superuser.execute("GRANT SELECT ON KEYSPACE py_authz TO py_reader")
+        select = session.prepare("SELECT v FROM py_authz.t WHERE k = ?")
+        assert session.execute(select, [1]).one().v == 10
+        with pytest.raises(Unauthorized) as refused:
+            session.execute("INSERT INTO py_authz.t (k, v) VALUES (2, 2)")
+        assert "User py_reader has no MODIFY permission on <table py_authz.t> or any of its parents" in str(refused.value)
+        superuser.execute("REVOKE SELECT ON KEYSPACE py_authz FROM py_reader")
+        with pytest.raises(Unauthorized):
+            session.execute(select, [1])
+    finally:
+        cluster.shutdown()
+
+
+def test_list_permissions_and_bad_grants(node, superuser):
+    superuser.execute("CREATE ROLE py_lister")
+    superuser.execute("GRANT MODIFY ON ALL KEYSPACES TO py_lister")
+    rows = list(superuser.execute("LIST ALL PERMISSIONS OF py_lister"))
+    assert [(r.role, r.username, r.resource, r.permission) for r in rows] == [
+        ("py_lister", "py_lister", "<all keyspaces>", "MODIFY")]
+    with pytest.raises(InvalidRequest) as refused:
+        superuser.execute("GRANT SELECT ON KEYSPACE py_nosuch TO py_lister")
+    assert "Resource <keyspace py_nosuch> doesn't exist" in str(refused.value)

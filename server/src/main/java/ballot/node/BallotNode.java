@@ -7,8 +7,10 @@ import ballot.cluster.MembershipListener;
 import ballot.cluster.NodeInfo;
 import ballot.console.ConsoleEndpoint;
 import ballot.cql.ResultMemory;
+import ballot.cql.auth.Authorization;
 import ballot.cql.auth.DefaultSuperuser;
 import ballot.cql.auth.PasswordAuthenticator;
+import ballot.cql.auth.PermissionStore;
 import ballot.cql.auth.RoleStore;
 import ballot.cql.describe.DescribeStatements;
 import ballot.cql.describe.TokenRing;
@@ -24,6 +26,7 @@ import ballot.cql.trace.Tracer;
 import ballot.cql.transport.Authenticator;
 import ballot.cql.transport.CqlServer;
 import ballot.cql.transport.CqlServerOptions;
+import ballot.cql.spi.Permissions;
 import ballot.cql.spi.RequestAdmission;
 import ballot.metrics.AdminChanges;
 import ballot.metrics.CqlMetrics;
@@ -205,8 +208,10 @@ public final class BallotNode implements AutoCloseable {
                     System::currentTimeMillis, environment.node(), environment.guardrails());
             boolean passwords = config.requiresPasswords();
             RoleStore roles = new RoleStore(internalEnvironment, passwords, Duration.ofMillis(config.rolesValidityMillis));
+            Permissions permissions = config.requiresAuthorization()
+                    ? new PermissionStore(internalEnvironment, Duration.ofMillis(config.permissionsValidityMillis)) : Permissions.ALLOW_ALL;
             QueryProcessor processor = new QueryProcessor(environment, preparer, requestAdmission, config.preparedStatementsCacheEntries,
-                    config.commitlogSync.equals("periodic"), roles);
+                    config.commitlogSync.equals("periodic"), roles, permissions, new Authorization(roles::cached, permissions));
             schema.onInstall(processor::schemaChanged);
             traces = new TraceWriter(internalEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);

@@ -133,6 +133,13 @@ public final class NodeConfig {
     @JsonProperty("authenticator") public String authenticator = "AllowAllAuthenticator";
     /** How long a node uses a role it has read for logins before reading it again; 0: read at every login. */
     @JsonProperty("roles_validity_in_ms") public long rolesValidityMillis = 2000;
+    /**
+     * What a logged-in role may do: AllowAllAuthorizer (everything, the default) or CassandraAuthorizer (what it was
+     * granted, docs/security.md), which needs PasswordAuthenticator; Cassandra's fully qualified class names too.
+     */
+    @JsonProperty("authorizer") public String authorizer = "AllowAllAuthorizer";
+    /** How long a node uses a role's permissions it has read before reading them again; 0: read at every statement. */
+    @JsonProperty("permissions_validity_in_ms") public long permissionsValidityMillis = 2000;
 
     /** Reads {@code file}; unknown keys are an error that names the key. */
     public static NodeConfig load(Path file) {
@@ -178,6 +185,9 @@ public final class NodeConfig {
         serverEncryption.validate();
         requiresPasswords(); // names a bad authenticator
         if (rolesValidityMillis < 0) throw new IllegalArgumentException("roles_validity_in_ms must not be negative, was " + rolesValidityMillis);
+        requiresAuthorization(); // names a bad authorizer, or one the authenticator cannot serve
+        if (permissionsValidityMillis < 0)
+            throw new IllegalArgumentException("permissions_validity_in_ms must not be negative, was " + permissionsValidityMillis);
         admissionSettings(); // names a bad admission setting
         if (admissionMaxWaitMillis < 1) throw new IllegalArgumentException("admission_max_wait_in_ms must be positive, was " + admissionMaxWaitMillis);
         validateMetricsProtection();
@@ -250,6 +260,24 @@ public final class NodeConfig {
         } catch (IOException e) {
             throw new IllegalArgumentException(setting + " " + file + ": cannot read it: " + e, e);
         }
+    }
+
+    /**
+     * True for CassandraAuthorizer, false for AllowAllAuthorizer; any other {@code authorizer} is refused, and so is
+     * CassandraAuthorizer without PasswordAuthenticator (its clients are anonymous), as Cassandra refuses it.
+     */
+    boolean requiresAuthorization() {
+        String name = authorizer.startsWith(CASSANDRA_AUTH) ? authorizer.substring(CASSANDRA_AUTH.length()) : authorizer;
+        boolean checked = switch (name) {
+            case "CassandraAuthorizer" -> true;
+            case "AllowAllAuthorizer" -> false;
+            default -> throw new IllegalArgumentException("authorizer must be 'AllowAllAuthorizer' or 'CassandraAuthorizer', was '"
+                    + authorizer + "'");
+        };
+        if (checked && !requiresPasswords())
+            throw new IllegalArgumentException("authorizer " + authorizer + " needs authenticator: PasswordAuthenticator (with "
+                    + authenticator + " every client is anonymous, so there is no role to grant permissions to)");
+        return checked;
     }
 
     /** True for PasswordAuthenticator, false for AllowAllAuthenticator; any other {@code authenticator} is refused. */

@@ -31,12 +31,18 @@ import org.slf4j.LoggerFactory;
  * visible, and reflected in storage (column families created or dropped). Between nodes, keyspace definitions merge
  * by last change wins, drops included ({@link #merge}); the version is a digest of the user keyspaces' canonical
  * JSON, so nodes with the same schema report the same version.
+ *
+ * <p>A system keyspace keeps the node's tables, but its replication may be altered (ALTER KEYSPACE system_auth, which
+ * the statements allow): such a change is persisted, merged and counted in the version as a user keyspace's is, and
+ * only its replication and durable writes are ever taken from it.
  */
 public final class LocalSchema implements SchemaStore {
     private static final Logger log = LoggerFactory.getLogger(LocalSchema.class);
     private static final String KEYSPACE = "schema/keyspace/";
     private static final String CHANGED = "schema/changed/";
     private static final String DROPPED = "schema/dropped/";
+    private static final String SYSTEM_ALTERED = "schema/system/";
+    private static final String SYSTEM_CHANGED = "schema/system-changed/";
 
     /** One keyspace as nodes exchange it: its definition (null once dropped) and when it last changed (micros). */
     public record Entry(String name, long changedAt, byte[] definition) {}
@@ -49,6 +55,9 @@ public final class LocalSchema implements SchemaStore {
     private final Map<String, Long> changedAt = new TreeMap<>();
     private final Map<String, Long> droppedAt = new TreeMap<>();
     private volatile Map<String, KeyspaceMetadata> system = Map.of();
+    /** The system keyspaces whose replication was altered, as altered, and when (micros). */
+    private final Map<String, KeyspaceMetadata> systemAltered = new TreeMap<>();
+    private final Map<String, Long> systemChangedAt = new TreeMap<>();
     private volatile Schema schema;
 
     public LocalSchema(StorageEngine storage, LongSupplier nowMicros) {
@@ -69,6 +78,11 @@ public final class LocalSchema implements SchemaStore {
         });
         storage.forEachMeta(CHANGED, (key, value) -> changedAt.put(key.substring(CHANGED.length()), ByteBuffer.wrap(value).getLong()));
         storage.forEachMeta(DROPPED, (key, value) -> droppedAt.put(key.substring(DROPPED.length()), ByteBuffer.wrap(value).getLong()));
+        storage.forEachMeta(SYSTEM_ALTERED, (key, value) -> {
+            KeyspaceMetadata ks = SchemaJson.decode(value);
+            if (system.containsKey(ks.name())) systemAltered.put(ks.name(), replicationOf(ks));
+        });
+        storage.forEachMeta(SYSTEM_CHANGED, (key, value) -> systemChangedAt.put(key.substring(SYSTEM_CHANGED.length()), ByteBuffer.wrap(value).getLong()));
         Set<UUID> tables = new HashSet<>();
         for (TableMetadata t : storedSystemTables) {
             storage.ensureTable(t);
@@ -116,17 +130,23 @@ public final class LocalSchema implements SchemaStore {
             Map<String, KeyspaceMetadata> current = schema.keyspaces();
             Map<String, KeyspaceMetadata> proposed = change.apply(current);
             if (proposed == current || proposed.equals(current)) return schema;
-            for (String name : system.keySet()) {
-                if (proposed.get(name) != system.get(name)) throw new IllegalStateException("a schema change touched system keyspace " + name);
-            }
             long now = nowMicros.getAsLong();
+            List<SchemaChange> systemEvents = new ArrayList<>();
+            for (String name : system.keySet()) {
+                KeyspaceMetadata was = current.get(name);
+                KeyspaceMetadata is = proposed.get(name);
+                if (is == was) continue;
+                if (is == null || !is.tables().equals(was.tables()) || !is.types().equals(was.types()))
+                    throw new IllegalStateException("a schema change touched system keyspace " + name + " beyond its replication");
+                alterSystem(is, now, systemEvents);
+            }
             Map<String, KeyspaceMetadata> before = user(current);
             Map<String, KeyspaceMetadata> after = user(proposed);
             Map<String, Long> stamps = new TreeMap<>();
             for (String name : union(before.keySet(), after.keySet())) {
                 if (!java.util.Objects.equals(before.get(name), after.get(name))) stamps.put(name, now);
             }
-            next = install(before, after, stamps);
+            next = install(before, after, stamps, systemEvents);
         }
         announce(next);
         return next;
@@ -139,6 +159,7 @@ public final class LocalSchema implements SchemaStore {
             out.add(new Entry(ks.name(), changedAt.getOrDefault(ks.name(), 0L), SchemaJson.encode(ks)));
         }
         droppedAt.forEach((name, at) -> out.add(new Entry(name, at, null)));
+        systemAltered.forEach((name, ks) -> out.add(new Entry(name, systemChangedAt.getOrDefault(name, 0L), SchemaJson.encode(ks))));
         return out;
     }
 
@@ -149,8 +170,12 @@ public final class LocalSchema implements SchemaStore {
             Map<String, KeyspaceMetadata> before = user(schema.keyspaces());
             Map<String, KeyspaceMetadata> after = new TreeMap<>(before);
             Map<String, Long> stamps = new TreeMap<>();
+            List<SchemaChange> systemEvents = new ArrayList<>();
             for (Entry e : entries) {
-                if (system.containsKey(e.name())) continue;
+                if (system.containsKey(e.name())) {
+                    if (e.definition() != null && isNewerSystemChange(e)) alterSystem(SchemaJson.decode(e.definition()), e.changedAt(), systemEvents);
+                    continue;
+                }
                 long mine = Math.max(changedAt.getOrDefault(e.name(), Long.MIN_VALUE), droppedAt.getOrDefault(e.name(), Long.MIN_VALUE));
                 boolean newer = e.changedAt() > mine || e.changedAt() == mine && wins(e, before.get(e.name()));
                 if (!newer) continue;
@@ -164,8 +189,8 @@ public final class LocalSchema implements SchemaStore {
                     }
                 }
             }
-            if (stamps.isEmpty()) return schema;
-            next = install(before, after, stamps);
+            if (stamps.isEmpty() && systemEvents.isEmpty()) return schema;
+            next = install(before, after, stamps, systemEvents);
         }
         announce(next);
         return next;
@@ -178,12 +203,39 @@ public final class LocalSchema implements SchemaStore {
         return java.util.Arrays.compare(remote.definition(), SchemaJson.encode(local)) > 0;
     }
 
-    /** Persists {@code after}, brings storage in line with it and makes it the schema; returns the new schema. */
-    private Schema install(Map<String, KeyspaceMetadata> before, Map<String, KeyspaceMetadata> after, Map<String, Long> stamps) {
+    /** Whether a peer's altered system keyspace is later than this node's (ties go to the larger definition). */
+    private boolean isNewerSystemChange(Entry e) {
+        Long mine = systemChangedAt.get(e.name());
+        if (mine == null || e.changedAt() > mine) return true;
+        return e.changedAt() == mine && java.util.Arrays.compare(e.definition(), SchemaJson.encode(systemAltered.get(e.name()))) > 0;
+    }
+
+    /** Persists a system keyspace's new replication ({@code altered}'s), changed at {@code changedAtMicros}. */
+    private void alterSystem(KeyspaceMetadata altered, long changedAtMicros, List<SchemaChange> events) {
+        KeyspaceMetadata replication = replicationOf(altered);
+        storage.putMeta(SYSTEM_ALTERED + altered.name(), SchemaJson.encode(replication));
+        storage.putMeta(SYSTEM_CHANGED + altered.name(), longBytes(changedAtMicros));
+        systemAltered.put(altered.name(), replication);
+        systemChangedAt.put(altered.name(), changedAtMicros);
+        events.add(SchemaChange.keyspace(SchemaChange.Change.UPDATED, altered.name()));
+    }
+
+    /** What is kept of an altered system keyspace: its replication and durable writes, on the node's definition. */
+    private KeyspaceMetadata replicationOf(KeyspaceMetadata altered) {
+        return system.get(altered.name()).withReplication(altered.replication(), altered.durableWrites());
+    }
+
+    /**
+     * Persists {@code after}, brings storage in line with it and makes it the schema, with the system keyspaces as
+     * altered; returns the new schema. {@code systemEvents} are the changes of system keyspaces, announced first.
+     */
+    private Schema install(Map<String, KeyspaceMetadata> before, Map<String, KeyspaceMetadata> after, Map<String, Long> stamps,
+            List<SchemaChange> systemEvents) {
         persist(before, after, stamps);
         schema = snapshot(after);
         for (Consumer<Schema> listener : installListeners) listener.accept(schema);
-        List<SchemaChange> events = SchemaEvents.between(before, after);
+        List<SchemaChange> events = new ArrayList<>(systemEvents);
+        events.addAll(SchemaEvents.between(before, after));
         for (SchemaChange event : events) {
             log.info("schema changed change={} target={} keyspace={} name={}", event.change(), event.target(), event.keyspace(), event.name());
             for (Consumer<SchemaChange> listener : listeners) listener.accept(event);
@@ -238,8 +290,13 @@ public final class LocalSchema implements SchemaStore {
 
     private Schema snapshot(Map<String, KeyspaceMetadata> user) {
         Map<String, KeyspaceMetadata> all = new TreeMap<>(system);
+        all.putAll(systemAltered);
         all.putAll(user);
-        return new Schema(all, version(user));
+        // Altered system keyspaces count in the version, so that nodes that differ in them sync (unaltered ones do not,
+        // so the version of a cluster that never altered one is what it was).
+        Map<String, KeyspaceMetadata> versioned = new TreeMap<>(user);
+        versioned.putAll(systemAltered);
+        return new Schema(all, version(versioned));
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -252,11 +309,11 @@ public final class LocalSchema implements SchemaStore {
         return ByteBuffer.allocate(8).putLong(0, v).array();
     }
 
-    private static UUID version(Map<String, KeyspaceMetadata> user) {
+    private static UUID version(Map<String, KeyspaceMetadata> keyspaces) {
         try {
             MessageDigest digest = MessageDigest.getInstance("MD5");
             digest.update("ballot-schema-v1".getBytes(StandardCharsets.UTF_8));
-            for (KeyspaceMetadata ks : user.values()) digest.update(SchemaJson.encode(ks));
+            for (KeyspaceMetadata ks : keyspaces.values()) digest.update(SchemaJson.encode(ks));
             byte[] md5 = digest.digest();
             md5[6] = (byte) (md5[6] & 0x0f | 0x30);
             md5[8] = (byte) (md5[8] & 0x3f | 0x80);

@@ -98,7 +98,7 @@ public final class SystemKeyspaces {
         return keyspaces;
     }
 
-    /** The system tables kept in storage, as user tables are: system_traces.sessions and events, system_auth.roles and role_members. */
+    /** The system tables kept in storage, as user tables are: system_traces.sessions and events, system_auth.roles, role_members and role_permissions. */
     public List<TableMetadata> storedTables() {
         List<TableMetadata> stored = new ArrayList<>(keyspaces.get(TraceKeyspace.NAME).tables().values());
         stored.addAll(keyspaces.get("system_auth").tables().values());
@@ -474,7 +474,7 @@ public final class SystemKeyspaces {
 
     // ---------------------------------------------------------------- system_auth
 
-    /** The role tables of Cassandra 5.0 (the permission tables are not built: no authorization yet). */
+    /** The role and permission tables of Cassandra 5.0 (not its resource_role_permissons_index: DROP scans role_permissions). */
     private void defineAuth() {
         Map<String, TableMetadata> t = new TreeMap<>();
         t.put("roles", definition("system_auth", "roles", "role definitions", """
@@ -482,6 +482,8 @@ public final class SystemKeyspaces {
                   salted_hash text)""", "7776000"));
         t.put("role_members", definition("system_auth", "role_members", "role memberships lookup table", """
                 CREATE TABLE role_members (role text, member text, PRIMARY KEY (role, member))""", "7776000"));
+        t.put("role_permissions", definition("system_auth", "role_permissions", "permissions granted to db roles", """
+                CREATE TABLE role_permissions (role text, resource text, permissions set<text>, PRIMARY KEY (role, resource))""", "7776000"));
         keyspaces.put("system_auth", new KeyspaceMetadata("system_auth", Map.of("class", SIMPLE_STRATEGY, "replication_factor", "1"), true, t, Map.of()));
     }
 

@@ -43,6 +43,21 @@ class NodeConfigTest {
     }
 
     @Test
+    void authorizerIsAllowAllByDefaultAndCassandraAuthorizerNeedsPasswords() throws IOException {
+        assertThat(new NodeConfig().requiresAuthorization()).isFalse();
+        String passwords = "authenticator: PasswordAuthenticator\n";
+        assertThat(load(passwords + "authorizer: CassandraAuthorizer\n").requiresAuthorization()).isTrue();
+        assertThat(load(passwords + "authorizer: org.apache.cassandra.auth.CassandraAuthorizer\n").requiresAuthorization()).isTrue();
+        assertThat(load("authorizer: org.apache.cassandra.auth.AllowAllAuthorizer\n").requiresAuthorization()).isFalse();
+        assertThatThrownBy(() -> load(passwords + "authorizer: LdapAuthorizer\n"))
+                .hasMessage("authorizer must be 'AllowAllAuthorizer' or 'CassandraAuthorizer', was 'LdapAuthorizer'");
+        assertThatThrownBy(() -> load("authorizer: CassandraAuthorizer\n")).hasMessageStartingWith(
+                "authorizer CassandraAuthorizer needs authenticator: PasswordAuthenticator (with AllowAllAuthenticator every client is anonymous");
+        assertThat(new NodeConfig().permissionsValidityMillis).isEqualTo(2000);
+        assertThatThrownBy(() -> load("permissions_validity_in_ms: -1\n")).hasMessage("permissions_validity_in_ms must not be negative, was -1");
+    }
+
+    @Test
     void rejectsAMetricsPortOutOfRangeNamingTheSetting() {
         assertThatThrownBy(() -> load("metrics_port: 65536\n"))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -171,6 +171,14 @@ class PasswordAuthenticationIT {
         assertThat(superuser.execute("SELECT member_of FROM system_auth.roles WHERE role = 'erin'").one().getSet(0, String.class)).isEmpty();
     }
 
+    @Test
+    void withAllowAllAuthorizerPermissionStatementsAreRefusedAsUnsupported() {
+        assertThatThrownBy(() -> superuser.execute("GRANT SELECT ON ALL KEYSPACES TO cassandra")).isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("GRANT operation is not supported by AllowAllAuthorizer");
+        assertThatThrownBy(() -> superuser.execute("LIST ALL PERMISSIONS")).isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("LIST PERMISSIONS operation is not supported by AllowAllAuthorizer");
+    }
+
     private static List<String> names(List<Row> rows, String column) {
         return rows.stream().map(r -> r.getString(column)).toList();
     }

@@ -1,5 +1,6 @@
 package ballot.cql.execute;
 
+import ballot.cql.access.Access;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.schema.Schema;
@@ -8,6 +9,7 @@ import ballot.cql.statement.CqlStatement;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,9 +23,10 @@ import java.util.function.Supplier;
  */
 final class PreparedStatements {
     /** A prepared statement, its text and the keyspace it was prepared in, and the id of its result metadata. */
-    record Entry(String query, String keyspace, CqlStatement statement, ByteBuffer resultMetadataId) {
-        Entry(String query, String keyspace, CqlStatement statement) {
-            this(query, keyspace, statement, metadataId(statement.resultMetadata()));
+    record Entry(String query, String keyspace, CqlStatement statement, List<Access> access, ByteBuffer resultMetadataId) {
+        /** @param access what each execution needs of the client's role ({@link ballot.cql.auth.Authorization}) */
+        Entry(String query, String keyspace, CqlStatement statement, List<Access> access) {
+            this(query, keyspace, statement, access, metadataId(statement.resultMetadata()));
         }
 
         /** True if a change in {@code schema} since this statement was prepared affects one of its tables. */

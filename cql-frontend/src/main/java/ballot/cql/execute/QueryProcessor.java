@@ -1,7 +1,8 @@
 package ballot.cql.execute;
 
+import ballot.cql.access.Access;
+import ballot.cql.auth.Authorization;
 import ballot.cql.error.InvalidRequestException;
-import ballot.cql.error.UnauthorizedException;
 import ballot.cql.error.UnpreparedException;
 import ballot.cql.parse.Parser;
 import ballot.cql.protocol.message.Batch;
@@ -16,10 +17,11 @@ import ballot.cql.protocol.message.Response;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.Rows;
 import ballot.cql.protocol.message.RowsMetadata;
+import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.protocol.message.SetKeyspace;
 import ballot.cql.schema.Schema;
-import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CurrentAdmission;
+import ballot.cql.spi.Permissions;
 import ballot.cql.spi.RequestAdmission;
 import ballot.cql.spi.Roles;
 import ballot.cql.spi.StatementSource;
@@ -28,6 +30,7 @@ import ballot.cql.statement.Preparer;
 import ballot.cql.statement.ProtocolBatch;
 import ballot.cql.statement.QueryContext;
 import ballot.cql.statement.QueryEnvironment;
+import ballot.cql.statement.StatementAccess;
 import ballot.cql.trace.Trace;
 import ballot.cql.trace.TraceSession;
 import ballot.cql.trace.Tracing;
@@ -52,6 +55,8 @@ public final class QueryProcessor implements RequestHandler {
     private final RequestAdmission admission;
     private final PreparedStatements prepared;
     private final Roles roles;
+    private final Permissions permissions;
+    private final Authorization authorization;
     private final boolean inlineWrites;
     /**
      * The most bytes of bound values a write run on the event loop may carry: beyond, building and applying it could
@@ -60,7 +65,6 @@ public final class QueryProcessor implements RequestHandler {
     static final int INLINE_VALUE_BYTES_MAX = 16 * 1024;
     /** What a written row costs beyond its values (key, timestamps, log record), about. */
     private static final long WRITE_OVERHEAD_BYTES = 64;
-    private static final String AUTH_KEYSPACE = "system_auth";
     private static final List<String> WRITING_KEYWORDS = List.of("INSERT", "UPDATE", "DELETE", "BEGIN");
 
     /**
@@ -68,12 +72,16 @@ public final class QueryProcessor implements RequestHandler {
      *     at most {@link #INLINE_VALUE_BYTES_MAX} of values on the connection's event loop, saving two thread
      *     hand-offs; only when a write does not wait for an fsync
      * @param roles what the role statements manage, as the client's logged-in role
+     * @param permissions what GRANT, REVOKE and LIST PERMISSIONS manage
+     * @param authorization what checks, before each execution, that the client's role may run the statement
      */
     public QueryProcessor(QueryEnvironment environment, Preparer preparer, RequestAdmission admission, long preparedCacheEntriesMax,
-            boolean inlineWrites, Roles roles) {
+            boolean inlineWrites, Roles roles, Permissions permissions, Authorization authorization) {
         this.environment = environment;
         this.preparer = preparer;
         this.roles = roles;
+        this.permissions = permissions;
+        this.authorization = authorization;
         this.admission = admission;
         this.inlineWrites = inlineWrites;
         this.prepared = new PreparedStatements(preparedCacheEntriesMax, environment.schemas()::schema);
@@ -116,7 +124,7 @@ public final class QueryProcessor implements RequestHandler {
         PreparedStatements.Entry entry = request instanceof Execute e ? prepared.get(e.statementId()) : null;
         RequestAdmission.Work work = new RequestAdmission.Work(tenant(entry, client), writeBytes(request, entry), background);
         if (inlineWrites && entry != null && entry.statement().executesWithoutWaiting()
-                && valueBytes((Execute) request) <= INLINE_VALUE_BYTES_MAX) {
+                && !authorization.mayWait(client.role()) && valueBytes((Execute) request) <= INLINE_VALUE_BYTES_MAX) {
             RequestAdmission.Admitted admitted = admission.tryNow(work);
             if (admitted != null) {
                 Execute e = (Execute) request;
@@ -208,11 +216,15 @@ public final class QueryProcessor implements RequestHandler {
         }
     }
 
+    /** A statement prepared for a client, and what each of its executions needs of the client's role. */
+    private record Authorizable(CqlStatement statement, List<Access> access) {}
+
     /** The preparer, with the step in the request's trace. */
-    private CqlStatement prepare(Parser.Parsed parsed, String query, String keyspace) {
+    private Authorizable prepare(Parser.Parsed parsed, String query, String keyspace) {
         Trace trace = Tracing.current();
         if (trace != null) trace.event("Parsing and preparing " + query);
-        return preparer.prepare(parsed, keyspace);
+        CqlStatement statement = preparer.prepare(parsed, keyspace);
+        return new Authorizable(statement, StatementAccess.of(parsed.statement(), keyspace, environment.schemas().schema()));
     }
 
     private CompletableFuture<? extends Response> dispatch(Request request, ClientState client) {
@@ -225,45 +237,36 @@ public final class QueryProcessor implements RequestHandler {
 
     private CompletableFuture<Response> query(Query q, ClientState client) {
         String keyspace = keyspace(q.options(), client);
-        CqlStatement statement = prepare(Parser.parse(q.query()), q.query(), keyspace);
-        return run(statement, q.query(), q.options(), keyspace, client, UnaryOperator.identity());
-    }
-
-    /** Runs {@code statement}, prepared from {@code cql}; {@code answer} turns its result into what the client is sent. */
-    private CompletableFuture<Response> run(CqlStatement statement, String cql, QueryOptions options, String keyspace, ClientState client,
-            UnaryOperator<Result> answer) {
-        checkMayRead(statement, client);
-        QueryContext context = QueryContext.of(environment, keyspace, options, statement)
-                .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null)
-                .withMemory(client.memory())
-                .loggedIn(roles, client.role());
-        Tracing.event("Executing statement");
-        return statement.execute(context).thenApply(result -> {
-            if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
-            return answer.apply(result).withWarnings(context.warnings());
-        });
+        Authorizable prepared = prepare(Parser.parse(q.query()), q.query(), keyspace);
+        return run(prepared.statement(), prepared.access(), q.query(), q.options(), keyspace, client, UnaryOperator.identity());
     }
 
     /**
-     * Without authorization, a logged-in role reads any table but system_auth's, which hold the password hashes: those
-     * only a superuser reads, as in Cassandra where no SELECT on them was granted. Anonymous clients (no
-     * authentication) read them, as in Cassandra with AllowAllAuthorizer.
+     * Runs {@code statement}, prepared from {@code cql}, if the client's role has the {@code access} it needs;
+     * {@code answer} turns its result into what the client is sent.
      */
-    private void checkMayRead(CqlStatement statement, ClientState client) {
-        if (client.role() == null) return;
-        for (TableMetadata table : statement.tables()) {
-            if (table.keyspace().equals(AUTH_KEYSPACE) && !roles.isSuperuser(client.role()))
-                throw new UnauthorizedException("User " + client.role() + " has no SELECT permission on <table "
-                        + AUTH_KEYSPACE + "." + table.name() + "> or any of its parents");
-        }
+    private CompletableFuture<Response> run(CqlStatement statement, List<Access> access, String cql, QueryOptions options, String keyspace,
+            ClientState client, UnaryOperator<Result> answer) {
+        authorization.check(client.role(), access);
+        QueryContext context = QueryContext.of(environment, keyspace, options, statement)
+                .describedBy(List.of(new StatementSource.Statement(cql, options.values(), options.valueNames())), null)
+                .withMemory(client.memory())
+                .loggedIn(roles, permissions, client.role());
+        Tracing.event("Executing statement");
+        return statement.execute(context).thenApply(result -> {
+            if (result instanceof SetKeyspace use) client.keyspace(use.keyspace());
+            if (result instanceof SchemaChange change) authorization.schemaChanged(client.role(), change);
+            return answer.apply(result).withWarnings(context.warnings());
+        });
     }
 
     private Prepared prepare(Prepare p, ClientState client) {
         String keyspace = p.keyspace() != null ? p.keyspace() : client.keyspace();
         Parser.Parsed parsed = Parser.parse(p.query());
-        CqlStatement statement = prepare(parsed, p.query(), keyspace);
+        Authorizable authorizable = prepare(parsed, p.query(), keyspace);
+        CqlStatement statement = authorizable.statement();
         ByteBuffer id = PreparedStatements.statementId(p.query(), keyspace, Preparer.isFullyQualified(parsed.statement()));
-        PreparedStatements.Entry entry = new PreparedStatements.Entry(p.query(), keyspace, statement);
+        PreparedStatements.Entry entry = new PreparedStatements.Entry(p.query(), keyspace, statement, authorizable.access());
         prepared.put(id, entry);
         return new Prepared(id.duplicate(), entry.resultMetadataId().duplicate(),
                 new PreparedMetadata(statement.variables(), statement.partitionKeyIndexes(), statement.isConditional()),
@@ -272,7 +275,7 @@ public final class QueryProcessor implements RequestHandler {
 
     private CompletableFuture<Response> execute(Execute e, ClientState client) {
         PreparedStatements.Entry entry = current(e.statementId());
-        return run(entry.statement(), entry.query(), e.options(), entry.keyspace(), client,
+        return run(entry.statement(), entry.access(), entry.query(), e.options(), entry.keyspace(), client,
                 result -> result instanceof Rows rows ? withResultMetadata(rows, e, entry) : result);
     }
 
@@ -311,18 +314,23 @@ public final class QueryProcessor implements RequestHandler {
         String keyspace = b.keyspace() != null ? b.keyspace() : client.keyspace();
         List<CqlStatement> statements = new ArrayList<>(b.children().size());
         List<StatementSource.Statement> sources = new ArrayList<>(b.children().size());
+        List<Access> access = new ArrayList<>();
         for (Batch.Child child : b.children()) {
             String cql;
             if (child instanceof Batch.QueryChild q) {
                 cql = q.query();
-                statements.add(prepare(Parser.parse(cql), cql, keyspace));
+                Authorizable prepared = prepare(Parser.parse(cql), cql, keyspace);
+                statements.add(prepared.statement());
+                access.addAll(prepared.access());
             } else {
                 PreparedStatements.Entry entry = current(((Batch.PreparedChild) child).statementId());
                 cql = entry.query();
                 statements.add(entry.statement());
+                access.addAll(entry.access());
             }
             sources.add(new StatementSource.Statement(cql, child.values(), null));
         }
+        authorization.check(client.role(), access);
         QueryOptions options = new QueryOptions(b.consistency(), List.of(), null, false, -1, null, b.serialConsistency(),
                 b.defaultTimestamp(), keyspace, b.nowInSeconds());
         List<List<ByteBuffer>> values = new ArrayList<>();

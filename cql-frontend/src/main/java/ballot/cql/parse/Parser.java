@@ -1,5 +1,8 @@
 package ballot.cql.parse;
 
+import ballot.cql.access.DataResource;
+import ballot.cql.access.Permission;
+import ballot.cql.access.RoleResource;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
 import ballot.cql.parse.Statement.Attributes;
@@ -30,6 +33,8 @@ public final class Parser {
     private static final Set<String> NOT_TYPE_NAMES = Set.of("ttl", "count", "writetime", "maxwritetime", "cast", "json", "distinct");
     /** Names Cassandra keeps for types it may add. */
     private static final Set<String> RESERVED_TYPE_NAMES = Set.of("byte", "complex", "enum", "interval", "macaddr", "bitstring");
+
+    private static final String PERMISSIONS = "CREATE, ALTER, DROP, SELECT, MODIFY, AUTHORIZE, DESCRIBE";
 
     private final String text;
     private final List<Token> tokens;
@@ -101,10 +106,8 @@ public final class Parser {
         if (t.isWord("describe") || t.isWord("desc")) return describe();
         if (t.isWord("list") && (peek(1).isWord("roles") || peek(1).isWord("users"))) return listRoles();
         if (t.isWord("grant") && peek(2).isWord("to") || t.isWord("revoke") && peek(2).isWord("from")) return grantRole();
-        if (t.isWord("grant") || t.isWord("revoke") || t.isWord("list")) {
-            throw new InvalidRequestException(t.text().toUpperCase(Locale.ROOT)
-                    + " of permissions is not supported: Ballot has no authorization yet (docs/security.md)");
-        }
+        if (t.isWord("grant") || t.isWord("revoke")) return grantPermission();
+        if (t.isWord("list")) return listPermissions();
         throw syntax(t, "no viable alternative at input " + t.describe());
     }
 
@@ -973,6 +976,75 @@ public final class Parser {
         String role = roleName();
         expectWord(revoke ? "from" : "to");
         return new Statement.GrantRole(role, roleName(), revoke);
+    }
+
+    // ---------------------------------------------------------------- permissions
+
+    /** {@code GRANT permission ON resource TO role} or {@code REVOKE permission ON resource FROM role}. */
+    private Statement grantPermission() {
+        boolean revoke = next().isWord("revoke");
+        Permission permission = permissionOrAll();
+        expectWord("on");
+        Statement.ResourceName on = resource();
+        // Cassandra's parser refuses a permission that means nothing on the resource (CREATE on a table, DESCRIBE on data).
+        boolean roles = on instanceof Statement.ResourceName.AllRoles || on instanceof Statement.ResourceName.Role;
+        Set<Permission> applicable = roles ? RoleResource.applicablePermissions(on instanceof Statement.ResourceName.Role)
+                : DataResource.applicablePermissions(on instanceof Statement.ResourceName.Table);
+        if (permission != null && !applicable.contains(permission))
+            throw new SyntaxException("Resource type " + (roles ? "RoleResource" : "DataResource") + " does not support any of the requested permissions");
+        expectWord(revoke ? "from" : "to");
+        return new Statement.GrantPermission(permission, on, roleName(), revoke);
+    }
+
+    /** {@code LIST permission [ON resource] [OF role] [NORECURSIVE]}. */
+    private Statement listPermissions() {
+        expectWord("list");
+        Permission permission = permissionOrAll();
+        Statement.ResourceName on = acceptWord("on") ? resource() : null;
+        String of = acceptWord("of") ? roleName() : null;
+        boolean recursive = !acceptWord("norecursive");
+        return new Statement.ListPermissions(permission, on, of, recursive);
+    }
+
+    /** {@code ALL [PERMISSIONS]} (null) or {@code permission [PERMISSION]}. */
+    private Permission permissionOrAll() {
+        if (acceptWord("all")) {
+            acceptWord("permissions");
+            return null;
+        }
+        Token t = peek();
+        Permission permission = t.is(Token.Kind.IDENTIFIER) ? Permission.named(t.text()) : null;
+        if (permission == null) {
+            String word = t.is(Token.Kind.IDENTIFIER) ? lower(t.text()) : "";
+            if (word.equals("execute") || word.equals("unmask") || word.equals("select_masked"))
+                throw new InvalidRequestException(word.toUpperCase(Locale.ROOT) + " permission is not supported by Ballot"
+                        + " (no user-defined functions or data masking; supported: " + PERMISSIONS + ")");
+            throw unexpected("a permission (" + PERMISSIONS + ") or ALL");
+        }
+        next();
+        acceptWord("permission");
+        return permission;
+    }
+
+    /** {@code ALL KEYSPACES}, {@code KEYSPACE ks}, {@code [TABLE] [ks.]table}, {@code ALL ROLES} or {@code ROLE r}. */
+    private Statement.ResourceName resource() {
+        Token t = peek();
+        if (t.isWord("all") && peek(1).isWord("keyspaces")) {
+            index += 2;
+            return new Statement.ResourceName.AllKeyspaces();
+        }
+        if (t.isWord("all") && peek(1).isWord("roles")) {
+            index += 2;
+            return new Statement.ResourceName.AllRoles();
+        }
+        if (t.isWord("all") || t.isWord("function") || t.isWord("mbean") || t.isWord("mbeans")) {
+            throw new InvalidRequestException("Permissions on " + (t.isWord("all") ? "ALL " + peek(1).text() : t.text()).toUpperCase(Locale.ROOT)
+                    + " are not supported by Ballot (supported: ALL KEYSPACES, KEYSPACE ks, TABLE ks.t, ALL ROLES, ROLE r)");
+        }
+        if (acceptWord("role")) return new Statement.ResourceName.Role(roleName());
+        if (acceptWord("keyspace")) return new Statement.ResourceName.Keyspace(identifier("keyspace name"));
+        if (!acceptWord("table")) acceptWord("columnfamily");
+        return new Statement.ResourceName.Table(qualifiedName("table name"));
     }
 
     /** A role or user name: unquoted (lower-cased), "quoted" or a 'string' (both as written), as in Cassandra. */

@@ -1,5 +1,6 @@
 package ballot.cql.parse;
 
+import ballot.cql.access.Permission;
 import java.util.List;
 
 /** A parsed CQL statement: syntax only, not yet checked against the schema. */
@@ -46,6 +47,32 @@ public sealed interface Statement {
 
     /** LIST ROLES [OF {@code of}] [NORECURSIVE], or with {@code users} LIST USERS. */
     record ListRoles(String of, boolean recursive, boolean users) implements Statement {}
+
+    /** What GRANT, REVOKE and LIST PERMISSIONS name: data (all keyspaces, a keyspace, a table) or roles (all, one). */
+    sealed interface ResourceName {
+        record AllKeyspaces() implements ResourceName {}
+
+        record Keyspace(String name) implements ResourceName {}
+
+        /** [TABLE] [ks.]t: in the client's keyspace unless it names one. */
+        record Table(QualifiedName name) implements ResourceName {}
+
+        record AllRoles() implements ResourceName {}
+
+        record Role(String name) implements ResourceName {}
+    }
+
+    /**
+     * GRANT {@code permission} ON {@code on} TO {@code role}, or with {@code revoke} REVOKE ... FROM; {@code permission}
+     * null is ALL [PERMISSIONS]: those that apply to the resource.
+     */
+    record GrantPermission(Permission permission, ResourceName on, String role, boolean revoke) implements Statement {}
+
+    /**
+     * LIST {@code permission} (null: ALL) [ON {@code on}] [OF {@code of}] [NORECURSIVE]; {@code on} and {@code of} null
+     * when not given. Without NORECURSIVE the resources above {@code on} are listed too.
+     */
+    record ListPermissions(Permission permission, ResourceName on, String of, boolean recursive) implements Statement {}
 
     record CreateKeyspace(String name, boolean ifNotExists, Properties properties) implements Statement {}
 

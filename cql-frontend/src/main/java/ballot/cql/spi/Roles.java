@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The roles of system_auth.roles, as the role statements read and write them (Cassandra's {@code IRoleManager}).
@@ -52,12 +53,17 @@ public interface Roles {
      * is no such role. Roles dropped meanwhile are left out.
      */
     default List<Role> held(String name) {
+        return held(name, this::find);
+    }
+
+    /** {@link #held}, with each role looked up by {@code lookup} (the login cache, for the checks of every request). */
+    static List<Role> held(String name, Function<String, Role> lookup) {
         Map<String, Role> found = new TreeMap<>();
         Deque<String> next = new ArrayDeque<>(List.of(name));
         while (!next.isEmpty()) {
             String n = next.poll();
             if (found.containsKey(n)) continue;
-            Role r = find(n);
+            Role r = lookup.apply(n);
             if (r == null) continue;
             found.put(n, r);
             next.addAll(r.memberOf());

@@ -41,7 +41,7 @@ final class KeyspaceStatements {
     }
 
     static SchemaStatement alter(Statement.AlterKeyspace s, Set<String> dataCenters) {
-        SchemaStatement.checkUserKeyspace(s.name());
+        if (!SchemaStatement.REPLICATION_ALTERABLE_KEYSPACES.contains(s.name())) SchemaStatement.checkUserKeyspace(s.name());
         Options options = options(s.properties(), false, dataCenters);
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {

@@ -107,6 +107,8 @@ public final class Preparer {
         if (statement instanceof Statement.DropRole s) return RoleStatements.drop(s);
         if (statement instanceof Statement.ListRoles s) return RoleStatements.list(s);
         if (statement instanceof Statement.GrantRole s) return RoleStatements.grant(s);
+        if (statement instanceof Statement.GrantPermission s) return PermissionStatements.grant(s, keyspace);
+        if (statement instanceof Statement.ListPermissions s) return PermissionStatements.list(s, keyspace);
         throw new IllegalStateException("unknown statement " + statement);
     }
 

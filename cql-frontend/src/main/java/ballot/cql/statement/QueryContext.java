@@ -5,6 +5,7 @@ import ballot.cql.ResultMemory;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.spi.DataCoordinator;
+import ballot.cql.spi.Permissions;
 import ballot.cql.spi.Roles;
 import ballot.cql.spi.StatementSource;
 
@@ -31,7 +32,7 @@ public final class QueryContext {
     private final Login login;
 
     /** Who runs a statement: {@code role} logged in (null: anonymous, no authentication), with the node's {@code roles}. */
-    record Login(Roles roles, String role) {}
+    record Login(Roles roles, Permissions permissions, String role) {}
 
     QueryContext(QueryEnvironment environment, String keyspace, QueryOptions options, Bindings bindings) {
         this(environment, keyspace, options, bindings, environment.data(), options.nowInSeconds() != null
@@ -116,10 +117,10 @@ public final class QueryContext {
         return c;
     }
 
-    /** This execution run by {@code role} (null: anonymous) of {@code roles}: a client's statement. */
-    public QueryContext loggedIn(Roles roles, String role) {
+    /** This execution run by {@code role} (null: anonymous) of {@code roles}, with {@code permissions}: a client's statement. */
+    public QueryContext loggedIn(Roles roles, Permissions permissions, String role) {
         QueryContext c = new QueryContext(environment, keyspace, options, bindings, data, nowInSec, warnings, source, memory,
-                new Login(roles, role));
+                new Login(roles, permissions, role));
         c.timestamp = timestamp;
         return c;
     }

@@ -1,5 +1,8 @@
 package ballot.cql.statement;
 
+import ballot.cql.access.Access;
+import ballot.cql.access.Permission;
+import ballot.cql.access.RoleResource;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.UnauthorizedException;
 import ballot.cql.parse.RoleOptions;
@@ -9,6 +12,7 @@ import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.Rows;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.protocol.message.VoidResult;
+import ballot.cql.spi.Permissions;
 import ballot.cql.spi.Roles;
 import ballot.cql.spi.Roles.Role;
 import ballot.cql.type.CqlType;
@@ -22,10 +26,11 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * CREATE, ALTER, DROP and LIST ROLES (and their USER forms), GRANT and REVOKE of roles, run as the client's logged-in role (docs/security.md).
- * Who may do what, as in Cassandra with CassandraAuthorizer and no permission granted: a superuser (a role that is
- * one, or holds one) may do all; any other role may change its own password and list the roles it holds; an
- * anonymous client (the node does not authenticate) may do none, as Cassandra refuses it.
+ * CREATE, ALTER, DROP and LIST ROLES (and their USER forms), GRANT and REVOKE of roles, run as the client's logged-in
+ * role (docs/security.md). Who may do what, as in Cassandra: a superuser (a role that is one, or holds one) may do all;
+ * any other role may change its own password, list the roles it holds, and do what it was granted on roles (with
+ * CassandraAuthorizer; CREATE, DROP and GRANT of a role are checked before they run, with every statement's needs,
+ * {@link StatementAccess}); an anonymous client (the node does not authenticate) may do none, as Cassandra refuses it.
  */
 final class RoleStatements {
     private static final String ROLE_MANAGER = "org.apache.cassandra.auth.CassandraRoleManager";
@@ -55,34 +60,45 @@ final class RoleStatements {
         @Override
         public CompletableFuture<Result> execute(QueryContext context) {
             QueryContext.Login login = context.login();
-            return CompletableFuture.completedFuture(run(login.roles(), Caller.of(login)));
+            return CompletableFuture.completedFuture(run(login, Caller.of(login)));
         }
 
-        abstract Result run(Roles roles, Caller caller);
+        abstract Result run(QueryContext.Login session, Caller caller);
     }
 
-    /** The client's role, null for an anonymous client, and whether it is a superuser. */
-    private record Caller(String role, boolean superuser) {
+    /** The client's role (null for an anonymous client), the roles it holds, and whether it is a superuser. */
+    private record Caller(String role, List<Role> held, boolean superuser, Permissions permissions) {
         static Caller of(QueryContext.Login login) {
-            if (login.role() == null) return new Caller(null, false);
-            return new Caller(login.role(), login.roles().isSuperuser(login.role()));
+            if (login.role() == null) return new Caller(null, List.of(), false, login.permissions());
+            List<Role> held = login.roles().held(login.role());
+            return new Caller(login.role(), held, held.stream().anyMatch(Role::superuser), login.permissions());
         }
 
         void checkLoggedIn() {
-            if (role == null) throw new UnauthorizedException("You have to be logged in and not anonymous to perform this request");
+            if (role == null) throw UnauthorizedException.anonymous();
         }
 
-        /** Refuses a logged-in role that is not a superuser, as lacking {@code permission} on {@code resource}. */
-        void checkSuperuser(String permission, String resource) {
-            if (role != null && !superuser)
-                throw new UnauthorizedException("User " + role + " has no " + permission + " permission on " + resource + " or any of its parents");
+        /** Whether the caller is a superuser or was granted {@code permission} on {@code resource}. */
+        boolean holds(Permission permission, RoleResource resource) {
+            return superuser || permissions.enabled() && permissions.holds(held, new Access(permission, resource));
+        }
+
+        /** Refuses a logged-in role that {@link #holds} not {@code permission} on {@code resource}. */
+        void check(Permission permission, RoleResource resource) {
+            if (role != null && !holds(permission, resource)) throw UnauthorizedException.missing(role, permission, resource);
+        }
+
+        Set<String> heldNames() {
+            return names(held);
         }
     }
 
     static CqlStatement create(Statement.CreateRole s) {
         return new RoleStatement() {
-            Result run(Roles roles, Caller caller) {
-                caller.checkSuperuser("CREATE", "<all roles>");
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
+                if (Boolean.TRUE.equals(s.options().superuser()) && caller.role() != null && !caller.superuser())
+                    throw new UnauthorizedException("Only superusers can create a role with superuser status");
                 checkSupported(roles, s.options());
                 checkName(s.name());
                 caller.checkLoggedIn();
@@ -94,6 +110,7 @@ final class RoleStatements {
                 boolean login = o.login() != null ? o.login() : s.user();
                 roles.save(new Role(s.name(), Boolean.TRUE.equals(o.superuser()), login, Set.of(),
                         o.password() == null ? null : roles.hash(o.password())));
+                session.permissions().grantToCreator(caller.role(), RoleResource.of(s.name()));
                 return new VoidResult();
             }
         };
@@ -101,7 +118,8 @@ final class RoleStatements {
 
     static CqlStatement alter(Statement.AlterRole s) {
         return new RoleStatement() {
-            Result run(Roles roles, Caller caller) {
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 RoleOptions o = s.options();
                 if (o.isEmpty()) throw new InvalidRequestException("ALTER [ROLE|USER] can't be empty");
                 boolean self = s.name().equals(caller.role());
@@ -110,8 +128,9 @@ final class RoleStatements {
                 if (o.superuser() != null && !caller.superuser())
                     throw new UnauthorizedException("Only superusers are allowed to alter superuser status");
                 if (caller.role() != null && !caller.superuser()) {
-                    if (!self) caller.checkSuperuser("ALTER", "<role " + s.name() + ">");
-                    if (o.login() != null) throw new UnauthorizedException("You aren't allowed to alter LOGIN");
+                    // Itself a role may give a new password only; another role, anything it was granted ALTER on.
+                    if (!self) caller.check(Permission.ALTER, RoleResource.of(s.name()));
+                    else if (o.login() != null) throw new UnauthorizedException("You aren't allowed to alter LOGIN");
                 }
                 checkSupported(roles, o);
                 caller.checkLoggedIn();
@@ -127,25 +146,29 @@ final class RoleStatements {
 
     static CqlStatement drop(Statement.DropRole s) {
         return new RoleStatement() {
-            Result run(Roles roles, Caller caller) {
-                caller.checkSuperuser("DROP", "<role " + s.name() + ">");
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 caller.checkLoggedIn();
                 if (s.name().equals(caller.role())) throw new InvalidRequestException("Cannot DROP primary role for current login");
                 if (roles.find(s.name()) == null) {
                     if (s.ifExists()) return new VoidResult();
                     throw new InvalidRequestException((s.user() ? "User " : "") + s.name() + " doesn't exist");
                 }
+                if (!caller.superuser() && roles.isSuperuser(s.name()))
+                    throw new UnauthorizedException("Only superusers can drop a role with superuser status");
                 roles.drop(s.name());
+                session.permissions().revokeAllFrom(s.name());
+                session.permissions().revokeAllOn(RoleResource.of(s.name()));
                 return new VoidResult();
             }
         };
     }
 
-    /** GRANT and REVOKE of a role: superusers only (Cassandra asks AUTHORIZE on the role granted). */
+    /** GRANT and REVOKE of a role; AUTHORIZE on the role granted is checked before (Cassandra's rule). */
     static CqlStatement grant(Statement.GrantRole s) {
         return new RoleStatement() {
-            Result run(Roles roles, Caller caller) {
-                caller.checkSuperuser("AUTHORIZE", "<role " + s.role() + ">");
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 caller.checkLoggedIn();
                 for (String name : List.of(s.role(), s.member()))
                     if (roles.find(name) == null) throw new InvalidRequestException(name + " doesn't exist");
@@ -173,12 +196,13 @@ final class RoleStatements {
                 return s.users() ? LIST_USERS : LIST_ROLES;
             }
 
-            Result run(Roles roles, Caller caller) {
+            Result run(QueryContext.Login session, Caller caller) {
+                Roles roles = session.roles();
                 caller.checkLoggedIn();
                 if (s.of() != null && roles.find(s.of()) == null) throw new InvalidRequestException(s.of() + " doesn't exist");
                 Set<String> visible = null; // null: all roles
-                if (!caller.superuser()) {
-                    visible = names(roles.held(caller.role()));
+                if (!caller.holds(Permission.DESCRIBE, RoleResource.ALL_ROLES)) {
+                    visible = caller.heldNames();
                     if (s.of() != null && !visible.contains(s.of()))
                         throw new UnauthorizedException("You are not authorized to view roles granted to " + s.of());
                 }

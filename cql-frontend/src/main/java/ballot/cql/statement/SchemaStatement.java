@@ -25,6 +25,12 @@ abstract class SchemaStatement implements CqlStatement {
     static final java.util.Set<String> SYSTEM_KEYSPACES = java.util.Set.of("system", "system_schema", "system_auth",
             "system_distributed", "system_traces", "system_views", "system_virtual_schema");
 
+    /**
+     * System keyspaces whose replication ALTER KEYSPACE may change, as in Cassandra: with replication factor 1 each
+     * role lives on one node, and cannot log in while that node is down. Who may is checked before (superusers only).
+     */
+    static final java.util.Set<String> REPLICATION_ALTERABLE_KEYSPACES = java.util.Set.of("system_auth");
+
     /** The new keyspaces, given the current ones; may return {@code current} to change nothing. */
     abstract Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current);
 

@@ -67,7 +67,7 @@ class PreparedStatementsTest {
 
     private ByteBuffer prepare(String cql) {
         ByteBuffer id = PreparedStatements.statementId(cql, null, true);
-        prepared.put(id, new PreparedStatements.Entry(cql, null, preparer.prepare(cql, null)));
+        prepared.put(id, new PreparedStatements.Entry(cql, null, preparer.prepare(cql, null), List.of()));
         return id;
     }
 
@@ -146,7 +146,7 @@ class PreparedStatementsTest {
         CqlStatement before = preparer.prepare(cql, null);
         ddl("ALTER TABLE ks.t ADD w int");
         ByteBuffer id = PreparedStatements.statementId(cql, null, true);
-        prepared.put(id, new PreparedStatements.Entry(cql, null, before));
+        prepared.put(id, new PreparedStatements.Entry(cql, null, before, List.of()));
         assertThat(prepared.get(id)).isNull();
     }
 

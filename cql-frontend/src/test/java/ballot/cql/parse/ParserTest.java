@@ -3,6 +3,7 @@ package ballot.cql.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ballot.cql.access.Permission;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
 import ballot.cql.type.ConstantKind;
@@ -464,8 +465,8 @@ class ParserTest {
     void statementsOfFeaturesBallotLacksAreInvalidRequests() {
         for (String cql : List.of("CREATE OR REPLACE FUNCTION f (a int) CALLED ON NULL INPUT RETURNS int LANGUAGE java AS 'return a;'",
                 "CREATE AGGREGATE a (int) SFUNC f STYPE int", "CREATE MATERIALIZED VIEW v AS SELECT * FROM t",
-                "CREATE TRIGGER tr ON t USING 'x'", "DROP FUNCTION f", "GRANT SELECT ON t TO r", "REVOKE ALL PERMISSIONS ON KEYSPACE k FROM r",
-                "LIST ALL PERMISSIONS", "CREATE ROLE r WITH HASHED PASSWORD = 'h'")) {
+                "CREATE TRIGGER tr ON t USING 'x'", "DROP FUNCTION f", "GRANT EXECUTE ON ALL FUNCTIONS TO r",
+                "LIST ALL PERMISSIONS ON ALL MBEANS", "CREATE ROLE r WITH HASHED PASSWORD = 'h'")) {
             assertThatThrownBy(() -> parse(cql)).as(cql).isInstanceOf(InvalidRequestException.class)
                     .hasMessageContaining("not supported");
         }
@@ -493,6 +494,48 @@ class ParserTest {
                 .hasMessage("Multiple definition for property LOGIN");
         assertThatThrownBy(() -> parse("CREATE ROLE r WITH LOGIN = 'yes'")).isInstanceOf(SyntaxException.class);
         assertThatThrownBy(() -> parse("ALTER ROLE r")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
+    void parsesPermissionStatementsAsCassandra() {
+        Statement.ResourceName all = new Statement.ResourceName.AllKeyspaces();
+        Statement.ResourceName ks = new Statement.ResourceName.Keyspace("ks");
+        Statement.ResourceName t = new Statement.ResourceName.Table(new QualifiedName(null, "t"));
+        Statement.ResourceName ksT = new Statement.ResourceName.Table(new QualifiedName("ks", "t"));
+        assertThat(parse("GRANT ALL PERMISSIONS ON ALL KEYSPACES TO r")).isEqualTo(new Statement.GrantPermission(null, all, "r", false));
+        assertThat(parse("GRANT all ON KEYSPACE ks TO 'R'")).isEqualTo(new Statement.GrantPermission(null, ks, "R", false));
+        assertThat(parse("GRANT select ON t TO r")).isEqualTo(new Statement.GrantPermission(Permission.SELECT, t, "r", false));
+        assertThat(parse("REVOKE MODIFY PERMISSION ON TABLE ks.t FROM r"))
+                .isEqualTo(new Statement.GrantPermission(Permission.MODIFY, ksT, "r", true));
+        assertThat(parse("GRANT CREATE ON KEYSPACE ks TO r")).isEqualTo(new Statement.GrantPermission(Permission.CREATE, ks, "r", false));
+        assertThat(parse("GRANT DESCRIBE ON ALL ROLES TO r"))
+                .isEqualTo(new Statement.GrantPermission(Permission.DESCRIBE, new Statement.ResourceName.AllRoles(), "r", false));
+        assertThat(parse("REVOKE ALTER ON ROLE 'Bob' FROM r"))
+                .isEqualTo(new Statement.GrantPermission(Permission.ALTER, new Statement.ResourceName.Role("Bob"), "r", true));
+        assertThat(parse("LIST ALL")).isEqualTo(new Statement.ListPermissions(null, null, null, true));
+        assertThat(parse("LIST ALL PERMISSIONS OF r")).isEqualTo(new Statement.ListPermissions(null, null, "r", true));
+        assertThat(parse("LIST SELECT ON ks.t OF r NORECURSIVE")).isEqualTo(new Statement.ListPermissions(Permission.SELECT, ksT, "r", false));
+        // GRANT of a role still parses as role membership.
+        assertThat(parse("GRANT admins TO r")).isEqualTo(new Statement.GrantRole("admins", "r", false));
+    }
+
+    @Test
+    void refusesPermissionsThatDoNotApplyOrAreNotBuilt() {
+        assertThatThrownBy(() -> parse("GRANT CREATE ON TABLE ks.t TO r")).isInstanceOf(SyntaxException.class)
+                .hasMessage("Resource type DataResource does not support any of the requested permissions");
+        assertThatThrownBy(() -> parse("GRANT DESCRIBE ON ALL KEYSPACES TO r")).isInstanceOf(SyntaxException.class)
+                .hasMessage("Resource type DataResource does not support any of the requested permissions");
+        assertThatThrownBy(() -> parse("GRANT EXECUTE ON ALL KEYSPACES TO r")).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("EXECUTE permission is not supported by Ballot");
+        assertThatThrownBy(() -> parse("GRANT SELECT ON ALL ROLES TO r")).isInstanceOf(SyntaxException.class)
+                .hasMessage("Resource type RoleResource does not support any of the requested permissions");
+        assertThatThrownBy(() -> parse("GRANT CREATE ON ROLE r TO s")).isInstanceOf(SyntaxException.class)
+                .hasMessage("Resource type RoleResource does not support any of the requested permissions");
+        assertThatThrownBy(() -> parse("GRANT ALL ON ALL FUNCTIONS TO r")).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("Permissions on ALL FUNCTIONS are not supported by Ballot");
+        assertThatThrownBy(() -> parse("GRANT READ ON ks.t TO r")).isInstanceOf(SyntaxException.class)
+                .hasMessageContaining("expecting a permission (CREATE, ALTER, DROP, SELECT, MODIFY, AUTHORIZE, DESCRIBE) or ALL");
+        assertThatThrownBy(() -> parse("GRANT SELECT ON ks.t r")).isInstanceOf(SyntaxException.class).hasMessageContaining("expecting TO");
     }
 
     private static Term integer(String text) {

@@ -3,11 +3,14 @@ package ballot.cql.statement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ballot.cql.auth.Authorization;
 import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Parser;
 import ballot.cql.error.UnauthorizedException;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.Rows;
+import ballot.cql.spi.Permissions;
 import ballot.cql.spi.Roles;
 import ballot.cql.type.CqlTypes;
 import java.nio.ByteBuffer;
@@ -19,7 +22,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** Who may run which role statement, against roles kept in memory (the node's RoleStore is covered by PasswordAuthenticationIT). */
+/**
+ * Who may run which role statement with AllowAllAuthorizer, against roles kept in memory (the node's RoleStore is
+ * covered by PasswordAuthenticationIT, permissions on roles by AuthorizationIT).
+ */
 class RoleStatementsTest {
     private final CasFixture fixture = new CasFixture();
     private final MemoryRoles roles = new MemoryRoles(true);
@@ -74,9 +80,12 @@ class RoleStatementsTest {
         }
     }
 
+    /** Runs {@code cql} as {@code as} does through the query processor: checked by the authorizer, then executed. */
     private Result run(String cql, Roles roles, String as) {
-        CqlStatement statement = fixture.preparer.prepare(cql, null);
-        return statement.execute(QueryContext.of(fixture.environment, null, QueryOptions.DEFAULT, statement).loggedIn(roles, as)).join();
+        Parser.Parsed parsed = Parser.parse(cql);
+        CqlStatement statement = fixture.preparer.prepare(parsed, null);
+        new Authorization(roles::find, Permissions.ALLOW_ALL).check(as, StatementAccess.of(parsed.statement(), null, fixture.schema()));
+        return statement.execute(QueryContext.of(fixture.environment, null, QueryOptions.DEFAULT, statement).loggedIn(roles, Permissions.ALLOW_ALL, as)).join();
     }
 
     private Result run(String cql, String as) {
