@@ -24,20 +24,6 @@ suites=("$@")
 
 log() { printf '[driver-suites] %s\n' "$*"; }
 
-# Creates the venv $1/.venv from $1/requirements.txt, or refreshes it when the requirements changed since the last install.
-prepare_venv() {
-    local venv="$1/.venv" requirements="$1/requirements.txt"
-    local stamp="$venv/.requirements.sha256" want
-    want="$(sha256sum "$requirements" | cut -d' ' -f1)"
-    if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
-        return 0
-    fi
-    log "creating Python venv in $venv"
-    "$PYTHON" -m venv "$venv" || return 1
-    timeout 600 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" || return 1
-    printf '%s\n' "$want" >"$stamp"
-}
-
 probe_target() {
     # A v4 OPTIONS frame must be answered with SUPPORTED (opcode 0x06).
     "$PYTHON" - "$BALLOT_HOST" "$BALLOT_PORT" <<'EOF'
@@ -91,7 +77,7 @@ for suite in "${suites[@]}"; do
             ;;
         python|cqlsh)
             if [[ -z "${python_ready:-}" ]]; then
-                if prepare_venv "$TESTS_DIR/python"; then python_ready=1; else python_ready=0; fi
+                if "$TESTS_DIR/prepare-venv.sh" "$TESTS_DIR/python"; then python_ready=1; else python_ready=0; fi
             fi
             if [[ "$python_ready" != 1 ]]; then
                 result[$suite]="FAIL (pip install)"; seconds[$suite]=0
@@ -102,7 +88,7 @@ for suite in "${suites[@]}"; do
             fi
             ;;
         scylla)
-            if prepare_venv "$TESTS_DIR/scylla-python"; then
+            if "$TESTS_DIR/prepare-venv.sh" "$TESTS_DIR/scylla-python"; then
                 run_suite scylla bash -c "cd scylla-python && '$SCYLLA_VENV/bin/python' -m pytest -q"
             else
                 result[scylla]="FAIL (pip install)"; seconds[scylla]=0
