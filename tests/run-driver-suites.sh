@@ -3,6 +3,10 @@
 # and ScyllaDB's Python, Java and Go drivers) against the CQL server at
 # BALLOT_HOST:BALLOT_PORT (default 127.0.0.1:9042).
 #
+# Secure mode (tests/run-secure-suites.sh): with BALLOT_USER and BALLOT_PASSWORD every suite logs in as that role, and
+# with BALLOT_TLS_CA (a PEM file of the CA to trust) every suite connects over TLS; each suite's connection helper
+# reads them. Unset (the default), the suites connect in plaintext without credentials.
+#
 #   tests/run-driver-suites.sh [go] [python] [cqlsh] [scylla] [scylla-java] [scylla-go]   (default: all six)
 #
 # Needs Go, Python 3.11, Java 17 with Maven, and network access to PyPI, the Go
@@ -25,11 +29,14 @@ suites=("$@")
 log() { printf '[driver-suites] %s\n' "$*"; }
 
 probe_target() {
-    # A v4 OPTIONS frame must be answered with SUPPORTED (opcode 0x06).
-    "$PYTHON" - "$BALLOT_HOST" "$BALLOT_PORT" <<'EOF'
-import socket, sys
+    # A v4 OPTIONS frame must be answered with SUPPORTED (opcode 0x06); over TLS trusting BALLOT_TLS_CA if it is set.
+    "$PYTHON" - "$BALLOT_HOST" "$BALLOT_PORT" "${BALLOT_TLS_CA:-}" <<'EOF'
+import socket, ssl, sys
 try:
-    with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5) as s:
+    with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5) as plain:
+        s = plain
+        if sys.argv[3]:
+            s = ssl.create_default_context(cafile=sys.argv[3]).wrap_socket(plain, server_hostname=sys.argv[1])
         s.settimeout(5)
         s.sendall(bytes.fromhex("040000000500000000"))
         header = b""
@@ -39,7 +46,7 @@ try:
                 break
             header += chunk
     sys.exit(0 if len(header) == 9 and header[4] == 0x06 else 1)
-except OSError as e:
+except OSError as e:  # ssl.SSLError included
     print(e, file=sys.stderr)
     sys.exit(1)
 EOF
@@ -60,7 +67,7 @@ run_suite() {
 }
 
 if ! probe_target; then
-    log "nothing answers CQL OPTIONS at $BALLOT_HOST:$BALLOT_PORT; start a server first"
+    log "nothing answers CQL OPTIONS at $BALLOT_HOST:$BALLOT_PORT${BALLOT_TLS_CA:+ over TLS trusting $BALLOT_TLS_CA}; start a server first"
     log "(real Cassandra: src-bench/cassandra/cassandra.sh start)"
     exit 1
 fi
