@@ -3,6 +3,10 @@
 # and ScyllaDB's Python, Java and Go drivers) against the CQL server at
 # BALLOT_HOST:BALLOT_PORT (default 127.0.0.1:9042).
 #
+# Secure mode (tests/run-secure-suites.sh): with BALLOT_USER and BALLOT_PASSWORD every suite logs in as that role, and
+# with BALLOT_TLS_CA (a PEM file of the CA to trust) every suite connects over TLS; each suite's connection helper
+# reads them. Unset (the default), the suites connect in plaintext without credentials.
+#
 #   tests/run-driver-suites.sh [go] [python] [cqlsh] [scylla] [scylla-java] [scylla-go]   (default: all six)
 #
 # Needs Go, Python 3.11, Java 17 with Maven, and network access to PyPI, the Go
@@ -24,26 +28,15 @@ suites=("$@")
 
 log() { printf '[driver-suites] %s\n' "$*"; }
 
-# Creates the venv $1/.venv from $1/requirements.txt, or refreshes it when the requirements changed since the last install.
-prepare_venv() {
-    local venv="$1/.venv" requirements="$1/requirements.txt"
-    local stamp="$venv/.requirements.sha256" want
-    want="$(sha256sum "$requirements" | cut -d' ' -f1)"
-    if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
-        return 0
-    fi
-    log "creating Python venv in $venv"
-    "$PYTHON" -m venv "$venv" || return 1
-    timeout 600 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" || return 1
-    printf '%s\n' "$want" >"$stamp"
-}
-
 probe_target() {
-    # A v4 OPTIONS frame must be answered with SUPPORTED (opcode 0x06).
-    "$PYTHON" - "$BALLOT_HOST" "$BALLOT_PORT" <<'EOF'
-import socket, sys
+    # A v4 OPTIONS frame must be answered with SUPPORTED (opcode 0x06); over TLS trusting BALLOT_TLS_CA if it is set.
+    "$PYTHON" - "$BALLOT_HOST" "$BALLOT_PORT" "${BALLOT_TLS_CA:-}" <<'EOF'
+import socket, ssl, sys
 try:
-    with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5) as s:
+    with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5) as plain:
+        s = plain
+        if sys.argv[3]:
+            s = ssl.create_default_context(cafile=sys.argv[3]).wrap_socket(plain, server_hostname=sys.argv[1])
         s.settimeout(5)
         s.sendall(bytes.fromhex("040000000500000000"))
         header = b""
@@ -53,7 +46,7 @@ try:
                 break
             header += chunk
     sys.exit(0 if len(header) == 9 and header[4] == 0x06 else 1)
-except OSError as e:
+except OSError as e:  # ssl.SSLError included
     print(e, file=sys.stderr)
     sys.exit(1)
 EOF
@@ -74,7 +67,7 @@ run_suite() {
 }
 
 if ! probe_target; then
-    log "nothing answers CQL OPTIONS at $BALLOT_HOST:$BALLOT_PORT; start a server first"
+    log "nothing answers CQL OPTIONS at $BALLOT_HOST:$BALLOT_PORT${BALLOT_TLS_CA:+ over TLS trusting $BALLOT_TLS_CA}; start a server first"
     log "(real Cassandra: src-bench/cassandra/cassandra.sh start)"
     exit 1
 fi
@@ -91,7 +84,7 @@ for suite in "${suites[@]}"; do
             ;;
         python|cqlsh)
             if [[ -z "${python_ready:-}" ]]; then
-                if prepare_venv "$TESTS_DIR/python"; then python_ready=1; else python_ready=0; fi
+                if "$TESTS_DIR/prepare-venv.sh" "$TESTS_DIR/python"; then python_ready=1; else python_ready=0; fi
             fi
             if [[ "$python_ready" != 1 ]]; then
                 result[$suite]="FAIL (pip install)"; seconds[$suite]=0
@@ -102,7 +95,7 @@ for suite in "${suites[@]}"; do
             fi
             ;;
         scylla)
-            if prepare_venv "$TESTS_DIR/scylla-python"; then
+            if "$TESTS_DIR/prepare-venv.sh" "$TESTS_DIR/scylla-python"; then
                 run_suite scylla bash -c "cd scylla-python && '$SCYLLA_VENV/bin/python' -m pytest -q"
             else
                 result[scylla]="FAIL (pip install)"; seconds[scylla]=0

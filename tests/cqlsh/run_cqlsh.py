@@ -17,7 +17,8 @@ script is the keyspace's replication factor (BALLOT_RF, default 1), and its
 value in DESCRIBE output reads back as ${RF}; each step runs at BALLOT_CONSISTENCY
 (default ONE).
 
-Usage: run_cqlsh.py [--actual FILE]   (BALLOT_HOST, BALLOT_PORT pick the target)
+Usage: run_cqlsh.py [--actual FILE]   (BALLOT_HOST, BALLOT_PORT pick the target; BALLOT_USER, BALLOT_PASSWORD and
+BALLOT_TLS_CA log in and speak TLS, see write_secure_config)
 --actual writes the normalised output, to help review expected.txt by hand.
 """
 
@@ -25,6 +26,7 @@ import argparse
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,22 @@ def cqlsh_command():
         return [explicit]
     beside_python = Path(sys.executable).parent / "cqlsh"
     return [str(beside_python)] if beside_python.exists() else ["cqlsh"]
+
+
+def write_secure_config(home):
+    """Secure mode (tests/run-secure-suites.sh): cqlsh logs in as BALLOT_USER from ~/.cassandra/credentials (a password
+    on its command line or in cqlshrc makes it print a warning into the compared output), and speaks TLS checking the
+    node's certificate against the CA in BALLOT_TLS_CA. Without them, cqlsh gets neither file."""
+    config_dir = home / ".cassandra"
+    config_dir.mkdir(mode=0o700)
+    if os.environ.get("BALLOT_USER"):
+        credentials = config_dir / "credentials"
+        credentials.touch(mode=0o600)  # cqlsh ignores a credentials file that others may read
+        credentials.write_text("[plain_text_auth]\nusername = %s\npassword = %s\n"
+                               % (os.environ["BALLOT_USER"], os.environ.get("BALLOT_PASSWORD", "")))
+    if os.environ.get("BALLOT_TLS_CA"):
+        (config_dir / "cqlshrc").write_text("[connection]\nssl = true\n\n[ssl]\ncertfile = %s\nvalidate = true\n"
+                                            % os.environ["BALLOT_TLS_CA"])
 
 
 def parse_steps(text):
@@ -132,6 +150,7 @@ def main():
         return 1
 
     home = tempfile.mkdtemp(prefix="cqlsh-home-")  # no user cqlshrc, no history file
+    write_secure_config(Path(home))
     env = dict(os.environ, HOME=home, TZ="UTC", LC_ALL="C.UTF-8", COLUMNS="200")
     passed, failed, report = 0, 0, []
     try:
@@ -154,6 +173,7 @@ def main():
         run_step("DROP KEYSPACE IF EXISTS ${KS};", keyspace, env)
         if args.actual:
             Path(args.actual).write_text("\n".join(report))
+        shutil.rmtree(home)  # with the credentials file of secure mode
     print("cqlsh: %d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1
 

@@ -82,6 +82,14 @@ func newCluster() *gocql.ClusterConfig {
 	c.Consistency = consistency
 	c.Compressor = compressor
 	c.FrameHeaderObserver = versionObserver{}
+	// Secure mode (tests/run-secure-suites.sh): log in as BALLOT_USER, and speak TLS trusting the CA in BALLOT_TLS_CA.
+	if user := os.Getenv("BALLOT_USER"); user != "" {
+		c.Authenticator = gocql.PasswordAuthenticator{Username: user, Password: os.Getenv("BALLOT_PASSWORD")}
+	}
+	if ca := os.Getenv("BALLOT_TLS_CA"); ca != "" {
+		// without host verification gocql checks no certificate at all; the node's certificate names its address
+		c.SslOpts = &gocql.SslOptions{CaPath: ca, EnableHostVerification: true}
+	}
 	return c
 }
 

@@ -9,10 +9,12 @@ import os
 import random
 import re
 import secrets
+import ssl
 import threading
 import time
 
 import pytest
+from cassandra.auth import PlainTextAuthProvider
 from cassandra.cluster import Cluster, ExecutionProfile, EXEC_PROFILE_DEFAULT
 from cassandra import ConsistencyLevel
 from cassandra.policies import RoundRobinPolicy
@@ -31,6 +33,12 @@ def make_cluster(**kwargs):
                                consistency_level=CONSISTENCY)
     options = dict(port=PORT, compression="lz4", connect_timeout=10,
                    execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+    # Secure mode (tests/run-secure-suites.sh): log in as BALLOT_USER, and speak TLS trusting the CA in BALLOT_TLS_CA.
+    if os.environ.get("BALLOT_USER"):
+        options["auth_provider"] = PlainTextAuthProvider(os.environ["BALLOT_USER"], os.environ.get("BALLOT_PASSWORD", ""))
+    if os.environ.get("BALLOT_TLS_CA"):
+        # the CA must have signed the node's certificate, and it must name the address the driver connects to
+        options["ssl_context"] = ssl.create_default_context(cafile=os.environ["BALLOT_TLS_CA"])
     options.update(kwargs)
     return Cluster([HOST], **options)
 

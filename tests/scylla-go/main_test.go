@@ -67,6 +67,14 @@ func newCluster() *gocql.ClusterConfig {
 	// Replicas are shuffled for plain statements; only the LWT mark makes the driver keep the ring order.
 	c.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy(), gocql.ShuffleReplicas())
 	c.FrameHeaderObserver = versionObserver{&lastResponseVersion}
+	// Secure mode (tests/run-secure-suites.sh): log in as BALLOT_USER, and speak TLS trusting the CA in BALLOT_TLS_CA.
+	if user := os.Getenv("BALLOT_USER"); user != "" {
+		c.Authenticator = gocql.PasswordAuthenticator{Username: user, Password: os.Getenv("BALLOT_PASSWORD")}
+	}
+	if ca := os.Getenv("BALLOT_TLS_CA"); ca != "" {
+		// without host verification gocql checks no certificate at all; the node's certificate names its address
+		c.SslOpts = &gocql.SslOptions{CaPath: ca, EnableHostVerification: true}
+	}
 	return c
 }
 

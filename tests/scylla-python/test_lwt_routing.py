@@ -10,10 +10,12 @@ time, not by chance.
 
 import os
 import secrets
+import ssl
 import time
 
 import pytest
 from cassandra import ConsistencyLevel
+from cassandra.auth import PlainTextAuthProvider
 from cassandra.cluster import Cluster, ExecutionProfile, EXEC_PROFILE_DEFAULT
 from cassandra.policies import RoundRobinPolicy, TokenAwarePolicy
 
@@ -27,7 +29,14 @@ CONSISTENCY = ConsistencyLevel.name_to_value[os.environ.get("BALLOT_CONSISTENCY"
 def cluster():
     profile = ExecutionProfile(load_balancing_policy=TokenAwarePolicy(RoundRobinPolicy()), request_timeout=20,
                                consistency_level=CONSISTENCY)
-    c = Cluster([HOST], port=PORT, connect_timeout=10, execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+    options = dict(port=PORT, connect_timeout=10, execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+    # Secure mode (tests/run-secure-suites.sh): log in as BALLOT_USER, and speak TLS trusting the CA in BALLOT_TLS_CA.
+    if os.environ.get("BALLOT_USER"):
+        options["auth_provider"] = PlainTextAuthProvider(os.environ["BALLOT_USER"], os.environ.get("BALLOT_PASSWORD", ""))
+    if os.environ.get("BALLOT_TLS_CA"):
+        # the CA must have signed the node's certificate, and it must name the address the driver connects to
+        options["ssl_context"] = ssl.create_default_context(cafile=os.environ["BALLOT_TLS_CA"])
+    c = Cluster([HOST], **options)
     yield c
     c.shutdown()
 

@@ -6,17 +6,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.metadata.EndPoint;
 import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.ssl.SslEngineFactory;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,19 +51,60 @@ class LwtRoutingTest {
 
     @BeforeAll
     static void connect() {
-        session = CqlSession.builder()
+        CqlSessionBuilder builder = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(HOST, PORT))
                 .withLocalDatacenter("datacenter1")
                 .withConfigLoader(DriverConfigLoader.programmaticBuilder()
                         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
                         .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
                         .withString(DefaultDriverOption.REQUEST_CONSISTENCY, CONSISTENCY)
-                        .build())
-                .build();
+                        .build());
+        // Secure mode (tests/run-secure-suites.sh): log in as BALLOT_USER, and speak TLS trusting the CA in BALLOT_TLS_CA.
+        String user = System.getenv().getOrDefault("BALLOT_USER", "");
+        if (!user.isEmpty()) builder.withAuthCredentials(user, System.getenv().getOrDefault("BALLOT_PASSWORD", ""));
+        String ca = System.getenv().getOrDefault("BALLOT_TLS_CA", "");
+        if (!ca.isEmpty()) builder.withSslEngineFactory(new AddressCheckingSslEngineFactory(trusting(Path.of(ca))));
+        session = builder.build();
         session.execute("CREATE KEYSPACE " + KEYSPACE
                 + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': " + RF + "}");
         session.execute("CREATE TABLE " + KEYSPACE + ".kv (k int PRIMARY KEY, v int)");
         session.refreshSchema();
+    }
+
+    /**
+     * TLS engines that check the node's certificate names the address connected to. The driver's own factories, asked
+     * to validate host names, check the name a reverse DNS lookup gives (127.0.0.1 becomes localhost).
+     */
+    private record AddressCheckingSslEngineFactory(SSLContext context) implements SslEngineFactory {
+        @Override
+        public SSLEngine newSslEngine(EndPoint remote) {
+            InetSocketAddress address = (InetSocketAddress) remote.resolve();
+            SSLEngine engine = context.createSSLEngine(address.getAddress().getHostAddress(), address.getPort());
+            engine.setUseClientMode(true);
+            SSLParameters parameters = engine.getSSLParameters();
+            parameters.setEndpointIdentificationAlgorithm("HTTPS");
+            engine.setSSLParameters(parameters);
+            return engine;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** A TLS context that trusts only the CA certificate in the PEM file {@code caPem}. */
+    private static SSLContext trusting(Path caPem) {
+        try (InputStream in = Files.newInputStream(caPem)) {
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("BALLOT_TLS_CA=" + caPem + ": cannot trust it as a PEM CA certificate: " + e, e);
+        }
     }
 
     @AfterAll
