@@ -48,14 +48,17 @@ print(*(s.getsockname()[1] for s in sockets))')
 SUITE_PASSWORD="$(openssl rand -hex 16)"
 
 # What suite_user may do, as a Cassandra operator would grant it (tests/README.md, "Secure mode"). It holds every
-# permission on the keyspaces it creates, their tables and types; every role may read system.local, system.peers,
-# system_schema and system_traces.
+# permission on the keyspaces it creates, their tables and types; every role may read system.local, system.peers and
+# system_schema.
 GRANTS=(
     "GRANT CREATE ON ALL KEYSPACES TO $ROLE"  # each suite makes its own keyspaces
     # The go and python suites drop a keyspace they dropped already and expect INVALID "doesn't exist". Cassandra
     # checks DROP permission first, and the creator's permissions go with the keyspace: without this grant the answer
     # is UNAUTHORIZED, or "doesn't exist" only while a permissions cache still holds the dropped keyspace's.
     "GRANT DROP ON ALL KEYSPACES TO $ROLE"
+    # The tracing tests read their traces back as the role; system_traces is not among Cassandra's always-readable
+    # tables (ClientState's READABLE_SYSTEM_RESOURCES), so a traced client needs SELECT on it there too.
+    "GRANT SELECT ON KEYSPACE system_traces TO $ROLE"
 )
 
 cat >"$WORK/node.yaml" <<YAML
