@@ -37,16 +37,6 @@ final class DescribeStatement implements CqlStatement {
     }
 
     @Override
-    public List<ColumnSpec> variables() {
-        return List.of();
-    }
-
-    @Override
-    public List<String> markerNames() {
-        return List.of();
-    }
-
-    @Override
     public RowsMetadata resultMetadata() {
         return RowsMetadata.of(columns);
     }

@@ -9,11 +9,15 @@ import java.util.concurrent.CompletableFuture;
 
 /** A statement checked against the schema and ready to execute any number of times with different bound values. */
 public interface CqlStatement {
-    /** What each bind marker binds to, as PREPARED describes it. */
-    List<ColumnSpec> variables();
+    /** What each bind marker binds to, as PREPARED describes it; none by default. */
+    default List<ColumnSpec> variables() {
+        return List.of();
+    }
 
-    /** The :name of each marker, null for {@code ?}. */
-    List<String> markerNames();
+    /** The :name of each marker, null for {@code ?}; none by default. */
+    default List<String> markerNames() {
+        return List.of();
+    }
 
     /** For each partition key column, the marker binding it; empty unless every key column is bound by a plain marker. */
     default List<Integer> partitionKeyIndexes() {

@@ -45,16 +45,6 @@ final class PermissionStatements {
     /** A permission statement: no markers; {@code keyspace} is the client's keyspace when it was prepared. */
     private abstract static class PermissionStatement implements CqlStatement {
         @Override
-        public List<ColumnSpec> variables() {
-            return List.of();
-        }
-
-        @Override
-        public List<String> markerNames() {
-            return List.of();
-        }
-
-        @Override
         public CompletableFuture<Result> execute(QueryContext context) {
             QueryContext.Login login = context.login();
             if (login.role() == null) throw UnauthorizedException.anonymous();

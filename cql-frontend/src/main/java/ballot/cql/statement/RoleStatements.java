@@ -48,16 +48,6 @@ final class RoleStatements {
     /** A role statement: no markers, runs once per execution as {@code caller}. */
     private abstract static class RoleStatement implements CqlStatement {
         @Override
-        public List<ColumnSpec> variables() {
-            return List.of();
-        }
-
-        @Override
-        public List<String> markerNames() {
-            return List.of();
-        }
-
-        @Override
         public CompletableFuture<Result> execute(QueryContext context) {
             QueryContext.Login login = context.login();
             return CompletableFuture.completedFuture(run(login, Caller.of(login)));

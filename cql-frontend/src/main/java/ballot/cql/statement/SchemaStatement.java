@@ -1,7 +1,6 @@
 package ballot.cql.statement;
 
 import ballot.cql.error.InvalidRequestException;
-import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.protocol.message.VoidResult;
@@ -36,16 +35,6 @@ abstract class SchemaStatement implements CqlStatement {
 
     /** What the client is told when something changed. */
     abstract SchemaChange change();
-
-    @Override
-    public List<ColumnSpec> variables() {
-        return List.of();
-    }
-
-    @Override
-    public List<String> markerNames() {
-        return List.of();
-    }
 
     @Override
     public CompletableFuture<Result> execute(QueryContext context) {
