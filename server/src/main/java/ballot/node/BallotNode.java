@@ -123,6 +123,8 @@ public final class BallotNode implements AutoCloseable {
                 ? new InternodeTls(TlsContexts.server(config.serverEncryption, "server_encryption_options"),
                         TlsContexts.client(config.serverEncryption, "server_encryption_options"))
                 : null;
+        if (clientTls != null) log.info("client TLS: {}", TlsContexts.describe(config.clientEncryption, "client_encryption_options"));
+        if (internodeTls != null) log.info("internode TLS: {}", TlsContexts.describe(config.serverEncryption, "server_encryption_options"));
         Path dataDirectory = Path.of(config.dataDirectory).toAbsolutePath();
         long fdLimit = fileDescriptorLimit();
         storage = StorageEngine.open(new StorageOptions(dataDirectory.resolve("db"), config.commitlogSync.equals("batch"),

@@ -24,4 +24,6 @@ public class EncryptionOptions {
     @JsonProperty("cipher_suites") public List<String> cipherSuites = new ArrayList<>();
     /** JKS or PKCS12; unset: JKS for a file named *.jks, else PKCS12. */
     @JsonProperty("store_type") public String storeType;
+    /** auto (OpenSSL when netty-tcnative's library loads here, else the JDK), openssl or jdk; {@link TlsContexts#provider}. */
+    @JsonProperty("ssl_provider") public String sslProvider = "auto";
 }

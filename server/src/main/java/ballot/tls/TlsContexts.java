@@ -2,6 +2,7 @@ package ballot.tls;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -25,7 +26,8 @@ import javax.net.ssl.TrustManagerFactory;
  * Turns one section of encryption options into a Netty {@link SslContext}: the one place where TLS settings become a
  * context, for CQL clients and for internode traffic alike. Every problem (a missing file, a wrong password, an unknown
  * protocol or cipher) is an {@link IllegalArgumentException} naming the setting, raised here at the node's start rather
- * than at a first connection. The JDK's TLS is used (netty-tcnative is not a dependency).
+ * than at a first connection. TLS runs on OpenSSL (netty-tcnative's BoringSSL) where its native library loads, on the
+ * JDK's implementation otherwise, unless {@code ssl_provider} names one.
  */
 public final class TlsContexts {
     private TlsContexts() {}
@@ -56,27 +58,60 @@ public final class TlsContexts {
         return build(builder, options, section);
     }
 
+    /**
+     * The implementation {@code ssl_provider} asks for: {@code auto} (the default) is OpenSSL when netty-tcnative's
+     * library loads on this machine (Linux on x86_64 and aarch64), the JDK's TLS otherwise; {@code openssl} insists.
+     */
+    public static SslProvider provider(EncryptionOptions options, String section) {
+        String wanted = options.sslProvider == null ? "auto" : options.sslProvider.toLowerCase(Locale.ROOT);
+        return switch (wanted) {
+            case "auto" -> OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+            case "jdk" -> SslProvider.JDK;
+            case "openssl" -> {
+                if (!OpenSsl.isAvailable())
+                    throw new IllegalArgumentException(section + ".ssl_provider is openssl, but netty-tcnative's OpenSSL does not load here: "
+                            + OpenSsl.unavailabilityCause() + " (use auto or jdk)");
+                yield SslProvider.OPENSSL;
+            }
+            default -> throw new IllegalArgumentException(section + ".ssl_provider is '" + options.sslProvider
+                    + "'; must be auto, openssl or jdk");
+        };
+    }
+
+    /** For the node's log: which implementation serves the section, and its library's version. */
+    public static String describe(EncryptionOptions options, String section) {
+        return provider(options, section) == SslProvider.OPENSSL
+                ? "OpenSSL (" + OpenSsl.versionString() + ", netty-tcnative)" : "the JDK's TLS (" + System.getProperty("java.version") + ")";
+    }
+
     private static SslContext build(SslContextBuilder builder, EncryptionOptions options, String section) {
         List<String> protocols = protocols(options);
-        builder.sslProvider(SslProvider.JDK).ciphers(options.cipherSuites.isEmpty() ? null : options.cipherSuites);
+        builder.sslProvider(provider(options, section)).ciphers(options.cipherSuites.isEmpty() ? null : options.cipherSuites);
         if (protocols != null) builder.protocols(protocols);
         SslContext context;
         try {
             context = builder.build();
         } catch (SSLException e) {
             throw new IllegalArgumentException(section + ": cannot build a TLS context: " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) { // OpenSSL checks protocols and cipher suites here
+            throw badProtocolsOrCiphers(section, protocols, options, e);
         }
         // The JDK checks protocols and cipher suites only when an engine is made: make one now.
         SSLEngine probe = null;
         try {
             probe = context.newEngine(ByteBufAllocator.DEFAULT);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(section + ".protocol, accepted_protocols or cipher_suites: " + e.getMessage()
-                    + " (protocols " + protocols + ", cipher_suites " + options.cipherSuites + ")", e);
+            throw badProtocolsOrCiphers(section, protocols, options, e);
         } finally {
             ReferenceCountUtil.release(probe);
         }
         return context;
+    }
+
+    private static IllegalArgumentException badProtocolsOrCiphers(String section, List<String> protocols, EncryptionOptions options,
+            IllegalArgumentException e) {
+        return new IllegalArgumentException(section + ".protocol, accepted_protocols or cipher_suites: " + e.getMessage()
+                + " (protocols " + protocols + ", cipher_suites " + options.cipherSuites + ")", e);
     }
 
     /** accepted_protocols if set; else protocol if it names a version; else null: the JDK's defaults. */

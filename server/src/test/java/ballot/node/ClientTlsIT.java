@@ -3,9 +3,12 @@ package ballot.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ballot.tls.TlsContexts;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslProvider;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,6 +53,26 @@ class ClientTlsIT {
             assertThat(session.execute("INSERT INTO ks.t (k, v) VALUES (2, 'two') IF NOT EXISTS").wasApplied()).isTrue();
             assertThat(session.execute("INSERT INTO ks.t (k, v) VALUES (2, 'again') IF NOT EXISTS").wasApplied()).isFalse();
             assertThat(session.execute("UPDATE ks.t SET v = 'deux' WHERE k = 2 IF v = 'two'").wasApplied()).isTrue();
+        }
+    }
+
+    /**
+     * Both implementations serve the driver (docs/tls.md): OpenSSL, which ships for Linux on x86_64 and aarch64 and is
+     * what auto picks there, and the JDK's.
+     */
+    @Test
+    void openSslAndTheJdkBothServeTheDriver() {
+        String arch = System.getProperty("os.arch");
+        boolean nativesShipped = System.getProperty("os.name").startsWith("Linux") && (arch.equals("amd64") || arch.equals("aarch64"));
+        if (nativesShipped) assertThat(OpenSsl.isAvailable()).as("netty-tcnative loads: %s", OpenSsl.unavailabilityCause()).isTrue();
+        ballot.tls.ClientEncryptionOptions auto = new ballot.tls.ClientEncryptionOptions();
+        assertThat(TlsContexts.provider(auto, "client_encryption_options"))
+                .isEqualTo(OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK);
+        for (String provider : OpenSsl.isAvailable() ? java.util.List.of("openssl", "jdk") : java.util.List.of("jdk")) {
+            try (TestNode node = TestNode.start("tls-" + provider, tls(options -> options.sslProvider = provider));
+                 CqlSession session = node.sessionBuilder(o -> { }).withSslContext(ca.clientContext(null)).build()) {
+                assertThat(session.execute("SELECT release_version FROM system.local").one()).as(provider).isNotNull();
+            }
         }
     }
 
@@ -133,6 +156,8 @@ class ClientTlsIT {
                 .hasMessageContaining("client_encryption_options.protocol, accepted_protocols or cipher_suites");
         assertThatThrownBy(() -> TestNode.start("tls-no-truststore", tls(options -> options.requireClientAuth = true)))
                 .hasMessageContaining("client_encryption_options.truststore must be set");
+        assertThatThrownBy(() -> TestNode.start("tls-bad-provider", tls(options -> options.sslProvider = "gnutls")))
+                .hasMessageContaining("client_encryption_options.ssl_provider is 'gnutls'; must be auto, openssl or jdk");
     }
 
     /** Node settings with client TLS on, the node's key store, and {@code adjust} applied after. */
