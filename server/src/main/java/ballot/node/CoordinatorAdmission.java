@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  * waited for theirs (the slot signal), ticks both coordinators every 10 ms, and counts every decision. Client
  * requests are {@link Priority#NORMAL}, or {@link Priority#BACKGROUND} in the keyspaces configured so and when their
  * custom payload lowers them; a request's
- * deadline is its arrival plus {@code deadlineNanos}.
+ * deadline is its arrival plus {@code deadlineNanos}, or its USING TIMEOUT if that is shorter.
  */
 final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     private static final long TICK_MILLIS = 10;
@@ -130,7 +130,7 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
 
             @Override
             public void refused(Refusal why) {
-                refused.accept(new OverloadedException(message(why, "write")));
+                refused.accept(new OverloadedException(message(why, "write", work)));
             }
         });
     }
@@ -153,7 +153,7 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
 
             @Override
             public void refused(Refusal why) {
-                refused.accept(new OverloadedException(message(why, "")));
+                refused.accept(new OverloadedException(message(why, "", work)));
             }
         });
     }
@@ -180,18 +180,23 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     private WorkInfo work(Work request) {
         long now = System.nanoTime();
         Priority priority = request.background() || backgroundTenants.contains(request.tenant()) ? Priority.BACKGROUND : Priority.NORMAL;
-        return new WorkInfo(request.tenant(), priority, now, now + deadlineNanos, request.writeBytes());
+        // USING TIMEOUT 0 keeps its meaning, ScyllaDB's: the statement runs and times out at once, with its kind's error.
+        boolean bounded = request.timeout() != null && !request.timeout().isZero();
+        long wait = bounded ? Math.min(deadlineNanos, request.timeout().toNanos()) : deadlineNanos;
+        return new WorkInfo(request.tenant(), priority, now, now + wait, request.writeBytes());
     }
 
     /** {@code queue}: "write" for the storage's queue, empty for the CPU's. */
-    private String message(Refusal why, String queue) {
+    private String message(Refusal why, String queue, WorkInfo work) {
         String which = queue.isEmpty() ? "admission" : queue + " admission";
+        long waitNanos = work.deadlineNanos() - work.startNanos();
         return switch (why) {
             case QUEUE_FULL -> "Overloaded: the coordinator's " + which + " queue is full (admission_queue_max="
                     + settings.queueMax() + "); retry later or on another node";
-            case DEADLINE -> "Overloaded: the request waited " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos) + " ms for "
+            case DEADLINE -> "Overloaded: the request waited " + TimeUnit.NANOSECONDS.toMillis(waitNanos) + " ms for "
                     + which + (queue.isEmpty() ? "" : " (the storage is behind: compaction, level 0 files or write stalls)")
-                    + " (admission_max_wait_in_ms) and was not started; retry later or on another node";
+                    + (waitNanos < deadlineNanos ? " (its USING TIMEOUT)" : " (admission_max_wait_in_ms)")
+                    + " and was not started; retry later or on another node";
         };
     }
 

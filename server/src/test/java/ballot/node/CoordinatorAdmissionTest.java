@@ -74,7 +74,7 @@ class CoordinatorAdmissionTest {
         List<String> refusals = new CopyOnWriteArrayList<>();
         CountDownLatch answered = new CountDownLatch(count);
         for (int i = 0; i < count; i++) {
-            admission.submit(new RequestAdmission.Work("ks", writeBytes, false), granted -> {
+            admission.submit(new RequestAdmission.Work("ks", writeBytes, false, null), granted -> {
                 admitted.incrementAndGet();
                 granted.close();
                 answered.countDown();

@@ -178,6 +178,45 @@ class OverloadIT {
         }
     }
 
+    /**
+     * A prepared statement's USING TIMEOUT is also its admission deadline (docs/admission.md): of a burst on one request
+     * thread, the executions that would start after waiting their 20 ms are refused OVERLOADED, naming USING TIMEOUT,
+     * although admission_max_wait_in_ms would have let them wait 30 s. Those that start may still time out running.
+     */
+    @Test
+    void preparedStatementsAreNotStartedAfterTheirUsingTimeout() throws Exception {
+        try (TestNode node = TestNode.start("using-timeout", config -> {
+                    config.requestThreads = 1;
+                    config.admissionQueueMax = 1000;
+                    config.admissionMaxWaitMillis = 30_000;
+                });
+                CqlSession session = node.session()) {
+            writePartitionToRead(session, "ut");
+            int results = 0;
+            List<String> overloaded = new ArrayList<>();
+            List<String> other = new ArrayList<>();
+            try (RawCqlConnection raw = RawCqlConnection.open(node.address())) {
+                raw.startup(Map.of("CQL_VERSION", "3.0.0"));
+                byte[] select = raw.prepare("SELECT * FROM ut.t WHERE k = 0 USING TIMEOUT 20ms").id();
+                for (int stream = 1; stream <= BURST; stream++) raw.sendExecute(stream, select);
+                for (int i = 0; i < BURST; i++) {
+                    RawCqlConnection.Frame answer = raw.receive();
+                    if (answer.opcode() == 0x08) {
+                        results++;
+                        continue;
+                    }
+                    RawCqlConnection.Error error = RawCqlConnection.error(answer);
+                    if (error.code() == 0x1001) overloaded.add(error.message());
+                    else if (error.code() != 0x1200) other.add(Integer.toHexString(error.code()) + " " + error.message()); // read timeout
+                }
+            }
+            assertThat(other).as("answers other than rows, OVERLOADED or a read timeout").isEmpty();
+            assertThat(overloaded).as("executions refused once their USING TIMEOUT passed in the queue").isNotEmpty();
+            assertThat(overloaded.get(0)).contains("waited 20 ms", "(its USING TIMEOUT)");
+            assertThat(results).as("executions answered with rows").isPositive();
+        }
+    }
+
     /** {@code keyspace}.t with partition 0 of 500 rows: a read that takes the one request thread a little while. */
     private static void writePartitionToRead(CqlSession session, String keyspace) {
         session.execute("CREATE KEYSPACE " + keyspace + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");

@@ -240,6 +240,16 @@ final class RawCqlConnection implements AutoCloseable {
         write(0x04, stream, QUERY, body.bytes());
     }
 
+    /** Sends an EXECUTE at ONE of a statement without markers on {@code stream}, without waiting (see {@link #receive}). */
+    void sendExecute(int stream, byte[] id) throws IOException {
+        Body body = new Body();
+        body.out.writeShort(id.length);
+        body.out.write(id);
+        body.out.writeShort(ONE);
+        body.out.writeByte(0x00);
+        write(0x00, stream, EXECUTE, body.bytes());
+    }
+
     /** The next response, on whichever stream. */
     Frame receive() throws IOException {
         Response response = read();

@@ -122,7 +122,8 @@ public final class QueryProcessor implements RequestHandler {
     private CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace, boolean background) {
         if (trace != null) begin(trace, request);
         PreparedStatements.Entry entry = request instanceof Execute e ? prepared.get(e.statementId()) : null;
-        RequestAdmission.Work work = new RequestAdmission.Work(tenant(entry, client), writeBytes(request, entry), background);
+        RequestAdmission.Work work = new RequestAdmission.Work(tenant(entry, client), writeBytes(request, entry), background,
+                entry == null ? null : entry.statement().usingTimeout(((Execute) request).options()));
         if (inlineWrites && entry != null && entry.statement().executesWithoutWaiting()
                 && !authorization.mayWait(client.role()) && valueBytes((Execute) request) <= INLINE_VALUE_BYTES_MAX) {
             RequestAdmission.Admitted admitted = admission.tryNow(work);

@@ -1,6 +1,7 @@
 package ballot.cql.spi;
 
 import ballot.cql.error.OverloadedException;
+import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -43,8 +44,10 @@ public interface RequestAdmission {
      * @param writeBytes about what it writes to storage; 0 if it does not write
      * @param background whether the client lowered the request to background priority (its custom payload's
      *     {@code ballot.priority}, docs/admission.md)
+     * @param timeout the statement's USING TIMEOUT when known before it runs (a prepared statement's), else null: the
+     *     request is not started after waiting that long
      */
-    record Work(String tenant, long writeBytes, boolean background) {}
+    record Work(String tenant, long writeBytes, boolean background, Duration timeout) {}
 
     /**
      * An admission right now for {@code work} that the caller runs on its own thread, or null if others are waiting or

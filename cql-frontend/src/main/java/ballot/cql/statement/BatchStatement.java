@@ -5,9 +5,11 @@ import ballot.cql.data.PartitionUpdate;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.parse.Statement;
 import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.VoidResult;
 import ballot.cql.schema.TableMetadata;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -79,6 +81,11 @@ final class BatchStatement implements CqlStatement {
     @Override
     public List<String> markerNames() {
         return markers.names();
+    }
+
+    @Override
+    public Duration usingTimeout(QueryOptions options) {
+        return timeout.before(options, markerNames());
     }
 
     @Override

@@ -1,9 +1,11 @@
 package ballot.cql.statement;
 
 import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.RowsMetadata;
 import ballot.cql.schema.TableMetadata;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -44,6 +46,15 @@ public interface CqlStatement {
     }
 
     CompletableFuture<Result> execute(QueryContext context);
+
+    /**
+     * This execution's USING TIMEOUT, read from the client's values before the statement runs, so that admission
+     * refuses it once it has waited that long (docs/admission.md); null without one, or with values its execution
+     * refuses.
+     */
+    default Duration usingTimeout(QueryOptions options) {
+        return null;
+    }
 
     /**
      * The compare-and-sets this statement runs as one transaction in {@code context}, in the order it submits them

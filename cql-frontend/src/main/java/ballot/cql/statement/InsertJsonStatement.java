@@ -12,6 +12,7 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.type.CqlTypes;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -80,6 +81,11 @@ final class InsertJsonStatement implements BatchableStatement {
     @Override
     public List<String> markerNames() {
         return markers.names();
+    }
+
+    @Override
+    public Duration usingTimeout(QueryOptions options) {
+        return timeout.before(options, markerNames());
     }
 
     @Override

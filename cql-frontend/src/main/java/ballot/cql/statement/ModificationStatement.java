@@ -22,6 +22,7 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.type.CqlTypes;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -268,6 +269,11 @@ final class ModificationStatement implements BatchableStatement {
     @Override
     public boolean executesWithoutWaiting() {
         return !requiresRead;
+    }
+
+    @Override
+    public Duration usingTimeout(QueryOptions options) {
+        return timeout.before(options, markerNames());
     }
 
     @Override

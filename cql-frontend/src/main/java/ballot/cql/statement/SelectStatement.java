@@ -22,6 +22,7 @@ import ballot.cql.spi.IndexScanResult;
 import ballot.cql.type.CqlTypes;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -231,6 +232,11 @@ final class SelectStatement implements CqlStatement {
     }
 
     // ---------------------------------------------------------------- execution
+
+    @Override
+    public Duration usingTimeout(QueryOptions options) {
+        return timeout.before(options, markerNames());
+    }
 
     @Override
     public CompletableFuture<Result> execute(QueryContext context) {

@@ -9,6 +9,7 @@ import ballot.cql.type.CqlTypes;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * ScyllaDB's {@code USING TIMEOUT <duration>}: how long the coordinator may take over one execution of a statement, in
@@ -40,10 +41,27 @@ final class StatementTimeout {
     /** {@code context}, or with USING TIMEOUT a context whose coordinator has this execution's deadline. */
     QueryContext applyTo(QueryContext context) {
         if (value == null) return context;
-        ByteBuffer bound = value.bind(context.bindings());
+        return context.within(of(context.bindings()));
+    }
+
+    /**
+     * This execution's timeout, read from the client's values before the statement runs (admission refuses it once it
+     * has waited that long, docs/admission.md), or null: no USING TIMEOUT, or values its execution will refuse.
+     */
+    Duration before(QueryOptions options, List<String> markerNames) {
+        if (value == null) return null;
+        try {
+            return of(Bindings.of(options.values(), options.valueNames(), markerNames));
+        } catch (RuntimeException refusedWhenItRuns) { // a missing, null or malformed value: the execution says so
+            return null;
+        }
+    }
+
+    private Duration of(Bindings bindings) {
+        ByteBuffer bound = value.bind(bindings);
         if (bound == null) throw new InvalidRequestException("Timeout value cannot be null");
         if (bound == QueryOptions.UNSET) throw new InvalidRequestException("Unexpected unset value for bind variable " + marker);
-        return context.within(duration((CqlDuration) CqlTypes.DURATION.compose(bound)));
+        return duration((CqlDuration) CqlTypes.DURATION.compose(bound));
     }
 
     private static Duration duration(CqlDuration d) {

@@ -1,10 +1,12 @@
 package ballot.cql.statement;
 
 import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.VoidResult;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -22,6 +24,11 @@ record TruncateStatement(Function<Schema, TableMetadata> lookup, StatementTimeou
     @Override
     public List<String> markerNames() {
         return markers.names();
+    }
+
+    @Override
+    public Duration usingTimeout(QueryOptions options) {
+        return timeout().before(options, markerNames());
     }
 
     @Override
