@@ -69,6 +69,15 @@ class DiskFullIT {
             this.random = random;
             this.pauseMillis = pauseMillis;
         }
+
+        /**
+         * The files the failure may name. With zero blobs the next commit log and the tiny flush race for the last
+         * room: on a loaded machine the flush, delayed, can be the one that meets the full disk; either way the
+         * failure must name the file it could not write. MEMTABLE_FLUSH leaves no such race (its table file is 30 MiB).
+         */
+        String[] files() {
+            return this == COMMIT_LOG ? new String[] {".log:", ".sst:"} : new String[] {file + ":"};
+        }
     }
 
     @ParameterizedTest
@@ -103,7 +112,7 @@ class DiskFullIT {
                 RawCqlConnection.Error error = RawCqlConnection.error(new RawCqlConnection.Frame(answer.opcode(), answer.body()));
                 assertThat(error.code()).as("WRITE_FAILURE").isEqualTo(0x1500);
                 assertThat(error.message()).as("the failure names its cause").contains("No space left on device")
-                        .contains(filling.file + ":");
+                        .containsAnyOf(filling.files());
             }
             assertThat(session.execute(select.bind(acknowledged.get(0))).one()).as("reads go on").isNotNull();
 
