@@ -166,6 +166,23 @@ final class PaxosCodec {
         }
     };
 
+    /** Prunes for one peer, of any partitions: count(4) · prune*. */
+    static final Codec<List<Prune>> PRUNES = new Codec<>() {
+        @Override
+        public void encode(List<Prune> prunes, ByteBuf out) {
+            out.writeInt(prunes.size());
+            for (Prune p : prunes) PRUNE.encode(p, out);
+        }
+
+        @Override
+        public List<Prune> decode(ByteBuf in) {
+            int n = count(in);
+            List<Prune> prunes = new ArrayList<>(Math.min(n, PruneBatches.BATCH_MAX));
+            for (int i = 0; i < n; i++) prunes.add(PRUNE.decode(in));
+            return prunes;
+        }
+    };
+
     private static final int PROMISE = 1;
     private static final int REJECTED = 2;
     private static final int ACCEPTED = 3;

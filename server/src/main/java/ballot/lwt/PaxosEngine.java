@@ -156,6 +156,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private final RegisterPurge purge;
     /** Puts each lane's tick on the lane; the lanes themselves are plain FIFO executors (cheaper to submit to). */
     private final ScheduledThreadPoolExecutor ticker;
+    private final PruneBatches prunes;
     private final PaxosStats stats;
     private final LogThrottle throttle = new LogThrottle(TimeUnit.SECONDS.toNanos(10), System::nanoTime);
     private final CqlReadModel readModel;
@@ -207,6 +208,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.prunes = new PruneBatches(ticker, this::sendPrunes);
         this.stats = new PaxosStats(metrics, storage, groupCommit, this::queues); // before the lanes: their acceptors report to it
         this.purge = new RegisterPurge(storage, store, new RegisterPurge.Engine() {
             @Override
@@ -265,7 +267,10 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         messaging.handle(PaxosVerbs.PREPARE, (prepare, from) -> vote(prepare), Messaging.Dispatch.HAND_OVER);
         messaging.handle(PaxosVerbs.PROPOSE, (propose, from) -> vote(propose), Messaging.Dispatch.HAND_OVER);
         messaging.handle(PaxosVerbs.COMMIT, (commit, from) -> accept(commit), Messaging.Dispatch.HAND_OVER);
-        messaging.handle(PaxosVerbs.PRUNE, (prune, from) -> accept(prune).thenApply(reply -> null), Messaging.Dispatch.HAND_OVER);
+        messaging.handle(PaxosVerbs.PRUNE, (batch, from) -> {
+            for (Prune prune : batch) accept(prune); // nobody waits for a prune: the batch is answered once queued
+            return CompletableFuture.completedFuture(null);
+        }, Messaging.Dispatch.HAND_OVER);
     }
 
     /** Starts coordinating, once the node is a member of the cluster; {@code placement} gives partitions' electorates. */
@@ -588,6 +593,16 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
 
     // ---------------------------------------------------------------- transport
 
+    /** A batch of prunes to one peer (PruneBatches); lost if the peer is down or does not answer, as a prune may be. */
+    private void sendPrunes(NodeId to, List<Prune> batch) {
+        NodeInfo node = nodeIds.node(to);
+        if (node == null || !membership.isAlive(node.hostId())) return;
+        messaging.request(node.internode(), PaxosVerbs.PRUNE, batch, options.messageTimeout(), Messaging.Dispatch.HAND_OVER)
+                .whenComplete((nothing, error) -> {
+                    if (error != null) log.debug("{} prunes to {} lost: {}", batch.size(), node.internode(), error.toString());
+                });
+    }
+
     private final class MessagingTransport implements Transport {
         @Override
         public void send(NodeId to, Message message) {
@@ -615,6 +630,10 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             NodeInfo node = nodeIds.node(to);
             if (node == null || !membership.isAlive(node.hostId())) return; // lost; the core retransmits
             if (trace != null) trace.event(PaxosTraces.sending(request, node.internode().toString()));
+            if (request instanceof Prune prune) {
+                prunes.add(to, prune);
+                return;
+            }
             CompletableFuture<Reply> response = trace == null ? request(node, request) : Tracing.call(trace, () -> request(node, request));
             response.whenComplete((reply, error) -> {
                 if (error != null) {
@@ -637,8 +656,6 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             if (request instanceof Prepare p) return messaging.request(node.internode(), PaxosVerbs.PREPARE, p, timeout, handOver);
             if (request instanceof Propose p) return messaging.request(node.internode(), PaxosVerbs.PROPOSE, p, timeout, handOver);
             if (request instanceof Commit c) return messaging.request(node.internode(), PaxosVerbs.COMMIT, c, timeout, handOver);
-            if (request instanceof Prune p) return messaging.request(node.internode(), PaxosVerbs.PRUNE, p, timeout, handOver)
-                    .thenApply(nothing -> null);
             throw new IllegalArgumentException("unknown request " + request);
         }
 

@@ -86,6 +86,9 @@ class PaxosCodecTest {
         }
         assertThat(roundTrip(PaxosCodec.COMMIT, new Commit(KEY, decree))).isEqualTo(new Commit(KEY, decree));
         assertThat(roundTrip(PaxosCodec.PRUNE, new Prune(KEY, B2))).isEqualTo(new Prune(KEY, B2));
+        List<Prune> batch = List.of(new Prune(KEY, B2), new Prune(KEY, B3));
+        assertThat(roundTrip(PaxosCodec.PRUNES, batch)).isEqualTo(batch);
+        assertThat(roundTrip(PaxosCodec.PRUNES, List.of())).isEmpty();
         List<Reply> replies = List.of(
                 new Promise(KEY, B3, proposal, decree, recent, new LocalRead(List.of(E1), 99)),
                 new Promise(KEY, B3, null, Decree.NONE, RecentDecrees.NONE, new LocalRead(List.of(), 0)),
