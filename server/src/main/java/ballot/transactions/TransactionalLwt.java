@@ -1,6 +1,7 @@
 package ballot.transactions;
 
 import ballot.cql.ConsistencyLevel;
+import ballot.cql.data.PartitionData;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.CasResult;
 import ballot.cql.spi.LwtCoordinator;
@@ -21,13 +22,18 @@ import java.util.concurrent.CompletionException;
  * statement in the same CAS as its decision.
  */
 public final class TransactionalLwt implements LwtCoordinator {
-    private final PaxosEngine paxos;
+    private final LwtCoordinator paxos;
     private final Transactions transactions;
 
     public TransactionalLwt(PaxosEngine paxos, TransactionHost transactions) {
+        this((LwtCoordinator) paxos, transactions);
+        paxos.honourLocks(TxnStateCodec::holdsIntent);
+    }
+
+    /** Over any LWT coordinator that fails with {@link IntentFound} where a transaction holds the partition. */
+    TransactionalLwt(LwtCoordinator paxos, Transactions transactions) {
         this.paxos = paxos;
         this.transactions = transactions;
-        paxos.honourLocks(TxnStateCodec::holdsIntent);
     }
 
     @Override
@@ -51,13 +57,16 @@ public final class TransactionalLwt implements LwtCoordinator {
                     ? new ReadTimeoutException(serial, 0, 1, false) : unwrap(failure)));
         }
         return run.thenCompose(result -> {
-            if (request.isRead())
-                return CompletableFuture.completedFuture(new CasResult(false, PaxosEngine.limit(result.reads().get(0), request.read())));
-            if (result.applied() || result.reads().get(0) != null)
-                return CompletableFuture.completedFuture(new CasResult(result.applied(), result.reads().get(0)));
-            // Not applied by a decision found in the record: the current values, read linearizably after it.
-            return cas(CasRequest.read(request.table(), request.key(), request.read()), serial, ConsistencyLevel.ONE)
-                    .thenApply(read -> new CasResult(false, read.current()));
+            PartitionData read = result.reads().get(0);
+            if (read == null) {
+                // Decided by what the transaction's record says (a retried or recovered transaction), not by a read
+                // here: the current values, read linearizably after it. An applied update then shows its own result.
+                boolean applied = result.applied() && !request.isRead();
+                return cas(CasRequest.read(request.table(), request.key(), request.read()), serial, ConsistencyLevel.ONE)
+                        .thenApply(current -> new CasResult(applied, current.current()));
+            }
+            if (request.isRead()) return CompletableFuture.completedFuture(new CasResult(false, PaxosEngine.limit(read, request.read())));
+            return CompletableFuture.completedFuture(new CasResult(result.applied(), read));
         });
     }
 }
