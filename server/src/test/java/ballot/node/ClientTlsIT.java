@@ -7,7 +7,9 @@ import ballot.tls.TlsContexts;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.OpenSslContext;
 import io.netty.handler.ssl.SslProvider;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -69,6 +71,12 @@ class ClientTlsIT {
         assertThat(TlsContexts.provider(auto, "client_encryption_options"))
                 .isEqualTo(OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK);
         for (String provider : OpenSsl.isAvailable() ? java.util.List.of("openssl", "jdk") : java.util.List.of("jdk")) {
+            ballot.tls.ClientEncryptionOptions chosen = new ballot.tls.ClientEncryptionOptions();
+            chosen.keystore = nodeKeystore.toString();
+            chosen.keystorePassword = TestCertificates.PASSWORD;
+            chosen.sslProvider = provider;
+            assertThat(TlsContexts.server(chosen, "client_encryption_options")).as("the context the node builds for %s", provider)
+                    .isInstanceOf(provider.equals("openssl") ? OpenSslContext.class : JdkSslContext.class);
             try (TestNode node = TestNode.start("tls-" + provider, tls(options -> options.sslProvider = provider));
                  CqlSession session = node.sessionBuilder(o -> { }).withSslContext(ca.clientContext(null)).build()) {
                 assertThat(session.execute("SELECT release_version FROM system.local").one()).as(provider).isNotNull();
