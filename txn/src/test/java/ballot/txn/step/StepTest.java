@@ -336,6 +336,22 @@ class StepTest {
     }
 
     @Test
+    void dropRecordChecksTheHomeItselfAndForgetsIt() { // §3.9: the home's Forget and the drop in one CAS
+        long retention = 500;
+        PartitionState<Long> homeLocked = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(50L), 10).next()
+                .withRecord(Finalize.<Long>commit(new Attempt(OLD, 0)).evaluate(
+                        PartitionState.<Long>of(null).withRecord(Record.staging(OLD, 0, 1, DEADLINE, List.of(A, HOME))), 10).next().record(OLD));
+        assertThat(new DropRecord<Long>(OLD, retention).evaluate(homeLocked, DEADLINE + retention + 1).changed())
+                .as("an intent of the transaction at the home still needs the record").isFalse();
+        PartitionState<Long> homeApplied = new Resolve<Long>(new Decision(new Attempt(OLD, 0), true)).evaluate(homeLocked, 20).next();
+        assertThat(homeApplied.markers()).containsKey(OLD);
+        Transition<Long> dropped = new DropRecord<Long>(OLD, retention).evaluate(homeApplied, DEADLINE + retention + 1);
+        assertThat(record(dropped)).isNull();
+        assertThat(dropped.next().markers()).as("the home's marker goes with the record").doesNotContainKey(OLD);
+        assertThat(dropped.next().value()).isEqualTo(40L);
+    }
+
+    @Test
     void recordDecidesEpochsItHasLeftAndNotTheOneStaging() { // §6.1
         Record staging1 = Record.staging(OLD, 1, 1, DEADLINE, List.of(A));
         assertThat(staging1.decide(0)).contains(new Decision(new Attempt(OLD, 0), false));
