@@ -5,12 +5,14 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
@@ -78,7 +80,7 @@ public final class NettyMessaging implements Messaging {
                         InboundConnection connection = new InboundConnection(NettyMessaging.this, decoder);
                         inbound.add(connection);
                         if (options.tls() != null) ch.pipeline().addLast("tls", options.tls().inboundHandler(ch, options.connectTimeout()));
-                        ch.pipeline().addLast("frames", decoder).addLast("server", connection);
+                        ch.pipeline().addLast("flushes", consolidatedFlushes()).addLast("frames", decoder).addLast("server", connection);
                     }
                 });
         try {
@@ -102,6 +104,15 @@ public final class NettyMessaging implements Messaging {
     /** Installs what decides, at the handshake, whether a peer's host id and address may connect. */
     public void peerValidator(PeerValidator validator) {
         this.validator = validator == null ? PeerValidator.ACCEPT_ALL : validator;
+    }
+
+    /**
+     * Frames written from other threads (Paxos lanes, request threads) while the event loop is busy share one socket
+     * write: a flush outside a read is deferred to a task behind the writes already queued, so N messages to a peer
+     * queued together cost one system call, not N. A lone message is flushed by that task at once.
+     */
+    static ChannelHandler consolidatedFlushes() {
+        return new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true);
     }
 
     @Override

@@ -112,7 +112,7 @@ final class OutboundConnection {
                     protected void initChannel(SocketChannel ch) {
                         FrameDecoder decoder = new FrameDecoder();
                         if (options.tls() != null) ch.pipeline().addLast("tls", options.tls().outboundHandler(ch, peer, options.connectTimeout()));
-                        ch.pipeline().addLast("frames", decoder).addLast("client", new ClientHandler(decoder));
+                        ch.pipeline().addLast("flushes", NettyMessaging.consolidatedFlushes()).addLast("frames", decoder).addLast("client", new ClientHandler(decoder));
                     }
                 });
         // bind to our listen IP so that the peer sees the address we announce
