@@ -16,8 +16,9 @@
 # With --workload bank the client is the banking workload (docs/performance.md, "Transfers"): per target, pop of
 # --keys accounts (unmeasured, also the warm-up), a pop of new accounts for --duration seconds (phase lwt: the one-LWT
 # latency of the same cluster), then for each transfer algorithm (--algorithms; Cassandra runs only lwt, the article's
-# client-side steps, since it refuses the other two) pay uniform (phase pay-ALG) and pay --zipfian (pay-ALG-zipfian),
-# each for --duration seconds and each followed by the ledger check (pay --check).
+# client-side steps, since it refuses the other two) an unrecorded pay of --warmup seconds, then pay uniform (phase
+# pay-ALG) and pay --zipfian (pay-ALG-zipfian), each for --duration seconds and each followed by the ledger check
+# (pay --check).
 #
 # Targets (--targets, comma-separated, run in the order given):
 #   ballot            Ballot, commitlog_sync periodic (its default, and Cassandra's stock setting)
@@ -365,6 +366,9 @@ run_bank_client() {
     run_pop "$target" lwt "$port" "$pids" "$dir" record SERIAL "$duration" lwt_cas
     for algorithm in "${algorithms[@]}"; do
         check_deadline
+        # unrecorded, so that no algorithm is measured while its code paths are still being compiled
+        run_tool "$target" "pay-$algorithm-warmup" "$port" "$pids" "$dir" "" pay -n 100000000 -w "$concurrency" \
+            --duration "${warmup}s" --keyspace bank --algorithm "$algorithm"
         run_tool "$target" "pay-$algorithm" "$port" "$pids" "$dir" record pay -n 100000000 -w "$concurrency" \
             --duration "${duration}s" --keyspace bank --algorithm "$algorithm" --check
         run_tool "$target" "pay-$algorithm-zipfian" "$port" "$pids" "$dir" record pay -n 100000000 -w "$concurrency" \
