@@ -66,6 +66,18 @@ class PaxosCodecTest {
     }
 
     @Test
+    void registersWithEntriesEverywhereRoundTripAtTheirExactSize() {
+        Decree committed = new Decree(B1, B1, List.of(E1, E2, Bytes.EMPTY));
+        Proposal unchecked = new Proposal(B2, B2, List.of(E2), committed, null);
+        RecentDecrees recent = new RecentDecrees(List.of(new RecentDecrees.Id(B1, B1), new RecentDecrees.Id(B2, B1)), B1);
+        for (AcceptorState state : List.of(new AcceptorState(B3, unchecked, committed, 0x40, recent),
+                new AcceptorState(B3, null, committed, 0x40, RecentDecrees.NONE))) {
+            byte[] bytes = PaxosCodec.encodeState(state);
+            assertThat(PaxosCodec.decodeState(bytes)).isEqualTo(state);
+        }
+    }
+
+    @Test
     void emptyRegistersRoundTrip() {
         assertThat(PaxosCodec.decodeState(PaxosCodec.encodeState(AcceptorState.EMPTY))).isEqualTo(AcceptorState.EMPTY);
     }
