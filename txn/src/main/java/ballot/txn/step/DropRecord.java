@@ -8,20 +8,19 @@ import ballot.txn.TxnId;
 /**
  * Drops a transaction's record at its home once the retention rule allows it (docs/txn.md §2, §8 R): the record is
  * decided, the retention window after its deadline has passed in partition time, and the home itself is clear of the
- * transaction (no intent of it here; partition time is past its deadline by the window), which this step checks in the
- * same CAS, dropping the home's marker of it and any other expired ones, as {@link Forget} would. The sender must
- * know the rest of the third condition: every other participant the record lists answered {@link Forget} with
- * {@code clear} (a record that lists none only ever says what its absence says). Replies the record left, or null if
- * it is gone.
+ * transaction by {@link Forget}'s rule, which this step applies in the same CAS (the window puts partition time past
+ * the deadline; an intent of the transaction here keeps the record). The sender must know the rest of the third
+ * condition: every other participant the record lists answered {@link Forget} with {@code clear} (a record that lists
+ * none only ever says what its absence says). Replies the record left, or null if it is gone.
  */
 public record DropRecord<V>(TxnId id, long retentionMicros) implements Step<V> {
     @Override
     public Transition<V> evaluate(PartitionState<V> state, long nowMicros) {
         Record record = state.record(id);
-        if (record == null || !retiredAt(record, retentionMicros, nowMicros) || state.intentOf(id) != null)
-            return Transition.of(state, state, new Reply.RecordSeen(record), nowMicros);
-        PartitionState<V> next = state.withoutRecord(id).withoutMarker(id).withoutExpired(nowMicros);
-        return Transition.of(state, next, new Reply.RecordSeen(null), nowMicros);
+        PartitionState<V> cleared = record != null && retiredAt(record, retentionMicros, nowMicros)
+                ? Forget.cleared(state, id, record.deadlineMicros(), nowMicros) : null;
+        if (cleared == null) return Transition.of(state, state, new Reply.RecordSeen(record), nowMicros);
+        return Transition.of(state, cleared.withoutRecord(id), new Reply.RecordSeen(null), nowMicros);
     }
 
     /** Conditions 1 and 2 of the retention rule: decided, and kept for the window after its last deadline. */

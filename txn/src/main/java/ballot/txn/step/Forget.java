@@ -14,8 +14,16 @@ import ballot.txn.TxnId;
 public record Forget<V>(TxnId id, long deadlineMicros) implements Step<V> {
     @Override
     public Transition<V> evaluate(PartitionState<V> state, long nowMicros) {
-        boolean clear = state.intentOf(id) == null && nowMicros > deadlineMicros;
-        PartitionState<V> next = clear ? state.withoutMarker(id).withoutExpired(nowMicros) : state;
-        return Transition.of(state, next, new Reply.Cleared(clear), nowMicros);
+        PartitionState<V> cleared = cleared(state, id, deadlineMicros, nowMicros);
+        return Transition.of(state, cleared == null ? state : cleared, new Reply.Cleared(cleared != null), nowMicros);
+    }
+
+    /**
+     * The partition without its traces of transaction {@code id} if it is clear of it for good (the rule above), or
+     * null if it is not. {@link DropRecord} applies the same rule to the home.
+     */
+    static <V> PartitionState<V> cleared(PartitionState<V> state, TxnId id, long deadlineMicros, long nowMicros) {
+        if (state.intentOf(id) != null || nowMicros <= deadlineMicros) return null;
+        return state.withoutMarker(id).withoutExpired(nowMicros);
     }
 }

@@ -14,6 +14,8 @@ import ballot.txn.TxnId;
 import ballot.txn.TxnResult;
 import ballot.txn.spi.Clock;
 import ballot.txn.step.Finalize;
+import ballot.txn.step.Forget;
+import ballot.txn.step.Inspect;
 import ballot.txn.step.OnePhase;
 import ballot.txn.step.Place;
 import ballot.txn.step.ReadRecord;
@@ -268,6 +270,21 @@ class CoordinatorScenarioTest {
         cas.landAll();
         assertThat(cas.state(HOME).records()).isEmpty();
         assertThat(cas.state(DST).markers()).as("its markers are gone too").isEmpty();
+    }
+
+    /** Retirement (§3.9): the home is checked by the drop itself, so a home that is a participant gets no Forget. */
+    @Test
+    void retiringARecordWhoseHomeTookPartForgetsOnlyTheOtherParticipants() {
+        cas.states.put(HOME, PartitionState.<Long>of(null)
+                .withRecord(Record.staging(ID, 0, 0, DEADLINE, List.of(HOME, SRC)).finish(true, null)));
+        cas.states.put(SRC, PartitionState.of(70L));
+        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000;
+        coordinator.sweep(HOME, clean -> { });
+        cas.land(ManualCas.step(Inspect.class, HOME));
+        assertThat(cas.pending).as("one Forget, of the other participant").singleElement()
+                .matches(ManualCas.step(Forget.class, SRC));
+        cas.landAll();
+        assertThat(cas.state(HOME).records()).isEmpty();
     }
 
     /** A transfer of 30 committed at epoch 0: the source rolled forward, the destination still locked. */
