@@ -71,11 +71,9 @@ class ClientTlsIT {
         assertThat(TlsContexts.provider(auto, "client_encryption_options"))
                 .isEqualTo(OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK);
         for (String provider : OpenSsl.isAvailable() ? java.util.List.of("openssl", "jdk") : java.util.List.of("jdk")) {
-            ballot.tls.ClientEncryptionOptions chosen = new ballot.tls.ClientEncryptionOptions();
-            chosen.keystore = nodeKeystore.toString();
-            chosen.keystorePassword = TestCertificates.PASSWORD;
-            chosen.sslProvider = provider;
-            assertThat(TlsContexts.server(chosen, "client_encryption_options")).as("the context the node builds for %s", provider)
+            NodeConfig chosen = new NodeConfig();
+            tls(options -> options.sslProvider = provider).accept(chosen);
+            assertThat(TlsContexts.server(chosen.clientEncryption, "client_encryption_options")).as("the context the node builds for %s", provider)
                     .isInstanceOf(provider.equals("openssl") ? OpenSslContext.class : JdkSslContext.class);
             try (TestNode node = TestNode.start("tls-" + provider, tls(options -> options.sslProvider = provider));
                  CqlSession session = node.sessionBuilder(o -> { }).withSslContext(ca.clientContext(null)).build()) {

@@ -6,6 +6,7 @@ import ballot.cql.ConsistencyLevel;
 import ballot.cql.data.DeletionTime;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
+import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CasRequest;
@@ -34,23 +35,58 @@ class TransactionalLwtTest {
     private final PartitionKey key = PartitionKey.of(ByteBuffer.allocate(4).putInt(0, 1));
     private final PartitionData current = new PartitionData(key, DeletionTime.LIVE, List.of(), null, List.of());
 
+    private final List<CasRequest> paxosCalls = new ArrayList<>();
+    /** Finds the transaction's intent on the first call, then reads {@link #current}. */
+    private final LwtCoordinator paxos = (request, serial, commit) -> {
+        paxosCalls.add(request);
+        return paxosCalls.size() == 1 ? CompletableFuture.failedFuture(new IntentFound(table, key))
+                : CompletableFuture.completedFuture(new CasResult(false, current));
+    };
+
     @Test
     void aSerialReadDecidedWithoutRowsReadsThePartitionAgain() throws Exception {
-        List<CasRequest> paxosCalls = new ArrayList<>();
-        LwtCoordinator paxos = (request, serial, commit) -> {
-            paxosCalls.add(request);
-            return paxosCalls.size() == 1 ? CompletableFuture.failedFuture(new IntentFound(table, key))
-                    : CompletableFuture.completedFuture(new CasResult(false, current));
-        };
-        Transactions decidedByItsRecord = (participants, serial, commit, source) ->
-                CompletableFuture.completedFuture(new TransactionResult(false, Arrays.asList((PartitionData) null)));
-        TransactionalLwt lwt = new TransactionalLwt(paxos, decidedByItsRecord);
-
-        CasResult result = lwt.cas(CasRequest.read(table, key, ReadSpec.all(0)), ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM)
-                .get(5, TimeUnit.SECONDS);
+        CasResult result = decidedByItsRecord(false).cas(CasRequest.read(table, key, ReadSpec.all(0)), ConsistencyLevel.SERIAL,
+                ConsistencyLevel.QUORUM).get(5, TimeUnit.SECONDS);
 
         assertThat(result.applied()).isFalse();
         assertThat(result.current()).as("the partition read again after the transaction").isSameAs(current);
         assertThat(paxosCalls).as("the read, then the read again").hasSize(2).allMatch(CasRequest::isRead);
+    }
+
+    @Test
+    void anUpdateAppliedByItsRecordStaysAppliedAndShowsThePartitionAfterIt() throws Exception {
+        CasRequest update = new CasRequest() {
+            @Override
+            public TableMetadata table() {
+                return table;
+            }
+
+            @Override
+            public PartitionKey key() {
+                return key;
+            }
+
+            @Override
+            public ReadSpec read() {
+                return ReadSpec.all(0);
+            }
+
+            @Override
+            public PartitionUpdate apply(PartitionData partition, long timestampMicros) {
+                throw new AssertionError("the transaction decides it; this coordinator never evaluates it");
+            }
+        };
+        CasResult result = decidedByItsRecord(true).cas(update, ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM).get(5, TimeUnit.SECONDS);
+
+        assertThat(result.applied()).as("what the record decided").isTrue();
+        assertThat(result.current()).isSameAs(current);
+        assertThat(paxosCalls.get(1).isRead()).as("the partition read after it").isTrue();
+    }
+
+    /** Transactions that answer as a record decided them: {@code applied}, and no rows read by the transaction. */
+    private TransactionalLwt decidedByItsRecord(boolean applied) {
+        Transactions transactions = (participants, serial, commit, source) ->
+                CompletableFuture.completedFuture(new TransactionResult(applied, Arrays.asList((PartitionData) null)));
+        return new TransactionalLwt(paxos, transactions);
     }
 }
