@@ -339,6 +339,11 @@ run_pop() {
     run_tool "${@:1:6}" pop -n 100000000 -w "$concurrency" -c "$7" --duration "${8}s" --keyspace "$9" --rf "$nodes"
 }
 
+# run_pay TARGET PHASE PORT PIDS DIR RECORD SECONDS ALGORITHM [OPTION...]: transfers in keyspace bank
+run_pay() {
+    run_tool "${@:1:6}" pay -n 100000000 -w "$concurrency" --duration "${7}s" --keyspace bank --algorithm "$8" "${@:9}"
+}
+
 run_lwt_client() {
     local target="$1" port="$2" pids="$3" dir="$4"
     check_deadline
@@ -367,12 +372,9 @@ run_bank_client() {
     for algorithm in "${algorithms[@]}"; do
         check_deadline
         # unrecorded, so that no algorithm is measured while its code paths are still being compiled
-        run_tool "$target" "pay-$algorithm-warmup" "$port" "$pids" "$dir" "" pay -n 100000000 -w "$concurrency" \
-            --duration "${warmup}s" --keyspace bank --algorithm "$algorithm"
-        run_tool "$target" "pay-$algorithm" "$port" "$pids" "$dir" record pay -n 100000000 -w "$concurrency" \
-            --duration "${duration}s" --keyspace bank --algorithm "$algorithm" --check
-        run_tool "$target" "pay-$algorithm-zipfian" "$port" "$pids" "$dir" record pay -n 100000000 -w "$concurrency" \
-            --duration "${duration}s" --keyspace bank --algorithm "$algorithm" --zipfian --check
+        run_pay "$target" "pay-$algorithm-warmup" "$port" "$pids" "$dir" "" "$warmup" "$algorithm"
+        run_pay "$target" "pay-$algorithm" "$port" "$pids" "$dir" record "$duration" "$algorithm" --check
+        run_pay "$target" "pay-$algorithm-zipfian" "$port" "$pids" "$dir" record "$duration" "$algorithm" --zipfian --check
     done
 }
 
