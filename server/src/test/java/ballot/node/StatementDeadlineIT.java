@@ -27,8 +27,13 @@ class StatementDeadlineIT {
 
             assertThat(session.execute("SELECT v FROM kd.t WHERE k = 7").one().getInt("v"))
                     .as("a single-partition read keeps the read timeout").isEqualTo(7);
-            SimpleStatement unpaged = SimpleStatement.newInstance("SELECT * FROM kd.t").setPageSize(-1);
+            // The driver replaces a page size of 0 or less with its default (5000 rows: one chunk, read before the
+            // deadline is looked at again), so the whole table in one page is asked for with the largest page size.
+            SimpleStatement unpaged = SimpleStatement.newInstance("SELECT * FROM kd.t").setPageSize(Integer.MAX_VALUE);
             assertThatThrownBy(() -> session.execute(unpaged)).isInstanceOf(ReadTimeoutException.class);
+            SimpleStatement unpagedWithTime = SimpleStatement.newInstance("SELECT * FROM kd.t USING TIMEOUT 60s").setPageSize(Integer.MAX_VALUE);
+            assertThat(session.execute(unpagedWithTime).getAvailableWithoutFetching())
+                    .as("the same scan with a statement timeout long enough reads every chunk into one page").isEqualTo(ROWS);
         }
     }
 }
