@@ -1,5 +1,6 @@
 package ballot.net;
 
+import ballot.cql.transport.NettyTransport;
 import ballot.net.MessagingException.Reason;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -9,9 +10,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -43,6 +42,7 @@ public final class NettyMessaging implements Messaging {
     private record Registration<Q, R>(Verb<Q, R> verb, Handler<Q, R> handler, Dispatch dispatch) {}
 
     private final MessagingOptions options;
+    private final NettyTransport transport = NettyTransport.preferred();
     private final EventLoopGroup ioGroup;
     private final Channel serverChannel;
     private final InetSocketAddress localAddress;
@@ -62,14 +62,14 @@ public final class NettyMessaging implements Messaging {
 
     private NettyMessaging(MessagingOptions options) {
         this.options = options;
-        ioGroup = new NioEventLoopGroup(options.ioThreads(), new DefaultThreadFactory("messaging-io", true));
+        ioGroup = transport.group(options.ioThreads(), new DefaultThreadFactory("messaging-io", true));
         handlers = new ThreadPoolExecutor(options.handlerThreads(), options.handlerThreads(), 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(options.handlerQueueMax()), new DefaultThreadFactory("messaging-handler", true));
         callbacks = Executors.newFixedThreadPool(options.callbackThreads(), new DefaultThreadFactory("messaging-callback", true));
         timer = new HashedWheelTimer(new DefaultThreadFactory("messaging-timer", true), 10, TimeUnit.MILLISECONDS, 512);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(ioGroup)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
@@ -91,7 +91,7 @@ public final class NettyMessaging implements Messaging {
         }
         localAddress = (InetSocketAddress) serverChannel.localAddress();
         hello = new WireFormat.Hello(WireFormat.VERSION_MIN, WireFormat.VERSION_MAX, options.clusterName(), options.hostId(), localAddress);
-        log.info("internode messaging listening address={} cluster={} host_id={} messaging_version={} tls={}", localAddress,
+        log.info("internode messaging listening address={} transport={} cluster={} host_id={} messaging_version={} tls={}", localAddress, transport,
                 options.clusterName(), options.hostId(), WireFormat.versions(WireFormat.VERSION_MIN, WireFormat.VERSION_MAX),
                 options.tls() == null ? "off" : "all");
     }
@@ -473,6 +473,11 @@ public final class NettyMessaging implements Messaging {
 
     EventLoopGroup ioGroup() {
         return ioGroup;
+    }
+
+    /** The transport of {@link #ioGroup()}: outbound channels must be of its kind. */
+    NettyTransport transport() {
+        return transport;
     }
 
     WireFormat.Hello hello() {

@@ -49,10 +49,13 @@ public final class TlsContexts {
 
     /**
      * The context of the side that connects (a node to its peer): it verifies the peer's certificate against the
-     * truststore and presents its own, for peers that require one.
+     * truststore and presents its own, for peers that require one. It does not check that the certificate names the
+     * peer's address (Cassandra's {@code require_endpoint_verification: false}, the only mode built: docs/tls.md);
+     * Netty 4.2 would, unless told not to.
      */
     public static SslContext client(EncryptionOptions options, String section) {
         SslContextBuilder builder = SslContextBuilder.forClient()
+                .endpointIdentificationAlgorithm(null)
                 .keyManager(keyManagers(options, section))
                 .trustManager(trustManagers(options, section, "nodes verify each other's certificates"));
         return build(builder, options, section);

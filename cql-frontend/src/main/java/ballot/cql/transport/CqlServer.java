@@ -6,8 +6,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
@@ -44,12 +42,13 @@ public final class CqlServer implements AutoCloseable {
      */
     public synchronized InetSocketAddress start() {
         if (serverChannel != null) throw new IllegalStateException("CQL server already started on " + boundAddress());
-        acceptors = new NioEventLoopGroup(1, new DefaultThreadFactory("cql-accept"));
-        workers = new NioEventLoopGroup(0, new DefaultThreadFactory("cql-io"));
+        NettyTransport transport = NettyTransport.preferred();
+        acceptors = transport.group(1, new DefaultThreadFactory("cql-accept"));
+        workers = transport.group(0, new DefaultThreadFactory("cql-io"));
         channels = new DefaultChannelGroup("cql-clients", GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptors, workers)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 .childHandler(new CqlChannelInitializer(options, handler, events, channels));
@@ -60,7 +59,7 @@ public final class CqlServer implements AutoCloseable {
             throw new IllegalStateException("CQL server cannot listen on " + options.bindAddress().getHostAddress() + ":"
                     + options.port() + ": " + e, e);
         }
-        log.info("cql server listening address={} tls={} frameBytesMax={} inFlightRequestsMax={}", boundAddress(),
+        log.info("cql server listening address={} transport={} tls={} frameBytesMax={} inFlightRequestsMax={}", boundAddress(), transport,
                 options.tls() == null ? "off" : options.tlsOptional() ? "optional" : "required", options.frameBytesMax(),
                 options.inFlightRequestsMax());
         return boundAddress();
