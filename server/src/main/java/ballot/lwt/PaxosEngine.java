@@ -77,8 +77,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading. {@code N} lanes, each one single-threaded executor owning a {@link CasCoordinator} and a
  * {@link AcceptorShell}; a partition belongs to the lane its key hashes to, and every request, reply, acceptor request
- * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. Each lane ticks every few
- * milliseconds. An acceptor step's synced write goes to the {@link GroupCommit} writer while the lane goes on with
+ * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. A lane whose coordinator
+ * has a round in flight or a session to evict ticks every few milliseconds; a quiet lane is not ticked ({@link DemandTicker}). An acceptor step's synced write goes to the {@link GroupCommit} writer while the lane goes on with
  * other partitions (the partition's own next requests wait for it); the writer puts every step that arrived during the
  * previous sync into one synced batch, so steps in flight share an fsync however many there are. Answers leave the lanes on their own executor, so nothing a statement chains
  * on a result ever runs on (or blocks) a lane; statement threads only wait on futures.
@@ -687,6 +687,10 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         final java.util.concurrent.atomic.AtomicLong delayMaxNanos = new java.util.concurrent.atomic.AtomicLong();
         /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
         volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
+        /** The coordinator's {@code quiet()} after the lane's last task: a quiet lane is not ticked (an idle node ticks nothing). */
+        private volatile boolean quiet = true;
+        /** Set in {@link #start} before the lane's first task, which publishes it to the lane's thread. */
+        private DemandTicker ticks;
 
         Lane(int index) {
             this.index = index;
@@ -710,10 +714,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                     .observer(stats::mark)
                     .partitionQueueMax(options.partitionQueueMax())
                     .build();
-            execute(() -> coordinator = c);
-            long tick = options.tick().toNanos();
             AtomicBoolean tickQueued = new AtomicBoolean();
-            ticker.scheduleWithFixedDelay(() -> {
+            ticks = new DemandTicker(ticker, options.tick(), () -> !quiet, () -> {
                 if (!tickQueued.compareAndSet(false, true)) return; // the lane is behind: one tick in its queue is enough
                 try {
                     execute(() -> {
@@ -724,7 +726,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                 } catch (RejectedExecutionException stopping) {
                     // the lane is stopping
                 }
-            }, tick, tick, TimeUnit.NANOSECONDS);
+            });
+            execute(() -> coordinator = c);
         }
 
         void execute(Runnable task) {
@@ -735,13 +738,19 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             });
         }
 
-        /** A failed step is a bug or a storage failure: logged, and the lane goes on (nothing was acknowledged). */
+        /**
+         * A failed step is a bug or a storage failure: logged, and the lane goes on (nothing was acknowledged). After
+         * each task the lane publishes whether its coordinator needs ticks, and wakes the ticker if it does.
+         */
         private void run(Runnable task) {
             try {
                 task.run();
             } catch (RuntimeException | AssertionError e) {
                 failed(e);
             }
+            boolean nowQuiet = coordinator == null || coordinator.quiet();
+            quiet = nowQuiet;
+            if (!nowQuiet) ticks.wake();
         }
 
         void failed(Throwable e) {

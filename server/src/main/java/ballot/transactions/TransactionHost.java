@@ -13,6 +13,7 @@ import ballot.cql.spi.StatementSource;
 import ballot.cql.spi.Transactions;
 import ballot.net.Messaging;
 import java.net.InetSocketAddress;
+import ballot.lwt.DemandTicker;
 import ballot.lwt.PaxosEngine;
 import ballot.txn.Participant;
 import ballot.txn.PartitionKey;
@@ -83,6 +84,8 @@ public final class TransactionHost implements Transactions, AutoCloseable {
     private final LongSupplier wallMicros;
     private final Lane[] lanes;
     private final ScheduledExecutorService ticker;
+    /** Ticks the lanes whose coordinators are not quiet, every millisecond; none while all are. */
+    private final DemandTicker ticks;
     private final AtomicInteger next = new AtomicInteger();
     private final Map<ballot.txn.Mark, Counter> marks = new EnumMap<>(ballot.txn.Mark.class);
     private final MeterRegistry metrics;
@@ -113,9 +116,12 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i, engine, seeds.nextLong());
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "txn-ticker"));
-        ticker.scheduleWithFixedDelay(() -> {
+        this.ticks = new DemandTicker(ticker, Duration.ofMillis(1), () -> {
+            for (Lane lane : lanes) if (!lane.quiet) return true;
+            return false;
+        }, () -> {
             for (Lane lane : lanes) if (!lane.quiet) lane.execute(lane.coordinator::tick);
-        }, 1, 1, TimeUnit.MILLISECONDS);
+        });
         this.here = new PaxosPartitionCas(engine, tables, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL);
         this.storage = storage;
         log.info("transactions ready lanes={} timeout={}ms epoch_lifetime={}ms", lanes.length, options.timeout().toMillis(),
@@ -268,7 +274,9 @@ public final class TransactionHost implements Transactions, AutoCloseable {
                     } catch (RuntimeException e) {
                         log.error("transaction lane task failed", e);
                     }
-                    quiet = coordinator.quiet();
+                    boolean nowQuiet = coordinator.quiet();
+                    quiet = nowQuiet;
+                    if (!nowQuiet) ticks.wake();
                 });
             } catch (RejectedExecutionException e) {
                 // the node is stopping: whatever waits on this lane is answered by its own timeout

@@ -184,6 +184,14 @@ public final class CasCoordinator {
     }
 
     /**
+     * Whether a {@link #tick} would do nothing: no partition has a round in flight or a session left to evict. Only a
+     * request or a reply ends it, so a shell may stop ticking a quiet coordinator until one arrives.
+     */
+    public boolean quiet() {
+        return busy.isEmpty() && idle.isEmpty();
+    }
+
+    /**
      * Requests waiting behind their partition's round in flight (§8), summed over partitions, as of the last
      * {@link #tick}: counted there, in the pass it makes anyway (a gauge for the server).
      */

@@ -368,10 +368,13 @@ class CoordinatorScenarioTest {
     void idleSessionsAreEvictedAfterTheirLastActivity() {
         ManualCluster c = new ManualCluster();
         CasCoordinator coordinator = c.coordinator(N1);
+        assertThat(coordinator.quiet()).as("nothing submitted yet: ticks would do nothing").isTrue();
         c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
+        assertThat(coordinator.quiet()).as("a round in flight needs ticks (deadlines, retransmission)").isFalse();
         c.deliverAll();
         c.advance(Duration.ofMillis(10));
         assertThat(coordinator.sessions()).as("idle, within sessionIdle").isEqualTo(1);
+        assertThat(coordinator.quiet()).as("an idle session waits for a tick to evict it").isFalse();
         c.advance(Duration.ofSeconds(6));
         c.submit(N1, c.cas(1L, 2L), SimLevel.ANY);
         c.deliverAll();
@@ -379,6 +382,7 @@ class CoordinatorScenarioTest {
         assertThat(coordinator.sessions()).as("12 s after its first use, 6 s after its last").isEqualTo(1);
         c.advance(Duration.ofSeconds(5));
         assertThat(coordinator.sessions()).as("idle for longer than sessionIdle").isZero();
+        assertThat(coordinator.quiet()).as("every session evicted: the shell may stop ticking").isTrue();
     }
 
     /** Beyond idleSessionsMax idle partitions, the longest idle are dropped first, long before sessionIdle. */
