@@ -13,6 +13,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 
 /**
  * The socket machinery of the node's servers and connections (client and internode): Linux's epoll through Netty's
@@ -21,38 +22,19 @@ import java.util.concurrent.ThreadFactory;
  * of its own transport, so a group and its channels always come from the same constant.
  */
 public enum NettyTransport {
-    EPOLL {
-        @Override
-        IoHandlerFactory ioHandlers() {
-            return EpollIoHandler.newFactory();
-        }
+    EPOLL(EpollIoHandler::newFactory, EpollServerSocketChannel.class, EpollSocketChannel.class),
+    NIO(NioIoHandler::newFactory, NioServerSocketChannel.class, NioSocketChannel.class);
 
-        @Override
-        public Class<? extends ServerChannel> serverChannel() {
-            return EpollServerSocketChannel.class;
-        }
+    private final Supplier<IoHandlerFactory> ioHandlers;
+    private final Class<? extends ServerChannel> serverChannel;
+    private final Class<? extends SocketChannel> socketChannel;
 
-        @Override
-        public Class<? extends SocketChannel> socketChannel() {
-            return EpollSocketChannel.class;
-        }
-    },
-    NIO {
-        @Override
-        IoHandlerFactory ioHandlers() {
-            return NioIoHandler.newFactory();
-        }
-
-        @Override
-        public Class<? extends ServerChannel> serverChannel() {
-            return NioServerSocketChannel.class;
-        }
-
-        @Override
-        public Class<? extends SocketChannel> socketChannel() {
-            return NioSocketChannel.class;
-        }
-    };
+    NettyTransport(Supplier<IoHandlerFactory> ioHandlers, Class<? extends ServerChannel> serverChannel,
+            Class<? extends SocketChannel> socketChannel) {
+        this.ioHandlers = ioHandlers;
+        this.serverChannel = serverChannel;
+        this.socketChannel = socketChannel;
+    }
 
     /** The property that forces NIO ({@code -Dballot.netty.transport=nio}), to compare the two or to work around epoll. */
     public static final String PROPERTY = "ballot.netty.transport";
@@ -65,12 +47,14 @@ public enum NettyTransport {
 
     /** @param threads 0 for Netty's default (twice the processors) */
     public EventLoopGroup group(int threads, ThreadFactory threadFactory) {
-        return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlers());
+        return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlers.get());
     }
 
-    abstract IoHandlerFactory ioHandlers();
+    public Class<? extends ServerChannel> serverChannel() {
+        return serverChannel;
+    }
 
-    public abstract Class<? extends ServerChannel> serverChannel();
-
-    public abstract Class<? extends SocketChannel> socketChannel();
+    public Class<? extends SocketChannel> socketChannel() {
+        return socketChannel;
+    }
 }
