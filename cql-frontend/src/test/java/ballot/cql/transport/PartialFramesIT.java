@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class PartialFramesIT {
             out.write(new byte[50]);
             out.flush();
 
-            assertThat(stalled.getInputStream().read()).as("the stalled connection is closed").isEqualTo(-1);
+            assertClosed(stalled, "the stalled connection");
             Thread.sleep(600);
             assertThat(options(idle)).as("a connection holding no incomplete frame stays open").isEqualTo(SUPPORTED);
         }
@@ -50,11 +51,26 @@ class PartialFramesIT {
             secondOut.write(new byte[40 << 10]);
             secondOut.flush();
 
-            assertThat(second.getInputStream().read()).as("the second connection is closed").isEqualTo(-1);
+            assertClosed(second, "the second connection");
             firstOut.write(new byte[60 << 10]);
             firstOut.flush();
             assertThat(readOpcode(first)).as("the first connection finishes its frame and is answered").isEqualTo(SUPPORTED);
         }
+    }
+
+    /**
+     * The server closed the socket: the client reads the end of the stream or, where the server closed with bytes of
+     * ours still unread (epoll reads in other sizes than NIO), a reset. Either is a closed connection to a driver.
+     */
+    private static void assertClosed(Socket socket, String what) throws IOException {
+        int read;
+        try {
+            read = socket.getInputStream().read();
+        } catch (SocketException e) {
+            assertThat(e.getMessage()).as("%s is reset, not failing otherwise", what).contains("reset");
+            return;
+        }
+        assertThat(read).as("%s is closed", what).isEqualTo(-1);
     }
 
     /** Sends OPTIONS; returns the answer's opcode. */
