@@ -749,7 +749,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                 failed(e);
             }
             boolean nowQuiet = coordinator == null || coordinator.quiet();
-            quiet = nowQuiet;
+            if (quiet != nowQuiet) quiet = nowQuiet; // a volatile write only on a change: this runs after every step
             if (!nowQuiet) ticks.wake();
         }
 

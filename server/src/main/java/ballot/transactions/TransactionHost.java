@@ -275,7 +275,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
                         log.error("transaction lane task failed", e);
                     }
                     boolean nowQuiet = coordinator.quiet();
-                    quiet = nowQuiet;
+                    if (quiet != nowQuiet) quiet = nowQuiet; // a volatile write only on a change
                     if (!nowQuiet) ticks.wake();
                 });
             } catch (RejectedExecutionException e) {
