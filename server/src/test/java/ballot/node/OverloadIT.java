@@ -175,24 +175,51 @@ class OverloadIT {
      */
     @Test
     void preparedStatementsAreNotStartedAfterTheirUsingTimeout() throws Exception {
-        try (TestNode node = TestNode.start("using-timeout", config -> {
+        assertNotStartedAfterUsingTimeout("using-timeout", "ut", (raw, cql) -> {
+            byte[] select = raw.prepare(cql).id();
+            for (int stream = 1; stream <= BURST; stream++) raw.sendExecute(stream, select);
+        });
+    }
+
+    /**
+     * The same for an unprepared statement: the node reads its USING TIMEOUT before admitting it (docs/admission.md,
+     * "Deadlines"). Before, an unprepared statement was parsed only once admitted, so every one of the burst waited its
+     * turn (up to admission_max_wait_in_ms, 30 s here) and none was refused.
+     */
+    @Test
+    void unpreparedStatementsAreNotStartedAfterTheirUsingTimeout() throws Exception {
+        assertNotStartedAfterUsingTimeout("query-using-timeout", "qut", (raw, cql) -> {
+            for (int stream = 1; stream <= BURST; stream++) raw.sendQuery(stream, cql);
+        });
+    }
+
+    /** Sends {@link #BURST} statements of {@code cql} on {@code raw}. */
+    private interface Burst {
+        void send(RawCqlConnection raw, String cql) throws java.io.IOException;
+    }
+
+    /**
+     * On a node with one request thread and admission_max_wait_in_ms of 30 s, a burst of reads with USING TIMEOUT 20ms:
+     * some are refused OVERLOADED naming their USING TIMEOUT, some answered with rows, others time out running.
+     */
+    private static void assertNotStartedAfterUsingTimeout(String name, String keyspace, Burst burst) throws Exception {
+        try (TestNode node = TestNode.start(name, config -> {
                     config.requestThreads = 1;
                     config.admissionQueueMax = 1000;
                     config.admissionMaxWaitMillis = 30_000;
                 });
                 CqlSession session = node.session()) {
-            writePartitionToRead(session, "ut");
+            writePartitionToRead(session, keyspace);
             Answers answers;
             try (RawCqlConnection raw = RawCqlConnection.open(node.address())) {
                 raw.startup(Map.of("CQL_VERSION", "3.0.0"));
-                byte[] select = raw.prepare("SELECT * FROM ut.t WHERE k = 0 USING TIMEOUT 20ms").id();
-                for (int stream = 1; stream <= BURST; stream++) raw.sendExecute(stream, select);
+                burst.send(raw, "SELECT * FROM " + keyspace + ".t WHERE k = 0 USING TIMEOUT 20ms");
                 answers = Answers.of(raw, Set.of(0x1200)); // a read timeout: started in time, ran too long
             }
             assertThat(answers.other()).as("answers other than rows, OVERLOADED or a read timeout").isEmpty();
-            assertThat(answers.overloaded()).as("executions refused once their USING TIMEOUT passed in the queue").isNotEmpty();
+            assertThat(answers.overloaded()).as("statements refused once their USING TIMEOUT passed in the queue").isNotEmpty();
             assertThat(answers.overloaded().get(0)).contains("waited 20 ms", "(its USING TIMEOUT)");
-            assertThat(answers.rows()).as("executions answered with rows").isPositive();
+            assertThat(answers.rows()).as("statements answered with rows").isPositive();
         }
     }
 

@@ -37,6 +37,7 @@ import ballot.cql.trace.Tracing;
 import ballot.cql.transport.ClientState;
 import ballot.cql.transport.RequestHandler;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,12 @@ public final class QueryProcessor implements RequestHandler {
     /** What a written row costs beyond its values (key, timestamps, log record), about. */
     private static final long WRITE_OVERHEAD_BYTES = 64;
     private static final List<String> WRITING_KEYWORDS = List.of("INSERT", "UPDATE", "DELETE", "BEGIN");
+    private static final String TIMEOUT = "TIMEOUT";
+    /**
+     * The longest unprepared text parsed before admission for its USING TIMEOUT: parsing that much on a connection's
+     * thread takes well under a millisecond.
+     */
+    static final int TIMEOUT_PEEK_CHARS_MAX = 8 * 1024;
 
     /**
      * @param inlineWrites run prepared writes that never wait ({@link CqlStatement#executesWithoutWaiting}) and carry
@@ -122,8 +129,9 @@ public final class QueryProcessor implements RequestHandler {
     private CompletionStage<? extends Response> handle(Request request, ClientState client, TraceSession trace, boolean background) {
         if (trace != null) begin(trace, request);
         PreparedStatements.Entry entry = request instanceof Execute e ? prepared.get(e.statementId()) : null;
-        RequestAdmission.Work work = new RequestAdmission.Work(tenant(entry, client), writeBytes(request, entry), background,
-                entry == null ? null : entry.statement().usingTimeout(((Execute) request).options()));
+        Duration timeout = entry != null ? entry.statement().usingTimeout(((Execute) request).options())
+                : request instanceof Query q ? usingTimeout(q, client) : null;
+        RequestAdmission.Work work = new RequestAdmission.Work(tenant(entry, client), writeBytes(request, entry), background, timeout);
         if (inlineWrites && entry != null && entry.statement().executesWithoutWaiting()
                 && !authorization.mayWait(client.role()) && valueBytes((Execute) request) <= INLINE_VALUE_BYTES_MAX) {
             RequestAdmission.Admitted admitted = admission.tryNow(work);
@@ -155,6 +163,28 @@ public final class QueryProcessor implements RequestHandler {
             }
         }, response::completeExceptionally);
         return response;
+    }
+
+    /**
+     * An unprepared statement's USING TIMEOUT, which is also its admission deadline (docs/admission.md, "Deadlines"), or
+     * null. Only a text that names TIMEOUT and is at most {@link #TIMEOUT_PEEK_CHARS_MAX} long is parsed for it before
+     * admission, on the connection's thread; it is parsed again when it runs. A text that does not prepare has no
+     * deadline of its own here: its execution reports why.
+     */
+    private Duration usingTimeout(Query q, ClientState client) {
+        String cql = q.query();
+        if (cql.length() > TIMEOUT_PEEK_CHARS_MAX || !namesTimeout(cql)) return null;
+        try {
+            return preparer.prepare(Parser.parse(cql), keyspace(q.options(), client)).usingTimeout(q.options());
+        } catch (RuntimeException notPrepared) {
+            return null;
+        }
+    }
+
+    private static boolean namesTimeout(String cql) {
+        for (int i = cql.length() - TIMEOUT.length(); i >= 0; i--)
+            if (cql.regionMatches(true, i, TIMEOUT, 0, TIMEOUT.length())) return true;
+        return false;
     }
 
     /**
