@@ -51,22 +51,15 @@ public final class TransactionalLwt implements LwtCoordinator {
 
     private CompletableFuture<CasResult> asTransaction(CasRequest request, ConsistencyLevel serial, ConsistencyLevel commit) {
         // An LWT's 1PC runs where the LWT was coordinated: what its client sent is not at hand (docs/txn.md §11.1).
-        CompletableFuture<TransactionResult> run = transactions.run(List.of(request), serial, commit, null);
+        CompletableFuture<TransactionResult> run = transactions.runAndRead(List.of(request), serial, commit, null);
         if (request.isRead()) { // a SERIAL read that could not finish in time times out as a read, as it would through Paxos
             run = run.exceptionallyCompose(failure -> CompletableFuture.failedFuture(unwrap(failure) instanceof WriteTimeoutException
                     ? new ReadTimeoutException(serial, 0, 1, false) : unwrap(failure)));
         }
-        return run.thenCompose(result -> {
+        return run.thenApply(result -> {
             PartitionData read = result.reads().get(0);
-            if (read == null) {
-                // Decided by what the transaction's record says (a retried or recovered transaction), not by a read
-                // here: the current values, read linearizably after it. An applied update then shows its own result.
-                boolean applied = result.applied() && !request.isRead();
-                return cas(CasRequest.read(request.table(), request.key(), request.read()), serial, ConsistencyLevel.ONE)
-                        .thenApply(current -> new CasResult(applied, current.current()));
-            }
-            if (request.isRead()) return CompletableFuture.completedFuture(new CasResult(false, PaxosEngine.limit(read, request.read())));
-            return CompletableFuture.completedFuture(new CasResult(result.applied(), read));
+            if (request.isRead()) return new CasResult(false, PaxosEngine.limit(read, request.read()));
+            return new CasResult(result.applied(), read);
         });
     }
 }

@@ -1,6 +1,8 @@
 package ballot.cql.spi;
 
 import ballot.cql.ConsistencyLevel;
+import ballot.cql.data.PartitionData;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -22,4 +24,27 @@ public interface Transactions {
      */
     CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit,
             StatementSource source);
+
+    /**
+     * {@link #run}, with a row for every participant. A participant whose row the result lacks (the transaction was
+     * decided by its record, a retried or recovered one, or refused before that participant was read) is read after the
+     * decision, in a read-only transaction at {@code serial}: each row is then current at some moment after the outcome.
+     * The rows the result has stay, the one a condition failed on among them, so a condition evaluated on the answer
+     * still fails.
+     */
+    default CompletableFuture<TransactionResult> runAndRead(List<CasRequest> participants, ConsistencyLevel serial,
+            ConsistencyLevel commit, StatementSource source) {
+        return run(participants, serial, commit, source).thenCompose(result -> {
+            List<PartitionData> seen = result.reads();
+            if (seen.size() == participants.size() && !seen.contains(null)) return CompletableFuture.completedFuture(result);
+            List<CasRequest> reads = new ArrayList<>(participants.size());
+            for (CasRequest p : participants) reads.add(CasRequest.read(p.table(), p.key(), p.read()));
+            return run(reads, serial, ConsistencyLevel.ONE, null).thenApply(after -> {
+                List<PartitionData> rows = new ArrayList<>(participants.size());
+                for (int i = 0; i < participants.size(); i++)
+                    rows.add(i < seen.size() && seen.get(i) != null ? seen.get(i) : after.reads().get(i));
+                return new TransactionResult(result.applied(), rows);
+            });
+        });
+    }
 }

@@ -24,7 +24,6 @@ import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.LwtCoordinator;
-import ballot.cql.spi.TransactionResult;
 import ballot.cql.spi.Transactions;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
@@ -344,22 +343,9 @@ final class TransactionStatement implements CqlStatement {
         Map<Let, BoundLet> bound = plan.bound();
         Part selected = plan.returned();
         Transactions transactions = context.environment().transactions();
-        return transactions.run(requests, serial, commit, context.source()).thenCompose(result -> {
-            if (complete(result, participants)) return CompletableFuture.completedFuture(answer(context, participants, result.reads(), bound, selected));
-            // Not applied, and the answer lacks some participants' rows (not read before the refusal, or the abort was
-            // found in its record): those are read in a read-only transaction after the decision. The rows the answer
-            // has stay, the one the IF failed on among them, so the IF evaluated on the answer is still false.
-            List<CasRequest> reads = new ArrayList<>(participants.size());
-            for (int i = 0; i < participants.size(); i++) reads.add(CasRequest.read(participants.get(i).table, participants.get(i).key, requests.get(i).read()));
-            return transactions.run(reads, serial, ConsistencyLevel.ONE, null).thenApply(snapshot -> {
-                List<PartitionData> merged = new ArrayList<>(participants.size());
-                for (int i = 0; i < participants.size(); i++) {
-                    PartitionData seen = result.reads().size() > i ? result.reads().get(i) : null;
-                    merged.add(seen != null ? seen : snapshot.reads().get(i));
-                }
-                return answer(context, participants, merged, bound, selected);
-            });
-        });
+        // The IF evaluated on the answer is false when not applied: the row it failed on is kept (runAndRead).
+        return transactions.runAndRead(requests, serial, commit, context.source())
+                .thenApply(result -> answer(context, participants, result.reads(), bound, selected));
     }
 
     private record TableMetadataKey(TableMetadata table, PartitionKey key) {}
@@ -372,11 +358,6 @@ final class TransactionStatement implements CqlStatement {
         return keys.get(0);
     }
 
-    private static boolean complete(TransactionResult result, List<Part> participants) {
-        if (result.reads().size() != participants.size()) return false;
-        for (PartitionData d : result.reads()) if (d == null) return false;
-        return true;
-    }
 
     private Result answer(QueryContext context, List<Part> participants, List<PartitionData> reads, Map<Let, BoundLet> bound, Part selected) {
         Map<List<Object>, PartitionData> byPartition = new HashMap<>();
