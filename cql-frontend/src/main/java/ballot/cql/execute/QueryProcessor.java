@@ -189,7 +189,7 @@ public final class QueryProcessor implements RequestHandler {
 
     /**
      * Whose work a request is, for the fair sharing of admission: the keyspace of a prepared statement's table, else
-     * the connection's keyspace (a QUERY is admitted before it is parsed), else none.
+     * the connection's keyspace (a QUERY is admitted before it is parsed, but for its USING TIMEOUT), else none.
      */
     private static String tenant(PreparedStatements.Entry entry, ClientState client) {
         if (entry != null && !entry.statement().tables().isEmpty()) return entry.statement().tables().get(0).keyspace();

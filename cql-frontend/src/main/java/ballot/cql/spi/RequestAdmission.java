@@ -44,8 +44,8 @@ public interface RequestAdmission {
      * @param writeBytes about what it writes to storage; 0 if it does not write
      * @param background whether the client lowered the request to background priority (its custom payload's
      *     {@code ballot.priority}, docs/admission.md)
-     * @param timeout the statement's USING TIMEOUT when known before it runs (a prepared statement's), else null: the
-     *     request is not started after waiting that long
+     * @param timeout the statement's USING TIMEOUT when known before it runs (a prepared statement's, or an unprepared
+     *     one whose text names TIMEOUT), else null: the request is not started after waiting that long
      */
     record Work(String tenant, long writeBytes, boolean background, Duration timeout) {}
 

@@ -1,7 +1,9 @@
 package ballot.cql.spi;
 
 import ballot.cql.ConsistencyLevel;
+import ballot.cql.WriteType;
 import ballot.cql.data.PartitionData;
+import ballot.cql.error.WriteTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,26 +27,35 @@ public interface Transactions {
     CompletableFuture<TransactionResult> run(List<CasRequest> participants, ConsistencyLevel serial, ConsistencyLevel commit,
             StatementSource source);
 
+    /** How many times {@link #runAndRead} reads again participants a read-only transaction also left without a row. */
+    int REREADS_MAX = 3;
+
     /**
      * {@link #run}, with a row for every participant. A participant whose row the result lacks (the transaction was
      * decided by its record, a retried or recovered one, or refused before that participant was read) is read after the
      * decision, in a read-only transaction at {@code serial}: each row is then current at some moment after the outcome.
-     * The rows the result has stay, the one a condition failed on among them, so a condition evaluated on the answer
-     * still fails.
+     * A read-only transaction can itself be decided by its record; what it leaves without a row is read again, at most
+     * {@link #REREADS_MAX} times, then the statement times out (WriteTimeout, CAS). The rows the result has stay, the
+     * one a condition failed on among them, so a condition evaluated on the answer still fails.
      */
     default CompletableFuture<TransactionResult> runAndRead(List<CasRequest> participants, ConsistencyLevel serial,
             ConsistencyLevel commit, StatementSource source) {
-        return run(participants, serial, commit, source).thenCompose(result -> {
-            List<PartitionData> seen = result.reads();
-            if (seen.size() == participants.size() && !seen.contains(null)) return CompletableFuture.completedFuture(result);
-            List<CasRequest> reads = new ArrayList<>(participants.size());
-            for (CasRequest p : participants) reads.add(CasRequest.read(p.table(), p.key(), p.read()));
-            return run(reads, serial, ConsistencyLevel.ONE, null).thenApply(after -> {
-                List<PartitionData> rows = new ArrayList<>(participants.size());
-                for (int i = 0; i < participants.size(); i++)
-                    rows.add(i < seen.size() && seen.get(i) != null ? seen.get(i) : after.reads().get(i));
-                return new TransactionResult(result.applied(), rows);
-            });
+        return run(participants, serial, commit, source).thenCompose(result -> withEveryRow(result, participants, serial, REREADS_MAX));
+    }
+
+    private CompletableFuture<TransactionResult> withEveryRow(TransactionResult result, List<CasRequest> participants,
+            ConsistencyLevel serial, int rereadsLeft) {
+        List<PartitionData> rows = new ArrayList<>(result.reads());
+        while (rows.size() < participants.size()) rows.add(null);
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) if (rows.get(i) == null) missing.add(i);
+        if (missing.isEmpty()) return CompletableFuture.completedFuture(result);
+        if (rereadsLeft == 0) return CompletableFuture.failedFuture(new WriteTimeoutException(serial, 0, 1, WriteType.CAS, 0));
+        List<CasRequest> reads = new ArrayList<>(missing.size());
+        for (int i : missing) reads.add(CasRequest.read(participants.get(i).table(), participants.get(i).key(), participants.get(i).read()));
+        return run(reads, serial, ConsistencyLevel.ONE, null).thenCompose(after -> {
+            for (int j = 0; j < missing.size(); j++) rows.set(missing.get(j), j < after.reads().size() ? after.reads().get(j) : null);
+            return withEveryRow(new TransactionResult(result.applied(), rows), participants, serial, rereadsLeft - 1);
         });
     }
 }

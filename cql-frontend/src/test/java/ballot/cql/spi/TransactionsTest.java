@@ -1,12 +1,14 @@
 package ballot.cql.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.data.DeletionTime;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
 import ballot.cql.data.ReadSpec;
+import ballot.cql.error.WriteTimeoutException;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.statement.SchemaDefinitions;
 import java.nio.ByteBuffer;
@@ -29,7 +31,7 @@ class TransactionsTest {
     @Test
     void aParticipantTheResultLacksIsReadAfterTheDecisionAndTheOthersKeepTheirRows() throws Exception {
         Transactions transactions = answering(new TransactionResult(false, Arrays.asList(first, null)),
-                new TransactionResult(false, List.of(partition(1), secondAfter)));
+                new TransactionResult(false, List.of(secondAfter)));
 
         TransactionResult result = transactions.runAndRead(List.of(read(first), read(second)), ConsistencyLevel.SERIAL,
                 ConsistencyLevel.QUORUM, null).get(5, TimeUnit.SECONDS);
@@ -38,8 +40,32 @@ class TransactionsTest {
         assertThat(result.reads().get(0)).as("the row the transaction read").isSameAs(first);
         assertThat(result.reads().get(1)).as("read after the decision").isSameAs(secondAfter);
         assertThat(calls).hasSize(2);
-        assertThat(calls.get(1)).as("the read after it: every participant, read only").hasSize(2).allMatch(CasRequest::isRead);
-        assertThat(calls.get(1).get(1).key()).isEqualTo(second.key());
+        assertThat(calls.get(1)).as("the read after it: the participant without a row").singleElement().matches(CasRequest::isRead);
+        assertThat(calls.get(1).get(0).key()).isEqualTo(second.key());
+    }
+
+    /** A read-only transaction decided by its record has no rows either: what it lacks is read again. */
+    @Test
+    void aReadThatComesBackWithoutARowIsReadAgain() throws Exception {
+        Transactions transactions = answering(new TransactionResult(true, Arrays.asList(null, second)),
+                new TransactionResult(false, Arrays.asList((PartitionData) null)), new TransactionResult(false, List.of(first)));
+
+        TransactionResult result = transactions.runAndRead(List.of(read(first), read(second)), ConsistencyLevel.SERIAL,
+                ConsistencyLevel.QUORUM, null).get(5, TimeUnit.SECONDS);
+
+        assertThat(result.applied()).as("what the transaction decided").isTrue();
+        assertThat(result.reads()).containsExactly(first, second);
+        assertThat(calls).as("the transaction, a read without a row, the read again").hasSize(3);
+    }
+
+    @Test
+    void readsThatNeverComeBackWithARowTimeOut() {
+        TransactionResult none = new TransactionResult(false, Arrays.asList((PartitionData) null));
+        Transactions transactions = answering(none, none, none, none, none);
+
+        assertThatThrownBy(() -> transactions.runAndRead(List.of(read(first)), ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM, null)
+                .get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(WriteTimeoutException.class);
+        assertThat(calls).as("the transaction, then every read again allowed").hasSize(1 + Transactions.REREADS_MAX);
     }
 
     @Test
