@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -70,11 +72,17 @@ class ConsoleIT {
                 for (int round = 0; round < ROUNDS_MAX && !loadStopped.get(); round++) {
                     int base = round * ROUND;
                     // plain writes, LWTs that apply, LWTs whose condition is not met
-                    Load.inWindows(session, ROUND, i -> switch (i % 3) {
-                        case 0 -> write.bind(base + i, i);
-                        case 1 -> insertIfNew.bind(1_000_000 + base + i, i);
-                        default -> updateIf.bind(i, base + i - 2);
-                    });
+                    try {
+                        Load.inWindows(session, ROUND, i -> switch (i % 3) {
+                            case 0 -> write.bind(base + i, i);
+                            case 1 -> insertIfNew.bind(1_000_000 + base + i, i);
+                            default -> updateIf.bind(i, base + i - 2);
+                        });
+                    } catch (CompletionException e) {
+                        // The load only feeds the graphs: a write that times out while Chromium starts on the same
+                        // two cores ends its round, and the next round goes on. Any other failure fails the test.
+                        if (!(e.getCause() instanceof WriteTimeoutException)) throw e;
+                    }
                 }
             } catch (Throwable t) {
                 loadFailure.set(t);
