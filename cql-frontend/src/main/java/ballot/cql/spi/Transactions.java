@@ -45,8 +45,7 @@ public interface Transactions {
 
     private CompletableFuture<TransactionResult> withEveryRow(TransactionResult result, List<CasRequest> participants,
             ConsistencyLevel serial, int rereadsLeft) {
-        List<PartitionData> rows = new ArrayList<>(result.reads());
-        while (rows.size() < participants.size()) rows.add(null);
+        List<PartitionData> rows = new ArrayList<>(result.reads()); // one per participant, in order (TransactionResult)
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) if (rows.get(i) == null) missing.add(i);
         if (missing.isEmpty()) return CompletableFuture.completedFuture(result);
@@ -54,7 +53,7 @@ public interface Transactions {
         List<CasRequest> reads = new ArrayList<>(missing.size());
         for (int i : missing) reads.add(CasRequest.read(participants.get(i).table(), participants.get(i).key(), participants.get(i).read()));
         return run(reads, serial, ConsistencyLevel.ONE, null).thenCompose(after -> {
-            for (int j = 0; j < missing.size(); j++) rows.set(missing.get(j), j < after.reads().size() ? after.reads().get(j) : null);
+            for (int j = 0; j < missing.size(); j++) rows.set(missing.get(j), after.reads().get(j));
             return withEveryRow(new TransactionResult(result.applied(), rows), participants, serial, rereadsLeft - 1);
         });
     }

@@ -358,7 +358,6 @@ final class TransactionStatement implements CqlStatement {
         return keys.get(0);
     }
 
-
     private Result answer(QueryContext context, List<Part> participants, List<PartitionData> reads, Map<Let, BoundLet> bound, Part selected) {
         Map<List<Object>, PartitionData> byPartition = new HashMap<>();
         for (int i = 0; i < participants.size(); i++) byPartition.put(List.of(participants.get(i).table.id(), participants.get(i).key), reads.get(i));
