@@ -49,6 +49,9 @@
 #   --no-build           use the jars already built
 #   --rounds N           run the whole target list N times, interleaved, and report medians (default 1)
 #   --max-minutes M      give up (stopping every node started) after M minutes in all (default 40 per round)
+#   --jfr                record each Ballot node with Java Flight Recorder (settings=profile) from its start into
+#                        <node dir>/node.jfr, written when the node stops. Recording from start-up is deliberate:
+#                        starting a recording on a loaded node stalls it (docs/performance.md, "Overload")
 #
 # Needs Java 17, Maven, python3 (readiness probe and the table), and Linux /proc (node CPU time). Writes only
 # under the run directory (and, on first use, src-bench/cassandra/work/lib through cassandra.sh fetch).
@@ -82,6 +85,7 @@ nodes=1
 consistency=""
 workload=kv
 algorithms="txn,batch,lwt"
+jfr=0
 
 log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf '[e2e] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -101,6 +105,7 @@ while (($#)); do
         --out) out="${2:?}"; shift 2 ;;
         --keep-data) keep_data=1; shift ;;
         --no-build) build=0; shift ;;
+        --jfr) jfr=1; shift ;;
         --max-minutes) max_minutes="${2:?}"; shift 2 ;;
         --rounds) rounds="${2:?}"; shift 2 ;;
         --phases) phases="${2:?}"; shift 2 ;;
@@ -423,8 +428,10 @@ seeds: ["127.0.0.1:$((ballot_port + 1))"]
 data_file_directory: $node_dir/data
 commitlog_sync: $sync
 YAML
+        local profile=()
+        ((jfr)) && profile=("-XX:StartFlightRecording:settings=profile,filename=$node_dir/node.jfr,dumponexit=true")
         log "$target: starting Ballot on $address:$ballot_port (heap $heap, data $node_dir/data)"
-        java "-Xms$heap" "-Xmx$heap" -XX:+UseG1GC -jar "$SERVER_JAR" --config "$node_dir/ballot.yaml" \
+        java "-Xms$heap" "-Xmx$heap" -XX:+UseG1GC "${profile[@]}" -jar "$SERVER_JAR" --config "$node_dir/ballot.yaml" \
             >"$node_dir/node.log" 2>&1 </dev/null &
         local pid=$!
         ballot_pids+=("$pid")
