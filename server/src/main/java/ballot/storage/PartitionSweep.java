@@ -185,16 +185,4 @@ final class PartitionSweep {
         for (ComplexDeletion d : row.complexDeletions()) if (!d.deletion().purgeable(nowInSec, gcGraceSeconds)) complex.add(d);
         return new Row(row.clustering(), liveness, deletion, cells, complex);
     }
-
-    private record ByteKey(byte[] bytes) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ByteKey other && Arrays.equals(bytes, other.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(bytes);
-        }
-    }
 }

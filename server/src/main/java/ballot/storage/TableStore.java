@@ -221,17 +221,4 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
         buffer.duplicate().get(out);
         return out;
     }
-
-    /** A byte array usable as a map key. */
-    private record ByteKey(byte[] bytes) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ByteKey other && Arrays.equals(bytes, other.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(bytes);
-        }
-    }
 }
