@@ -77,7 +77,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading. {@code N} lanes, each one single-threaded executor owning a {@link CasCoordinator} and a
  * {@link AcceptorShell}; a partition belongs to the lane its key hashes to, and every request, reply, acceptor request
- * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. A lane whose coordinator
+ * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. Once a background
+ * keyspace is set, a lane runs its tasks, prunes, purges and ticks only when nothing else waits ({@link LaneExecutor}). A lane whose coordinator
  * has a round in flight or a session to evict ticks every few milliseconds; a quiet lane is not ticked ({@link DemandTicker}). An acceptor step's synced write goes to the {@link GroupCommit} writer while the lane goes on with
  * other partitions (the partition's own next requests wait for it); the writer puts every step that arrived during the
  * previous sync into one synced batch, so steps in flight share an fsync however many there are. Answers leave the lanes on their own executor, so nothing a statement chains
@@ -154,7 +155,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private final GroupCommit groupCommit;
     private final ThreadPoolExecutor answers;
     private final RegisterPurge purge;
-    /** Puts each lane's tick on the lane; the lanes themselves are plain FIFO executors (cheaper to submit to). */
+    /** Puts each lane's tick on the lane. */
     private final ScheduledThreadPoolExecutor ticker;
     private final PruneBatches prunes;
     private final PaxosStats stats;
@@ -165,6 +166,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private volatile Membership membership;
     private volatile Placement placement;
     private volatile java.util.function.Predicate<UUID> abstained = tableId -> false;
+    /** The tables whose partitions' lane tasks are background work ({@link #runInBackground}); null: none. */
+    private volatile Predicate<UUID> background;
     /** Whether a partition's transaction state holds an intent ({@link #honourLocks}); none until transactions are hosted. */
     private volatile Predicate<byte[]> locked = state -> false;
     private volatile Messaging messaging;
@@ -214,7 +217,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             @Override
             public void purge(PaxosKey key, long floorMicros, java.util.function.Consumer<Boolean> done) {
                 Lane lane = lane(key);
-                lane.execute(() -> done.accept(lane.acceptor.purge(key, floorMicros)));
+                lane.execute(() -> done.accept(lane.acceptor.purge(key, floorMicros)), true); // background work, whatever the keyspace
             }
 
             @Override
@@ -386,7 +389,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                     + " replicas (serial " + serial + ", commit " + (commit == null ? "none" : commit) + ")");
         }
         try {
-            lane.execute(() -> {
+            lane.execute(key, () -> {
                 if (trace != null) lane.traced.add(key, trace);
                 try {
                     lane.coordinator.submit(key, electorate, request, level, deadline, slot, result -> {
@@ -574,12 +577,27 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         this.abstained = tableIds;
     }
 
+    /**
+     * Makes the Paxos lane tasks of the tables {@code tableIds} accepts background work (docs/admission.md, "Paxos
+     * lanes"): their coordinators' steps and their acceptors' run only when no other lane task waits. The node passes
+     * the tables of {@code admission_background_keyspaces}.
+     */
+    public void runInBackground(Predicate<UUID> tableIds) {
+        this.background = tableIds;
+    }
+
+    private boolean isBackground(PaxosKey key) {
+        Predicate<UUID> tableIds = background;
+        return tableIds != null && tableIds.test(CqlValues.tableId(key));
+    }
+
     /** Runs a peer's acceptor request on its partition's lane; the reply is sent once the step is persisted. */
     private CompletableFuture<Reply> accept(Request request) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Lane lane = lane(request.key());
+        boolean background = request instanceof Prune || isBackground(request.key()); // a prune rides later anyway (§4.7)
         try {
-            lane.execute(() -> lane.acceptor.receive(request, AcceptorShell.Answer.completing(reply, lane::failed)));
+            lane.execute(() -> lane.acceptor.receive(request, AcceptorShell.Answer.completing(reply, lane::failed)), background);
         } catch (RejectedExecutionException e) {
             reply.completeExceptionally(new IllegalStateException("node is stopping"));
         }
@@ -612,7 +630,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             CoordinatorTrace trace = lane.traced.of(request.key());
             if (to.equals(self)) {
                 if (trace != null) trace.event(PaxosTraces.sending(request, "this node"));
-                lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
+                lane.execute(request.key(), () -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
                     @Override
                     public void reply(Reply reply) {
                         if (reply == null) return;
@@ -641,7 +659,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                 } else if (reply != null) {
                     if (trace != null) trace.event(PaxosTraces.received(reply, node.internode().toString()));
                     try {
-                        lane.execute(() -> lane.coordinator.receive(to, reply));
+                        lane.execute(request.key(), () -> lane.coordinator.receive(to, reply));
                     } catch (RejectedExecutionException stopping) {
                         // the node is stopping: the reply is lost, as any message may be
                     }
@@ -677,7 +695,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     /** One single-threaded executor and the coordinator confined to it. */
     private final class Lane {
         private final int index;
-        private final ThreadPoolExecutor executor;
+        private final LaneExecutor executor;
         final AcceptorShell acceptor;
         /** Written and read on the lane's thread only. */
         CasCoordinator coordinator;
@@ -694,11 +712,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
 
         Lane(int index) {
             this.index = index;
-            this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-                Thread t = new Thread(r, "paxos-" + index);
-                t.setDaemon(true);
-                return t;
-            });
+            this.executor = new LaneExecutor("paxos-" + index);
             acceptor = new AcceptorShell(self, store, this::execute, stats::mark, key -> abstained.test(CqlValues.tableId(key)),
                     CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
         }
@@ -718,11 +732,13 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             ticks = new DemandTicker(ticker, options.tick(), () -> !quiet, () -> {
                 if (!tickQueued.compareAndSet(false, true)) return; // the lane is behind: one tick in its queue is enough
                 try {
+                    // Behind every waiting task: a tick that overtook the replies queued for its partitions would
+                    // find them unanswered and retransmit (with background work queued, that fed on itself).
                     execute(() -> {
                         tickQueued.set(false);
                         c.tick();
                         queues = new PaxosStats.Queues(c.sessions(), c.queuedAtTick(), c.queuedMaxAtTick());
-                    });
+                    }, true);
                 } catch (RejectedExecutionException stopping) {
                     // the lane is stopping
                 }
@@ -730,12 +746,23 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             execute(() -> coordinator = c);
         }
 
+        /** Runs {@code task} ahead of background work: persists completed (they free their partitions). */
         void execute(Runnable task) {
+            execute(task, false);
+        }
+
+        /** Runs a task of {@code key}'s partition in its class: background if its keyspace is (docs/admission.md, "Paxos lanes"). */
+        void execute(PaxosKey key, Runnable task) {
+            execute(task, isBackground(key));
+        }
+
+        /** Lanes have a background class only while a background keyspace is set: otherwise every task is FIFO. */
+        void execute(Runnable task, boolean background) {
             long queued = System.nanoTime();
             executor.execute(() -> {
                 delayMaxNanos.accumulateAndGet(System.nanoTime() - queued, Math::max);
                 run(task);
-            });
+            }, background && PaxosEngine.this.background != null);
         }
 
         /**
@@ -758,13 +785,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         }
 
         void stop() {
-            executor.shutdown();
-            try {
-                if (!executor.awaitTermination(5, TimeUnit.SECONDS)) executor.shutdownNow();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                executor.shutdownNow();
-            }
+            executor.stop();
         }
     }
 

@@ -205,6 +205,11 @@ public final class BallotNode implements AutoCloseable {
                         requests, paxos::takeLaneDelayNanos, storage::health, new java.util.HashSet<>(config.admissionBackgroundKeyspaces),
                         metrics.registry());
                 requestAdmission = admission;
+                java.util.Set<String> background = java.util.Set.copyOf(config.admissionBackgroundKeyspaces);
+                if (!background.isEmpty()) paxos.runInBackground(id -> {
+                    TableMetadata table = schema.schema().table(id);
+                    return table != null && background.contains(table.keyspace());
+                });
             }
             QueryEnvironment internalEnvironment = new QueryEnvironment(coordinator.unmetered(), lwt, transactions, schema, clock::nextMicros,
                     System::currentTimeMillis, environment.node(), environment.guardrails());

@@ -60,6 +60,7 @@ public final class EngineCluster implements AutoCloseable {
 
     private final Path directory;
     private final Duration contention;
+    private final boolean background;
     public final List<Member> members = new ArrayList<>();
     private final Map<InetSocketAddress, Member> byAddress = new ConcurrentHashMap<>();
     private final Set<UUID> down = ConcurrentHashMap.newKeySet();
@@ -97,6 +98,7 @@ public final class EngineCluster implements AutoCloseable {
                     true, Map.of(), Map.of()).withTable(TABLE)), new UUID(0, 1));
             engine = new PaxosEngine(storage, () -> schema, id -> null, info.hostId(), clock::incrementAndGet,
                     new PaxosEngine.Options(contention, 2, Duration.ofMillis(2), contention, 8, contention.multipliedBy(10), 128), new SimpleMeterRegistry());
+            if (background) engine.runInBackground(table -> true);
             handlers.clear();
             engine.handle(new LoopbackMessaging(this));
             engine.start(new FakeMembership(this), new LoopbackMessaging(this), (table, token, serial) -> replicas());
@@ -111,8 +113,14 @@ public final class EngineCluster implements AutoCloseable {
     }
 
     public EngineCluster(Path directory, int size, Duration contention) {
+        this(directory, size, contention, false);
+    }
+
+    /** @param background whether the engines run every partition's lane tasks as background work (a background keyspace) */
+    public EngineCluster(Path directory, int size, Duration contention, boolean background) {
         this.directory = directory;
         this.contention = contention;
+        this.background = background;
         for (int i = 0; i < size; i++) {
             Member m = new Member(i);
             members.add(m);

@@ -87,6 +87,23 @@ class PaxosEngineFaultTest {
         assertThat(join(cluster.cas(2, EngineCluster.setIf(2, null, 9), ConsistencyLevel.QUORUM)).applied()).isFalse();
     }
 
+    /**
+     * A background keyspace's partitions (admission_background_keyspaces) run their lane tasks and the lanes' ticks
+     * behind other work: they still decide, and the tick still retransmits and finishes a proposal whose accept
+     * replies were lost.
+     */
+    @Test
+    void backgroundPartitionsDecideAndFinishWhatALostReplyLeft() {
+        cluster = new EngineCluster(directory, 3, Duration.ofMillis(400), true);
+        assertThat(join(cluster.cas(0, EngineCluster.setIf(7, null, 1), ConsistencyLevel.QUORUM)).applied()).isTrue();
+        assertThat(join(cluster.cas(1, EngineCluster.setIf(7, 1, 2), ConsistencyLevel.QUORUM)).applied()).isTrue();
+        cluster.lose(PaxosVerbs.PROPOSE, EngineCluster.Loss.RESPONSE);
+        Throwable unknown = failure(cluster.cas(2, EngineCluster.setIf(7, 2, 3), ConsistencyLevel.QUORUM));
+        assertThat(unknown).isInstanceOf(WriteTimeoutException.class);
+        cluster.heal();
+        assertThat(serialRead(0, 7)).as("the accepted proposal is finished by the next round").isEqualTo(3);
+    }
+
     @Test
     void noQuorumOfPromisesIsATimeoutWithoutEffect() {
         cluster(Duration.ofMillis(300));
