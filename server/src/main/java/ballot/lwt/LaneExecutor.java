@@ -20,11 +20,18 @@ final class LaneExecutor {
     private final ArrayDeque<Runnable> first = new ArrayDeque<>();
     private final ArrayDeque<Runnable> later = new ArrayDeque<>();
     private final Thread thread;
+    private final long stopWaitMillis;
     /** Guarded by {@link #lock}. */
     private boolean idle;
     private boolean stopping;
 
     LaneExecutor(String name) {
+        this(name, TimeUnit.SECONDS.toMillis(5));
+    }
+
+    /** @param stopWaitMillis how long {@link #stop} waits for the queued tasks, and then for the running one */
+    LaneExecutor(String name, long stopWaitMillis) {
+        this.stopWaitMillis = stopWaitMillis;
         thread = new Thread(this::loop, name);
         thread.setDaemon(true);
         thread.start();
@@ -68,8 +75,12 @@ final class LaneExecutor {
         }
     }
 
-    /** Refuses new tasks, lets the queued ones run for up to 5 s, then interrupts the thread. */
-    void stop() {
+    /**
+     * Refuses new tasks and lets the queued ones run for up to the stop wait (5 s); then drops those still queued,
+     * interrupts the running one and waits as long again for it, so that nothing of the lane runs once the node closes its storage.
+     * Returns how many tasks were dropped.
+     */
+    int stop() {
         lock.lock();
         try {
             stopping = true;
@@ -78,11 +89,26 @@ final class LaneExecutor {
             lock.unlock();
         }
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
-            if (thread.isAlive()) thread.interrupt();
+            thread.join(stopWaitMillis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            thread.interrupt();
         }
+        if (!thread.isAlive()) return 0;
+        int dropped;
+        lock.lock();
+        try {
+            dropped = first.size() + later.size();
+            first.clear();
+            later.clear();
+        } finally {
+            lock.unlock();
+        }
+        thread.interrupt();
+        try {
+            thread.join(stopWaitMillis); // the task running now, if it ends
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return dropped;
     }
 }

@@ -302,7 +302,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private PaxosStats.Queues queues() {
         int partitions = 0, queued = 0, queuedMax = 0;
         for (Lane lane : lanes) {
-            PaxosStats.Queues q = lane.queues;
+            PaxosStats.Queues q = lane.queues();
             partitions += q.partitions();
             queued += q.queued();
             queuedMax = Math.max(queuedMax, q.queuedMax());
@@ -388,11 +388,12 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             trace.event("Starting Paxos" + what + " on " + table.keyspace() + "." + table.name() + " with " + replicas.size()
                     + " replicas (serial " + serial + ", commit " + (commit == null ? "none" : commit) + ")");
         }
+        boolean background = isBackground(key);
         try {
-            lane.execute(key, () -> {
+            lane.execute(() -> {
                 if (trace != null) lane.traced.add(key, trace);
                 try {
-                    lane.coordinator.submit(key, electorate, request, level, deadline, slot, result -> {
+                    lane.coordinator(background).submit(key, electorate, request, level, deadline, slot, result -> {
                         if (trace != null) {
                             lane.traced.remove(key, trace);
                             trace.event("Paxos" + what + " " + result.outcome() + " after " + result.roundTrips() + " round trips and "
@@ -409,7 +410,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                     future.completeExceptionally(e);
                     throw e;
                 }
-            });
+            }, background);
         } catch (RejectedExecutionException e) {
             future.completeExceptionally(new IllegalStateException("node is stopping"));
         }
@@ -595,7 +596,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private CompletableFuture<Reply> accept(Request request) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Lane lane = lane(request.key());
-        boolean background = request instanceof Prune || isBackground(request.key()); // a prune rides later anyway (§4.7)
+        boolean background = request instanceof Prune || isBackground(request.key()); // a prune rides later anyway (docs/paxos.md §4.7)
         try {
             lane.execute(() -> lane.acceptor.receive(request, AcceptorShell.Answer.completing(reply, lane::failed)), background);
         } catch (RejectedExecutionException e) {
@@ -628,21 +629,22 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                 throw new IllegalArgumentException("replies travel as responses, not as messages: " + message);
             Lane lane = lane(request.key());
             CoordinatorTrace trace = lane.traced.of(request.key());
+            boolean background = isBackground(request.key());
             if (to.equals(self)) {
                 if (trace != null) trace.event(PaxosTraces.sending(request, "this node"));
-                lane.execute(request.key(), () -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
+                lane.execute(() -> lane.acceptor.receive(request, new AcceptorShell.Answer() {
                     @Override
                     public void reply(Reply reply) {
                         if (reply == null) return;
                         if (trace != null) trace.event(PaxosTraces.received(reply, "this node"));
-                        lane.coordinator.receive(self, reply);
+                        lane.coordinator(background).receive(self, reply);
                     }
 
                     @Override
                     public void fail(RuntimeException failure) {
                         lane.failed(failure);
                     }
-                }));
+                }), background || request instanceof Prune); // a prune rides later anyway (docs/paxos.md §4.7)
                 return;
             }
             NodeInfo node = nodeIds.node(to);
@@ -659,7 +661,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                 } else if (reply != null) {
                     if (trace != null) trace.event(PaxosTraces.received(reply, node.internode().toString()));
                     try {
-                        lane.execute(request.key(), () -> lane.coordinator.receive(to, reply));
+                        lane.execute(() -> lane.coordinator(background).receive(to, reply), background);
                     } catch (RejectedExecutionException stopping) {
                         // the node is stopping: the reply is lost, as any message may be
                     }
@@ -692,22 +694,25 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         return lanes[Math.floorMod(key.bytes().hashCode(), lanes.length)];
     }
 
-    /** One single-threaded executor and the coordinator confined to it. */
+    /**
+     * One single-threaded executor and the coordinators confined to it: one for the partitions of each class
+     * (docs/admission.md, "Paxos lanes"), so that each class's tick is queued with that class's replies.
+     */
     private final class Lane {
         private final int index;
         private final LaneExecutor executor;
         final AcceptorShell acceptor;
-        /** Written and read on the lane's thread only. */
-        CasCoordinator coordinator;
+        private final ClassCoordinator firstClass, backgroundClass;
         /** The traces of traced requests in flight, by partition; lane thread only. */
         final PartitionTraces traced = new PartitionTraces();
         /** The longest a task waited for this lane's thread since {@link #takeLaneDelayNanos} last read it. */
         final java.util.concurrent.atomic.AtomicLong delayMaxNanos = new java.util.concurrent.atomic.AtomicLong();
-        /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
-        volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
-        /** The coordinator's {@code quiet()} after the lane's last task: a quiet lane is not ticked (an idle node ticks nothing). */
+        /** The coordinators' {@code quiet()} after the lane's last task: a quiet lane is not ticked (an idle node ticks nothing). */
         private volatile boolean quiet = true;
-        /** Set in {@link #start} before the lane's first task, which publishes it to the lane's thread. */
+        /**
+         * Set in {@link #start}; read only once a coordinator is not quiet, which takes a request submitted after it
+         * (the lane's queue publishes it to the lane's thread).
+         */
         private DemandTicker ticks;
 
         Lane(int index) {
@@ -715,45 +720,31 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             this.executor = new LaneExecutor("paxos-" + index);
             acceptor = new AcceptorShell(self, store, this::execute, stats::mark, key -> abstained.test(CqlValues.tableId(key)),
                     CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
+            SplittableRandom random = new SplittableRandom(new SecureRandom().nextLong());
+            firstClass = new ClassCoordinator(this, false, random.split());
+            backgroundClass = new ClassCoordinator(this, true, random.split());
         }
 
         void start() {
-            SplittableRandom random = new SplittableRandom(new SecureRandom().nextLong());
-            CasCoordinator c = CasCoordinator.builder()
-                    .self(self, incarnation)
-                    .transport(transport)
-                    .clock(clock)
-                    .random(random::nextLong)
-                    .readModel(readModel)
-                    .observer(stats::mark)
-                    .partitionQueueMax(options.partitionQueueMax())
-                    .build();
-            AtomicBoolean tickQueued = new AtomicBoolean();
             ticks = new DemandTicker(ticker, options.tick(), () -> !quiet, () -> {
-                if (!tickQueued.compareAndSet(false, true)) return; // the lane is behind: one tick in its queue is enough
-                try {
-                    // Behind every waiting task: a tick that overtook the replies queued for its partitions would
-                    // find them unanswered and retransmit (with background work queued, that fed on itself).
-                    execute(() -> {
-                        tickQueued.set(false);
-                        c.tick();
-                        queues = new PaxosStats.Queues(c.sessions(), c.queuedAtTick(), c.queuedMaxAtTick());
-                    }, true);
-                } catch (RejectedExecutionException stopping) {
-                    // the lane is stopping
-                }
+                firstClass.tick();
+                if (background != null) backgroundClass.tick(); // without a background keyspace it has no partitions
             });
-            execute(() -> coordinator = c);
+        }
+
+        /** The coordinator of a partition in {@code background}'s class; lane thread only. */
+        CasCoordinator coordinator(boolean background) {
+            return (background ? backgroundClass : firstClass).coordinator;
+        }
+
+        PaxosStats.Queues queues() {
+            PaxosStats.Queues f = firstClass.queues, b = backgroundClass.queues;
+            return new PaxosStats.Queues(f.partitions() + b.partitions(), f.queued() + b.queued(), Math.max(f.queuedMax(), b.queuedMax()));
         }
 
         /** Runs {@code task} ahead of background work: persists completed (they free their partitions). */
         void execute(Runnable task) {
             execute(task, false);
-        }
-
-        /** Runs a task of {@code key}'s partition in its class: background if its keyspace is (docs/admission.md, "Paxos lanes"). */
-        void execute(PaxosKey key, Runnable task) {
-            execute(task, isBackground(key));
         }
 
         /** Lanes have a background class only while a background keyspace is set: otherwise every task is FIFO. */
@@ -775,7 +766,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             } catch (RuntimeException | AssertionError e) {
                 failed(e);
             }
-            boolean nowQuiet = coordinator == null || coordinator.quiet();
+            boolean nowQuiet = firstClass.coordinator.quiet() && backgroundClass.coordinator.quiet();
             if (quiet != nowQuiet) quiet = nowQuiet; // a volatile write only on a change: this runs after every step
             if (!nowQuiet) ticks.wake();
         }
@@ -785,7 +776,49 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         }
 
         void stop() {
-            executor.stop();
+            int dropped = executor.stop();
+            if (dropped > 0) log.warn("paxos lane {} stopped with {} tasks still queued: dropped, as lost messages are", index, dropped);
+        }
+    }
+
+    /** The coordinator of one class of a lane's partitions, and its tick, queued in that class. */
+    private final class ClassCoordinator {
+        final CasCoordinator coordinator;
+        private final Lane lane;
+        private final boolean background;
+        private final AtomicBoolean tickQueued = new AtomicBoolean();
+        /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
+        volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
+
+        ClassCoordinator(Lane lane, boolean background, SplittableRandom random) {
+            this.lane = lane;
+            this.background = background;
+            this.coordinator = CasCoordinator.builder()
+                    .self(self, incarnation)
+                    .transport(transport)
+                    .clock(clock)
+                    .random(random::nextLong)
+                    .readModel(readModel)
+                    .observer(stats::mark)
+                    .partitionQueueMax(options.partitionQueueMax())
+                    .build();
+        }
+
+        /**
+         * Queues a tick behind the waiting tasks of its class: a tick that overtook the replies queued for its
+         * partitions would find them unanswered and retransmit (with background work queued, that fed on itself).
+         */
+        void tick() {
+            if (!tickQueued.compareAndSet(false, true)) return; // the lane is behind: one tick in its queue is enough
+            try {
+                lane.execute(() -> {
+                    tickQueued.set(false);
+                    coordinator.tick();
+                    queues = new PaxosStats.Queues(coordinator.sessions(), coordinator.queuedAtTick(), coordinator.queuedMaxAtTick());
+                }, background);
+            } catch (RejectedExecutionException stopping) {
+                // the lane is stopping
+            }
         }
     }
 

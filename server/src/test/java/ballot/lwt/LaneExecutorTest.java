@@ -1,8 +1,10 @@
 package ballot.lwt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,10 +59,43 @@ class LaneExecutorTest {
         lane.execute(() -> ran.add("queued"), true);
         Thread stopper = new Thread(lane::stop);
         stopper.start();
+        awaitRefusal(lane); // stopping, with "queued" still waiting behind the blocked task
         release.countDown();
         stopper.join(10_000);
+        assertFalse(stopper.isAlive(), "stop returned");
         assertEquals(List.of("queued"), ran);
-        assertThrows(RejectedExecutionException.class, () -> lane.execute(() -> ran.add("late"), false));
+    }
+
+    @Test
+    void aStopThatWaitedTooLongDropsWhatIsQueuedAndInterruptsTheRunningTask() throws InterruptedException {
+        LaneExecutor lane = new LaneExecutor("lane-test", 200);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        List<String> ran = new CopyOnWriteArrayList<>();
+        lane.execute(() -> {
+            try {
+                new CountDownLatch(1).await(); // a task that never ends on its own
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        }, false);
+        lane.execute(() -> ran.add("first"), false);
+        lane.execute(() -> ran.add("background"), true);
+        assertEquals(2, lane.stop(), "tasks dropped");
+        assertTrue(interrupted.await(5, TimeUnit.SECONDS), "the running task was interrupted");
+        Thread.sleep(100);
+        assertEquals(List.of(), ran, "nothing dropped runs after stop");
+    }
+
+    private static void awaitRefusal(LaneExecutor lane) throws InterruptedException {
+        for (int i = 0; i < 1_000; i++) {
+            try {
+                lane.execute(() -> {}, false);
+            } catch (RejectedExecutionException stopping) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+        fail("the lane never refused a task after stop");
     }
 
     private static void await(CountDownLatch latch) {
