@@ -10,8 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Paxos lane's thread: runs tasks one at a time, in two classes (docs/admission.md, "Paxos lanes"). A task of
- * background work runs only when no other task is waiting; within a class, tasks run in the order given. All tasks of
- * one partition are of one class (its keyspace decides), so a partition's tasks keep their order.
+ * background work runs only when no other task is waiting; within a class, tasks run in the order given.
  */
 final class LaneExecutor {
     private static final Logger log = LoggerFactory.getLogger(LaneExecutor.class);
@@ -77,7 +76,8 @@ final class LaneExecutor {
 
     /**
      * Refuses new tasks and lets the queued ones run for up to the stop wait (5 s); then drops those still queued,
-     * interrupts the running one and waits as long again for it, so that nothing of the lane runs once the node closes its storage.
+     * interrupts the running one and waits as long again for it, so that nothing of the lane runs once the node
+     * closes its storage. An interrupt of the caller does not cut these waits short (it is kept for the caller).
      * Returns how many tasks were dropped.
      */
     int stop() {
@@ -88,27 +88,38 @@ final class LaneExecutor {
         } finally {
             lock.unlock();
         }
-        try {
-            thread.join(stopWaitMillis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        boolean interrupted = joinUninterruptibly();
+        int dropped = 0;
+        if (thread.isAlive()) {
+            lock.lock();
+            try {
+                dropped = first.size() + later.size();
+                first.clear();
+                later.clear();
+            } finally {
+                lock.unlock();
+            }
+            thread.interrupt();
+            interrupted |= joinUninterruptibly();
+            if (thread.isAlive()) log.warn("{} still runs a task {} ms after it was interrupted", thread.getName(), stopWaitMillis);
         }
-        if (!thread.isAlive()) return 0;
-        int dropped;
-        lock.lock();
-        try {
-            dropped = first.size() + later.size();
-            first.clear();
-            later.clear();
-        } finally {
-            lock.unlock();
-        }
-        thread.interrupt();
-        try {
-            thread.join(stopWaitMillis); // the task running now, if it ends
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        if (interrupted) Thread.currentThread().interrupt();
         return dropped;
+    }
+
+    /** Waits up to the stop wait for the thread to end; returns whether the caller was interrupted meanwhile. */
+    private boolean joinUninterruptibly() {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(stopWaitMillis);
+        while (thread.isAlive()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) break;
+            try {
+                TimeUnit.NANOSECONDS.timedJoin(thread, left);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        return interrupted;
     }
 }

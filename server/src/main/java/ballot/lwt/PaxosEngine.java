@@ -53,10 +53,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -75,10 +78,11 @@ import org.slf4j.LoggerFactory;
  * The node's Paxos: runs conditional statements and SERIAL reads through the core in module {@code paxos} on every
  * replication factor (docs/paxos.md §9, "how the server drives the core").
  *
- * <p>Threading. {@code N} lanes, each one single-threaded executor owning a {@link CasCoordinator} and a
- * {@link AcceptorShell}; a partition belongs to the lane its key hashes to, and every request, reply, acceptor request
- * and tick for it runs there, so neither the core's coordinator nor the acceptor needs a lock. Once a background
- * keyspace is set, a lane runs its tasks, prunes, purges and ticks only when nothing else waits ({@link LaneExecutor}). A lane whose coordinator
+ * <p>Threading. {@code N} lanes, each one single-threaded executor owning an {@link AcceptorShell} and a
+ * {@link CasCoordinator} per class of partition; a partition belongs to the lane its key hashes to, and every request,
+ * reply, acceptor request and tick for it runs there, so neither the core's coordinators nor the acceptor need a lock.
+ * Once a background keyspace is set, a lane runs its partitions' tasks, their coordinator's tick, prunes and purges
+ * only when nothing else waits ({@link LaneExecutor}). A lane whose coordinator
  * has a round in flight or a session to evict ticks every few milliseconds; a quiet lane is not ticked ({@link DemandTicker}). An acceptor step's synced write goes to the {@link GroupCommit} writer while the lane goes on with
  * other partitions (the partition's own next requests wait for it); the writer puts every step that arrived during the
  * previous sync into one synced batch, so steps in flight share an fsync however many there are. Answers leave the lanes on their own executor, so nothing a statement chains
@@ -166,8 +170,11 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private volatile Membership membership;
     private volatile Placement placement;
     private volatile java.util.function.Predicate<UUID> abstained = tableId -> false;
-    /** The tables whose partitions' lane tasks are background work ({@link #runInBackground}); null: none. */
-    private volatile Predicate<UUID> background;
+    /** The keyspaces whose partitions' lane tasks are background work ({@link #runInBackground}); null: none. */
+    private volatile Set<String> background;
+    /** Each known table's class: a table never changes keyspace, so a partition's class is fixed once its table is known. */
+    private final Map<UUID, Boolean> backgroundTables = new ConcurrentHashMap<>();
+    private final Supplier<Schema> schema;
     /** Whether a partition's transaction state holds an intent ({@link #honourLocks}); none until transactions are hosted. */
     private volatile Predicate<byte[]> locked = state -> false;
     private volatile Messaging messaging;
@@ -182,6 +189,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             LongSupplier wallMicros, Options options, MeterRegistry metrics) {
         this.options = options;
         this.virtualTables = virtualTables;
+        this.schema = schema;
         this.self = NodeIds.of(hostId);
         this.tables = id -> {
             TableMetadata table = schema.get().table(id);
@@ -289,7 +297,6 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             public void left(NodeInfo node) { ids.refresh(); }
             public void changed(NodeInfo node) { ids.refresh(); }
         });
-        for (Lane lane : lanes) lane.start();
         purge.start();
     }
 
@@ -579,17 +586,26 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     }
 
     /**
-     * Makes the Paxos lane tasks of the tables {@code tableIds} accepts background work (docs/admission.md, "Paxos
-     * lanes"): their coordinators' steps and their acceptors' run only when no other lane task waits. The node passes
-     * the tables of {@code admission_background_keyspaces}.
+     * Makes the Paxos lane tasks of the tables of {@code keyspaces} background work (docs/admission.md, "Paxos lanes"):
+     * their coordinators' steps and their acceptors' run only when no other lane task waits. Called before
+     * {@link #start}, with {@code admission_background_keyspaces}; an empty set leaves every lane FIFO.
      */
-    public void runInBackground(Predicate<UUID> tableIds) {
-        this.background = tableIds;
+    public void runInBackground(Set<String> keyspaces) {
+        this.background = keyspaces.isEmpty() ? null : Set.copyOf(keyspaces);
     }
 
+    /** A table this node does not know yet is first class until it does; it is then fixed (a session never moves). */
     private boolean isBackground(PaxosKey key) {
-        Predicate<UUID> tableIds = background;
-        return tableIds != null && tableIds.test(CqlValues.tableId(key));
+        Set<String> keyspaces = background;
+        if (keyspaces == null) return false;
+        UUID id = CqlValues.tableId(key);
+        Boolean known = backgroundTables.get(id);
+        if (known != null) return known;
+        TableMetadata table = schema.get().table(id);
+        if (table == null) return false;
+        boolean inBackground = keyspaces.contains(table.keyspace());
+        backgroundTables.put(id, inBackground);
+        return inBackground;
     }
 
     /** Runs a peer's acceptor request on its partition's lane; the reply is sent once the step is persisted. */
@@ -709,11 +725,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         final java.util.concurrent.atomic.AtomicLong delayMaxNanos = new java.util.concurrent.atomic.AtomicLong();
         /** The coordinators' {@code quiet()} after the lane's last task: a quiet lane is not ticked (an idle node ticks nothing). */
         private volatile boolean quiet = true;
-        /**
-         * Set in {@link #start}; read only once a coordinator is not quiet, which takes a request submitted after it
-         * (the lane's queue publishes it to the lane's thread).
-         */
-        private DemandTicker ticks;
+        private final DemandTicker ticks;
 
         Lane(int index) {
             this.index = index;
@@ -723,9 +735,6 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             SplittableRandom random = new SplittableRandom(new SecureRandom().nextLong());
             firstClass = new ClassCoordinator(this, false, random.split());
             backgroundClass = new ClassCoordinator(this, true, random.split());
-        }
-
-        void start() {
             ticks = new DemandTicker(ticker, options.tick(), () -> !quiet, () -> {
                 firstClass.tick();
                 if (background != null) backgroundClass.tick(); // without a background keyspace it has no partitions

@@ -155,6 +155,7 @@ public final class BallotNode implements AutoCloseable {
                     PaxosEngine.Options.defaults(Duration.ofMillis(config.casContentionTimeoutMillis),
                             Duration.ofSeconds(config.paxosPurgeGraceSeconds), config.admissionPartitionLwtQueueMax), metrics.registry());
             paxos.abstainFrom(table -> true); // until the node knows which tables predate its joining
+            if (config.admissionEnabled) paxos.runInBackground(java.util.Set.copyOf(config.admissionBackgroundKeyspaces));
             transactions = new TransactionHost(paxos, storage, id -> {
                 TableMetadata table = schema.schema().table(id);
                 if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
@@ -205,11 +206,6 @@ public final class BallotNode implements AutoCloseable {
                         requests, paxos::takeLaneDelayNanos, storage::health, new java.util.HashSet<>(config.admissionBackgroundKeyspaces),
                         metrics.registry());
                 requestAdmission = admission;
-                java.util.Set<String> background = java.util.Set.copyOf(config.admissionBackgroundKeyspaces);
-                if (!background.isEmpty()) paxos.runInBackground(id -> {
-                    TableMetadata table = schema.schema().table(id);
-                    return table != null && background.contains(table.keyspace());
-                });
             }
             QueryEnvironment internalEnvironment = new QueryEnvironment(coordinator.unmetered(), lwt, transactions, schema, clock::nextMicros,
                     System::currentTimeMillis, environment.node(), environment.guardrails());

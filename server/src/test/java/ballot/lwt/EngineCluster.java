@@ -98,7 +98,7 @@ public final class EngineCluster implements AutoCloseable {
                     true, Map.of(), Map.of()).withTable(TABLE)), new UUID(0, 1));
             engine = new PaxosEngine(storage, () -> schema, id -> null, info.hostId(), clock::incrementAndGet,
                     new PaxosEngine.Options(contention, 2, Duration.ofMillis(2), contention, 8, contention.multipliedBy(10), 128), new SimpleMeterRegistry());
-            if (background) engine.runInBackground(table -> true);
+            if (background) engine.runInBackground(java.util.Set.of("ks"));
             handlers.clear();
             engine.handle(new LoopbackMessaging(this));
             engine.start(new FakeMembership(this), new LoopbackMessaging(this), (table, token, serial) -> replicas());

@@ -125,7 +125,8 @@ abstract class LwtSemantics {
         PreparedStatement conditional = session.prepare("UPDATE lwt.after SET v = 2 WHERE k = ? IF EXISTS");
         PreparedStatement read = session.prepare("SELECT v FROM lwt.after WHERE k = ?");
         for (int k = 0; k < 100; k++) {
-            session.execute(on(k, plain.bind(k)));
+            // At QUORUM: a write the driver's default LOCAL_ONE acknowledged may not have reached the LWT's quorum yet.
+            session.execute(on(k, plain.bind(k).setConsistencyLevel(ConsistencyLevel.QUORUM)));
             assertThat(session.execute(on(k, conditional.bind(k))).wasApplied()).isTrue();
             assertThat(session.execute(on(k + 1, read.bind(k).setConsistencyLevel(ConsistencyLevel.SERIAL))).one().getInt("v"))
                     .as("key %d: the LWT's value, not the plain write's", k).isEqualTo(2);
@@ -145,14 +146,14 @@ abstract class LwtSemantics {
         PreparedStatement read = session.prepare("SELECT v, writetime(v) AS at FROM lwt.ahead WHERE k = ?");
         for (int k = 0; k < 5; k++) {
             long ahead = System.currentTimeMillis() * 1000 + 300_000;
-            session.execute(on(k, plain.bind(k, ahead)));
+            session.execute(on(k, plain.bind(k, ahead).setConsistencyLevel(ConsistencyLevel.QUORUM)));
             assertThat(session.execute(on(k, conditional.bind(k))).wasApplied()).isTrue();
             Row row = session.execute(on(k + 1, read.bind(k).setConsistencyLevel(ConsistencyLevel.SERIAL))).one();
             assertThat(row.getInt("v")).as("key %d: the LWT's value, not the plain write's", k).isEqualTo(2);
             assertThat(row.getLong("at")).isGreaterThan(ahead);
         }
         long farAhead = System.currentTimeMillis() * 1000 + 3_600_000_000L;
-        session.execute(on(9, plain.bind(9, farAhead)));
+        session.execute(on(9, plain.bind(9, farAhead).setConsistencyLevel(ConsistencyLevel.QUORUM)));
         assertThat(session.execute(on(9, conditional.bind(9))).wasApplied()).isTrue();
         assertThat(session.execute(on(0, read.bind(9).setConsistencyLevel(ConsistencyLevel.SERIAL))).one().getLong("at"))
                 .as("an hour ahead: not followed").isEqualTo(farAhead);
