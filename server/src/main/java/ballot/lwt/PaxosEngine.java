@@ -594,6 +594,11 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         this.background = keyspaces.isEmpty() ? null : Set.copyOf(keyspaces);
     }
 
+    /** An acceptor step's class: its partition's, except a prune's, which rides on later traffic anyway (docs/paxos.md §4.7). */
+    private boolean isBackgroundStep(Request request) {
+        return request instanceof Prune || isBackground(request.key());
+    }
+
     /** A table this node does not know yet is first class until it does; it is then fixed (a session never moves). */
     private boolean isBackground(PaxosKey key) {
         Set<String> keyspaces = background;
@@ -612,7 +617,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private CompletableFuture<Reply> accept(Request request) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Lane lane = lane(request.key());
-        boolean background = request instanceof Prune || isBackground(request.key()); // a prune rides later anyway (docs/paxos.md §4.7)
+        boolean background = isBackgroundStep(request);
         try {
             lane.execute(() -> lane.acceptor.receive(request, AcceptorShell.Answer.completing(reply, lane::failed)), background);
         } catch (RejectedExecutionException e) {
@@ -660,7 +665,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                     public void fail(RuntimeException failure) {
                         lane.failed(failure);
                     }
-                }), background || request instanceof Prune); // a prune rides later anyway (docs/paxos.md §4.7)
+                }), isBackgroundStep(request));
                 return;
             }
             NodeInfo node = nodeIds.node(to);
