@@ -57,10 +57,16 @@ public final class EngineCluster implements AutoCloseable {
     public static final TableMetadata TABLE = SchemaDefinitions.table("ks", "CREATE TABLE t (k int PRIMARY KEY, v int)",
             UUID.fromString("0000000a-0000-0000-0000-00000000000b"));
     private static final int V = TABLE.column("v").id();
+    /** A second table of {@code ks}, and one in keyspace {@code bulk}, for tests that tell partitions' classes apart. */
+    public static final TableMetadata OTHER = SchemaDefinitions.table("ks", "CREATE TABLE other (k int PRIMARY KEY, v int)",
+            UUID.fromString("0000000a-0000-0000-0000-00000000000c"));
+    public static final TableMetadata BULK = SchemaDefinitions.table("bulk", "CREATE TABLE t (k int PRIMARY KEY, v int)",
+            UUID.fromString("0000000a-0000-0000-0000-00000000000d"));
 
     private final Path directory;
     private final Duration contention;
-    private final boolean background;
+    private final Set<String> background;
+    private final int lanes;
     public final List<Member> members = new ArrayList<>();
     private final Map<InetSocketAddress, Member> byAddress = new ConcurrentHashMap<>();
     private final Set<UUID> down = ConcurrentHashMap.newKeySet();
@@ -81,6 +87,8 @@ public final class EngineCluster implements AutoCloseable {
         final int index;
         public final NodeInfo info;
         final Map<Integer, Messaging.Handler<?, ?>> handlers = new ConcurrentHashMap<>();
+        /** The requests delivered to this node, each noted once its handler has taken it (queued it on a lane). */
+        final List<Object> received = new java.util.concurrent.CopyOnWriteArrayList<>();
         public StorageEngine storage;
         public PaxosEngine engine;
 
@@ -93,12 +101,14 @@ public final class EngineCluster implements AutoCloseable {
 
         void start() {
             storage = StorageEngine.open(new StorageOptions(directory.resolve("n" + index), false, 10_000, 8L << 20, 0));
-            storage.ensureTable(TABLE);
-            Schema schema = new Schema(Map.of("ks", new KeyspaceMetadata("ks", Map.of("class", "SimpleStrategy", "replication_factor", "3"),
-                    true, Map.of(), Map.of()).withTable(TABLE)), new UUID(0, 1));
+            for (TableMetadata table : List.of(TABLE, OTHER, BULK)) storage.ensureTable(table);
+            Map<String, String> replication = Map.of("class", "SimpleStrategy", "replication_factor", "3");
+            Schema schema = new Schema(Map.of(
+                    "ks", new KeyspaceMetadata("ks", replication, true, Map.of(), Map.of()).withTable(TABLE).withTable(OTHER),
+                    "bulk", new KeyspaceMetadata("bulk", replication, true, Map.of(), Map.of()).withTable(BULK)), new UUID(0, 1));
             engine = new PaxosEngine(storage, () -> schema, id -> null, info.hostId(), clock::incrementAndGet,
-                    new PaxosEngine.Options(contention, 2, Duration.ofMillis(2), contention, 8, contention.multipliedBy(10), 128), new SimpleMeterRegistry());
-            if (background) engine.runInBackground(java.util.Set.of("ks"));
+                    new PaxosEngine.Options(contention, lanes, Duration.ofMillis(2), contention, 8, contention.multipliedBy(10), 128), new SimpleMeterRegistry());
+            engine.runInBackground(background);
             handlers.clear();
             engine.handle(new LoopbackMessaging(this));
             engine.start(new FakeMembership(this), new LoopbackMessaging(this), (table, token, serial) -> replicas());
@@ -113,14 +123,18 @@ public final class EngineCluster implements AutoCloseable {
     }
 
     public EngineCluster(Path directory, int size, Duration contention) {
-        this(directory, size, contention, false);
+        this(directory, size, contention, Set.of(), 2);
     }
 
-    /** @param background whether the engines run every partition's lane tasks as background work (a background keyspace) */
-    public EngineCluster(Path directory, int size, Duration contention, boolean background) {
+    /**
+     * @param background the keyspaces whose partitions' lane tasks are background work (admission_background_keyspaces)
+     * @param lanes each engine's Paxos lanes
+     */
+    public EngineCluster(Path directory, int size, Duration contention, Set<String> background, int lanes) {
         this.directory = directory;
         this.contention = contention;
         this.background = background;
+        this.lanes = lanes;
         for (int i = 0; i < size; i++) {
             Member m = new Member(i);
             members.add(m);
@@ -156,9 +170,15 @@ public final class EngineCluster implements AutoCloseable {
 
     /** Sets v to {@code to} if it is {@code from} (null: the row does not exist) — a CAS register. */
     public static CasRequest setIf(int k, Integer from, int to) {
+        return setIf(TABLE, k, from, to);
+    }
+
+    /** {@link #setIf(int, Integer, int)} on {@code table}, one of this cluster's tables. */
+    public static CasRequest setIf(TableMetadata table, int k, Integer from, int to) {
+        int v = table.column("v").id();
         return new CasRequest() {
             public TableMetadata table() {
-                return TABLE;
+                return table;
             }
 
             public PartitionKey key() {
@@ -170,11 +190,11 @@ public final class EngineCluster implements AutoCloseable {
             }
 
             public PartitionUpdate apply(PartitionData current, long timestampMicros) {
-                Integer v = value(current);
-                if (from == null ? v != null : !from.equals(v)) return null;
+                Integer was = value(current);
+                if (from == null ? was != null : !from.equals(was)) return null;
                 Row row = Row.of(Clustering.EMPTY, LivenessInfo.of(timestampMicros, 0, 0),
-                        List.of(Cell.live(V, null, ByteBuffer.allocate(4).putInt(0, to), timestampMicros)));
-                return new PartitionUpdate(TABLE.id(), key(), DeletionTime.LIVE, List.of(), null, List.of(row));
+                        List.of(Cell.live(v, null, ByteBuffer.allocate(4).putInt(0, to), timestampMicros)));
+                return new PartitionUpdate(table.id(), key(), DeletionTime.LIVE, List.of(), null, List.of(row));
             }
         };
     }
@@ -263,6 +283,7 @@ public final class EngineCluster implements AutoCloseable {
                         reply.completeExceptionally(new MessagingException(MessagingException.Reason.TIMEOUT, "lost reply of " + verb));
                     else network.execute(() -> reply.complete(roundTrip(verb.response(), response)));
                 });
+                target.received.add(request);
             });
             return reply;
         }

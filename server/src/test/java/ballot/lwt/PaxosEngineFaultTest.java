@@ -94,7 +94,7 @@ class PaxosEngineFaultTest {
      */
     @Test
     void backgroundPartitionsDecideAndFinishWhatALostReplyLeft() {
-        cluster = new EngineCluster(directory, 3, Duration.ofMillis(400), true);
+        cluster = new EngineCluster(directory, 3, Duration.ofMillis(400), java.util.Set.of("ks"), 2);
         assertThat(join(cluster.cas(0, EngineCluster.setIf(7, null, 1), ConsistencyLevel.QUORUM)).applied()).isTrue();
         assertThat(join(cluster.cas(1, EngineCluster.setIf(7, 1, 2), ConsistencyLevel.QUORUM)).applied()).isTrue();
         cluster.lose(PaxosVerbs.PROPOSE, EngineCluster.Loss.RESPONSE);
