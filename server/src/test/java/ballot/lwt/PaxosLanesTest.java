@@ -65,27 +65,17 @@ class PaxosLanesTest {
     void aPeersStepsForABackgroundKeyspaceWaitForTheOtherSteps() throws Exception {
         cluster = new EngineCluster(directory, 3, Duration.ofSeconds(10), Set.of("bulk"), 1);
         EngineCluster.Member peer = cluster.members.get(1);
-        CountDownLatch held = new CountDownLatch(1), release = new CountDownLatch(1);
-        List<UUID> voted = new CopyOnWriteArrayList<>();
-        peer.engine.abstainFrom(tableId -> {
-            voted.add(tableId);
-            if (tableId.equals(EngineCluster.OTHER.id()) && release.getCount() > 0) {
-                held.countDown();
-                awaitQuietly(release);
-            }
-            return false;
-        });
-        CompletableFuture<CasResult> holder = cluster.cas(1, EngineCluster.setIf(EngineCluster.OTHER, 1, null, 1), ConsistencyLevel.QUORUM);
-        assertThat(held.await(30, TimeUnit.SECONDS)).as("node 1's lane is held").isTrue();
+        LaneHold hold = new LaneHold(peer);
+        CompletableFuture<CasResult> holder = hold.take(1);
 
         assertThat(join(cluster.cas(0, EngineCluster.setIf(EngineCluster.BULK, 2, null, 1), ConsistencyLevel.QUORUM)).applied()).isTrue();
         awaitReceived(peer, EngineCluster.BULK);
         assertThat(join(cluster.cas(0, EngineCluster.setIf(3, null, 1), ConsistencyLevel.QUORUM)).applied()).isTrue();
         awaitReceived(peer, EngineCluster.TABLE);
-        release.countDown();
+        hold.release.countDown();
         assertThat(join(holder).applied()).isTrue();
 
-        List<UUID> order = voted.stream().filter(id -> !id.equals(EngineCluster.OTHER.id())).distinct().toList();
+        List<UUID> order = hold.voted.stream().filter(id -> !id.equals(EngineCluster.OTHER.id())).distinct().toList();
         assertThat(order).containsExactly(EngineCluster.TABLE.id(), EngineCluster.BULK.id());
     }
 
@@ -105,25 +95,15 @@ class PaxosLanesTest {
 
     private List<String> evaluationOrder(Set<String> background) throws Exception {
         cluster = new EngineCluster(directory, 1, Duration.ofSeconds(10), background, 1);
-        EngineCluster.Member node = cluster.members.get(0);
-        CountDownLatch held = new CountDownLatch(1), release = new CountDownLatch(1);
-        // The replica's abstention check runs on the lane's thread for every prepare: for OTHER's partition it holds the lane.
-        node.engine.abstainFrom(tableId -> {
-            if (tableId.equals(EngineCluster.OTHER.id()) && release.getCount() > 0) {
-                held.countDown();
-                awaitQuietly(release);
-            }
-            return false;
-        });
-        CompletableFuture<CasResult> holder = cluster.cas(0, EngineCluster.setIf(EngineCluster.OTHER, 1, null, 1), ConsistencyLevel.QUORUM);
-        assertThat(held.await(30, TimeUnit.SECONDS)).as("the lane is held").isTrue();
+        LaneHold hold = new LaneHold(cluster.members.get(0));
+        CompletableFuture<CasResult> holder = hold.take(0);
 
         List<String> evaluated = new CopyOnWriteArrayList<>();
         CompletableFuture<CasResult> bulk = cluster.cas(0, recorded("bulk", EngineCluster.setIf(EngineCluster.BULK, 2, null, 1), evaluated),
                 ConsistencyLevel.QUORUM);
         CompletableFuture<CasResult> normal = cluster.cas(0, recorded("normal", EngineCluster.setIf(3, null, 1), evaluated),
                 ConsistencyLevel.QUORUM);
-        release.countDown();
+        hold.release.countDown();
         for (CompletableFuture<CasResult> f : List.of(holder, bulk, normal)) assertThat(join(f).applied()).isTrue();
         return evaluated;
     }
@@ -150,11 +130,36 @@ class PaxosLanesTest {
         };
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * Holds a node's lane: the replica's abstention check runs on the lane's thread for every prepare and proposal, and
+     * for table OTHER it waits for {@link #release}. Notes every table the replica was asked to vote on, in order.
+     */
+    private final class LaneHold {
+        final CountDownLatch held = new CountDownLatch(1), release = new CountDownLatch(1);
+        final List<UUID> voted = new CopyOnWriteArrayList<>();
+        private final EngineCluster.Member member;
+
+        LaneHold(EngineCluster.Member member) {
+            this.member = member;
+            member.engine.abstainFrom(tableId -> {
+                voted.add(tableId);
+                if (tableId.equals(EngineCluster.OTHER.id()) && release.getCount() > 0) {
+                    held.countDown();
+                    try {
+                        release.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return false;
+            });
+        }
+
+        /** Starts a round on OTHER coordinated by {@code coordinator}, and returns once its prepare holds the lane. */
+        CompletableFuture<CasResult> take(int coordinator) throws InterruptedException {
+            CompletableFuture<CasResult> holder = cluster.cas(coordinator, EngineCluster.setIf(EngineCluster.OTHER, 1, null, 1), ConsistencyLevel.QUORUM);
+            assertThat(held.await(30, TimeUnit.SECONDS)).as("the lane of " + member.info.internode() + " is held").isTrue();
+            return holder;
         }
     }
 }
