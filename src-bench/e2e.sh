@@ -23,6 +23,8 @@
 # Targets (--targets, comma-separated, run in the order given):
 #   ballot            Ballot, commitlog_sync periodic (its default, and Cassandra's stock setting)
 #   ballot-batch      Ballot, commitlog_sync batch (fsync before every acknowledgement)
+#   ballot-commitlog  Ballot, commitlog_sync periodic and paxos_sync commitlog: Paxos votes written, not fsynced,
+#                     before their reply (Cassandra's Paxos durability; docs/paxos.md §4.15)
 #   cassandra         Cassandra 5.0 via src-bench/cassandra/cassandra.sh, commitlog_sync periodic (10 s)
 #   cassandra-batch   the same with commitlog_sync batch
 #
@@ -131,7 +133,7 @@ for n in warmup duration keys concurrency connections value_bytes ballot_port ma
 done
 IFS=',' read -r -a target_list <<<"$targets"
 for t in "${target_list[@]}"; do
-    case "$t" in ballot|ballot-batch|cassandra|cassandra-batch) ;; *) die "unknown target '$t' in --targets" ;; esac
+    case "$t" in ballot|ballot-batch|ballot-commitlog|cassandra|cassandra-batch) ;; *) die "unknown target '$t' in --targets" ;; esac
 done
 command -v java >/dev/null || die "java not found"
 command -v python3 >/dev/null || die "python3 not found"
@@ -411,8 +413,9 @@ run_client() {
 # ---------------------------------------------------------------- targets
 
 run_ballot() {
-    local target="$1" dir="$round_dir/$1" sync=periodic
+    local target="$1" dir="$round_dir/$1" sync=periodic paxos_sync=always
     [[ "$target" == ballot-batch ]] && sync=batch
+    [[ "$target" == ballot-commitlog ]] && paxos_sync=commitlog
     local i
     for i in $(seq 1 "$nodes"); do
         local node_dir="$dir/node$i" address="127.0.0.$i"
@@ -427,6 +430,7 @@ metrics_port: $((ballot_port + 2))
 seeds: ["127.0.0.1:$((ballot_port + 1))"]
 data_file_directory: $node_dir/data
 commitlog_sync: $sync
+paxos_sync: $paxos_sync
 YAML
         local profile=()
         ((jfr)) && profile=("-XX:StartFlightRecording:settings=profile,filename=$node_dir/node.jfr,dumponexit=true")
@@ -540,9 +544,9 @@ for phase in phases:
 out.append("")
 out.append("| phase | Ballot vs | throughput ratio | p99 ratio (Ballot / other) | CPU per op ratio | ≥ 1.5x throughput and lower p99 |")
 out.append("|---|---|---:|---:|---:|---|")
-for ballot in ("ballot", "ballot-batch"):
+for ballot in ("ballot", "ballot-commitlog", "ballot-batch"):
     for other in ("cassandra", "cassandra-batch"):
-        if ballot == "ballot-batch" and other == "cassandra":
+        if (ballot, other) in (("ballot-batch", "cassandra"), ("ballot-commitlog", "cassandra-batch")):
             continue
         for phase in phases:
             b, c = (ballot, phase), (other, phase)
@@ -595,7 +599,7 @@ if bank:
                     suffix = "-zipfian" if zipfian else ""
                     out.append(f"| {target} | pay-{algorithm}{suffix} / pay-lwt{suffix} throughput | {med(a, 'ops_per_s') / med(l, 'ops_per_s'):.2f} |")
     for other in ("cassandra", "cassandra-batch"):
-        for ballot in ("ballot", "ballot-batch"):
+        for ballot in ("ballot", "ballot-commitlog", "ballot-batch"):
             for algorithm in ("txn", "batch", "lwt"):
                 for zipfian in (False, True):
                     b, c = pay(ballot, algorithm, zipfian), pay(other, "lwt", zipfian)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # LWT latency at one request in flight on a fresh three-node cluster (issue 9's targets; docs/performance.md).
 #
-#   src-bench/lwt-latency.sh [--jar SERVER_JAR]... [--rounds N] [--warmup N] [--count N]
+#   src-bench/lwt-latency.sh [--jar SERVER_JAR [--settings 'YAML LINES']]... [--rounds N] [--warmup N] [--count N]
 #
+# --settings adds lines to every node.yaml of the jar named before it (e.g. 'paxos_sync: commitlog'); a jar may be
+# named twice, with and without settings, to compare them in one run.
 # For each round and each server jar in turn (default: this tree's, built if needed): starts three nodes on
 # 127.0.0.1-3 (CQL port 19700, its own directory under $TMPDIR), runs src-bench/lwt_latency.py (the Python driver,
 # interleaving a plain QUORUM insert, an LWT on a new key and an LWT on one hot key, RF 3), stops the nodes it
@@ -12,16 +14,19 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jars=()
+settings=()
 rounds=1
 warmup=600
 count=800
 while (($#)); do
     case "$1" in
-        --jar) jars+=("$(realpath "$2")"); shift 2 ;;
+        --jar) jars+=("$(realpath "$2")"); settings+=(""); shift 2 ;;
+        --settings) ((${#jars[@]})) || { echo "--settings follows the --jar it is for" >&2; exit 2; }
+                    settings[$((${#jars[@]} - 1))]="$2"; shift 2 ;;
         --rounds) rounds="$2"; shift 2 ;;
         --warmup) warmup="$2"; shift 2 ;;
         --count) count="$2"; shift 2 ;;
-        *) echo "usage: $0 [--jar SERVER_JAR]... [--rounds N] [--warmup N] [--count N]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--jar SERVER_JAR [--settings 'YAML LINES']]... [--rounds N] [--warmup N] [--count N]" >&2; exit 2 ;;
     esac
 done
 log() { printf '[lwt-latency] %s\n' "$*"; }
@@ -29,6 +34,7 @@ log() { printf '[lwt-latency] %s\n' "$*"; }
 if ((${#jars[@]} == 0)); then
     (cd "$ROOT" && mvn -o -q install -DskipTests) || { log "build failed"; exit 1; }
     jars=("$ROOT/server/target/ballot-server-all.jar")
+    settings=("")
 fi
 for jar in "${jars[@]}"; do [[ -f "$jar" ]] || { log "no server jar at $jar"; exit 2; }; done
 
@@ -49,8 +55,8 @@ for round in $(seq 1 "$rounds"); do
     for i in "${!jars[@]}"; do
         current_jar="${jars[$i]}"
         CLUSTER_DIR="$run_dir/round$round-jar$i"
-        log "round $round/$rounds, jar $i: $current_jar (nodes in $CLUSTER_DIR)"
-        if ! BALLOT_JAR="$current_jar" "$ROOT/ballot" cluster start 3 >"$run_dir/cluster-$round-$i.log" 2>&1; then
+        log "round $round/$rounds, jar $i: $current_jar${settings[$i]:+ with '${settings[$i]}'} (nodes in $CLUSTER_DIR)"
+        if ! BALLOT_JAR="$current_jar" BALLOT_NODE_SETTINGS="${settings[$i]}" "$ROOT/ballot" cluster start 3 >"$run_dir/cluster-$round-$i.log" 2>&1; then
             log "the cluster did not start; see $run_dir/cluster-$round-$i.log"; exit 1
         fi
         out="$run_dir/result-$round-$i.txt"
@@ -59,7 +65,7 @@ for round in $(seq 1 "$rounds"); do
         rc=${PIPESTATUS[0]}
         stop_cluster
         ((rc == 0)) || { log "the client failed (exit $rc)"; exit 1; }
-        { echo "round $round jar $i ($current_jar):"; grep -E "^(plain|lwt|ratio)" "$out"; } >>"$summary"
+        { echo "round $round jar $i ($current_jar${settings[$i]:+, ${settings[$i]}}):"; grep -E "^(plain|lwt|ratio)" "$out"; } >>"$summary"
     done
 done
 log "summary (results in $run_dir)"

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * being synced and writes them all in one RocksDB batch, so that N steps in flight cost one fsync, whatever N
  * (docs/paxos.md §12). The batch is synced if any of its steps needs it (a promise, an acceptance, a commit that
  * clears one); a group of prunes, purges and other commits only is written without a sync (§4.15), and the next
- * synced batch covers it. Callers submit at most one step per partition at a time (the acceptor shell queues a
+ * synced batch covers it. With {@code paxos_sync: commitlog} nothing is synced here: each step is written at once on
+ * the caller's thread (nothing to share, so no hand-off to the writer), and the storage syncs the log as it syncs
+ * plain writes. Callers submit at most one step per partition at a time (the acceptor shell queues a
  * partition's next requests behind its persist, §4.12), so a group never holds two steps of one partition.
  */
 final class GroupCommit implements AutoCloseable {
@@ -26,6 +28,8 @@ final class GroupCommit implements AutoCloseable {
     private static final long GROUP_WINDOW_NANOS = 200_000;
     private final StorageEngine storage;
     private final int groupMax;
+    /** Whether a step that asks for a sync gets one ({@code paxos_sync: always}); else the log's own syncs cover it. */
+    private final boolean syncVotes;
     private final java.util.concurrent.atomic.LongAdder stepsSynced = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder stepsWritten = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder syncs = new java.util.concurrent.atomic.LongAdder();
@@ -33,11 +37,15 @@ final class GroupCommit implements AutoCloseable {
     private final Thread writer;
     private volatile boolean stopped;
 
-    /** @param groupMax the most steps one synced batch holds */
-    GroupCommit(StorageEngine storage, int groupMax) {
+    /**
+     * @param groupMax the most steps one synced batch holds
+     * @param syncVotes whether steps that ask for a sync are synced before they are answered
+     */
+    GroupCommit(StorageEngine storage, int groupMax, boolean syncVotes) {
         if (groupMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupMax + "; must be >= 1");
         this.storage = storage;
         this.groupMax = groupMax;
+        this.syncVotes = syncVotes;
         this.writer = new Thread(this::run, "paxos-group-commit");
         writer.setDaemon(true);
         writer.start();
@@ -45,11 +53,22 @@ final class GroupCommit implements AutoCloseable {
 
     /**
      * Persists one step; {@code done} hears null once it is synced to disk (if {@code sync}) or written, or the failure
-     * (then nothing of its group is known to be durable), on the writer thread: it must hand over to the caller's
-     * thread and return.
+     * (then nothing of its group is known to be durable), on the writer thread, or on the caller's before this returns
+     * when votes are not synced: it must hand over to the caller's executor and return.
      */
     void persist(StorageEngine.PaxosWrite write, boolean sync, Consumer<RuntimeException> done) {
-        pending.add(new Step(write, sync, done));
+        if (syncVotes) {
+            pending.add(new Step(write, sync, done));
+            return;
+        }
+        RuntimeException failure = null;
+        try {
+            storage.persistPaxos(List.of(write), false);
+            stepsWritten.increment();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        done.accept(failure);
     }
 
     private void run() {

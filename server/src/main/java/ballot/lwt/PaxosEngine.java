@@ -123,9 +123,12 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
      *     (docs/paxos.md §4.13); at least ten contention timeouts, so no request still waits on what they record
      * @param partitionQueueMax the most conditional statements that may wait for one partition's next round on this
      *     coordinator; the next is answered OVERLOADED ({@code admission_partition_lwt_queue_max}, docs/admission.md)
+     * @param syncVotes whether promises, acceptances and the commits that clear one are synced before their reply
+     *     ({@code paxos_sync: always}), or only written to the log, which the storage syncs on its own schedule
+     *     ({@code commitlog}; docs/paxos.md §4.15)
      */
     public record Options(Duration contentionTimeout, int lanes, Duration tick, Duration messageTimeout, int groupCommitMax,
-            Duration purgeGrace, int partitionQueueMax) {
+            Duration purgeGrace, int partitionQueueMax, boolean syncVotes) {
         public Options {
             if (purgeGrace.compareTo(contentionTimeout.multipliedBy(10)) < 0)
                 throw new IllegalArgumentException("paxos_purge_grace_period_in_seconds is " + purgeGrace.toSeconds() + "; must be at least ten "
@@ -143,9 +146,9 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
          * N = cores (at least 2) lanes, a 5 ms tick, messages waiting as long as the contention timeout, groups of
          * 1024, at most {@code partitionQueueMax} statements waiting per partition.
          */
-        public static Options defaults(Duration contentionTimeout, Duration purgeGrace, int partitionQueueMax) {
+        public static Options defaults(Duration contentionTimeout, Duration purgeGrace, int partitionQueueMax, boolean syncVotes) {
             return new Options(contentionTimeout, Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofMillis(5),
-                    contentionTimeout, 1024, purgeGrace, partitionQueueMax);
+                    contentionTimeout, 1024, purgeGrace, partitionQueueMax, syncVotes);
         }
     }
 
@@ -208,7 +211,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             }
         };
         this.readModel = new CqlReadModel(tables);
-        this.groupCommit = new GroupCommit(storage, options.groupCommitMax());
+        this.groupCommit = new GroupCommit(storage, options.groupCommitMax(), options.syncVotes());
         this.store = new RocksPaxosStore(storage, tables, () -> (int) (wallMicros.getAsLong() / 1_000_000), groupCommit);
         byte[] previous = storage.getMeta(INCARNATION);
         this.incarnation = previous == null ? 1 : ByteBuffer.wrap(previous).getInt() + 1;
@@ -246,8 +249,8 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         }, wallMicros, options.purgeGrace());
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) lanes[i] = new Lane(i);
-        log.info("paxos ready node={} incarnation={} lanes={} contention_timeout={}ms", self, incarnation, lanes.length,
-                options.contentionTimeout().toMillis());
+        log.info("paxos ready node={} incarnation={} lanes={} contention_timeout={}ms paxos_sync={}", self, incarnation, lanes.length,
+                options.contentionTimeout().toMillis(), options.syncVotes() ? "always" : "commitlog");
     }
 
     private static ThreadPoolExecutor pool(String name, int threads) {

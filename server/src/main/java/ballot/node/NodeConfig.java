@@ -58,6 +58,11 @@ public final class NodeConfig {
     @JsonProperty("data_file_directory") public String dataDirectory = "data";
     @JsonProperty("commitlog_sync") public String commitlogSync = "periodic";
     @JsonProperty("commitlog_sync_period_in_ms") public long commitlogSyncPeriodMillis = 10_000;
+    /**
+     * When Paxos votes reach the disk (docs/paxos.md §4.15): {@code always}, synced before their reply, or
+     * {@code commitlog}, written to the log before their reply and synced with it, as Cassandra's are.
+     */
+    @JsonProperty("paxos_sync") public String paxosSync = "always";
     @JsonProperty("num_tokens") public int numTokens = 16;
     @JsonProperty("datacenter") public String dataCenter = "datacenter1";
     @JsonProperty("rack") public String rack = "rack1";
@@ -157,6 +162,9 @@ public final class NodeConfig {
     public void validate() {
         if (!commitlogSync.equals("periodic") && !commitlogSync.equals("batch")) {
             throw new IllegalArgumentException("commitlog_sync must be 'periodic' or 'batch', was '" + commitlogSync + "'");
+        }
+        if (!paxosSync.equals("always") && !paxosSync.equals("commitlog")) {
+            throw new IllegalArgumentException("paxos_sync must be 'always' or 'commitlog', was '" + paxosSync + "'");
         }
         if (commitlogSyncPeriodMillis < 1) throw new IllegalArgumentException("commitlog_sync_period_in_ms must be positive, was " + commitlogSyncPeriodMillis);
         if (numTokens < 1 || numTokens > 1024) throw new IllegalArgumentException("num_tokens must be in [1, 1024], was " + numTokens);

@@ -57,7 +57,7 @@ class AcceptorShellRocksTest {
     void open() {
         storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
         storage.ensureTable(table);
-        groupCommit = new GroupCommit(storage, 16);
+        groupCommit = new GroupCommit(storage, 16, true);
         store = new RocksPaxosStore(storage, id -> table, () -> NOW, groupCommit);
     }
 
@@ -101,6 +101,20 @@ class AcceptorShellRocksTest {
         send(acceptor, new Prepare(key(2), ballot(100), List.of(query)));
         assertThat(groupCommit.stepsSynced()).isEqualTo(2);
         assertThat(groupCommit.syncs()).isBetween(1L, 2L);
+    }
+
+    /** {@code paxos_sync: commitlog}: votes are in the log before their reply, and the storage's own syncs cover them. */
+    @Test
+    void withVotesFollowingTheCommitLogAPromiseIsWrittenButNotSyncedBeforeItsReply() throws Exception {
+        groupCommit.close();
+        groupCommit = new GroupCommit(storage, 16, false);
+        store = new RocksPaxosStore(storage, id -> table, () -> NOW, groupCommit);
+        AcceptorShell acceptor = acceptor(8);
+        assertThat(send(acceptor, new Prepare(key(1), ballot(100), List.of(query)))).isInstanceOf(Promise.class);
+        assertThat(store.load(key(1)).promised()).isEqualTo(ballot(100));
+        assertThat(groupCommit.stepsSynced()).isZero();
+        assertThat(groupCommit.syncs()).isZero();
+        assertThat(groupCommit.stepsWritten()).isEqualTo(1);
     }
 
     @Test

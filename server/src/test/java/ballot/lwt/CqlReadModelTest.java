@@ -82,7 +82,7 @@ class CqlReadModelTest {
         StorageEngine e = StorageEngine.open(new StorageOptions(directory.resolve(name), false, 10_000, 8L << 20, 0));
         engines.add(e);
         e.ensureTable(table);
-        GroupCommit groupCommit = new GroupCommit(e, 16);
+        GroupCommit groupCommit = new GroupCommit(e, 16, true);
         groupCommits.add(groupCommit);
         return new RocksPaxosStore(e, id -> table, () -> NOW, groupCommit);
     }

@@ -107,7 +107,7 @@ public final class EngineCluster implements AutoCloseable {
                     "ks", new KeyspaceMetadata("ks", replication, true, Map.of(), Map.of()).withTable(TABLE).withTable(OTHER),
                     "bulk", new KeyspaceMetadata("bulk", replication, true, Map.of(), Map.of()).withTable(BULK)), new UUID(0, 1));
             engine = new PaxosEngine(storage, () -> schema, id -> null, info.hostId(), clock::incrementAndGet,
-                    new PaxosEngine.Options(contention, lanes, Duration.ofMillis(2), contention, 8, contention.multipliedBy(10), 128), new SimpleMeterRegistry());
+                    new PaxosEngine.Options(contention, lanes, Duration.ofMillis(2), contention, 8, contention.multipliedBy(10), 128, true), new SimpleMeterRegistry());
             engine.runInBackground(background);
             handlers.clear();
             engine.handle(new LoopbackMessaging(this));

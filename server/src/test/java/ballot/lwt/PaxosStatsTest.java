@@ -31,7 +31,7 @@ class PaxosStatsTest {
     @BeforeEach
     void open() {
         storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
-        groupCommit = new GroupCommit(storage, 8);
+        groupCommit = new GroupCommit(storage, 8, true);
         stats = new PaxosStats(registry, storage, groupCommit, () -> queues);
     }
 

@@ -57,7 +57,7 @@ class RocksPaxosStoreTest {
     void open() {
         storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
         storage.ensureTable(table);
-        groupCommit = new GroupCommit(storage, 16);
+        groupCommit = new GroupCommit(storage, 16, true);
         store = new RocksPaxosStore(storage, id -> table, () -> NOW, groupCommit);
         v = table.column("v").id();
     }

@@ -13,7 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Nothing acknowledged is lost: a node process is killed with SIGKILL (no shutdown hook, no flush) right after
@@ -34,9 +35,12 @@ class KillRestartIT {
         NodeProcess.delete(directory);
     }
 
-    @Test
-    void acknowledgedWritesAndLwtsSurviveKillMinusNine() throws Exception {
-        node = new NodeProcess(directory, "127.0.0.1", NodeProcess.freePort(), NodeProcess.freePort(), List.of()).start();
+    /** With either {@code paxos_sync} (docs/paxos.md §4.15): a vote only written to the log survives the kill too. */
+    @ParameterizedTest(name = "paxos_sync: {0}")
+    @ValueSource(strings = {"always", "commitlog"})
+    void acknowledgedWritesAndLwtsSurviveKillMinusNine(String paxosSync) throws Exception {
+        node = new NodeProcess(directory, "127.0.0.1", NodeProcess.freePort(), NodeProcess.freePort(), List.of())
+                .settings(List.of("paxos_sync: " + paxosSync)).start();
         List<Integer> acknowledged = new ArrayList<>();
         try (CqlSession session = node.session()) {
             session.execute("CREATE KEYSPACE k9 WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");

@@ -67,7 +67,7 @@ class LwtLinearizabilityIT {
     private static final String TMPFS_SIZE = "1g";
 
     private Path directory;
-    private final List<NodeProcess> nodes = new ArrayList<>();
+    final List<NodeProcess> nodes = new ArrayList<>();
     private final List<Path> mounted = new ArrayList<>();
     private final List<FaultInjector.Chaos> chaos = new ArrayList<>();
     private CqlSession session;
@@ -88,7 +88,7 @@ class LwtLinearizabilityIT {
                 }
             }
         }
-        nodes.addAll(NodeProcess.startCluster(directory, 3));
+        nodes.addAll(NodeProcess.startCluster(directory, java.util.Collections.nCopies(3, NodeProcess.DEFAULT_DATA_CENTER), settings()));
         int nativePort = nodes.get(0).nativePort;
         // The workload's requests time out at the client after 3 s, longer than the servers' 1 s CAS deadline: a
         // client timeout means a coordinator that did not answer (killed or frozen), not a slow Paxos round.
@@ -100,6 +100,11 @@ class LwtLinearizabilityIT {
                         .endProfile()
                         .build())
                 .build();
+    }
+
+    /** Lines of every node's node.yaml beyond the test cluster's defaults. */
+    List<String> settings() {
+        return List.of();
     }
 
     @AfterEach

@@ -65,6 +65,13 @@ class NodeConfigTest {
     }
 
     @Test
+    void paxosSyncIsAlwaysUnlessSetToFollowTheCommitLog() throws IOException {
+        assertThat(new NodeConfig().paxosSync).isEqualTo("always");
+        assertThat(load("paxos_sync: commitlog\n").paxosSync).isEqualTo("commitlog");
+        assertThatThrownBy(() -> load("paxos_sync: never\n")).hasMessage("paxos_sync must be 'always' or 'commitlog', was 'never'");
+    }
+
+    @Test
     void tracingSettingsAreCheckedNamingTheSetting() throws IOException {
         assertThatThrownBy(() -> load("trace_probability: 1.5\n"))
                 .hasMessage("trace_probability must be between 0 and 1, was 1.5");
