@@ -154,7 +154,7 @@ public final class BallotNode implements AutoCloseable {
             paxos = new PaxosEngine(storage, schema::schema, system::table, identity.hostId(), clock::nextMicros,
                     PaxosEngine.Options.defaults(Duration.ofMillis(config.casContentionTimeoutMillis),
                             Duration.ofSeconds(config.paxosPurgeGraceSeconds), config.admissionPartitionLwtQueueMax,
-                            config.paxosSync.equals("always")), metrics.registry());
+                            config.syncsPaxosVotes()), metrics.registry());
             paxos.abstainFrom(table -> true); // until the node knows which tables predate its joining
             if (config.admissionEnabled) paxos.runInBackground(java.util.Set.copyOf(config.admissionBackgroundKeyspaces));
             transactions = new TransactionHost(paxos, storage, id -> {

@@ -60,7 +60,8 @@ public final class NodeConfig {
     @JsonProperty("commitlog_sync_period_in_ms") public long commitlogSyncPeriodMillis = 10_000;
     /**
      * When Paxos votes reach the disk (docs/paxos.md §4.15): {@code always}, synced before their reply, or
-     * {@code commitlog}, written to the log before their reply and synced with it, as Cassandra's are.
+     * {@code commitlog}, written to the log before their reply and synced with it, as Cassandra's are. Under
+     * {@code commitlog_sync: batch} every write is synced, so both are {@code always}.
      */
     @JsonProperty("paxos_sync") public String paxosSync = "always";
     @JsonProperty("num_tokens") public int numTokens = 16;
@@ -156,6 +157,11 @@ public final class NodeConfig {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read configuration " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Whether Paxos votes are synced before their reply: {@code paxos_sync: always}, or every write synced anyway. */
+    public boolean syncsPaxosVotes() {
+        return paxosSync.equals("always") || commitlogSync.equals("batch");
     }
 
     /** Checks values that have a fixed set of choices or a range; the message names the setting. */

@@ -53,6 +53,7 @@ class KillRestartIT {
                 acknowledged.add(i);
             }
         }
+        assertThat(java.nio.file.Files.readString(node.log())).as("the node ran with the setting").contains("paxos_sync=" + paxosSync);
         node.kill();
         node.start();
         try (CqlSession session = node.session()) {

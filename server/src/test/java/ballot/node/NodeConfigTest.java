@@ -67,7 +67,9 @@ class NodeConfigTest {
     @Test
     void paxosSyncIsAlwaysUnlessSetToFollowTheCommitLog() throws IOException {
         assertThat(new NodeConfig().paxosSync).isEqualTo("always");
-        assertThat(load("paxos_sync: commitlog\n").paxosSync).isEqualTo("commitlog");
+        assertThat(new NodeConfig().syncsPaxosVotes()).isTrue();
+        assertThat(load("paxos_sync: commitlog\n").syncsPaxosVotes()).isFalse();
+        assertThat(load("paxos_sync: commitlog\ncommitlog_sync: batch\n").syncsPaxosVotes()).as("every write is synced").isTrue();
         assertThatThrownBy(() -> load("paxos_sync: never\n")).hasMessage("paxos_sync must be 'always' or 'commitlog', was 'never'");
     }
 

@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  *       it unknown whether they are; on any thread, possibly before {@code persist} returns. Durable means synced
  *       to disk when {@code sync} is set; otherwise written where a crash of the process cannot lose it (a power
  *       loss may lose it, and then everything written after it, but nothing synced before it: the store keeps one
- *       order of writes). The
+ *       order of writes). A store may be configured to treat every step as unsynced (the server's
+ *       {@code paxos_sync: commitlog}, docs/paxos.md §4.15), which gives up the power-loss guarantee. The
  *       acceptor replies only after that ("persist, then acknowledge"), and never has two persists of one
  *       partition in flight, so a store may complete different partitions' persists in any order (docs/paxos.md
  *       §4.12).

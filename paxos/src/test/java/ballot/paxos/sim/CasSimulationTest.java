@@ -123,30 +123,6 @@ class CasSimulationTest {
     }
 
     /**
-     * {@code paxos_sync: commitlog} (§4.15): promises and acceptances are only written to the log before their reply,
-     * as Cassandra's are. A crash of the process keeps what was written, so through crashes (and no power loss) every
-     * history stays linearizable and replicas agree. {@code PlantedBugSimulationTest} shows power losses breaking it.
-     */
-    @Test
-    void votesWrittenWithoutASyncKeepEveryHistoryLinearizableThroughProcessCrashes() {
-        List<String> failures = new ArrayList<>();
-        long histories = 0;
-        int crashed = 0;
-        for (long seed : SimSeed.seeds(40)) {
-            SimOptions options = SimOptions.random(new SplittableRandom(seed), OPS).withCrashes().withBug(SimStore.Bug.UNSYNCED_VOTES);
-            if ((seed & 1) == 1) options = options.withPurge(2 * options.opTimeoutNanos());
-            SimCluster.RunResult result = SimCluster.run(seed, options);
-            System.out.println(result);
-            histories += result.historyOps();
-            crashed += result.stats().persistsLandedInCrash() + result.stats().persistsLostInCrash();
-            if (!result.violations().isEmpty()) failures.add("seed " + seed + ": " + result.violations());
-        }
-        System.out.println("SIM (votes unsynced, process crashes) checked " + histories + " operations; persists in flight at crashes " + crashed);
-        assertThat(failures).as("violations (replay with -Dballot.sim.seed=<seed>)").isEmpty();
-        if (!SimSeed.replaying()) assertThat(crashed).as("persists in flight when nodes crashed").isGreaterThan(10);
-    }
-
-    /**
      * A node joins partway through and replaces one replica of every key (§4.14); coordinators learn of it at different
      * moments. It abstains from the keys' votes, and every history stays linearizable.
      */

@@ -89,13 +89,6 @@ record SimOptions(List<Integer> dataCenters, Serial serial, DcPartitions dcParti
                 clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, true, powerLoss);
     }
 
-    /** Nodes crash and restart (processes killed: what they wrote stays, persists in flight land or not). */
-    SimOptions withCrashes() {
-        return new SimOptions(dataCenters, serial, dcPartitions, keys, clients, opsPerClient, homeAffinity, readShare,
-                commitLevels, opTimeoutNanos, loss, duplicate, delayMaxNanos, true, crashAfterPersist, partitions,
-                clockJumps, plainWrites, fastPath, batchSizeMax, bug, purgeGraceNanos, join, powerLoss);
-    }
-
     /**
      * Every crash is a power loss (docs/paxos.md §4.15): besides the persists in flight, each replica loses the writes
      * it made without a sync since its last synced one (commits, prunes, purges), as a machine does; crashes on.

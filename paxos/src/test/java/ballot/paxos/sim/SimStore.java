@@ -27,8 +27,8 @@ import java.util.function.Consumer;
  * plain-write version (so the fast path cannot notice plain writes), {@link Bug#ACKNOWLEDGE_BEFORE_DURABLE} reports
  * a persist done as soon as it is submitted (a group commit that answers before its fsync), {@link Bug#JOINER_VOTES}
  * lets a node that joined take part in the votes of keys it has no history of (§4.14), {@link Bug#UNSYNCED_VOTES}
- * writes promises and acceptances without a sync, as commits are (§4.15: a bug only where power losses are simulated;
- * it is the server's {@code paxos_sync: commitlog}), {@link Bug#UNSYNCED_CLEARING_COMMITS} writes
+ * writes promises and acceptances without a sync, as commits are (§4.15: what the server's {@code paxos_sync:
+ * commitlog} does, and a bug only where power losses are simulated), {@link Bug#UNSYNCED_CLEARING_COMMITS} writes
  * a commit that clears the replica's acceptance without a sync, and {@link Bug#CLAIMED_DECISIONS} (planted in the
  * simulated network) makes every proposal claim that its acceptance decides it, votes first or not (§4.6.1).
  */
