@@ -28,12 +28,11 @@ final class GroupCommit implements AutoCloseable {
     private static final long GROUP_WINDOW_NANOS = 200_000;
     private final StorageEngine storage;
     private final int groupMax;
-    /** Whether a step that asks for a sync gets one ({@code paxos_sync: always}); else the log's own syncs cover it. */
-    private final boolean syncVotes;
     private final java.util.concurrent.atomic.LongAdder stepsSynced = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder stepsWritten = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder syncs = new java.util.concurrent.atomic.LongAdder();
     private final LinkedBlockingQueue<Step> pending = new LinkedBlockingQueue<>();
+    /** The group writer; null with {@code paxos_sync: commitlog}, where every step is written on its caller's thread. */
     private final Thread writer;
     private volatile boolean stopped;
 
@@ -45,7 +44,10 @@ final class GroupCommit implements AutoCloseable {
         if (groupMax < 1) throw new IllegalArgumentException("paxos group commit size is " + groupMax + "; must be >= 1");
         this.storage = storage;
         this.groupMax = groupMax;
-        this.syncVotes = syncVotes;
+        if (!syncVotes) {
+            this.writer = null;
+            return;
+        }
         this.writer = new Thread(this::run, "paxos-group-commit");
         writer.setDaemon(true);
         writer.start();
@@ -57,7 +59,7 @@ final class GroupCommit implements AutoCloseable {
      * when votes are not synced: it must hand over to the caller's executor and return.
      */
     void persist(StorageEngine.PaxosWrite write, boolean sync, Consumer<RuntimeException> done) {
-        if (syncVotes) {
+        if (writer != null) {
             pending.add(new Step(write, sync, done));
             return;
         }
@@ -133,6 +135,7 @@ final class GroupCommit implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         stopped = true;
+        if (writer == null) return;
         writer.interrupt();
         writer.join(5_000);
     }

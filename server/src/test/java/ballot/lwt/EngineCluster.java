@@ -88,7 +88,7 @@ public final class EngineCluster implements AutoCloseable {
         public final NodeInfo info;
         final Map<Integer, Messaging.Handler<?, ?>> handlers = new ConcurrentHashMap<>();
         /** The requests delivered to this node, each noted once its handler has taken it (queued it on a lane). */
-        final List<Object> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final java.util.Queue<Object> received = new java.util.concurrent.ConcurrentLinkedQueue<>();
         public StorageEngine storage;
         public PaxosEngine engine;
 
