@@ -458,14 +458,22 @@ public final class StorageEngine implements AutoCloseable {
         write(mutations, syncWriteOptions);
     }
 
-    private void write(Collection<Mutation> mutations, WriteOptions options) {
-        long start = System.nanoTime();
-        Set<UUID> written = new java.util.HashSet<>();
+    /**
+     * Takes {@link #installLock}'s read lock for a write, or refuses the write once {@link #close} has run: RocksDB's
+     * closed handles would crash the JVM, not throw.
+     */
+    private void lockOpenForWrite() {
         installLock.readLock().lock();
         if (closed) {
             installLock.readLock().unlock();
             throw new IllegalStateException("storage is closed: the node is stopping");
         }
+    }
+
+    private void write(Collection<Mutation> mutations, WriteOptions options) {
+        long start = System.nanoTime();
+        Set<UUID> written = new java.util.HashSet<>();
+        lockOpenForWrite();
         try (WriteBatch batch = new WriteBatch()) {
             for (Mutation mutation : mutations) {
                 PartitionUpdate update = mutation.update();
@@ -666,7 +674,7 @@ public final class StorageEngine implements AutoCloseable {
      * The plain-write version is not touched.
      */
     public void persistPaxos(List<PaxosWrite> writes, boolean sync) {
-        installLock.readLock().lock();
+        lockOpenForWrite();
         try (WriteBatch batch = new WriteBatch()) {
             for (PaxosWrite write : writes) {
                 for (Mutation mutation : write.decreeEntries()) {
@@ -924,27 +932,36 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Writes local metadata durably (fsync) before returning. */
     public void putMeta(String key, byte[] value) {
+        lockOpenForWrite();
         try {
             db.put(metaFamily, syncWriteOptions, key.getBytes(StandardCharsets.UTF_8), value);
         } catch (RocksDBException e) {
             throw refused("write of local metadata " + key, e);
+        } finally {
+            installLock.readLock().unlock();
         }
     }
 
     /** Writes local metadata through the WAL without waiting for an fsync (best-effort data such as hints). */
     public void putMetaUnsynced(String key, byte[] value) {
+        lockOpenForWrite();
         try {
             db.put(metaFamily, writeOptions, key.getBytes(StandardCharsets.UTF_8), value);
         } catch (RocksDBException e) {
             throw refused("write of local metadata " + key, e);
+        } finally {
+            installLock.readLock().unlock();
         }
     }
 
     public void deleteMeta(String key) {
+        lockOpenForWrite();
         try {
             db.delete(metaFamily, syncWriteOptions, key.getBytes(StandardCharsets.UTF_8));
         } catch (RocksDBException e) {
             throw refused("delete of local metadata " + key, e);
+        } finally {
+            installLock.readLock().unlock();
         }
     }
 

@@ -139,6 +139,18 @@ class StorageEngineTest {
         }
     }
 
+    /** The same for an acceptor step that lands while the node stops (a Paxos lane still draining). */
+    @Test
+    void aPaxosWriteAfterCloseIsRefused() {
+        StorageEngine.PaxosWrite late = new StorageEngine.PaxosWrite(table.id(), key(1), new byte[] {1}, List.of());
+        storage.close();
+        try {
+            assertThatThrownBy(() -> storage.persistPaxos(List.of(late), true)).isInstanceOf(IllegalStateException.class).hasMessageContaining("storage is closed");
+        } finally {
+            storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
+        }
+    }
+
     @Test
     void counterShardsMergeByClockSoReplaysAndOldVersionsCountOnce() {
         int n = table.column("n").id();
