@@ -246,6 +246,7 @@ public final class BallotNode implements AutoCloseable {
                     .authenticator(passwords ? new PasswordAuthenticator(roles, requests) : Authenticator.NONE)
                     .build(), processor);
             cqlMetrics.connections(server);
+            system.clients(server::clients);
             if (metricsServer != null) metricsServer.route(AdminEndpoint.PATH, new AdminEndpoint(identity, schema::schema, storage, metrics.registry(),
                     adminState(), adminChanges));
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));

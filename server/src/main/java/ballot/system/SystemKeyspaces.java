@@ -12,6 +12,7 @@ import ballot.cql.schema.TableParams;
 import ballot.cql.schema.UserTypes;
 import ballot.cql.statement.SchemaDefinitions;
 import ballot.cql.trace.TraceKeyspace;
+import ballot.cql.transport.ConnectedClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,6 +64,7 @@ public final class SystemKeyspaces {
 
     private final LocalNode node;
     private volatile IndexStatus indexStatus = IndexStatus.NONE;
+    private volatile Supplier<List<ConnectedClient>> clients = List::of;
     private final Supplier<Schema> schema;
     private final VirtualTable.Source paxos;
     private volatile Peers peers = Peers.NONE;
@@ -91,6 +93,11 @@ public final class SystemKeyspaces {
     /** Starts reporting this node's index builds in system_views.sai_column_indexes. */
     public void indexStatus(IndexStatus source) {
         this.indexStatus = source;
+    }
+
+    /** Starts reporting this node's client connections in system_views.clients. */
+    public void clients(Supplier<List<ConnectedClient>> source) {
+        this.clients = source;
     }
 
     /** The system keyspaces, to merge into every schema snapshot. */
@@ -197,7 +204,35 @@ public final class SystemKeyspaces {
                 CREATE TABLE sai_column_indexes (keyspace_name text, index_name text, analyzer text, column_name text,
                   is_building boolean, is_queryable boolean, is_string boolean, table_name text,
                   PRIMARY KEY ((keyspace_name), index_name))""", this::indexStatusRows);
+        add(t, "system_views", "clients", "currently connected clients", """
+                CREATE TABLE clients (address inet, port int, hostname text, username text, connection_stage text,
+                  protocol_version int, client_options map<text, text>, driver_name text, driver_version text,
+                  request_count bigint, ssl_enabled boolean, ssl_protocol text, ssl_cipher_suite text,
+                  PRIMARY KEY ((address), port))""", this::clientRows);
         keyspaces.put("system_views", new KeyspaceMetadata("system_views", Map.of(), true, t, Map.of()));
+    }
+
+    /** Cassandra 4.0+'s view of the client connections open on this node. */
+    private List<Map<String, Object>> clientRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (ConnectedClient c : clients.get()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("address", c.remote().getAddress());
+            row.put("port", c.remote().getPort());
+            row.put("hostname", c.remote().getHostString());
+            row.put("username", c.username());
+            row.put("connection_stage", c.stage());
+            row.put("protocol_version", c.protocolVersion());
+            row.put("client_options", c.options());
+            row.put("driver_name", c.driverName());
+            row.put("driver_version", c.driverVersion());
+            row.put("request_count", c.requestCount());
+            row.put("ssl_enabled", c.sslProtocol() != null);
+            row.put("ssl_protocol", c.sslProtocol());
+            row.put("ssl_cipher_suite", c.sslCipherSuite());
+            rows.add(row);
+        }
+        return rows;
     }
 
     /** Cassandra 5.0's view of this node's storage-attached indexes, whether each answers queries or is building. */

@@ -16,6 +16,7 @@ import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.data.CqlDuration;
+import com.datastax.oss.driver.api.core.data.CqlVector;
 import com.datastax.oss.driver.api.core.data.TupleValue;
 import com.datastax.oss.driver.api.core.data.UdtValue;
 import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
@@ -433,6 +434,70 @@ class CqlCompatibilityIT {
 
     private static String hex(UUID uuid) {
         return String.format("%016x%016x", uuid.getMostSignificantBits(), uuid.getLeastSignificantBits());
+    }
+
+    /** Cassandra 4.0+'s system_views.clients: every connection with what its driver said at STARTUP. */
+    @Test
+    void systemViewsClientsShowsEachConnectionWithItsStartupOptions() {
+        try (CqlSession app = node.sessionBuilder(o -> { }).withApplicationName("ballot-it-app").withApplicationVersion("7.1").build()) {
+            Row mine = appConnection();
+            assertThat(mine.getInetAddress("address")).isEqualTo(InetAddress.getLoopbackAddress());
+            assertThat(mine.getInt("port")).isPositive();
+            assertThat(mine.getString("hostname")).isEqualTo("127.0.0.1");
+            assertThat(mine.getString("connection_stage")).isEqualTo("ready");
+            assertThat(mine.getString("username")).isEqualTo("anonymous");
+            assertThat(mine.getInt("protocol_version")).isEqualTo(app.getContext().getProtocolVersion().getCode());
+            Map<String, String> options = mine.getMap("client_options", String.class, String.class);
+            assertThat(options).containsEntry("APPLICATION_VERSION", "7.1").containsKey("CQL_VERSION");
+            assertThat(mine.getString("driver_name")).isEqualTo(options.get("DRIVER_NAME")).contains("Java");
+            assertThat(mine.getString("driver_version")).isEqualTo(options.get("DRIVER_VERSION")).isNotEmpty();
+            assertThat(mine.getBoolean("ssl_enabled")).isFalse();
+            assertThat(mine.isNull("ssl_protocol")).isTrue();
+
+            long before = mine.getLong("request_count");
+            for (int i = 0; i < 5; i++) app.execute("SELECT release_version FROM system.local");
+            long after = appConnections().stream().mapToLong(r -> r.getLong("request_count")).sum();
+            assertThat(after).isGreaterThanOrEqualTo(before + 5);
+        }
+        assertThat(appConnections()).as("a closed session's connections are gone").isEmpty();
+    }
+
+    private static List<Row> appConnections() {
+        return session.execute("SELECT * FROM system_views.clients").all().stream()
+                .filter(r -> "ballot-it-app".equals(r.getMap("client_options", String.class, String.class).get("APPLICATION_NAME")))
+                .toList();
+    }
+
+    /** The application session's connection to the node (the driver opens a control connection and a pool: any one). */
+    private static Row appConnection() {
+        List<Row> rows = appConnections();
+        assertThat(rows).isNotEmpty();
+        return rows.get(0);
+    }
+
+    /** Vectors of every kind of element, counters included (an ordinary column of 8-byte values, as in Cassandra 5.0). */
+    @Test
+    void vectorsRoundTripWithEveryKindOfElement() {
+        session.execute("CREATE TABLE it.vectors (k int PRIMARY KEY, f vector<float, 3>, c vector<counter, 2>, t vector<text, 2>, "
+                + "l vector<frozen<list<int>>, 2>)");
+        session.execute("INSERT INTO it.vectors (k, f, c, t, l) VALUES (1, [1.5, -2, 0], [5, -6], ['a', 'bb'], [[1], []])");
+        PreparedStatement insert = session.prepare("INSERT INTO it.vectors (k, f, c, t, l) VALUES (?, ?, ?, ?, ?)");
+        session.execute(insert.bind(2, CqlVector.newInstance(0.25f, 1f, 2f), CqlVector.newInstance(Long.MAX_VALUE, 0L),
+                CqlVector.newInstance("x", ""), CqlVector.newInstance(List.of(3, 4), List.of(5))));
+        Row literal = session.execute("SELECT f, c, t, l FROM it.vectors WHERE k = 1").one();
+        assertThat(literal.getVector("f", Float.class)).isEqualTo(CqlVector.newInstance(1.5f, -2f, 0f));
+        assertThat(literal.getVector("c", Long.class)).isEqualTo(CqlVector.newInstance(5L, -6L));
+        assertThat(literal.getVector("t", String.class)).isEqualTo(CqlVector.newInstance("a", "bb"));
+        assertThat(literal.getObject("l")).isEqualTo(CqlVector.newInstance(List.of(1), List.of()));
+        Row bound = session.execute("SELECT f, c, t, l FROM it.vectors WHERE k = 2").one();
+        assertThat(bound.getVector("f", Float.class)).isEqualTo(CqlVector.newInstance(0.25f, 1f, 2f));
+        assertThat(bound.getVector("c", Long.class)).isEqualTo(CqlVector.newInstance(Long.MAX_VALUE, 0L));
+        assertThat(bound.getVector("t", String.class)).isEqualTo(CqlVector.newInstance("x", ""));
+        assertThat(bound.getObject("l")).isEqualTo(CqlVector.newInstance(List.of(3, 4), List.of(5)));
+        assertThatThrownBy(() -> session.execute("UPDATE it.vectors SET c = c + 1 WHERE k = 1"))
+                .isInstanceOf(InvalidQueryException.class);
+        assertThatThrownBy(() -> session.execute("INSERT INTO it.vectors (k, f) VALUES (3, [1, 2])"))
+                .isInstanceOf(InvalidQueryException.class);
     }
 
     @Test

@@ -34,6 +34,7 @@ public final class Parser {
     /** Names Cassandra keeps for types it may add. */
     private static final Set<String> RESERVED_TYPE_NAMES = Set.of("byte", "complex", "enum", "interval", "macaddr", "bitstring");
 
+    private static final String CREATE_SUPPORTED = " (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE, CREATE INDEX, CREATE ROLE, CREATE USER)";
     private static final String PERMISSIONS = "CREATE, ALTER, DROP, SELECT, MODIFY, AUTHORIZE, DESCRIBE";
 
     private final String text;
@@ -615,15 +616,20 @@ public final class Parser {
         }
         if (peek().isWord("or") && peek(1).isWord("replace") && (peek(2).isWord("function") || peek(2).isWord("aggregate"))) {
             throw new InvalidRequestException("CREATE OR REPLACE " + peek(2).text().toUpperCase(Locale.ROOT)
-                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE, CREATE INDEX)");
+                    + " is not supported by Ballot yet" + CREATE_SUPPORTED);
         }
         Token t = peek();
         if (t.isWord("materialized") || t.isWord("function")
                 || t.isWord("aggregate") || t.isWord("or") || t.isWord("trigger")) {
-            throw new InvalidRequestException("CREATE " + t.text().toUpperCase(Locale.ROOT)
-                    + " is not supported by Ballot yet (supported: CREATE KEYSPACE, CREATE TABLE, CREATE TYPE, CREATE INDEX, CREATE ROLE, CREATE USER)");
+            throw new InvalidRequestException("CREATE " + unsupportedObject() + " is not supported by Ballot yet" + CREATE_SUPPORTED);
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
+    }
+
+    /** The kind of schema object the next words name, for a refusal: {@code MATERIALIZED VIEW}, {@code FUNCTION}, ... */
+    private String unsupportedObject() {
+        String kind = peek().text().toUpperCase(Locale.ROOT);
+        return peek().isWord("materialized") && peek(1).isWord("view") ? kind + " VIEW" : kind;
     }
 
     private Statement createTable() {
@@ -843,7 +849,7 @@ public final class Parser {
         if (acceptWord("user")) return new Statement.AlterRole(roleName(), userOptions(), true);
         Token t = peek();
         if (t.isWord("materialized")) {
-            throw new InvalidRequestException("ALTER " + t.text().toUpperCase(Locale.ROOT) + " is not supported by Ballot yet");
+            throw new InvalidRequestException("ALTER " + unsupportedObject() + " is not supported by Ballot yet");
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
     }
@@ -953,7 +959,7 @@ public final class Parser {
         }
         Token t = peek();
         if (t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate") || t.isWord("trigger")) {
-            throw new InvalidRequestException("DROP " + t.text().toUpperCase(Locale.ROOT) + " is not supported by Ballot yet");
+            throw new InvalidRequestException("DROP " + unsupportedObject() + " is not supported by Ballot yet");
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
     }

@@ -2,7 +2,9 @@ package ballot.cql.transport;
 
 import ballot.cql.ResultMemory;
 import ballot.cql.protocol.ProtocolVersion;
+import ballot.cql.protocol.message.Startup;
 import java.net.SocketAddress;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -12,21 +14,18 @@ import java.util.Set;
 public final class ClientState {
     private final ProtocolVersion protocolVersion;
     private final SocketAddress remoteAddress;
-    private final String driverName;
-    private final String driverVersion;
+    private final Map<String, String> startupOptions;
     private final String compression;
     private final Set<ProtocolExtension> extensions;
     private final ResultMemory.Account memory;
     private volatile String keyspace;
     private volatile String role;
 
-    public ClientState(ProtocolVersion protocolVersion, SocketAddress remoteAddress, String driverName,
-                       String driverVersion, String compression, Set<ProtocolExtension> extensions,
-                       ResultMemory.Account memory) {
+    public ClientState(ProtocolVersion protocolVersion, SocketAddress remoteAddress, Map<String, String> startupOptions,
+                       String compression, Set<ProtocolExtension> extensions, ResultMemory.Account memory) {
         this.protocolVersion = protocolVersion;
         this.remoteAddress = remoteAddress;
-        this.driverName = driverName;
-        this.driverVersion = driverVersion;
+        this.startupOptions = Map.copyOf(startupOptions);
         this.compression = compression;
         this.extensions = Set.copyOf(extensions);
         this.memory = memory;
@@ -45,14 +44,19 @@ public final class ClientState {
         return remoteAddress;
     }
 
+    /** Every option of the client's STARTUP, as sent. */
+    public Map<String, String> startupOptions() {
+        return startupOptions;
+    }
+
     /** As the client sent it in STARTUP's DRIVER_NAME, or null. */
     public String driverName() {
-        return driverName;
+        return startupOptions.get(Startup.DRIVER_NAME);
     }
 
     /** As the client sent it in STARTUP's DRIVER_VERSION, or null. */
     public String driverVersion() {
-        return driverVersion;
+        return startupOptions.get(Startup.DRIVER_VERSION);
     }
 
     /** The negotiated compression ("lz4"), or null. */
@@ -86,7 +90,7 @@ public final class ClientState {
 
     @Override
     public String toString() {
-        return "client[" + remoteAddress + " v" + protocolVersion.code() + " driver=" + driverName + " " + driverVersion
+        return "client[" + remoteAddress + " v" + protocolVersion.code() + " driver=" + driverName() + " " + driverVersion()
                 + " keyspace=" + keyspace + " role=" + role + "]";
     }
 }

@@ -31,11 +31,14 @@ import ballot.cql.protocol.message.Supported;
 import ballot.cql.protocol.message.WithWarnings;
 import ballot.cql.trace.TraceSession;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
@@ -47,13 +50,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import javax.net.ssl.SSLSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client connection: the STARTUP handshake, authentication, REGISTER, and dispatch of statements to the
- * {@link RequestHandler}. All state is confined to the channel's event loop; completions and events from other
- * threads hop onto it.
+ * {@link RequestHandler}. All state is confined to the channel's event loop (what {@link #describe} reads is volatile);
+ * completions and events from other threads hop onto it.
  *
  * <pre>
  * AWAITING_STARTUP --STARTUP--> READY, or AUTHENTICATING --AUTH_RESPONSE...--> READY
@@ -90,8 +94,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private final ResultMemory.Account memory;
 
     private ChannelHandlerContext ctx;
-    private State state = State.AWAITING_STARTUP;
-    private ClientState client;
+    /** Written on the event loop; volatile (like {@link #client} and {@link #requests}) for {@link #describe}. */
+    private volatile State state = State.AWAITING_STARTUP;
+    private volatile ClientState client;
+    /** Envelopes received; only the event loop writes it. */
+    private volatile long requests;
     private Authenticator.SaslNegotiator negotiator;
     /** True while the negotiator evaluates an AUTH_RESPONSE (off the event loop). */
     private boolean evaluating;
@@ -115,6 +122,27 @@ final class Connection extends ChannelInboundHandlerAdapter {
         this.ctx = ctx;
     }
 
+    /** The connection as {@code system_views.clients} shows it; any thread may call this. */
+    ConnectedClient describe(Channel channel, boolean authenticates) {
+        ClientState started = client;
+        State now = state;
+        String stage = switch (now) {
+            case AWAITING_STARTUP -> "established";
+            case AUTHENTICATING -> "authenticating";
+            case READY -> "ready";
+            case CLOSING -> "closed";
+        };
+        String username = started == null ? null
+                : started.role() != null ? started.role() : authenticates ? null : ConnectedClient.ANONYMOUS;
+        SSLSession tls = null;
+        SslHandler ssl = channel.pipeline().get(SslHandler.class);
+        if (ssl != null && ssl.handshakeFuture().isSuccess()) tls = ssl.engine().getSession();
+        return new ConnectedClient((InetSocketAddress) channel.remoteAddress(), stage, username,
+                started == null ? 0 : started.protocolVersion().code(), started == null ? null : started.startupOptions(),
+                started == null ? null : started.driverName(), started == null ? null : started.driverVersion(), requests,
+                tls == null ? null : tls.getProtocol(), tls == null ? null : tls.getCipherSuite());
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof ProtocolViolation violation) {
@@ -129,6 +157,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     private void onEnvelope(Envelope envelope) {
         options.observer().received(envelope.opcode());
+        requests++; // one writer: the event loop
         if (client != null && envelope.version() != client.protocolVersion()) {
             envelope.release();
             failConnection(envelope.streamId(), "Invalid message version. Got " + envelope.version().label()
@@ -183,8 +212,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             reply(ErrorResponse.from(e), stream, version);
             return;
         }
-        ClientState started = new ClientState(version, ctx.channel().remoteAddress(),
-                startup.options().get(Startup.DRIVER_NAME), startup.options().get(Startup.DRIVER_VERSION), compression,
+        ClientState started = new ClientState(version, ctx.channel().remoteAddress(), startup.options(), compression,
                 ProtocolExtension.requestedIn(startup.options()), memory);
         Authenticator authenticator = options.authenticator();
         if (authenticator.requiresAuthentication()) {

@@ -9,6 +9,8 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +74,22 @@ public final class CqlServer implements AutoCloseable {
     /** Client connections open now (a gauge for the node's metrics). */
     public synchronized int connections() {
         return channels == null ? 0 : channels.size();
+    }
+
+    /** Every client connection open now, as {@code system_views.clients} shows them. */
+    public List<ConnectedClient> clients() {
+        ChannelGroup open;
+        synchronized (this) {
+            open = channels;
+        }
+        if (open == null) return List.of();
+        boolean authenticates = options.authenticator().requiresAuthentication();
+        List<ConnectedClient> clients = new ArrayList<>();
+        for (Channel channel : open) {
+            Connection connection = channel.pipeline().get(Connection.class);
+            if (connection != null && channel.remoteAddress() instanceof InetSocketAddress) clients.add(connection.describe(channel, authenticates));
+        }
+        return clients;
     }
 
     /** Where to publish events for registered clients. */

@@ -185,10 +185,11 @@ public final class CqlTypes {
         return new UserType(keyspace, name, fieldNames, fieldTypes, frozen);
     }
 
-    /** {@code vector<elements, dimension>}; the element type is frozen. */
+    /**
+     * {@code vector<elements, dimension>}; the element type is frozen. Unlike collections and tuples, Cassandra 5.0 takes
+     * {@code counter} elements: the vector is then an ordinary column of 8-byte values, not a counter.
+     */
     public static VectorType vector(CqlType elements, int dimension) {
-        if (elements.kind() == CqlType.Kind.COUNTER)
-            throw new InvalidRequestException("Counters are not allowed inside vectors");
         return new VectorType(elements, dimension);
     }
 }

@@ -59,6 +59,7 @@ class TypeStringTest {
             "vector<float, 3>                      | vector<float, 3>",
             "vector<frozen<list<int>>,2>           | vector<frozen<list<int>>, 2>",
             "vector<point, 2>                      | vector<point, 2>",
+            "vector<counter, 3>                    | vector<counter, 3>",
             "frozen<vector<float,2>>               | vector<float, 2>",
             "list<duration>                        | list<duration>",
             "map<int, duration>                    | map<int, duration>",
