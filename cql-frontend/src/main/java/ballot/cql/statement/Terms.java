@@ -37,13 +37,12 @@ final class Terms {
         if (term instanceof Term.BindMarker m) {
             markers.bind(m.index(), m.name(), receiver);
             int index = m.index();
-            // Client-sent sets and maps may be unsorted: equal values must have equal bytes (keys, comparisons).
-            boolean canonicalize = isComplex(type);
+            // Client-sent sets and maps may be unsorted or hold duplicates.
             return b -> {
                 ByteBuffer value = b.get(index);
                 if (value == null || value == QueryOptions.UNSET) return value;
                 type.validate(value);
-                return canonicalize ? type.canonical(value) : value;
+                return type.normalized(value);
             };
         }
         if (term instanceof Term.ListLiteral l) return listLiteral(l, receiver, markers, types);
@@ -75,7 +74,7 @@ final class Terms {
                 if (value == null) throw new InvalidRequestException("Invalid null value for IN restriction on " + receiver.name());
                 if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for IN restriction on " + receiver.name());
                 listType.validate(value);
-                return listType.unpack(listType.canonical(value));
+                return listType.unpack(listType.normalized(value));
             };
         }
         List<Value> values = new ArrayList<>();
@@ -89,13 +88,6 @@ final class Terms {
                 out.add(value);
             }
             return out;
-        };
-    }
-
-    private static boolean isComplex(CqlType type) {
-        return switch (type.kind()) {
-            case LIST, SET, MAP, TUPLE, UDT, VECTOR -> true;
-            default -> false;
         };
     }
 

@@ -118,6 +118,16 @@ public abstract class CqlType {
      */
     public abstract ByteBuffer canonical(ByteBuffer value);
 
+    /**
+     * A value a client bound, as statements write it: sets sorted and deduplicated by element and maps by key (their
+     * elements and keys {@link #canonical}, since they are matched by comparison), and tuples and UDTs with every
+     * field, at every level of collections, tuples and UDTs; everything else byte for byte as sent, vectors included,
+     * as Cassandra keeps it: a decimal in a list keeps its scale.
+     */
+    public ByteBuffer normalized(ByteBuffer value) {
+        return value;
+    }
+
     // ---------------------------------------------------------------- literals and text
 
     /**

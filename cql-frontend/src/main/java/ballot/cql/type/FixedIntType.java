@@ -53,7 +53,9 @@ final class FixedIntType extends NativeType {
 
     @Override
     int fixedLength() {
-        return width >= 4 ? width : -1; // Cassandra 5.0 treats tinyint and smallint as variable-length in vectors
+        // Cassandra 5.0 treats tinyint, smallint and counter as variable-length in vectors (their marshal classes
+        // declare no fixed length).
+        return width >= 4 && kind() != Kind.COUNTER ? width : -1;
     }
 
     @Override

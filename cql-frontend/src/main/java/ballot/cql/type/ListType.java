@@ -106,6 +106,13 @@ public final class ListType extends CollectionType {
     }
 
     @Override
+    public ByteBuffer normalized(ByteBuffer value) {
+        List<ByteBuffer> values = unpack(value);
+        values.replaceAll(elements::normalized);
+        return join(values, values.size());
+    }
+
+    @Override
     public String toCqlLiteral(ByteBuffer value) {
         if (value == null)
             return "null";

@@ -142,6 +142,14 @@ public final class MapType extends CollectionType {
     }
 
     @Override
+    public ByteBuffer normalized(ByteBuffer value) {
+        List<Map.Entry<ByteBuffer, ByteBuffer>> entries = new ArrayList<>();
+        for (Map.Entry<ByteBuffer, ByteBuffer> e : unpack(value))
+            entries.add(new SimpleImmutableEntry<>(keys.canonical(e.getKey()), values.normalized(e.getValue())));
+        return pack(entries);
+    }
+
+    @Override
     public String toCqlLiteral(ByteBuffer value) {
         if (value == null)
             return "null";

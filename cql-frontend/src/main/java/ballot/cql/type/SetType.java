@@ -117,6 +117,11 @@ public final class SetType extends CollectionType {
     }
 
     @Override
+    public ByteBuffer normalized(ByteBuffer value) {
+        return canonical(value);
+    }
+
+    @Override
     public String toCqlLiteral(ByteBuffer value) {
         if (value == null)
             return "null";

@@ -188,13 +188,23 @@ abstract class TupleLikeType extends CqlType {
 
     @Override
     public final ByteBuffer canonical(ByteBuffer value) {
+        return eachField(value, true);
+    }
+
+    @Override
+    public final ByteBuffer normalized(ByteBuffer value) {
+        return eachField(value, false);
+    }
+
+    private ByteBuffer eachField(ByteBuffer value, boolean canonical) {
         validate(value);
         if (!value.hasRemaining())
             return Buffers.empty();
         ByteBuffer[] fields = split(value);
-        for (int i = 0; i < fields.length; i++)
-            if (fields[i] != null)
-                fields[i] = fieldTypes.get(i).canonical(fields[i]);
+        for (int i = 0; i < fields.length; i++) {
+            CqlType type = fieldTypes.get(i);
+            if (fields[i] != null) fields[i] = canonical ? type.canonical(fields[i]) : type.normalized(fields[i]);
+        }
         return join(fields);
     }
 

@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * {@code vector<T, n>} (Cassandra 5.0): exactly n non-null elements; never empty. Each element is a single value even
  * if its type is written non-frozen ({@code vector<list<int>, 2>}, kept so for its name, as Cassandra keeps it). Elements of a
- * fixed-length type (boolean, int, bigint, float, double, timestamp, uuid, timeuuid, and vectors of those) are
+ * fixed-length type (boolean, int, bigint, float, double, timestamp, uuid, timeuuid, and vectors of those; not
+ * counter, whose Cassandra class declares no fixed length, though its values take 8 bytes) are
  * serialized back to back; others each carry an unsigned vint length. Sent to clients as the custom type
  * {@code org.apache.cassandra.db.marshal.VectorType(<element class> , n)}. Java form: a {@code List}; literal and
  * JSON {@code [a, b]}; text form hex.

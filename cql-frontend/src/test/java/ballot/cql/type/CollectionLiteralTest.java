@@ -161,6 +161,8 @@ class CollectionLiteralTest {
         assertThat(texts.unpack(longText)).containsExactly(t("x".repeat(200)), t("y"));
         VectorType smallints = CqlTypes.vector(CqlTypes.SMALLINT, 2);
         assertThat(Hex.encode(smallints.decompose(List.of((short) 1, (short) 2)))).isEqualTo("020001" + "020002");
+        VectorType counters = CqlTypes.vector(CqlTypes.COUNTER, 2); // as gocql sends it to Cassandra 5.0
+        assertThat(Hex.encode(counters.decompose(List.of(5L, -1L)))).isEqualTo("08" + "0000000000000005" + "08" + "ffffffffffffffff");
         assertThatThrownBy(() -> floats.pack(List.of(CqlTypes.FLOAT.decompose(1f)))).hasMessage("Required 3 elements, but saw 1");
         assertThatThrownBy(() -> floats.validate(ByteBuffer.allocate(8))).hasMessage("Not enough bytes to read a vector<float, 3>");
         assertThatThrownBy(() -> floats.validate(ByteBuffer.allocate(13))).hasMessage("Unexpected extraneous bytes after vector value");
