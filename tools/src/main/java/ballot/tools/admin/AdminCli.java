@@ -37,7 +37,7 @@ import picocli.CommandLine;
 @Command(name = "ballot-admin", versionProvider = CliVersion.class,
         subcommands = {AdminCli.Status.class, AdminCli.Ring.class, InfoCommand.class, DescribeClusterCommand.class,
                 TableStatsCommand.class, TableHistogramsCommand.class, ProxyHistogramsCommand.class, GetPaxosCommand.class,
-                TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class,
+                TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class, ClientStatsCommand.class,
                 AdminCli.SetTraceProbability.class, AdminCli.GetTraceProbability.class},
         description = "Inspect and maintain a Ballot cluster.")
 public final class AdminCli {

@@ -187,6 +187,35 @@ class AdminCliIT {
         assertThat(v.get("cli_version").asText()).isEqualTo(BallotVersion.get());
     }
 
+    /** An application's session stays open while the CLI asks: its connections are listed with what its driver sent. */
+    @Test
+    void clientstatsListsTheConnectionsOfAnOpenSession() {
+        try (CqlSession app = CqlSession.builder().addContactPoint(node.address()).withLocalDatacenter("datacenter1")
+                .withApplicationName("clientstats-it").build()) {
+            app.execute("SELECT release_version FROM system.local");
+            JsonNode stats = ok("--json", "clientstats").json();
+            int appConnections = 0;
+            for (JsonNode c : stats.get("clients")) {
+                if (!"clientstats-it".equals(c.path("client_options").path("APPLICATION_NAME").asText())) continue;
+                appConnections++;
+                assertThat(c.get("username").asText()).isEqualTo("anonymous");
+                assertThat(c.get("stage").asText()).isEqualTo("ready");
+                assertThat(c.get("ssl").asBoolean()).isFalse();
+                assertThat(c.get("driver_name").asText()).contains("Java");
+            }
+            assertThat(appConnections).as("the session's control connection and pool").isPositive();
+            assertThat(stats.get("total").asInt()).isGreaterThan(appConnections);
+            assertThat(stats.get("connections_by_user").get("anonymous").asInt()).isEqualTo(stats.get("total").asInt());
+
+            String summary = ok("clientstats").out();
+            assertThat(summary).contains("Total connected clients: " + stats.get("total").asInt()).containsPattern("anonymous +\\d+")
+                    .doesNotContain("Driver-Name");
+            assertThat(ok("clientstats", "--all").out()).contains("Address", "Driver-Name").containsPattern("/127.0.0.1:\\d+ +false +undefined")
+                    .containsPattern("anonymous +ready +\\d+ +Apache Cassandra Java Driver").doesNotContain("clientstats-it");
+            assertThat(ok("clientstats", "--client-options").out()).contains("APPLICATION_NAME=clientstats-it");
+        }
+    }
+
     @Test
     void statusAndRingPrintJson() {
         JsonNode status = ok("--json", "status").json();
