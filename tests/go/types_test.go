@@ -201,6 +201,28 @@ func TestTupleRoundTrips(t *testing.T) {
 	}
 }
 
+// Vectors (Cassandra 5.0) of fixed- and variable-length elements: counters are laid out with a length each, as
+// Cassandra's counter class declares no fixed length, and a set inside a bound vector keeps its order.
+func TestVectorsRoundTrip(t *testing.T) {
+	name := newTable(t, "pk int PRIMARY KEY, f vector<float, 3>, c vector<counter, 2>, s vector<text, 2>, n vector<set<int>, 2>")
+	exec(t, "INSERT INTO "+name+" (pk, f, c, s, n) VALUES (?, ?, ?, ?, ?)", 1,
+		[]float32{1.5, -2, 0}, []int64{5, -6}, []string{"a", ""}, [][]int{{9, 4}, {1}})
+	var f []float32
+	var c []int64
+	var s []string
+	var n [][]int
+	scan(t, "SELECT f, c, s, n FROM "+name+" WHERE pk = 1", nil, &f, &c, &s, &n)
+	assertEqual(t, "float vector", f, []float32{1.5, -2, 0})
+	assertEqual(t, "counter vector", c, []int64{5, -6})
+	assertEqual(t, "text vector", s, []string{"a", ""})
+	assertEqual(t, "vector of sets as bound", n, [][]int{{9, 4}, {1}})
+	exec(t, "INSERT INTO "+name+" (pk, c) VALUES (2, [7, 8])")
+	scan(t, "SELECT c FROM "+name+" WHERE pk = 2", nil, &c)
+	assertEqual(t, "counter vector literal", c, []int64{7, 8})
+	err := session.Query("INSERT INTO " + name + " (pk, f) VALUES (3, [1, 2])").Exec()
+	requireErrCode(t, err, 0x2200, "expected 3")
+}
+
 type address struct {
 	Street string   `cql:"street"`
 	Zip    int      `cql:"zip"`
