@@ -94,6 +94,14 @@ def test_writetime_ttl_and_token(session, events, table):
     first, rest = tokens[0], tokens[1:]
     after = [r.pk for r in session.execute("SELECT DISTINCT pk FROM %s WHERE token(pk) > %d" % (events, first[1]))]
     assert after == [pk for pk, _ in rest]
+    # Token paging as cqlengine and scans write it: token() of a key value on the right-hand side, literal or bound.
+    by_value = [r.pk for r in session.execute("SELECT DISTINCT pk FROM %s WHERE token(pk) > token(%d)" % (events, first[0]))]
+    assert by_value == after
+    bound = session.prepare("SELECT DISTINCT pk FROM %s WHERE token(pk) > token(?) AND token(pk) <= token(?)" % events)
+    assert [r.pk for r in session.execute(bound, (first[0], rest[-1][0]))] == after
+    assert [r.pk for r in session.execute("SELECT DISTINCT pk FROM %s WHERE token(pk) = token(%d)" % (events, first[0]))] == [first[0]]
+    with pytest.raises(InvalidRequest, match="Invalid number of arguments in call to function system.token: 1 required but 2 provided"):
+        session.execute("SELECT pk FROM %s WHERE token(pk) > token(1, 2)" % events)
 
 
 def test_allow_filtering(session, events):

@@ -136,6 +136,11 @@ class QuerySemanticsIT {
         List<String> all = new ArrayList<>(low);
         all.addAll(high);
         assertThat(all).doesNotHaveDuplicates();
+        // The same split by the token of a key value, literal or bound, as token paging writes it.
+        List<String> fromKey = rows("SELECT k FROM q.tr WHERE token(k) > token(7)");
+        List<String> toKey = rows(SimpleStatement.newInstance("SELECT k FROM q.tr WHERE token(k) <= token(?)", 7));
+        assertThat(fromKey.size() + toKey.size()).isEqualTo(50);
+        assertThat(toKey).last().isEqualTo("7");
     }
 
     @Test

@@ -146,8 +146,13 @@ final class Restrictions {
         if (!t.columns().equals(expected)) {
             throw new InvalidRequestException("The token() function must be applied to all partition key components or none of them");
         }
-        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), "partition key token", CqlTypes.BIGINT);
-        Value v = Terms.prepare(t.value(), receiver, markers, types);
+        Value v;
+        if (t.value() instanceof Term.FunctionCall f && isToken(f)) {
+            v = tokenOf(f, markers, types);
+        } else {
+            ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), "partition key token", CqlTypes.BIGINT);
+            v = Terms.prepare(t.value(), receiver, markers, types);
+        }
         switch (t.op()) {
             case GT, GTE -> {
                 tokenLower.add(v);
@@ -165,6 +170,33 @@ final class Restrictions {
             }
             default -> throw new InvalidRequestException(t.op().symbol() + " cannot be used with the token function");
         }
+    }
+
+    private static boolean isToken(Term.FunctionCall f) {
+        return f.name().equals("token") && (f.keyspace() == null || f.keyspace().equals("system"));
+    }
+
+    /** {@code token(v1, ...)} of literal or bound values: the token of the partition key they make (token paging). */
+    private Value tokenOf(Term.FunctionCall f, Markers markers, UserTypeResolver types) {
+        List<ColumnMetadata> key = table.partitionKey();
+        if (f.args().size() != key.size()) {
+            throw new InvalidRequestException("Invalid number of arguments in call to function system.token: " + key.size()
+                    + " required but " + f.args().size() + " provided");
+        }
+        List<Value> args = new ArrayList<>();
+        for (int i = 0; i < key.size(); i++) {
+            ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), "arg" + i + "(system.token)", key.get(i).type());
+            args.add(Terms.prepare(f.args().get(i), receiver, markers, types));
+        }
+        return b -> {
+            List<ByteBuffer> components = new ArrayList<>(args.size());
+            for (Value arg : args) {
+                ByteBuffer component = arg.bind(b);
+                if (component == null || component == QueryOptions.UNSET) return null;
+                components.add(component);
+            }
+            return Functions.token(components);
+        };
     }
 
     private void analyseClustering(List<Relation.Single> singles, List<Relation.Multi> multis, Markers markers, UserTypeResolver types) {
