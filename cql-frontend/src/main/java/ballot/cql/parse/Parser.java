@@ -959,7 +959,23 @@ public final class Parser {
         }
         Token t = peek();
         if (t.isWord("materialized") || t.isWord("function") || t.isWord("aggregate") || t.isWord("trigger")) {
-            throw new InvalidRequestException("DROP " + unsupportedObject() + " is not supported by Ballot yet");
+            String kind = unsupportedObject();
+            next();
+            if (t.isWord("materialized")) expectWord("view");
+            if (!ifExists()) throw new InvalidRequestException("DROP " + kind + " is not supported by Ballot yet");
+            // There are none to drop: IF EXISTS makes it a no-op, as in Cassandra, so re-runnable cleanup scripts work.
+            if (t.isWord("trigger")) {
+                identifier("trigger name");
+                expectWord("on");
+            }
+            qualifiedName(kind.toLowerCase(Locale.ROOT) + " name");
+            if ((t.isWord("function") || t.isWord("aggregate")) && acceptSymbol("(")) {
+                if (!peek().isSymbol(")")) {
+                    do type(); while (acceptSymbol(","));
+                }
+                expectSymbol(")");
+            }
+            return new Statement.DropNothing(kind);
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
     }

@@ -42,6 +42,9 @@ public sealed interface Statement {
     /** DROP ROLE, or with {@code user} DROP USER. */
     record DropRole(String name, boolean ifExists, boolean user) implements Statement {}
 
+    /** {@code DROP MATERIALIZED VIEW|FUNCTION|AGGREGATE|TRIGGER IF EXISTS ...}: Ballot has none of these, so nothing is dropped. */
+    record DropNothing(String kind) implements Statement {}
+
     /** GRANT {@code role} TO {@code member}, or with {@code revoke} REVOKE {@code role} FROM {@code member}. */
     record GrantRole(String role, String member, boolean revoke) implements Statement {}
 

@@ -30,6 +30,17 @@ abstract class SchemaStatement implements CqlStatement {
      */
     static final java.util.Set<String> REPLICATION_ALTERABLE_KEYSPACES = java.util.Set.of("system_auth");
 
+    /** Changes nothing, answers with a void result: a DROP ... IF EXISTS of something that cannot exist. */
+    static final SchemaStatement NOTHING = new SchemaStatement() {
+        Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
+            return current;
+        }
+
+        SchemaChange change() {
+            throw new IllegalStateException("nothing changed");
+        }
+    };
+
     /** The new keyspaces, given the current ones; may return {@code current} to change nothing. */
     abstract Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current);
 

@@ -475,6 +475,18 @@ class ParserTest {
         assertThatThrownBy(() -> parse("CREATE OR REPLACE FUNCTION f")).hasMessageStartingWith("CREATE OR REPLACE FUNCTION is not supported");
     }
 
+    /** There are none of these to drop, so IF EXISTS makes the statement a no-op (cleanup scripts, cqlengine). */
+    @Test
+    void dropIfExistsOfWhatBallotLacksDropsNothing() {
+        assertThat(parse("DROP MATERIALIZED VIEW IF EXISTS ks.v")).isEqualTo(new Statement.DropNothing("MATERIALIZED VIEW"));
+        assertThat(parse("DROP FUNCTION IF EXISTS ks.f(int, frozen<list<text>>)")).isEqualTo(new Statement.DropNothing("FUNCTION"));
+        assertThat(parse("DROP FUNCTION IF EXISTS f")).isEqualTo(new Statement.DropNothing("FUNCTION"));
+        assertThat(parse("drop aggregate if exists ks.a()")).isEqualTo(new Statement.DropNothing("AGGREGATE"));
+        assertThat(parse("DROP TRIGGER IF EXISTS tr ON ks.t;")).isEqualTo(new Statement.DropNothing("TRIGGER"));
+        assertThatThrownBy(() -> parse("DROP MATERIALIZED VIEW ks.v")).hasMessage("DROP MATERIALIZED VIEW is not supported by Ballot yet");
+        assertThatThrownBy(() -> parse("DROP TRIGGER IF EXISTS tr")).isInstanceOf(SyntaxException.class);
+    }
+
     @Test
     void parsesRoleStatementsAsCassandra() {
         assertThat(parse("CREATE ROLE IF NOT EXISTS Alice WITH PASSWORD = 'p' AND LOGIN = true AND SUPERUSER = false"))
