@@ -60,6 +60,14 @@ class QuerySemanticsIT {
         assertThat(rows("SELECT k, c, s, v FROM q.st WHERE k = 1")).containsExactly("1,1,shared,10", "1,2,shared,20");
         assertThat(rows("SELECT k, c, s, v FROM q.st WHERE k = 2")).containsExactly("2,null,alone,null");
         assertThat(rows("SELECT DISTINCT k, s FROM q.st")).containsExactlyInAnyOrder("1,shared", "2,alone");
+        // Cassandra's DISTINCT rules: a partition's key is needed only when partitions are scanned, and the columns
+        // inside functions count.
+        assertThat(rows("SELECT DISTINCT s FROM q.st WHERE k = 2")).containsExactly("alone");
+        assertThat(rows("SELECT DISTINCT count(k) FROM q.st")).containsExactly("2");
+        assertThatThrownBy(() -> session.execute("SELECT DISTINCT s FROM q.st")).isInstanceOf(InvalidQueryException.class)
+                .hasMessage("SELECT DISTINCT queries must request all the partition key columns (missing k)");
+        assertThatThrownBy(() -> session.execute("SELECT DISTINCT k, writetime(v) FROM q.st")).isInstanceOf(InvalidQueryException.class)
+                .hasMessage("SELECT DISTINCT queries must only request partition key columns and/or static columns (not v)");
     }
 
     @Test
@@ -68,6 +76,8 @@ class QuerySemanticsIT {
         for (int c = 1; c <= 6; c++) session.execute("INSERT INTO q.descending (k, c, v) VALUES (1, " + c + ", " + c * 10 + ")");
         assertThat(rows("SELECT c FROM q.descending WHERE k = 1 AND c > 2 AND c <= 5")).containsExactly("5", "4", "3");
         assertThat(rows("SELECT c FROM q.descending WHERE k = 1 AND c > 2 AND c <= 5 ORDER BY c ASC")).containsExactly("3", "4", "5");
+        assertThat(rows("SELECT c FROM q.descending WHERE k = 1 AND c > 2 AND c <= 5 ORDER BY c DESC, c ASC"))
+                .as("the last ordering of a column wins").containsExactly("3", "4", "5");
         assertThat(rows("SELECT c FROM q.descending WHERE k = 1 AND c IN (2, 6, 4)")).containsExactly("6", "4", "2");
         assertThat(rows("SELECT c FROM q.descending WHERE k = 1 LIMIT 2")).containsExactly("6", "5");
     }

@@ -10,6 +10,7 @@ import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
 import ballot.cql.data.TokenRange;
 import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Selector;
 import ballot.cql.parse.Statement;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.QueryOptions;
@@ -27,7 +28,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -108,23 +113,42 @@ final class SelectStatement implements CqlStatement {
                 !select.orderBy().isEmpty(), groupBy, limit, perPartitionLimit, timeout, markers);
     }
 
+    /** Cassandra's rules for SELECT DISTINCT, on every column the selectors read (functions' arguments included). */
     private static void validateDistinct(TableMetadata table, Selection selection, Restrictions where, Statement.Select select) {
+        if (where.hasClusteringRestrictions()) {
+            throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.");
+        }
         if (selection.isWildcard()) {
             throw new InvalidRequestException("SELECT DISTINCT queries must only request partition key columns and/or static columns (not "
                     + firstNonKey(table) + ")");
         }
-        ColumnMetadata bad = selection.firstNonDistinctColumn();
-        if (bad != null) {
-            throw new InvalidRequestException("SELECT DISTINCT queries must only request partition key columns and/or static columns (not "
-                    + bad.name() + ")");
+        Set<ColumnMetadata> requested = new LinkedHashSet<>();
+        for (Selector.Aliased a : select.selectors()) columnsOf(a.selector(), table, requested);
+        for (ColumnMetadata c : requested) {
+            if (!(c.kind() == ColumnMetadata.Kind.PARTITION_KEY || c.isStatic())) {
+                throw new InvalidRequestException("SELECT DISTINCT queries must only request partition key columns and/or static columns (not "
+                        + c.name() + ")");
+            }
         }
+        // Only a scan of partitions has to return each partition's key; with the key fixed by = or IN it is known.
+        if (where.hasPartitionKey()) return;
         for (ColumnMetadata c : table.partitionKey()) {
-            boolean selected = false;
-            for (Selection.Prepared p : selection.selectors()) selected |= p.column() == c;
-            if (!selected) throw new InvalidRequestException("SELECT DISTINCT queries must request all the partition key columns (missing " + c.name() + ")");
+            if (!requested.contains(c)) {
+                throw new InvalidRequestException("SELECT DISTINCT queries must request all the partition key columns (missing " + c.name() + ")");
+            }
         }
-        if (where.hasClusteringRestrictions()) {
-            throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.");
+    }
+
+    private static void columnsOf(Selector s, TableMetadata table, Set<ColumnMetadata> into) {
+        if (s instanceof Selector.Column c) into.add(Restrictions.column(table, c.name()));
+        else if (s instanceof Selector.Function f) for (Selector arg : f.args()) columnsOf(arg, table, into);
+        else if (s instanceof Selector.Cast c) columnsOf(c.selector(), table, into);
+        else if (s instanceof Selector.Field f) columnsOf(f.selector(), table, into);
+        else if (s instanceof Selector.Element e) columnsOf(e.selector(), table, into);
+        else if (s instanceof Selector.Negation n) columnsOf(n.selector(), table, into);
+        else if (s instanceof Selector.Arithmetic a) {
+            columnsOf(a.left(), table, into);
+            columnsOf(a.right(), table, into);
         }
     }
 
@@ -139,10 +163,14 @@ final class SelectStatement implements CqlStatement {
         if (!where.hasPartitionKey()) {
             throw new InvalidRequestException("ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
         }
+        // A column ordered twice takes its last direction, at its first place, as in Cassandra (ORM query builders
+        // chain orderings so).
+        Map<ColumnMetadata, Boolean> descending = new LinkedHashMap<>();
+        for (Statement.Ordering o : orderings) descending.put(Restrictions.column(table, o.column()), o.descending());
         Boolean reversed = null;
         int position = 0;
-        for (Statement.Ordering o : orderings) {
-            ColumnMetadata c = Restrictions.column(table, o.column());
+        for (Map.Entry<ColumnMetadata, Boolean> o : descending.entrySet()) {
+            ColumnMetadata c = o.getKey();
             if (c.kind() != ColumnMetadata.Kind.CLUSTERING) {
                 throw new InvalidRequestException("Order by is currently only supported on the clustered columns of the PRIMARY KEY, got " + c.name());
             }
@@ -156,7 +184,7 @@ final class SelectStatement implements CqlStatement {
             if (position != c.position()) {
                 throw new InvalidRequestException("Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY");
             }
-            boolean thisReversed = o.descending() != c.descending();
+            boolean thisReversed = o.getValue() != c.descending();
             if (reversed != null && reversed != thisReversed) throw new InvalidRequestException("Unsupported order by relation");
             reversed = thisReversed;
             position++;

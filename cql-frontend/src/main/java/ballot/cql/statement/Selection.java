@@ -102,10 +102,6 @@ final class Selection {
         return wildcard;
     }
 
-    List<Prepared> selectors() {
-        return selectors;
-    }
-
     /** True if some selector reads a static column (or the selection is *): static-only partitions then show up. */
     boolean selectsStatic() {
         if (wildcard) return table.hasStatic();
@@ -114,15 +110,6 @@ final class Selection {
     }
 
     /** True if only partition key and static columns are selected (what DISTINCT allows). */
-    ColumnMetadata firstNonDistinctColumn() {
-        for (Prepared p : selectors) {
-            ColumnMetadata c = p.column();
-            if (c == null) return null;
-            if (!(c.kind() == ColumnMetadata.Kind.PARTITION_KEY || c.isStatic())) return c;
-        }
-        return null;
-    }
-
     List<Evaluator> evaluators(Bindings b) {
         List<Evaluator> out = new ArrayList<>(selectors.size());
         for (Prepared p : selectors) out.add(p.evaluator(b));
