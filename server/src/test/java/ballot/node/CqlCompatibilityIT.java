@@ -25,6 +25,7 @@ import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.api.core.metadata.token.Token;
 import com.datastax.oss.driver.api.core.servererrors.AlreadyExistsException;
 import com.datastax.oss.driver.api.core.servererrors.FunctionFailureException;
+import com.datastax.oss.driver.api.core.servererrors.InvalidConfigurationInQueryException;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
@@ -470,6 +471,22 @@ class CqlCompatibilityIT {
         assertThat(row.getBytesUnsafe("v")).isEqualTo(unsortedSets.rewind());
         assertThat(session.execute("SELECT k FROM it.scales WHERE k = 1 AND l CONTAINS 1.1 ALLOW FILTERING").all()).hasSize(1);
         assertThat(session.execute("UPDATE it.scales SET d = 0 WHERE k = 1 IF fl = [2.5]").wasApplied()).isTrue();
+    }
+
+    /** Table compression options as Cassandra 5.0 reads them: an empty map turns compression off. */
+    @Test
+    void compressionOffByAnEmptyMapOrEnabledFalseAlone() {
+        session.execute("CREATE TABLE it.uncompressed (k int PRIMARY KEY) WITH compression = {}");
+        session.execute("CREATE TABLE it.disabled (k int PRIMARY KEY) WITH compression = {'enabled': 'false'}");
+        for (String table : List.of("uncompressed", "disabled")) {
+            assertThat(session.execute("SELECT compression FROM system_schema.tables WHERE keyspace_name = 'it' AND table_name = ?", table)
+                    .one().getMap(0, String.class, String.class)).as(table).isEqualTo(Map.of("enabled", "false"));
+        }
+        assertThatThrownBy(() -> session.execute("CREATE TABLE it.bad (k int PRIMARY KEY) WITH compression = {'enabled': 'false', "
+                + "'chunk_length_in_kb': '64'}")).isInstanceOf(InvalidConfigurationInQueryException.class)
+                .hasMessage("If the 'enabled' option is set to false no other options must be specified");
+        assertThatThrownBy(() -> session.execute("CREATE TABLE it.bad (k int PRIMARY KEY) WITH compression = {'chunk_length_in_kb': '64'}"))
+                .isInstanceOf(InvalidConfigurationInQueryException.class).hasMessage("Missing sub-option 'class' for the 'compression' option.");
     }
 
     /** Cassandra 4.0+'s system_views.clients: every connection with what its driver said at STARTUP. */

@@ -169,7 +169,12 @@ public final class TableParams {
 
     private static Object compression(Map<String, String> options) {
         Map<String, String> normalized = new LinkedHashMap<>(options);
-        if ("false".equalsIgnoreCase(options.get("enabled"))) return Map.of("enabled", "false");
+        // As Cassandra 5.0: an empty map, or enabled = false and nothing else, turns compression off.
+        if (options.isEmpty()) return Map.of("enabled", "false");
+        if ("false".equalsIgnoreCase(options.get("enabled"))) {
+            if (options.size() > 1) throw new ConfigurationException("If the 'enabled' option is set to false no other options must be specified");
+            return Map.of("enabled", "false");
+        }
         String cls = options.getOrDefault("class", options.get("sstable_compression"));
         if (cls == null) throw new ConfigurationException("Missing sub-option 'class' for the 'compression' option.");
         normalized.remove("sstable_compression");
