@@ -83,27 +83,27 @@ class CqlCompatibilityIT {
      */
     @Test
     void nestingIsBoundedWithClearErrors() {
-        session.execute("CREATE TABLE it.nest32 (id int PRIMARY KEY, v " + nestedList(32) + ")");
-        session.execute("INSERT INTO it.nest32 (id, v) VALUES (1, " + nestedLiteral(32) + ")");
-        assertThat(session.execute("SELECT v FROM it.nest32 WHERE id = 1").one().getObject("v")).isNotNull();
+        session.execute("CREATE TABLE it.nest64 (id int PRIMARY KEY, v " + nestedList(64) + ")");
+        session.execute("INSERT INTO it.nest64 (id, v) VALUES (1, " + nestedLiteral(64) + ")");
+        assertThat(session.execute("SELECT v FROM it.nest64 WHERE id = 1").one().getObject("v")).isNotNull();
 
-        assertThatThrownBy(() -> session.execute("CREATE TABLE it.nest33 (id int PRIMARY KEY, v " + nestedList(33) + ")"))
+        assertThatThrownBy(() -> session.execute("CREATE TABLE it.nest65 (id int PRIMARY KEY, v " + nestedList(65) + ")"))
                 .isInstanceOf(InvalidQueryException.class)
-                .hasMessageContaining("The type of column v nests 33 types deep; at most 32 levels are allowed");
+                .hasMessageContaining("The type of column v nests 65 types deep; at most 64 levels are allowed");
         assertThatThrownBy(() -> session.execute("CREATE TABLE it.nest3000 (id int PRIMARY KEY, v " + nestedList(3000) + ")"))
                 .isInstanceOf(SyntaxError.class).hasMessageContaining("nesting too deep");
-        assertThatThrownBy(() -> session.execute("INSERT INTO it.nest32 (id, v) VALUES (2, " + nestedLiteral(3000) + ")"))
+        assertThatThrownBy(() -> session.execute("INSERT INTO it.nest64 (id, v) VALUES (2, " + nestedLiteral(3000) + ")"))
                 .isInstanceOf(SyntaxError.class).hasMessageContaining("nesting too deep");
 
-        session.execute("CREATE TYPE it.nest_t1 (f " + nestedList(30) + ")");
+        session.execute("CREATE TYPE it.nest_t1 (f " + nestedList(62) + ")");
         session.execute("CREATE TYPE it.nest_t2 (f frozen<nest_t1>)");
         assertThatThrownBy(() -> session.execute("CREATE TYPE it.nest_t3 (f frozen<nest_t2>)"))
-                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Type nest_t3 nests 33 types deep");
-        assertThatThrownBy(() -> session.execute("ALTER TABLE it.nest32 ADD w frozen<list<frozen<nest_t2>>>"))
-                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("The type of column w nests 33 types deep");
-        assertThatThrownBy(() -> session.execute("ALTER TYPE it.nest_t1 ADD g " + nestedList(31)))
-                .as("nest_t1 itself would be 32 deep, nest_t2 around it 33")
-                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Type nest_t2 nests 33 types deep");
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Type nest_t3 nests 65 types deep");
+        assertThatThrownBy(() -> session.execute("ALTER TABLE it.nest64 ADD w frozen<list<frozen<nest_t2>>>"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("The type of column w nests 65 types deep");
+        assertThatThrownBy(() -> session.execute("ALTER TYPE it.nest_t1 ADD g " + nestedList(63)))
+                .as("nest_t1 itself would be 64 deep, nest_t2 around it 65")
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Type nest_t2 nests 65 types deep");
     }
 
     /**
@@ -471,6 +471,19 @@ class CqlCompatibilityIT {
         assertThat(row.getBytesUnsafe("v")).isEqualTo(unsortedSets.rewind());
         assertThat(session.execute("SELECT k FROM it.scales WHERE k = 1 AND l CONTAINS 1.1 ALLOW FILTERING").all()).hasSize(1);
         assertThat(session.execute("UPDATE it.scales SET d = 0 WHERE k = 1 IF fl = [2.5]").wasApplied()).isTrue();
+    }
+
+    /** A user type's name, quoted, may hold any character, as in Cassandra (table and keyspace names may not). */
+    @Test
+    void userTypeNamesMayHoldAnyCharacter() {
+        session.execute("CREATE TYPE it.\"odd.type@#$%!\" (\"field.1!\" text)");
+        session.execute("CREATE TABLE it.odd_types (k int PRIMARY KEY, v frozen<\"odd.type@#$%!\">)");
+        session.execute("INSERT INTO it.odd_types (k, v) VALUES (1, {\"field.1!\": 'x'})");
+        assertThat(session.execute("SELECT v FROM it.odd_types WHERE k = 1").one().getUdtValue(0).getString("\"field.1!\"")).isEqualTo("x");
+        assertThat(session.execute("DESCRIBE TYPE it.\"odd.type@#$%!\"").one().getString("create_statement"))
+                .contains("CREATE TYPE it.\"odd.type@#$%!\"");
+        assertThatThrownBy(() -> session.execute("CREATE TYPE it.dup (a int, a text)")).isInstanceOf(InvalidQueryException.class)
+                .hasMessage("Duplicate field name 'a' in type 'dup'");
     }
 
     /** Table compression options as Cassandra 5.0 reads them: an empty map turns compression off. */

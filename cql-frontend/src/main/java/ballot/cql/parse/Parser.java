@@ -50,7 +50,7 @@ public final class Parser {
      * How deep terms, selectors and types may nest in one statement: far below what the parser's stack (and the
      * recursive code that later walks what it built) can take, far above what any real statement needs.
      */
-    public static final int NESTING_MAX = 100;
+    public static final int NESTING_MAX = 200;
     private int nesting;
 
     private Parser(String text) {

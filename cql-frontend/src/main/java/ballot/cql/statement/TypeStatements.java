@@ -45,11 +45,10 @@ final class TypeStatements {
 
     static SchemaStatement create(Statement.CreateType s, String keyspace) {
         SchemaStatement.checkUserKeyspace(keyspace);
-        String name = s.name().name();
-        SchemaStatement.checkName(name, "Type", SchemaStatement.TABLE_NAME_MAX);
+        String name = s.name().name(); // any name, quoted as needed: Cassandra checks none (unlike table names)
         Set<String> seen = new HashSet<>();
         for (String field : s.fieldNames()) {
-            if (!seen.add(field)) throw new InvalidRequestException("Duplicate field name " + field + " in type " + name);
+            if (!seen.add(field)) throw new InvalidRequestException("Duplicate field name '" + field + "' in type '" + name + "'");
         }
         if (CqlTypes.nativeType(name) != null) throw new InvalidRequestException("Type name " + name + " is reserved");
         return new SchemaStatement() {

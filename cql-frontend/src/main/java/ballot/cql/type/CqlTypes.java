@@ -87,8 +87,11 @@ public final class CqlTypes {
         return TypeStringParser.parse(typeString, resolver);
     }
 
-    /** How deep new schema may nest types (a column's or a field's type; a native type is 1 deep). */
-    public static final int DEPTH_MAX = 32;
+    /**
+     * How deep new schema may nest types (a column's or a field's type; a native type is 1 deep). Cassandra sets no
+     * limit; drivers' suites nest 32 tuples around an int.
+     */
+    public static final int DEPTH_MAX = 64;
 
     /** The types {@code type} is made of: elements, keys and values, fields; none for a native or custom type. */
     public static List<CqlType> components(CqlType type) {
