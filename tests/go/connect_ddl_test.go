@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
+	"github.com/apache/cassandra-gocql-driver/v2/snappy"
 )
 
 func TestNegotiatesProtocolV4OrNewerWithLZ4(t *testing.T) {
@@ -47,6 +50,44 @@ func TestConnectsWithProtocolV4Forced(t *testing.T) {
 	assertEqual(t, "protocol version", lastResponseVersion.Load(), int32(4))
 	if compressor.decompressed.Load() == before {
 		t.Errorf("no lz4-compressed v4 frame was received")
+	}
+}
+
+// countingSnappy is gocql's Snappy compressor, counting what it decompresses.
+type countingSnappy struct {
+	snappy.SnappyCompressor
+	decompressed atomic.Int64
+}
+
+func (c *countingSnappy) AppendDecompressedWithLength(dst, src []byte) ([]byte, error) {
+	c.decompressed.Add(1)
+	return c.SnappyCompressor.AppendDecompressedWithLength(dst, src)
+}
+
+// Snappy, gocql's own built-in compressor, is served with v4 as Cassandra 5.0 serves it (v5 compresses segments
+// with LZ4 only).
+func TestSnappyWithProtocolV4(t *testing.T) {
+	c := newCluster()
+	c.ProtoVersion = 4
+	counting := &countingSnappy{}
+	c.Compressor = counting
+	s, err := c.CreateSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	name := newTable(t, "k int PRIMARY KEY, v text")
+	long := strings.Repeat("snappy ", 500)
+	if err := s.Query("INSERT INTO "+keyspace+"."+name+" (k, v) VALUES (1, ?)", long).Exec(); err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	if err := s.Query("SELECT v FROM "+keyspace+"."+name+" WHERE k = 1").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	assertEqual(t, "value through snappy both ways", v, long)
+	if counting.decompressed.Load() == 0 {
+		t.Errorf("no snappy-compressed v4 frame was received")
 	}
 }
 

@@ -7,4 +7,7 @@ require (
 	gopkg.in/inf.v0 v0.9.1
 )
 
-require github.com/pierrec/lz4/v4 v4.1.8 // indirect
+require (
+	github.com/golang/snappy v0.0.3 // indirect
+	github.com/pierrec/lz4/v4 v4.1.8 // indirect
+)

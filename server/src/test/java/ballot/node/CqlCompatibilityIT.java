@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultProtocolVersion;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -496,6 +497,20 @@ class CqlCompatibilityIT {
                 .contains("CREATE TYPE it.\"odd.type@#$%!\"");
         assertThatThrownBy(() -> session.execute("CREATE TYPE it.dup (a int, a text)")).isInstanceOf(InvalidQueryException.class)
                 .hasMessage("Duplicate field name 'a' in type 'dup'");
+    }
+
+    /** Envelope bodies compressed with Snappy (protocol v4), as this driver sends them with compression = snappy. */
+    @Test
+    void snappyCompressionWithProtocolV4() {
+        try (CqlSession snappy = node.sessionBuilder(o -> o.withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
+                .withString(DefaultDriverOption.PROTOCOL_COMPRESSION, "snappy")).build()) {
+            String value = "snappy ".repeat(500);
+            snappy.execute("CREATE TABLE it.snappy (k int PRIMARY KEY, v text)");
+            snappy.execute(SimpleStatement.newInstance("INSERT INTO it.snappy (k, v) VALUES (1, ?)", value));
+            assertThat(snappy.execute("SELECT v FROM it.snappy WHERE k = 1").one().getString(0)).isEqualTo(value);
+            assertThat(session.execute("SELECT client_options FROM system_views.clients").all().stream()
+                    .map(r -> r.getMap(0, String.class, String.class).get("COMPRESSION"))).contains("snappy");
+        }
     }
 
     /** Table compression options as Cassandra 5.0 reads them: an empty map turns compression off. */

@@ -9,17 +9,17 @@ import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
- * LZ4 compression of whole envelope bodies, protocol v4 and earlier (native_protocol_v4.spec §5): a 4-byte
- * big-endian uncompressed length, then one LZ4 block. From v5 on, compression moves to the segments.
+ * LZ4 compression of envelope bodies (v4 and earlier): a 4-byte big-endian uncompressed length, then one LZ4 block.
  */
-public final class Lz4BodyCompressor {
+public final class Lz4BodyCompressor implements BodyCompressor {
+    public static final Lz4BodyCompressor INSTANCE = new Lz4BodyCompressor();
     private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
     private static final LZ4SafeDecompressor DECOMPRESSOR = LZ4Factory.fastestInstance().safeDecompressor();
 
     private Lz4BodyCompressor() {}
 
-    /** Compresses {@code body}'s readable bytes into a new buffer; {@code body} is left untouched. */
-    public static ByteBuf compress(ByteBuf body, ByteBufAllocator alloc) {
+    @Override
+    public ByteBuf compress(ByteBuf body, ByteBufAllocator alloc) {
         int length = body.readableBytes();
         int maxCompressed = COMPRESSOR.maxCompressedLength(length);
         ByteBuf out = alloc.buffer(4 + maxCompressed);
@@ -30,12 +30,8 @@ public final class Lz4BodyCompressor {
         return out;
     }
 
-    /**
-     * Decompresses a compressed body into a new buffer; {@code body} is left untouched.
-     *
-     * @throws ProtocolException when the declared length exceeds {@code frameBytesMax} or the block is corrupt
-     */
-    public static ByteBuf decompress(ByteBuf body, int frameBytesMax, ByteBufAllocator alloc) {
+    @Override
+    public ByteBuf decompress(ByteBuf body, int frameBytesMax, ByteBufAllocator alloc) {
         Primitives.require(body, 4, "uncompressed length of an LZ4-compressed body");
         int start = body.readerIndex();
         int length = body.getInt(start);

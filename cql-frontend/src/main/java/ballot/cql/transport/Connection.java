@@ -4,6 +4,7 @@ import ballot.cql.ResultMemory;
 import ballot.cql.error.CqlException;
 import ballot.cql.error.ErrorCode;
 import ballot.cql.error.ProtocolException;
+import ballot.cql.protocol.BodyCompressor;
 import ballot.cql.protocol.Envelope;
 import ballot.cql.protocol.EnvelopeEncoder;
 import ballot.cql.protocol.Opcode;
@@ -207,7 +208,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         String compression;
         try {
             checkCqlVersion(startup.options().get(Startup.CQL_VERSION));
-            compression = compression(startup.options().get(Startup.COMPRESSION));
+            compression = compression(startup.options().get(Startup.COMPRESSION), version);
         } catch (ProtocolException e) {
             reply(ErrorResponse.from(e), stream, version);
             return;
@@ -232,14 +233,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         // The answer to STARTUP is already encoded (writes from the event loop encode synchronously): it went out
         // unframed and uncompressed, and everything after it changes framing, on both sides (spec v5 §2.3.1).
-        boolean lz4 = compression != null;
         if (version.usesSegments()) {
-            SegmentCodec codec = lz4 ? SegmentCodec.lz4() : SegmentCodec.uncompressed();
+            SegmentCodec codec = compression != null ? SegmentCodec.lz4() : SegmentCodec.uncompressed();
             outbound.useSegments(codec);
             inbound.useSegments(codec);
-        } else if (lz4) {
-            outbound.compressBodiesWithLz4();
-            inbound.decompressBodiesWithLz4();
+        } else if (compression != null) {
+            BodyCompressor bodies = BodyCompressor.named(compression);
+            outbound.compressBodiesWith(bodies);
+            inbound.decompressBodiesWith(bodies);
         }
         log.debug("client started remote={} version={} compression={} driver={} {} lwtMark={}", client.remoteAddress(),
                 version.code(), compression, client.driverName(), client.driverVersion(),
@@ -260,12 +261,16 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (major > 3) throw new ProtocolException("CQL version " + cqlVersion + " is not supported; this node speaks CQL 3");
     }
 
-    /** @return "lz4", or null for no compression */
-    private static String compression(String requested) {
+    /** @return "lz4", "snappy" (v4 and earlier), or null for no compression */
+    private static String compression(String requested, ProtocolVersion version) {
         if (requested == null || requested.isEmpty()) return null;
         String name = requested.toLowerCase(Locale.ROOT);
         if (name.equals("lz4")) return name;
-        if (name.equals("snappy")) throw new ProtocolException("This instance does not support Snappy compression");
+        if (name.equals("snappy")) {
+            if (BodyCompressor.named(name) == null) throw new ProtocolException("This instance does not support Snappy compression");
+            if (version.usesSegments()) throw new ProtocolException("Snappy compression is not supported in protocol V" + version.code());
+            return name;
+        }
         throw new ProtocolException("Unknown compression algorithm: " + requested);
     }
 

@@ -1,6 +1,7 @@
 package ballot.cql.transport;
 
 import ballot.cql.ResultMemory;
+import ballot.cql.protocol.BodyCompressor;
 import ballot.cql.protocol.ProtocolVersion;
 import ballot.cql.protocol.message.Startup;
 import ballot.cql.trace.Tracer;
@@ -84,7 +85,7 @@ public record CqlServerOptions(InetAddress bindAddress, int port, int frameBytes
     public Map<String, List<String>> supportedOptions() {
         Map<String, List<String>> supported = new LinkedHashMap<>();
         supported.put(Startup.CQL_VERSION, List.of(cqlVersion));
-        supported.put(Startup.COMPRESSION, List.of("lz4"));
+        supported.put(Startup.COMPRESSION, BodyCompressor.available());
         supported.put(Startup.PROTOCOL_VERSIONS, ProtocolVersion.labels());
         for (ProtocolExtension extension : ProtocolExtension.values()) supported.put(extension.key(), extension.parameters());
         supported.putAll(extraSupportedOptions);

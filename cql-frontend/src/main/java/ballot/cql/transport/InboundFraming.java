@@ -4,7 +4,7 @@ import ballot.cql.error.ProtocolException;
 import ballot.cql.protocol.Envelope;
 import ballot.cql.protocol.EnvelopeDecoder;
 import ballot.cql.protocol.EnvelopeStreamDecoder;
-import ballot.cql.protocol.Lz4BodyCompressor;
+import ballot.cql.protocol.BodyCompressor;
 import ballot.cql.protocol.ProtocolViolation;
 import ballot.cql.protocol.SegmentCodec;
 import ballot.cql.protocol.SegmentedEnvelopeDecoder;
@@ -32,7 +32,7 @@ final class InboundFraming extends ByteToMessageDecoder {
     private final int frameBytesMax;
     private final PartialFrames partialFrames;
     private EnvelopeStreamDecoder decoder;
-    private boolean lz4Bodies;
+    private BodyCompressor bodies;
     private long held;
     /** Whether a frame was completed since the assembly timer was scheduled. */
     private boolean completedFrame;
@@ -50,9 +50,9 @@ final class InboundFraming extends ByteToMessageDecoder {
         decoder = new SegmentedEnvelopeDecoder(codec, frameBytesMax);
     }
 
-    /** From now on envelope bodies flagged COMPRESSED are LZ4 blocks (v4 and earlier). */
-    void decompressBodiesWithLz4() {
-        lz4Bodies = true;
+    /** From now on envelope bodies flagged COMPRESSED are compressed by {@code compressor} (v4 and earlier). */
+    void decompressBodiesWith(BodyCompressor compressor) {
+        bodies = compressor;
     }
 
     @Override
@@ -125,9 +125,9 @@ final class InboundFraming extends ByteToMessageDecoder {
 
     private Object decompress(Envelope envelope, ChannelHandlerContext ctx) {
         try {
-            if (!lz4Bodies)
+            if (bodies == null)
                 return ProtocolViolation.onStream(envelope.streamId(), "Envelope is flagged compressed but no compression was negotiated in STARTUP");
-            ByteBuf body = Lz4BodyCompressor.decompress(envelope.body(), frameBytesMax, ctx.alloc());
+            ByteBuf body = bodies.decompress(envelope.body(), frameBytesMax, ctx.alloc());
             return envelope.withBody(body, envelope.flags() & ~Envelope.FLAG_COMPRESSED);
         } catch (ProtocolException e) {
             return ProtocolViolation.onStream(envelope.streamId(), e.getMessage());

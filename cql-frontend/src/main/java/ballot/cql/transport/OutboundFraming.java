@@ -2,7 +2,7 @@ package ballot.cql.transport;
 
 import ballot.cql.protocol.Envelope;
 import ballot.cql.protocol.EnvelopeEncoder;
-import ballot.cql.protocol.Lz4BodyCompressor;
+import ballot.cql.protocol.BodyCompressor;
 import ballot.cql.protocol.SegmentCodec;
 import ballot.cql.protocol.SegmentedEnvelopeEncoder;
 import io.netty.buffer.ByteBuf;
@@ -17,7 +17,7 @@ import java.util.List;
  */
 final class OutboundFraming extends MessageToMessageEncoder<Envelope> {
     private SegmentedEnvelopeEncoder segments;
-    private boolean lz4Bodies;
+    private BodyCompressor bodies;
 
     OutboundFraming() {
         super(Envelope.class);
@@ -27,8 +27,8 @@ final class OutboundFraming extends MessageToMessageEncoder<Envelope> {
         segments = new SegmentedEnvelopeEncoder(codec);
     }
 
-    void compressBodiesWithLz4() {
-        lz4Bodies = true;
+    void compressBodiesWith(BodyCompressor compressor) {
+        bodies = compressor;
     }
 
     @Override
@@ -38,9 +38,9 @@ final class OutboundFraming extends MessageToMessageEncoder<Envelope> {
             return;
         }
         Envelope toSend = envelope;
-        boolean compress = lz4Bodies && envelope.body().isReadable();
+        boolean compress = bodies != null && envelope.body().isReadable();
         if (compress)
-            toSend = envelope.withBody(Lz4BodyCompressor.compress(envelope.body(), ctx.alloc()),
+            toSend = envelope.withBody(bodies.compress(envelope.body(), ctx.alloc()),
                     envelope.flags() | Envelope.FLAG_COMPRESSED);
         ByteBuf header = ctx.alloc().buffer(Envelope.HEADER_BYTES);
         EnvelopeEncoder.writeHeader(toSend, header);

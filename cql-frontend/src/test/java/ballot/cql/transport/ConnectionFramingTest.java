@@ -4,6 +4,7 @@ import static ballot.cql.protocol.TestBytes.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ballot.cql.ConsistencyLevel;
+import ballot.cql.protocol.BodyCompressor;
 import ballot.cql.protocol.Envelope;
 import ballot.cql.protocol.EnvelopeEncoder;
 import ballot.cql.protocol.ProtocolVersion;
@@ -107,6 +108,25 @@ class ConnectionFramingTest {
 
         assertThat(handler.call(0).query()).isEqualTo("SELECT 2");
         assertThat(client.next()).isEqualTo(new SetKeyspace("ks"));
+    }
+
+    /** Snappy, as gocql's built-in compressor and the Java driver's snappy setting use it with v4 (and Cassandra 5.0). */
+    @Test
+    void snappyBodiesBothWaysInV4() {
+        EmbeddedClient client = new EmbeddedClient(handler).version(ProtocolVersion.V4).start("snappy");
+
+        client.send(query("SELECT 3"), 1);
+        assertThat(handler.call(0).query()).as("the client's Snappy body decompressed").isEqualTo("SELECT 3");
+        handler.call(0).answer().complete(new SetKeyspace("ks".repeat(100)));
+        ByteBuf wire = client.rawOutbound();
+
+        assertThat(wire.getByte(1) & Envelope.FLAG_COMPRESSED).isEqualTo(Envelope.FLAG_COMPRESSED);
+        int bodyLength = wire.getInt(5);
+        assertThat(bodyLength).as("200 repeated bytes, compressed").isLessThan(100);
+        ByteBuf body = BodyCompressor.named("snappy").decompress(wire.slice(Envelope.HEADER_BYTES, bodyLength), 1 << 20,
+                ballot.cql.protocol.TestBytes.UNTRACKED);
+        assertThat(body.readInt()).as("RESULT kind SET_KEYSPACE").isEqualTo(3);
+        assertThat(body.readUnsignedShort()).isEqualTo(200);
     }
 
     @Test

@@ -53,7 +53,7 @@ class ConnectionHandshakeTest {
         client.version(ProtocolVersion.V4);
         assertThat(((Supported) ballot.cql.protocol.message.ResponseCodec.decode(envelope, in -> null)).options())
                 .containsEntry("CQL_VERSION", List.of("3.4.7"))
-                .containsEntry("COMPRESSION", List.of("lz4"))
+                .containsEntry("COMPRESSION", List.of("snappy", "lz4"))
                 .containsEntry("PROTOCOL_VERSIONS", List.of("3/v3", "4/v4", "5/v5"))
                 .containsEntry("X_EXTENSION", List.of("on"));
     }
@@ -139,11 +139,11 @@ class ConnectionHandshakeTest {
     }
 
     @Test
-    void refusesCompressionsOtherThanLz4AndCqlVersionsOtherThan3() {
-        EmbeddedClient client = new EmbeddedClient(handler).version(ProtocolVersion.V4);
+    void refusesUnknownCompressionsSnappyInV5AndCqlVersionsOtherThan3() {
+        EmbeddedClient client = new EmbeddedClient(handler).version(ProtocolVersion.V5);
 
         client.send(new Startup(Map.of("CQL_VERSION", "3.0.0", "COMPRESSION", "snappy")), 0);
-        assertThat(client.next()).isEqualTo(ErrorResponse.protocolError("This instance does not support Snappy compression"));
+        assertThat(client.next()).isEqualTo(ErrorResponse.protocolError("Snappy compression is not supported in protocol V5"));
         client.send(new Startup(Map.of("CQL_VERSION", "3.0.0", "COMPRESSION", "zstd")), 0);
         assertThat(client.next()).isEqualTo(ErrorResponse.protocolError("Unknown compression algorithm: zstd"));
         client.send(new Startup(Map.of("CQL_VERSION", "4.0.0")), 0);

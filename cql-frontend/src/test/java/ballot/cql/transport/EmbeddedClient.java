@@ -4,7 +4,7 @@ import ballot.cql.protocol.Envelope;
 import ballot.cql.protocol.EnvelopeDecoder;
 import ballot.cql.protocol.EnvelopeEncoder;
 import ballot.cql.protocol.EnvelopeStreamDecoder;
-import ballot.cql.protocol.Lz4BodyCompressor;
+import ballot.cql.protocol.BodyCompressor;
 import ballot.cql.protocol.ProtocolVersion;
 import ballot.cql.protocol.ProtocolViolation;
 import ballot.cql.protocol.SegmentCodec;
@@ -25,13 +25,13 @@ import java.util.Map;
 
 /**
  * A client speaking to one server-side connection pipeline through an {@link EmbeddedChannel}: it encodes requests
- * as a driver would (switching to segments or LZ4 bodies when told), and decodes what the server writes back.
+ * as a driver would (switching to segments or compressed bodies when told), and decodes what the server writes back.
  */
 final class EmbeddedClient {
     final EmbeddedChannel channel;
     ProtocolVersion version = ProtocolVersion.V5;
     private SegmentCodec segments;
-    private boolean lz4Bodies;
+    private BodyCompressor bodies;
     private EnvelopeStreamDecoder decoder = EnvelopeDecoder.forResponses(1 << 26);
     private final ByteBuf received = Unpooled.buffer();
     private final ArrayDeque<Object> decoded = new ArrayDeque<>();
@@ -64,7 +64,7 @@ final class EmbeddedClient {
             segments = "lz4".equals(compression) ? SegmentCodec.lz4() : SegmentCodec.uncompressed();
             decoder = SegmentedEnvelopeDecoder.forResponses(segments, 1 << 26);
         } else {
-            lz4Bodies = "lz4".equals(compression);
+            bodies = compression == null ? null : BodyCompressor.named(compression);
         }
     }
 
@@ -86,8 +86,8 @@ final class EmbeddedClient {
             return all;
         }
         Envelope toSend = envelope;
-        if (lz4Bodies)
-            toSend = envelope.withBody(Lz4BodyCompressor.compress(envelope.body(), ballot.cql.protocol.TestBytes.UNTRACKED),
+        if (bodies != null)
+            toSend = envelope.withBody(bodies.compress(envelope.body(), ballot.cql.protocol.TestBytes.UNTRACKED),
                     envelope.flags() | Envelope.FLAG_COMPRESSED);
         ByteBuf out = Unpooled.buffer();
         EnvelopeEncoder.writeTo(toSend, out);
@@ -109,7 +109,7 @@ final class EmbeddedClient {
         Envelope e = decoded.withBody(Unpooled.wrappedBuffer(io.netty.buffer.ByteBufUtil.getBytes(decoded.body())), decoded.flags());
         decoded.release();
         if (e.hasFlag(Envelope.FLAG_COMPRESSED) && !version.usesSegments())
-            e = e.withBody(Lz4BodyCompressor.decompress(e.body(), 1 << 26, ballot.cql.protocol.TestBytes.UNTRACKED),
+            e = e.withBody(bodies.decompress(e.body(), 1 << 26, ballot.cql.protocol.TestBytes.UNTRACKED),
                     e.flags() & ~Envelope.FLAG_COMPRESSED);
         return e;
     }
