@@ -109,8 +109,11 @@ public final class NodeConfig {
     @JsonProperty("admission_executor_delay_target_in_ms") public long admissionExecutorDelayTargetMillis = 5;
     /** Above this queue delay a priority's admission queue turns epoch-LIFO. */
     @JsonProperty("admission_lifo_threshold_in_ms") public long admissionLifoThresholdMillis = 105;
-    /** At most this many conditional statements wait for one partition on a coordinator; the next is refused OVERLOADED. */
-    @JsonProperty("admission_partition_lwt_queue_max") public int admissionPartitionLwtQueueMax = 32;
+    /**
+     * At most this many conditional statements wait for one partition on a coordinator; the next is refused OVERLOADED.
+     * Eight rounds of 32: a client's usual hundred in flight on one key all wait their turn, as on Cassandra.
+     */
+    @JsonProperty("admission_partition_lwt_queue_max") public int admissionPartitionLwtQueueMax = 256;
     /** Keyspaces whose requests are admitted at background priority: after every other request waiting (bulk loads). */
     @JsonProperty("admission_background_keyspaces") public java.util.List<String> admissionBackgroundKeyspaces = new java.util.ArrayList<>();
     /** The width of an epoch of epoch-LIFO. */
