@@ -41,7 +41,8 @@ func sorted(rows []string) []string {
 
 func TestSelectIn(t *testing.T) {
 	e := events(t)
-	assertEqual(t, "IN on both keys", sorted(rowsOf(t, "SELECT pk, c FROM "+e+" WHERE pk IN (3, 1) AND c IN (4, 0)")),
+	// partitions in key order, as Cassandra returns them (not token order)
+	assertEqual(t, "IN on both keys", rowsOf(t, "SELECT pk, c FROM "+e+" WHERE pk IN (3, 1) AND c IN (4, 0)"),
 		[]string{"1 0", "1 4", "3 0", "3 4"})
 	assertEqual(t, "IN on clustering", rowsOf(t, "SELECT c FROM "+e+" WHERE pk = 2 AND c IN (3, 1, 2)"),
 		[]string{"1", "2", "3"})

@@ -136,6 +136,24 @@ class QuerySemanticsIT {
         assertThat(rows("SELECT v FROM q.t WHERE k = 1")).as("a delete older than the write does not remove it").containsExactly("newer");
     }
 
+    /**
+     * IN on the partition key returns the partitions sorted by key value and without duplicates, as Cassandra does
+     * (its cqlsh tests print them so), not in token order; paging walks them in that order.
+     */
+    @Test
+    void partitionsOfAnInComeInKeyOrder() {
+        session.execute("CREATE TABLE q.in_text (k text PRIMARY KEY, v int)");
+        for (String k : List.of("1", "13", "2", "b", "a")) session.execute("INSERT INTO q.in_text (k, v) VALUES ('" + k + "', 0)");
+        assertThat(rows("SELECT k FROM q.in_text WHERE k IN ('2', 'b', '13', '1', 'a', '2')")).containsExactly("1", "13", "2", "a", "b");
+        session.execute("CREATE TABLE q.in_pair (a int, b int, c int, PRIMARY KEY ((a, b), c))");
+        for (int a = 0; a < 3; a++) for (int b = 0; b < 3; b++) for (int c = 0; c < 2; c++)
+            session.execute("INSERT INTO q.in_pair (a, b, c) VALUES (" + a + ", " + b + ", " + c + ")");
+        List<String> expected = List.of("0,1,0", "0,1,1", "0,2,0", "0,2,1", "2,1,0", "2,1,1", "2,2,0", "2,2,1");
+        assertThat(rows("SELECT a, b, c FROM q.in_pair WHERE a IN (2, 0) AND b IN (2, 1)")).containsExactlyElementsOf(expected);
+        assertThat(rows(SimpleStatement.newInstance("SELECT a, b, c FROM q.in_pair WHERE a IN (2, 0) AND b IN (2, 1)").setPageSize(3)))
+                .as("paged three rows at a time").containsExactlyElementsOf(expected);
+    }
+
     @Test
     void tokenRangesCoverTheRingWithoutOverlap() {
         session.execute("CREATE TABLE q.tr (k int PRIMARY KEY)");

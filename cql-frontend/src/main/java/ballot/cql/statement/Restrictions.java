@@ -392,7 +392,10 @@ final class Restrictions {
         return true;
     }
 
-    /** The partition keys selected (EQ/IN on every key column), deduplicated, in token order. */
+    /**
+     * The partition keys selected (EQ/IN on every key column), deduplicated, in the order of their values (column by
+     * column, by type), as Cassandra sorts them: a query returns its partitions in this order.
+     */
     List<PartitionKey> partitionKeys(Bindings b) {
         if (partitionKey.length == 1) {
             // The common case, one key column: no combinations to build.
@@ -401,8 +404,13 @@ final class Restrictions {
         }
         List<List<ByteBuffer>> components = new ArrayList<>();
         for (KeyValues k : partitionKey) components.add(k.bind(b));
-        TreeSet<PartitionKey> keys = new TreeSet<>();
-        for (List<ByteBuffer> combination : cartesian(components)) {
+        List<List<ByteBuffer>> combinations = cartesian(components);
+        combinations.sort(this::compareKeyValues);
+        List<PartitionKey> keys = new ArrayList<>(combinations.size());
+        List<ByteBuffer> previous = null;
+        for (List<ByteBuffer> combination : combinations) {
+            if (previous != null && compareKeyValues(previous, combination) == 0) continue;
+            previous = combination;
             for (int i = 0; i < combination.size(); i++) {
                 if (combination.get(i).remaining() == 0 && !table.partitionKey().get(i).type().allowsEmpty()) {
                     throw new InvalidRequestException("Key may not be empty");
@@ -414,7 +422,15 @@ final class Restrictions {
             }
             keys.add(PartitionKey.of(key));
         }
-        return new ArrayList<>(keys);
+        return keys;
+    }
+
+    private int compareKeyValues(List<ByteBuffer> a, List<ByteBuffer> b) {
+        for (int i = 0; i < a.size(); i++) {
+            int c = table.partitionKey().get(i).type().compare(a.get(i), b.get(i));
+            if (c != 0) return c;
+        }
+        return 0;
     }
 
     private PartitionKey singleKey(ByteBuffer value) {

@@ -26,7 +26,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -514,8 +513,10 @@ final class SelectStatement implements CqlStatement {
                 leftInPartition = state.remainingInPartition();
                 lastConsumedKey = position;
                 if (keys != null) {
-                    int i = Collections.binarySearch(keys, position);
-                    keyIndex = i >= 0 ? (positionDone ? i + 1 : i) : -i - 1;
+                    // The keys come in value order, not token order; a position not among them (a paging state of
+                    // other bindings) ends the query, as in Cassandra.
+                    int i = keys.indexOf(position);
+                    keyIndex = i < 0 ? keys.size() : positionDone ? i + 1 : i;
                 }
             }
         }
