@@ -141,3 +141,26 @@ def test_select_json_and_insert_json(session, events, table):
     prepared = session.prepare("INSERT INTO %s JSON ?" % name)
     session.execute(prepared, ('{"pk": 2, "l": [3]}',))
     assert session.execute("SELECT l FROM %s WHERE pk = 2" % name).one().l == [3]
+
+
+def test_native_functions_under_their_old_and_snake_case_names(session, table):
+    """Cassandra 5.0 names its native functions in snake_case too (blob_as_int, to_timestamp, ...); cqlsh's own test
+    keyspace uses them."""
+    name = table("pk int PRIMARY KEY, t timeuuid, v text")
+    session.execute("INSERT INTO %s (pk, t, v) VALUES (1, now(), 'x')" % name)
+    session.execute("INSERT INTO %s (pk, t, v) VALUES (2, current_timeuuid(), from_json('\"y\"'))" % name)
+    rows = session.execute("SELECT blob_as_int(int_as_blob(7)), blobAsInt(intAsBlob(7)), to_unix_timestamp(t), "
+                           "toUnixTimestamp(t), to_date(t), toDate(t), to_json(v) FROM %s WHERE pk IN (1, 2)" % name)
+    assert rows.column_names[-1] == "system.to_json(v)"
+    for row in rows.all():
+        assert row[0] == row[1] == 7
+        assert row[2] == row[3] and row[4] == row[5]
+    assert [r[0] for r in session.execute("SELECT to_json(v) FROM %s WHERE pk IN (1, 2)" % name)] == ['"x"', '"y"']
+    now = session.execute("SELECT current_timestamp(), current_date(), current_time(), to_timestamp(min_timeuuid(0)), "
+                          "blob_as_varchar(varchar_as_blob('z')) FROM %s WHERE pk = 1" % name).one()
+    assert now[0] is not None and now[1] is not None and now[2] is not None
+    assert now[4] == "z"
+    # A literal or bind marker argument takes the type of the function's one parameter, as Cassandra resolves it.
+    marker = session.prepare("SELECT blob_as_int(?), to_timestamp(min_timeuuid(?)) FROM %s WHERE pk = 1" % name)
+    assert [c.type.typename for c in marker.column_metadata] == ["blob", "timestamp"]  # the markers, typed by the parameters
+    assert session.execute(marker, (b"\x00\x00\x00\x09", 0)).one()[0] == 9

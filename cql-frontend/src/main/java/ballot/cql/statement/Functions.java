@@ -75,6 +75,16 @@ final class Functions {
             CqlTypes.TEXT.validate(a.get(0));
             return a.get(0).duplicate();
         });
+
+        // Cassandra 5.0's snake_case names for the same functions (CASSANDRA-18037); the old names stay.
+        Map.of("current_timeuuid", "currenttimeuuid", "current_timestamp", "currenttimestamp", "current_date", "currentdate",
+                "current_time", "currenttime", "min_timeuuid", "mintimeuuid", "max_timeuuid", "maxtimeuuid", "to_date", "todate",
+                "to_timestamp", "totimestamp", "to_unix_timestamp", "tounixtimestamp")
+                .forEach((snake, old) -> BY_NAME.put(snake, BY_NAME.get(old)));
+        for (String name : List.copyOf(BY_NAME.keySet())) {
+            if (name.endsWith("asblob")) BY_NAME.put(name.substring(0, name.length() - "asblob".length()) + "_as_blob", BY_NAME.get(name));
+            if (name.startsWith("blobas")) BY_NAME.put("blob_as_" + name.substring("blobas".length()), BY_NAME.get(name));
+        }
     }
 
     private Functions() {}

@@ -198,6 +198,11 @@ final class Selection {
         } else {
             throw new InvalidRequestException("Cannot infer type for term " + describe(term) + " in selection clause (try using a cast to force a type)");
         }
+        return value(table, inner, term, type, markers, types);
+    }
+
+    /** A literal or bind marker of a known type: {@code term} as written names the column, {@code inner} is bound. */
+    private static Prepared value(TableMetadata table, Term inner, Term term, CqlType type, Markers markers, UserTypeResolver types) {
         ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), describe(term), type);
         Value value = Terms.prepare(inner, receiver, markers, types);
         String name = describe(term);
@@ -269,20 +274,29 @@ final class Selection {
                 }
                 return scalar("system.token(" + String.join(", ", names) + ")", CqlTypes.BIGINT, args, Functions::token);
             }
-            case "tojson" -> {
+            case "tojson", "to_json" -> {
                 if (f.args().size() != 1) throw new InvalidRequestException("toJson() takes exactly 1 argument");
                 Prepared arg = prepare(table, f.args().get(0), markers, types);
-                return scalar("system.tojson(" + arg.name() + ")", CqlTypes.TEXT, List.of(arg), values -> {
+                return scalar("system." + name + "(" + arg.name() + ")", CqlTypes.TEXT, List.of(arg), values -> {
                     String json = values.get(0) == null ? "null" : arg.type().toJson(values.get(0));
                     return CqlTypes.TEXT.decompose(json);
                 });
             }
             default -> {
+                // With one overload of this arity, a literal or marker argument takes its parameter's type, as
+                // Cassandra's resolution gives it: min_timeuuid(0), blob_as_int(?).
+                List<Functions.Function> sameArity = Functions.exists(name) ? Functions.overloads(name).stream()
+                        .filter(o -> o.argTypes().size() == f.args().size()).toList() : List.of();
                 List<Prepared> args = new ArrayList<>();
                 List<CqlType> argTypes = new ArrayList<>();
                 List<String> names = new ArrayList<>();
-                for (Selector a : f.args()) {
-                    Prepared arg = prepare(table, a, markers, types);
+                for (int i = 0; i < f.args().size(); i++) {
+                    Selector a = f.args().get(i);
+                    Term literal = a instanceof Selector.Value v && (v.term() instanceof Term.Constant || v.term() instanceof Term.BindMarker)
+                            ? v.term() : null;
+                    Prepared arg = sameArity.size() == 1 && literal != null
+                            ? value(table, literal, literal, sameArity.get(0).argTypes().get(i), markers, types)
+                            : prepare(table, a, markers, types);
                     args.add(arg);
                     argTypes.add(arg.type());
                     names.add(arg.name());

@@ -192,7 +192,7 @@ final class Terms {
 
     private static Value functionCall(Term.FunctionCall call, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
         String name = call.name();
-        if (name.equals("fromjson")) {
+        if (name.equals("fromjson") || name.equals("from_json")) {
             if (call.args().size() != 1) throw new InvalidRequestException("fromJson() takes exactly 1 argument");
             Value json = prepare(call.args().get(0), element(receiver, "json", CqlTypes.TEXT), markers, types);
             CqlType type = receiver.type();
