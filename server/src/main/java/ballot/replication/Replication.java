@@ -58,7 +58,7 @@ public final class Replication implements AutoCloseable {
     public ReplicatedCoordinator start(Membership membership, Messaging messaging) {
         ReplicatedCoordinator c = new ReplicatedCoordinator(membership, messaging, local, system, schema, hints, timeouts,
                 () -> nowMicros.getAsLong() / 1000, System::nanoTime, new CoordinatorMetrics(metrics));
-        delivery = new HintDelivery(hints, messaging, membership, timeouts.write());
+        delivery = new HintDelivery(hints, messaging, membership, timeouts.write(), table -> schema.get().table(table) != null);
         membership.listen(new MembershipListener() {
             public void joined(NodeInfo node) { c.refreshRing(); }
             public void left(NodeInfo node) { c.refreshRing(); }
