@@ -2,7 +2,10 @@ package ballot.lwt;
 
 import ballot.storage.StorageEngine;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -65,12 +68,17 @@ final class GroupCommit implements AutoCloseable {
         }
         RuntimeException failure = null;
         try {
-            storage.persistPaxos(List.of(write), false);
-            stepsWritten.increment();
+            if (storage.persistPaxos(List.of(write), false).isEmpty()) stepsWritten.increment();
+            else failure = dropped(write);
         } catch (RuntimeException e) {
             failure = e;
         }
         done.accept(failure);
+    }
+
+    /** The failure of a step whose table was dropped before it was written: it alone is not answered. */
+    private static RuntimeException dropped(StorageEngine.PaxosWrite write) {
+        return new StorageEngine.TableDroppedException(write.tableId());
     }
 
     private void run() {
@@ -89,6 +97,7 @@ final class GroupCommit implements AutoCloseable {
                 return; // closing: steps not yet written are lost, as messages may be
             }
             RuntimeException failure = null;
+            Set<StorageEngine.PaxosWrite> refused = Set.of();
             try {
                 List<StorageEngine.PaxosWrite> writes = new ArrayList<>(group.size());
                 boolean sync = false;
@@ -96,19 +105,23 @@ final class GroupCommit implements AutoCloseable {
                     writes.add(s.write());
                     sync |= s.sync();
                 }
-                storage.persistPaxos(writes, sync);
+                List<StorageEngine.PaxosWrite> left = storage.persistPaxos(writes, sync);
+                if (!left.isEmpty()) {
+                    refused = Collections.newSetFromMap(new IdentityHashMap<>());
+                    refused.addAll(left);
+                }
                 if (sync) {
-                    stepsSynced.add(writes.size());
+                    stepsSynced.add(writes.size() - left.size());
                     syncs.increment();
                 } else {
-                    stepsWritten.add(writes.size());
+                    stepsWritten.add(writes.size() - left.size());
                 }
             } catch (RuntimeException e) {
                 failure = e;
             }
             for (Step s : group) {
                 try {
-                    s.done().accept(failure);
+                    s.done().accept(failure == null && refused.contains(s.write()) ? dropped(s.write()) : failure);
                 } catch (RuntimeException e) { // a caller's bug must not stop the writer every LWT of the node needs
                     log.error("paxos persist callback failed", e);
                 }

@@ -774,8 +774,9 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         }
 
         /**
-         * A failed step is a bug or a storage failure: logged, and the lane goes on (nothing was acknowledged). After
-         * each task the lane publishes whether its coordinator needs ticks, and wakes the ticker if it does.
+         * A failed step is a bug or a storage failure: logged, and the lane goes on (nothing was acknowledged); a step of
+         * a table dropped meanwhile is only noted at debug level. After each task the lane publishes whether its
+         * coordinator needs ticks, and wakes the ticker if it does.
          */
         private void run(Runnable task) {
             try {
@@ -789,6 +790,10 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         }
 
         void failed(Throwable e) {
+            if (e instanceof StorageEngine.TableDroppedException) {
+                log.debug("paxos step of a table dropped meanwhile not answered lane={}: {}", index, e.getMessage());
+                return;
+            }
             if (throttle.allow("lane " + index + " " + e.getClass().getName())) log.error("paxos step failed lane={}", index, e);
         }
 

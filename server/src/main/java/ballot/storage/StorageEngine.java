@@ -370,10 +370,19 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Drops the table's data. */
     public void dropTable(UUID tableId) {
-        TableStore store = tables.remove(tableId);
+        TableStore store;
+        ColumnFamilyHandle family;
+        // Under the write lock: a write in progress finishes first, and a later one finds the table gone, never a
+        // column family dropped under it (persistPaxos refuses such steps one by one).
+        installLock.writeLock().lock();
+        try {
+            store = tables.remove(tableId);
+            family = families.remove(tableId);
+        } finally {
+            installLock.writeLock().unlock();
+        }
         latencies.forget(tableId);
         if (store != null) for (IndexStore index : store.indexes()) dropIndex(index.metadata().id());
-        ColumnFamilyHandle family = families.remove(tableId);
         if (family == null) return;
         try {
             for (byte section : new byte[] {PAXOS_STATE, PLAIN_VERSION, TXN_STATE}) {
@@ -442,8 +451,15 @@ public final class StorageEngine implements AutoCloseable {
 
     private TableStore store(UUID tableId) {
         TableStore table = tables.get(tableId);
-        if (table == null) throw new IllegalStateException("no storage for table " + tableId + " (dropped?)");
+        if (table == null) throw new TableDroppedException(tableId);
         return table;
+    }
+
+    /** A write or read of a table this node has no storage for: dropped (or not yet created here). */
+    public static final class TableDroppedException extends IllegalStateException {
+        public TableDroppedException(UUID tableId) {
+            super("no storage for table " + tableId + " (dropped?)");
+        }
     }
 
     // ---------------------------------------------------------------- writes
@@ -672,11 +688,18 @@ public final class StorageEngine implements AutoCloseable {
      * is synced to disk if {@code sync} (a group of acceptor steps pays one fsync), else once it is in the write-ahead
      * log, where a crash of the process cannot lose it (with {@code commitlog_sync: batch}, every write is synced).
      * The plain-write version is not touched.
+     *
+     * @return the writes left out because their table is dropped; the others are written
      */
-    public void persistPaxos(List<PaxosWrite> writes, boolean sync) {
+    public List<PaxosWrite> persistPaxos(List<PaxosWrite> writes, boolean sync) {
         lockOpenForWrite();
+        List<PaxosWrite> refused = new ArrayList<>(0);
         try (WriteBatch batch = new WriteBatch()) {
             for (PaxosWrite write : writes) {
+                if (!tables.containsKey(write.tableId())) {
+                    refused.add(write);
+                    continue;
+                }
                 for (Mutation mutation : write.decreeEntries()) {
                     PartitionUpdate update = mutation.update();
                     if (!update.tableId().equals(write.tableId()) || !update.key().equals(write.key()))
@@ -688,7 +711,8 @@ public final class StorageEngine implements AutoCloseable {
                 else batch.put(paxosFamily, key, write.state());
                 if (write.txnState() != null) batch.put(paxosFamily, paxosKey(TXN_STATE, write.tableId(), write.key()), write.txnState());
             }
-            db.write(sync ? syncWriteOptions : writeOptions, batch);
+            if (batch.count() > 0) db.write(sync ? syncWriteOptions : writeOptions, batch);
+            return refused;
         } catch (RocksDBException e) {
             throw refused("Paxos write", e);
         } finally {

@@ -115,6 +115,7 @@ class PaxosStatsTest {
 
         assertThat(registry.get("ballot.paxos.table.keys").gauge().value()).isZero();
         UUID table = UUID.randomUUID();
+        storage.ensureTable(ballot.cql.statement.SchemaDefinitions.table("ks", "CREATE TABLE t (k int PRIMARY KEY)", table));
         for (int k = 0; k < 10; k++) storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table, PartitionKey.of(CqlValuesTest.i(k)), new byte[100], List.of())), true);
         assertThat(registry.get("ballot.paxos.table.keys").gauge().value()).isEqualTo(10);
         assertThat(registry.get("ballot.paxos.table.memtable").gauge().value()).isGreaterThan(1000);

@@ -252,6 +252,25 @@ class RocksPaxosStoreTest {
         assertThat(store.plainVersion(key)).isZero();
     }
 
+    /**
+     * A step of a table dropped meanwhile fails alone: the other steps of its group are written (the whole group
+     * failed before, so one replica's votes for unrelated partitions were lost at every DROP during LWTs).
+     */
+    @Test
+    void aStepOfADroppedTableFailsAloneNotItsGroup() throws Exception {
+        TableMetadata dropped = SchemaDefinitions.table("ks", "CREATE TABLE gone (k int PRIMARY KEY, v int)", UUID.randomUUID());
+        storage.ensureTable(dropped);
+        storage.dropTable(dropped.id());
+        AcceptorState promised = new AcceptorState(new Ballot(5_000, 0, 7, 1), null, Decree.NONE, 0, RecentDecrees.NONE);
+        byte[] state = PaxosCodec.encodeState(promised);
+        List<StorageEngine.PaxosWrite> refused = storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), partition, state, List.of()),
+                new StorageEngine.PaxosWrite(dropped.id(), partition, state, List.of())), true);
+        assertThat(refused).extracting(StorageEngine.PaxosWrite::tableId).containsExactly(dropped.id());
+        assertThat(store.load(key)).isEqualTo(promised);
+        assertThatThrownBy(() -> Durably.persist(store, CqlValues.key(dropped.id(), partition), promised, List.of()))
+                .isInstanceOf(StorageEngine.TableDroppedException.class);
+    }
+
     @Test
     void queriesReadWholeSlicesOfOnePartition() throws Exception {
         for (int c = 1; c <= 5; c++) plainWrite(c, c * 10, 100 + c);
