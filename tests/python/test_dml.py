@@ -150,4 +150,4 @@ def test_a_hundred_concurrent_lwts_on_one_partition(session, table):
     failures = [type(r).__name__ + ": " + str(r) for ok, r in results if not ok]
     assert [f for f in failures if not f.startswith("WriteTimeout")] == []
     # On three cold coordinators contending for the key a tenth may time out (contention); on one node or warm, none.
-    assert len(failures) < len(statements) // 2
+    assert len(failures) < len(statements) // 4

@@ -110,10 +110,10 @@ final class GroupCommit implements AutoCloseable {
                     refused = Collections.newSetFromMap(new IdentityHashMap<>());
                     refused.addAll(left);
                 }
-                if (sync) {
+                if (sync && left.size() < writes.size()) {
                     stepsSynced.add(writes.size() - left.size());
                     syncs.increment();
-                } else {
+                } else if (!sync) {
                     stepsWritten.add(writes.size() - left.size());
                 }
             } catch (RuntimeException e) {

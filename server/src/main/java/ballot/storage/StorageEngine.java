@@ -372,8 +372,8 @@ public final class StorageEngine implements AutoCloseable {
     public void dropTable(UUID tableId) {
         TableStore store;
         ColumnFamilyHandle family;
-        // Under the write lock: a write in progress finishes first, and a later one finds the table gone, never a
-        // column family dropped under it (persistPaxos refuses such steps one by one).
+        // Under the write lock: a write that holds the read lock (apply, persistPaxos) finishes first, and a later one
+        // finds the table gone (persistPaxos refuses such steps one by one). Sweeps, reads and scans take no lock.
         installLock.writeLock().lock();
         try {
             store = tables.remove(tableId);
@@ -451,14 +451,14 @@ public final class StorageEngine implements AutoCloseable {
 
     private TableStore store(UUID tableId) {
         TableStore table = tables.get(tableId);
-        if (table == null) throw new TableDroppedException(tableId);
+        if (table == null) throw new IllegalStateException("no storage for table " + tableId + " (dropped?)");
         return table;
     }
 
-    /** A write or read of a table this node has no storage for: dropped (or not yet created here). */
+    /** An acceptor step {@link #persistPaxos} left out: its table was dropped before it could be written. */
     public static final class TableDroppedException extends IllegalStateException {
         public TableDroppedException(UUID tableId) {
-            super("no storage for table " + tableId + " (dropped?)");
+            super("table " + tableId + " was dropped before this Paxos step could be written");
         }
     }
 

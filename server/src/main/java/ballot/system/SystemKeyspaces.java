@@ -206,8 +206,8 @@ public final class SystemKeyspaces {
                   PRIMARY KEY ((keyspace_name), index_name))""", this::indexStatusRows);
         add(t, "system_views", "clients", "currently connected clients", """
                 CREATE TABLE clients (address inet, port int, hostname text, username text, connection_stage text,
-                  protocol_version int, client_options map<text, text>, driver_name text, driver_version text,
-                  request_count bigint, ssl_enabled boolean, ssl_protocol text, ssl_cipher_suite text,
+                  protocol_version int, client_options frozen<map<text, text>>, driver_name text, driver_version text,
+                  request_count bigint, ssl_enabled boolean, ssl_protocol text, ssl_cipher_suite text, keyspace_name text,
                   PRIMARY KEY ((address), port))""", this::clientRows);
         keyspaces.put("system_views", new KeyspaceMetadata("system_views", Map.of(), true, t, Map.of()));
     }
@@ -230,6 +230,7 @@ public final class SystemKeyspaces {
             row.put("ssl_enabled", c.sslProtocol() != null);
             row.put("ssl_protocol", c.sslProtocol());
             row.put("ssl_cipher_suite", c.sslCipherSuite());
+            row.put("keyspace_name", c.keyspace());
             rows.add(row);
         }
         return rows;

@@ -31,8 +31,11 @@ import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -269,6 +272,29 @@ class RocksPaxosStoreTest {
         assertThat(store.load(key)).isEqualTo(promised);
         assertThatThrownBy(() -> Durably.persist(store, CqlValues.key(dropped.id(), partition), promised, List.of()))
                 .isInstanceOf(StorageEngine.TableDroppedException.class);
+    }
+
+    /** The same through the group commit: in a burst that shares its fsyncs, only the dropped table's step fails. */
+    @Test
+    void theGroupCommitFailsOnlyTheStepOfADroppedTable() throws Exception {
+        TableMetadata dropped = SchemaDefinitions.table("ks", "CREATE TABLE gone (k int PRIMARY KEY, v int)", UUID.randomUUID());
+        storage.ensureTable(dropped);
+        storage.dropTable(dropped.id());
+        AcceptorState promised = new AcceptorState(new Ballot(5_000, 0, 7, 1), null, Decree.NONE, 0, RecentDecrees.NONE);
+        byte[] state = PaxosCodec.encodeState(promised);
+        List<CompletableFuture<RuntimeException>> live = new ArrayList<>();
+        CompletableFuture<RuntimeException> gone = new CompletableFuture<>();
+        for (int k = 0; k < 40; k++) {
+            CompletableFuture<RuntimeException> done = new CompletableFuture<>();
+            groupCommit.persist(new StorageEngine.PaxosWrite(table.id(), PartitionKey.of(CqlValuesTest.i(k)), state, List.of()), true, done::complete);
+            live.add(done);
+            if (k == 20) groupCommit.persist(new StorageEngine.PaxosWrite(dropped.id(), partition, state, List.of()), true, gone::complete);
+        }
+        assertThat(gone.get(10, TimeUnit.SECONDS)).isInstanceOf(StorageEngine.TableDroppedException.class);
+        for (int k = 0; k < 40; k++) {
+            assertThat(live.get(k).get(10, TimeUnit.SECONDS)).as("step %d", k).isNull();
+            assertThat(store.load(CqlValues.key(table.id(), PartitionKey.of(CqlValuesTest.i(k))))).isEqualTo(promised);
+        }
     }
 
     @Test

@@ -413,6 +413,8 @@ class CqlCompatibilityIT {
                 "DROP AGGREGATE IF EXISTS it.a", "DROP TRIGGER IF EXISTS tr ON it.syntax")) {
             assertThat(session.execute(dropNothing).getExecutionInfo().getErrors()).as(dropNothing).isEmpty();
         }
+        assertThatThrownBy(() -> session.execute("DROP FUNCTION IF EXISTS f")).isInstanceOf(InvalidQueryException.class)
+                .hasMessageStartingWith("No keyspace has been specified");
     }
 
     /** Cassandra 5.0's OperationFcts: floats and doubles follow IEEE 754; decimals cannot hold a NaN or an infinity. */
@@ -546,6 +548,7 @@ class CqlCompatibilityIT {
             assertThat(mine.getString("driver_version")).isEqualTo(options.get("DRIVER_VERSION")).isNotEmpty();
             assertThat(mine.getBoolean("ssl_enabled")).isFalse();
             assertThat(mine.isNull("ssl_protocol")).isTrue();
+            assertThat(mine.isNull("keyspace_name")).isTrue();
 
             long before = mine.getLong("request_count");
             for (int i = 0; i < 5; i++) app.execute("SELECT release_version FROM system.local");
@@ -553,6 +556,11 @@ class CqlCompatibilityIT {
             assertThat(after).isGreaterThanOrEqualTo(before + 5);
         }
         assertThat(appConnections()).as("a closed session's connections are gone").isEmpty();
+        try (CqlSession inKeyspace = node.sessionBuilder(o -> { }).withKeyspace("it").build()) {
+            inKeyspace.execute("SELECT release_version FROM system.local");
+            assertThat(session.execute("SELECT keyspace_name FROM system_views.clients").all().stream().map(r -> r.getString(0)))
+                    .as("the connections of a session that did USE it").contains("it");
+        }
     }
 
     private static List<Row> appConnections() {

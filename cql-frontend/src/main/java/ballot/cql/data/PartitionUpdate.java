@@ -1,6 +1,8 @@
 package ballot.cql.data;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -13,7 +15,8 @@ public record PartitionUpdate(UUID tableId, PartitionKey key, DeletionTime parti
     /**
      * What the update weighs as Cassandra's batch guardrail counts it ({@code PartitionUpdate.dataSize}): not the key;
      * each row's clustering values, its liveness (a timestamp, and a TTL and expiry if it expires), its deletion
-     * time, and each cell's timestamp, TTL, local deletion time, value and path; the static row (an empty one too);
+     * time, a deletion time per non-frozen collection or UDT column, and each cell's timestamp, TTL, local deletion
+     * time, value and path; the static row (an empty one too);
      * and the partition deletion's timestamp with each range tombstone's bounds and deletion.
      */
     public long dataSize() {
@@ -33,6 +36,11 @@ public record PartitionUpdate(UUID tableId, PartitionKey key, DeletionTime parti
     private static long rowSize(Row row) {
         long size = valuesSize(row.clustering().values()) + TIMESTAMP_SIZE + DELETION_SIZE;
         if (row.liveness() != null && row.liveness().isExpiring()) size += 2 * INT_SIZE;
+        // A non-frozen collection or UDT column carries its own deletion time, deleted or not.
+        Set<Integer> complex = new HashSet<>();
+        for (Cell cell : row.cells()) if (cell.path() != null) complex.add(cell.column());
+        for (ComplexDeletion d : row.complexDeletions()) complex.add(d.column());
+        size += (long) complex.size() * DELETION_SIZE;
         for (Cell cell : row.cells()) {
             size += TIMESTAMP_SIZE + 2 * INT_SIZE;
             if (cell.value() != null) size += cell.value().remaining();

@@ -968,14 +968,14 @@ public final class Parser {
                 identifier("trigger name");
                 expectWord("on");
             }
-            qualifiedName(kind.toLowerCase(Locale.ROOT) + " name");
+            QualifiedName name = qualifiedName(t.isWord("trigger") ? "table name" : kind.toLowerCase(Locale.ROOT) + " name");
             if ((t.isWord("function") || t.isWord("aggregate")) && acceptSymbol("(")) {
                 if (!peek().isSymbol(")")) {
                     do type(); while (acceptSymbol(","));
                 }
                 expectSymbol(")");
             }
-            return new Statement.DropNothing(kind);
+            return new Statement.DropNothing(kind, name);
         }
         throw unexpected("KEYSPACE, TABLE or TYPE");
     }

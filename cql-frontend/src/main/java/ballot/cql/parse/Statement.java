@@ -42,8 +42,11 @@ public sealed interface Statement {
     /** DROP ROLE, or with {@code user} DROP USER. */
     record DropRole(String name, boolean ifExists, boolean user) implements Statement {}
 
-    /** {@code DROP MATERIALIZED VIEW|FUNCTION|AGGREGATE|TRIGGER IF EXISTS ...}: Ballot has none of these, so nothing is dropped. */
-    record DropNothing(String kind) implements Statement {}
+    /**
+     * {@code DROP MATERIALIZED VIEW|FUNCTION|AGGREGATE|TRIGGER IF EXISTS ...}: Ballot has none of these, so nothing is
+     * dropped. {@code name} is the object's, or for a trigger its table's: its keyspace must still be known.
+     */
+    record DropNothing(String kind, QualifiedName name) implements Statement {}
 
     /** GRANT {@code role} TO {@code member}, or with {@code revoke} REVOKE {@code role} FROM {@code member}. */
     record GrantRole(String role, String member, boolean revoke) implements Statement {}

@@ -26,7 +26,9 @@ final class SnappyBodyCompressor implements BodyCompressor {
         try {
             byte[] probe = Snappy.compress(new byte[] {1, 2, 3});
             return Snappy.uncompress(probe).length == 3 ? new SnappyBodyCompressor() : null;
-        } catch (IOException | LinkageError | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
+            // snappy-java throws SnappyError (an Error) when it has no native library for this platform or cannot
+            // write it to java.io.tmpdir: the node then offers LZ4 alone, and this class still loads.
             log.warn("Snappy is not available on this node ({}); clients may use LZ4 or no compression", e.toString());
             return null;
         }

@@ -102,7 +102,10 @@ public final class Preparer {
         if (statement instanceof Statement.CreateIndex s) return IndexStatements.create(s, keyspace, now);
         if (statement instanceof Statement.DropIndex s) return IndexStatements.drop(s, keyspace);
         if (statement instanceof Statement.Describe d) return describer.prepare(d, keyspace);
-        if (statement instanceof Statement.DropNothing) return SchemaStatement.NOTHING;
+        if (statement instanceof Statement.DropNothing d) {
+            keyspaceOf(d.name(), keyspace); // as Cassandra: no keyspace, no statement
+            return SchemaStatement.NOTHING;
+        }
         if (statement instanceof Statement.CreateRole s) return RoleStatements.create(s);
         if (statement instanceof Statement.AlterRole s) return RoleStatements.alter(s);
         if (statement instanceof Statement.DropRole s) return RoleStatements.drop(s);

@@ -140,7 +140,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (ssl != null && ssl.handshakeFuture().isSuccess()) tls = ssl.engine().getSession();
         return new ConnectedClient((InetSocketAddress) channel.remoteAddress(), stage, username,
                 started == null ? 0 : started.protocolVersion().code(), started == null ? null : started.startupOptions(),
-                started == null ? null : started.driverName(), started == null ? null : started.driverVersion(), requests,
+                started == null ? null : started.driverName(), started == null ? null : started.driverVersion(),
+                started == null ? null : started.keyspace(), requests,
                 tls == null ? null : tls.getProtocol(), tls == null ? null : tls.getCipherSuite());
     }
 

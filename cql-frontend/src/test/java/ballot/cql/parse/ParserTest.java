@@ -478,11 +478,11 @@ class ParserTest {
     /** There are none of these to drop, so IF EXISTS makes the statement a no-op (cleanup scripts, cqlengine). */
     @Test
     void dropIfExistsOfWhatBallotLacksDropsNothing() {
-        assertThat(parse("DROP MATERIALIZED VIEW IF EXISTS ks.v")).isEqualTo(new Statement.DropNothing("MATERIALIZED VIEW"));
-        assertThat(parse("DROP FUNCTION IF EXISTS ks.f(int, frozen<list<text>>)")).isEqualTo(new Statement.DropNothing("FUNCTION"));
-        assertThat(parse("DROP FUNCTION IF EXISTS f")).isEqualTo(new Statement.DropNothing("FUNCTION"));
-        assertThat(parse("drop aggregate if exists ks.a()")).isEqualTo(new Statement.DropNothing("AGGREGATE"));
-        assertThat(parse("DROP TRIGGER IF EXISTS tr ON ks.t;")).isEqualTo(new Statement.DropNothing("TRIGGER"));
+        assertThat(parse("DROP MATERIALIZED VIEW IF EXISTS ks.v")).isEqualTo(new Statement.DropNothing("MATERIALIZED VIEW", new QualifiedName("ks", "v")));
+        assertThat(parse("DROP FUNCTION IF EXISTS ks.f(int, frozen<list<text>>)")).isEqualTo(new Statement.DropNothing("FUNCTION", new QualifiedName("ks", "f")));
+        assertThat(parse("DROP FUNCTION IF EXISTS f")).isEqualTo(new Statement.DropNothing("FUNCTION", new QualifiedName(null, "f")));
+        assertThat(parse("drop aggregate if exists ks.a()")).isEqualTo(new Statement.DropNothing("AGGREGATE", new QualifiedName("ks", "a")));
+        assertThat(parse("DROP TRIGGER IF EXISTS tr ON ks.t;")).isEqualTo(new Statement.DropNothing("TRIGGER", new QualifiedName("ks", "t")));
         assertThatThrownBy(() -> parse("DROP MATERIALIZED VIEW ks.v")).hasMessage("DROP MATERIALIZED VIEW is not supported by Ballot yet");
         assertThatThrownBy(() -> parse("DROP TRIGGER IF EXISTS tr")).isInstanceOf(SyntaxException.class);
     }
