@@ -35,7 +35,7 @@ var (
 
 	// lastResponseVersion is the protocol version of the latest response frame.
 	lastResponseVersion atomic.Int32
-	compressor          = &countingCompressor{}
+	compressor          = &countingCompressor{Compressor: lz4.LZ4Compressor{}}
 	tableSeq            atomic.Int32
 )
 
@@ -52,21 +52,21 @@ func (versionObserver) ObserveFrameHeader(_ context.Context, h gocql.ObservedFra
 	lastResponseVersion.Store(int32(h.Version) & 0x7f)
 }
 
-// countingCompressor is lz4 that counts what it decompresses, to prove that
-// compression was negotiated and used rather than silently dropped.
+// countingCompressor wraps a gocql compressor (lz4 for the suite, Snappy in one test) and counts what it
+// decompresses, to prove that compression was negotiated and used rather than silently dropped.
 type countingCompressor struct {
-	lz4.LZ4Compressor
+	gocql.Compressor
 	decompressed atomic.Int64
 }
 
 func (c *countingCompressor) AppendDecompressedWithLength(dst, src []byte) ([]byte, error) {
 	c.decompressed.Add(1)
-	return c.LZ4Compressor.AppendDecompressedWithLength(dst, src)
+	return c.Compressor.AppendDecompressedWithLength(dst, src)
 }
 
 func (c *countingCompressor) AppendDecompressed(dst, src []byte, n uint32) ([]byte, error) {
 	c.decompressed.Add(1)
-	return c.LZ4Compressor.AppendDecompressed(dst, src, n)
+	return c.Compressor.AppendDecompressed(dst, src, n)
 }
 
 func newCluster() *gocql.ClusterConfig {

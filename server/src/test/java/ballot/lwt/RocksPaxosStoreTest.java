@@ -255,33 +255,37 @@ class RocksPaxosStoreTest {
         assertThat(store.plainVersion(key)).isZero();
     }
 
+    private static final AcceptorState PROMISED = new AcceptorState(new Ballot(5_000, 0, 7, 1), null, Decree.NONE, 0, RecentDecrees.NONE);
+
+    /** A table that had storage on this node and was dropped. */
+    private TableMetadata droppedTable() {
+        TableMetadata dropped = SchemaDefinitions.table("ks", "CREATE TABLE gone (k int PRIMARY KEY, v int)", UUID.randomUUID());
+        storage.ensureTable(dropped);
+        storage.dropTable(dropped.id());
+        return dropped;
+    }
+
     /**
      * A step of a table dropped meanwhile fails alone: the other steps of its group are written (the whole group
      * failed before, so one replica's votes for unrelated partitions were lost at every DROP during LWTs).
      */
     @Test
     void aStepOfADroppedTableFailsAloneNotItsGroup() throws Exception {
-        TableMetadata dropped = SchemaDefinitions.table("ks", "CREATE TABLE gone (k int PRIMARY KEY, v int)", UUID.randomUUID());
-        storage.ensureTable(dropped);
-        storage.dropTable(dropped.id());
-        AcceptorState promised = new AcceptorState(new Ballot(5_000, 0, 7, 1), null, Decree.NONE, 0, RecentDecrees.NONE);
-        byte[] state = PaxosCodec.encodeState(promised);
+        TableMetadata dropped = droppedTable();
+        byte[] state = PaxosCodec.encodeState(PROMISED);
         List<StorageEngine.PaxosWrite> refused = storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), partition, state, List.of()),
                 new StorageEngine.PaxosWrite(dropped.id(), partition, state, List.of())), true);
         assertThat(refused).extracting(StorageEngine.PaxosWrite::tableId).containsExactly(dropped.id());
-        assertThat(store.load(key)).isEqualTo(promised);
-        assertThatThrownBy(() -> Durably.persist(store, CqlValues.key(dropped.id(), partition), promised, List.of()))
+        assertThat(store.load(key)).isEqualTo(PROMISED);
+        assertThatThrownBy(() -> Durably.persist(store, CqlValues.key(dropped.id(), partition), PROMISED, List.of()))
                 .isInstanceOf(StorageEngine.TableDroppedException.class);
     }
 
     /** The same through the group commit: in a burst that shares its fsyncs, only the dropped table's step fails. */
     @Test
     void theGroupCommitFailsOnlyTheStepOfADroppedTable() throws Exception {
-        TableMetadata dropped = SchemaDefinitions.table("ks", "CREATE TABLE gone (k int PRIMARY KEY, v int)", UUID.randomUUID());
-        storage.ensureTable(dropped);
-        storage.dropTable(dropped.id());
-        AcceptorState promised = new AcceptorState(new Ballot(5_000, 0, 7, 1), null, Decree.NONE, 0, RecentDecrees.NONE);
-        byte[] state = PaxosCodec.encodeState(promised);
+        TableMetadata dropped = droppedTable();
+        byte[] state = PaxosCodec.encodeState(PROMISED);
         List<CompletableFuture<RuntimeException>> live = new ArrayList<>();
         CompletableFuture<RuntimeException> gone = new CompletableFuture<>();
         for (int k = 0; k < 40; k++) {
@@ -293,7 +297,7 @@ class RocksPaxosStoreTest {
         assertThat(gone.get(10, TimeUnit.SECONDS)).isInstanceOf(StorageEngine.TableDroppedException.class);
         for (int k = 0; k < 40; k++) {
             assertThat(live.get(k).get(10, TimeUnit.SECONDS)).as("step %d", k).isNull();
-            assertThat(store.load(CqlValues.key(table.id(), PartitionKey.of(CqlValuesTest.i(k))))).isEqualTo(promised);
+            assertThat(store.load(CqlValues.key(table.id(), PartitionKey.of(CqlValuesTest.i(k))))).isEqualTo(PROMISED);
         }
     }
 

@@ -2,7 +2,6 @@ package ballot.cql.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,9 +30,6 @@ public interface BodyCompressor {
 
     /** The algorithms SUPPORTED lists, as Cassandra lists them: Snappy first, where its native library loads. */
     static List<String> available() {
-        List<String> names = new ArrayList<>();
-        if (SnappyBodyCompressor.INSTANCE != null) names.add("snappy");
-        names.add("lz4");
-        return List.copyOf(names);
+        return SnappyBodyCompressor.INSTANCE != null ? List.of("snappy", "lz4") : List.of("lz4");
     }
 }
