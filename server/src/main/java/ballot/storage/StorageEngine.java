@@ -102,22 +102,16 @@ public final class StorageEngine implements AutoCloseable {
     /** Ids of the merged fragments sweeps and write-backs write: no write ever rewrites one (WriteId). */
     private final WriteId mergeIds;
     private final AtomicLong plainVersionCounter = new AtomicLong(1);
-    private final Map<UUID, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
+    private final Map<UUID, SharedFamily> families = new ConcurrentHashMap<>();
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
     /** Index column families by index id, including those opened at start whose table is not yet attached. */
-    private final Map<UUID, ColumnFamilyHandle> indexFamilies = new ConcurrentHashMap<>();
+    private final Map<UUID, SharedFamily> indexFamilies = new ConcurrentHashMap<>();
     /**
      * Writes hold it shared from choosing their table's store to their batch's write; installing indexes holds it
      * exclusively, so after an install no write without the new indexes is still in flight (IndexBuild).
      */
     private static final long HEALTH_VALID_NANOS = 100_000_000L;
     private volatile HealthReading lastHealth;
-    /**
-     * Held exclusively while a dropped family's handle is closed, shared while {@link #health} walks the families'
-     * handles and while an admin call ({@link #flush}, {@link #compact}, {@link #tableStats}) uses one: a closed
-     * handle is never used.
-     */
-    private final java.util.concurrent.locks.ReentrantReadWriteLock familyCloseLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private final TableLatencies latencies = new TableLatencies();
     private final java.util.concurrent.locks.ReentrantReadWriteLock installLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     /** Set by {@link #close} under {@link #installLock}'s write lock: a write after it is refused, never sent to closed handles. */
@@ -205,8 +199,8 @@ public final class StorageEngine implements AutoCloseable {
         for (int i = 3; i < handles.size(); i++) {
             String family = new String(descriptors.get(i).getName(), StandardCharsets.UTF_8);
             UUID id = UUID.fromString(family.substring(2));
-            if (family.startsWith(INDEX_FAMILY_PREFIX)) indexFamilies.put(id, handles.get(i));
-            else families.put(id, handles.get(i));
+            if (family.startsWith(INDEX_FAMILY_PREFIX)) indexFamilies.put(id, new SharedFamily(handles.get(i)));
+            else families.put(id, new SharedFamily(handles.get(i)));
         }
         writeOptions = new WriteOptions().setSync(options.syncEveryWrite());
         syncWriteOptions = new WriteOptions().setSync(true);
@@ -262,7 +256,7 @@ public final class StorageEngine implements AutoCloseable {
      * column family.
      */
     public void ensureTable(TableMetadata table) {
-        ColumnFamilyHandle family = families.computeIfAbsent(table.id(), id -> createFamily(TABLE_FAMILY_PREFIX, id, tableOptions, table));
+        SharedFamily family = families.computeIfAbsent(table.id(), id -> createFamily(TABLE_FAMILY_PREFIX, id, tableOptions, table));
         List<IndexStore> toBuild = new ArrayList<>();
         TableStore store;
         List<IndexStore> removed = new ArrayList<>();
@@ -278,9 +272,9 @@ public final class StorageEngine implements AutoCloseable {
                     indexes.add(kept.retargeted(ballot.cql.index.IndexTerms.of(table, index)));
                     continue;
                 }
-                ColumnFamilyHandle indexFamily = indexFamilies.computeIfAbsent(index.id(),
+                SharedFamily indexFamily = indexFamilies.computeIfAbsent(index.id(),
                         id -> createFamily(INDEX_FAMILY_PREFIX, id, indexOptions, table));
-                boolean built = getMeta(INDEX_BUILT + index.id()) != null || isEmpty(family);
+                boolean built = getMeta(INDEX_BUILT + index.id()) != null || isEmpty(family.handle());
                 if (built) putMeta(INDEX_BUILT + index.id(), new byte[] {1});
                 IndexStore created = new IndexStore(ballot.cql.index.IndexTerms.of(table, index), indexFamily,
                         built ? IndexStore.State.BUILT : IndexStore.State.BUILDING);
@@ -297,9 +291,9 @@ public final class StorageEngine implements AutoCloseable {
         for (IndexStore index : toBuild) indexBuilder.execute(() -> build(table.id(), index));
     }
 
-    private ColumnFamilyHandle createFamily(String prefix, UUID id, ColumnFamilyOptions options, TableMetadata table) {
+    private SharedFamily createFamily(String prefix, UUID id, ColumnFamilyOptions options, TableMetadata table) {
         try {
-            return db.createColumnFamily(new ColumnFamilyDescriptor((prefix + id).getBytes(StandardCharsets.UTF_8), options));
+            return new SharedFamily(db.createColumnFamily(new ColumnFamilyDescriptor((prefix + id).getBytes(StandardCharsets.UTF_8), options)));
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot create storage for table " + table + ": " + e.getMessage(), e);
         }
@@ -319,7 +313,9 @@ public final class StorageEngine implements AutoCloseable {
         try {
             TableStore table = tables.get(tableId);
             if (table == null || !stillWanted.getAsBoolean()) return;
-            new IndexBuild(db, table, index, mergeIds, writeOptions).run(stillWanted);
+            try (SharedFamily.Held data = table.hold(); SharedFamily.Held entries = index.hold()) {
+                new IndexBuild(db, table, index, mergeIds, writeOptions).run(stillWanted);
+            }
             if (!stillWanted.getAsBoolean()) return;
             putMeta(INDEX_BUILT + indexId, new byte[] {1});
             index.built();
@@ -333,7 +329,8 @@ public final class StorageEngine implements AutoCloseable {
         long n = 0;
         for (IndexStore index : store(tableId).indexes()) {
             if (!index.metadata().name().equals(indexName)) continue;
-            try (ReadOptions options = new ReadOptions().setTotalOrderSeek(true); RocksIterator it = db.newIterator(index.family(), options)) {
+            try (SharedFamily.Held held = index.hold(); ReadOptions options = new ReadOptions().setTotalOrderSeek(true);
+                    RocksIterator it = db.newIterator(index.family(), options)) {
                 for (it.seekToFirst(); it.isValid(); it.next()) n++;
             }
         }
@@ -351,29 +348,25 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     private void dropIndex(UUID indexId) {
-        ColumnFamilyHandle family = indexFamilies.remove(indexId);
+        SharedFamily family = indexFamilies.remove(indexId);
         if (family == null) return;
         try {
-            db.dropColumnFamily(family);
+            db.dropColumnFamily(family.handle());
             deleteMeta(INDEX_BUILT + indexId);
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot drop storage of index " + indexId + ": " + e.getMessage(), e);
         } finally {
-            familyCloseLock.writeLock().lock();
-            try {
-                family.close();
-            } finally {
-                familyCloseLock.writeLock().unlock();
-            }
+            family.retire();
         }
     }
 
     /** Drops the table's data. */
     public void dropTable(UUID tableId) {
         TableStore store;
-        ColumnFamilyHandle family;
+        SharedFamily family;
         // Under the write lock: a write that holds the read lock (apply, persistPaxos) finishes first, and a later one
-        // finds the table gone (persistPaxos refuses such steps one by one). Sweeps, reads and scans take no lock.
+        // finds the table gone (persistPaxos refuses such steps one by one). Reads, scans and sweeps hold the family
+        // instead (SharedFamily): the last of them closes it.
         installLock.writeLock().lock();
         try {
             store = tables.remove(tableId);
@@ -390,16 +383,11 @@ public final class StorageEngine implements AutoCloseable {
                 db.deleteRange(paxosFamily, start, StorageKeys.prefixEnd(start));
             }
             db.delete(paxosFamily, paxosKey(TABLE_VERSION, tableId, null));
-            db.dropColumnFamily(family);
+            db.dropColumnFamily(family.handle());
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot drop storage of table " + tableId + ": " + e.getMessage(), e);
         } finally {
-            familyCloseLock.writeLock().lock();
-            try {
-                family.close();
-            } finally {
-                familyCloseLock.writeLock().unlock();
-            }
+            family.retire();
         }
     }
 
@@ -426,12 +414,16 @@ public final class StorageEngine implements AutoCloseable {
         TableStore table = store(tableId);
         byte[] all = new byte[9];
         java.util.Arrays.fill(all, (byte) 0xFF);
-        try {
+        try (SharedFamily.Held held = table.hold()) {
             // The table's version changes before and after, so no snapshot during the deletion matches a later one.
             byte[] tableVersion = paxosKey(TABLE_VERSION, tableId, null);
             db.put(paxosFamily, syncWriteOptions, tableVersion, versionBytes(nextPlainVersion()));
             db.deleteRange(table.family(), new byte[0], all);
-            for (IndexStore index : table.indexes()) db.deleteRange(index.family(), new byte[0], indexEnd(index.family()));
+            for (IndexStore index : table.indexes()) {
+                try (SharedFamily.Held entries = index.hold()) {
+                    db.deleteRange(index.family(), new byte[0], indexEnd(index.family()));
+                }
+            }
             db.put(paxosFamily, tableVersion, versionBytes(nextPlainVersion()));
             db.flushWal(true);
         } catch (RocksDBException e) {
@@ -574,13 +566,7 @@ public final class StorageEngine implements AutoCloseable {
 
     StorageHealth readHealth() throws RocksDBException {
         long l0 = level0Files(paxosFamily);
-        familyCloseLock.readLock().lock();
-        try {
-            for (ColumnFamilyHandle family : families.values()) l0 = Math.max(l0, level0Files(family));
-            for (ColumnFamilyHandle family : indexFamilies.values()) l0 = Math.max(l0, level0Files(family));
-        } finally {
-            familyCloseLock.readLock().unlock();
-        }
+        for (SharedFamily family : concat(families.values(), indexFamilies.values())) l0 = Math.max(l0, level0Files(family));
         long pending = db.getAggregatedLongProperty("rocksdb.estimate-pending-compaction-bytes");
         boolean delayed = db.getLongProperty("rocksdb.actual-delayed-write-rate") > 0 || db.getLongProperty("rocksdb.is-write-stopped") > 0;
         return new StorageHealth(l0, tableOptions.level0SlowdownWritesTrigger(), pending, tableOptions.softPendingCompactionBytesLimit(), delayed);
@@ -589,6 +575,13 @@ public final class StorageEngine implements AutoCloseable {
     /** A string property: RocksDB has no number form of it. */
     private long level0Files(ColumnFamilyHandle family) throws RocksDBException {
         return Long.parseLong(db.getProperty(family, "rocksdb.num-files-at-level0").trim());
+    }
+
+    /** 0 for a family dropped meanwhile. */
+    private long level0Files(SharedFamily family) throws RocksDBException {
+        try (SharedFamily.Held held = family.tryHold()) {
+            return held == null ? 0 : level0Files(family.handle());
+        }
     }
 
     /** Background errors RocksDB has reported since the engine opened (BackgroundErrors). */
@@ -728,7 +721,7 @@ public final class StorageEngine implements AutoCloseable {
         TableStore store = store(table.id());
         byte[] prefix = StorageKeys.partitionPrefix(key);
         Snapshot snapshot = db.getSnapshot();
-        try (ReadOptions readOptions = new ReadOptions().setSnapshot(snapshot).setPrefixSameAsStart(true)) {
+        try (SharedFamily.Held held = store.hold(); ReadOptions readOptions = new ReadOptions().setSnapshot(snapshot).setPrefixSameAsStart(true)) {
             List<PartitionData> partitions = new ArrayList<>(specs.size());
             for (ReadSpec spec : specs) {
                 try (RocksIterator it = db.newIterator(store.family(), readOptions)) {
@@ -784,7 +777,7 @@ public final class StorageEngine implements AutoCloseable {
         TableStore store = store(table.id());
         byte[] prefix = StorageKeys.partitionPrefix(key);
         // No iterate_upper_bound: seekForPrev at the bound is undefined with one; readPartition checks its bounds.
-        try (RocksIterator it = db.newIterator(store.family(), partitionReadOptions)) {
+        try (SharedFamily.Held held = store.hold(); RocksIterator it = db.newIterator(store.family(), partitionReadOptions)) {
             PartitionData data = store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit()));
             latencies.of(table.id()).reads().record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             return data;
@@ -799,7 +792,7 @@ public final class StorageEngine implements AutoCloseable {
         TableStore store = store(table.id());
         List<PartitionData> result = new ArrayList<>();
         int rowsLeft = spec.rowLimit();
-        try (ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
+        try (SharedFamily.Held held = store.hold(); ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
                 RocksIterator it = db.newIterator(store.family(), readOptions)) {
             if (range.isEmpty()) return result;
             if (range.startAfter() != null) it.seek(StorageKeys.section(StorageKeys.partitionPrefix(range.startAfter()), StorageKeys.END));
@@ -840,7 +833,8 @@ public final class StorageEngine implements AutoCloseable {
         }
         if (driving == null) throw new IllegalArgumentException("index " + expression.index() + " drives a query that does not use it");
         Snapshot snapshot = db.getSnapshot();
-        try (ReadOptions readOptions = new ReadOptions().setSnapshot(snapshot).setTotalOrderSeek(true);
+        try (SharedFamily.Held tableHeld = store.hold(); SharedFamily.Held indexHeld = driving.hold();
+                ReadOptions readOptions = new ReadOptions().setSnapshot(snapshot).setTotalOrderSeek(true);
                 RocksIterator entries = db.newIterator(driving.family(), readOptions);
                 RocksIterator data = db.newIterator(store.family(), readOptions)) {
             return new IndexScan(store, driving, expression, spec).run(entries, data, range, partitionLimit);
@@ -857,6 +851,13 @@ public final class StorageEngine implements AutoCloseable {
      */
     public long sweep(UUID tableId, int nowInSec) {
         TableStore store = store(tableId);
+        try (SharedFamily.Held held = store.hold()) {
+            return sweep(store, nowInSec);
+        }
+    }
+
+    private long sweep(TableStore store, int nowInSec) {
+        UUID tableId = store.metadata().id();
         long keys = 0;
         List<byte[]> prefixes = new ArrayList<>();
         try (ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
@@ -875,7 +876,7 @@ public final class StorageEngine implements AutoCloseable {
         sweptAt.put(tableId, System.nanoTime());
         for (IndexStore index : store.indexes()) {
             if (index.state() != IndexStore.State.BUILT || !indexFamilies.containsKey(index.metadata().id())) continue;
-            try {
+            try (SharedFamily.Held held = index.hold()) {
                 long stale = IndexSweep.run(db, store, index, nowInSec, writeOptions);
                 log.debug("swept index={} stale_entries={}", index.metadata().name(), stale);
             } catch (RocksDBException e) {
@@ -889,15 +890,19 @@ public final class StorageEngine implements AutoCloseable {
         return sweep(store, new PartitionSweep(store, prefix, nowInSec, mergeIds), prefix);
     }
 
+    /** Sweeps one partition; 0 if its table was dropped (nothing left to sweep). */
     private int sweep(TableStore store, PartitionSweep sweep, byte[] prefix) {
+        SharedFamily.Held held = store.shared().tryHold();
+        if (held == null) return 0;
         synchronized (sweepLocks[Math.floorMod(java.util.Arrays.hashCode(prefix), sweepLocks.length)]) {
-            try (ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
+            try (held; ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
                     RocksIterator it = db.newIterator(store.family(), readOptions);
                     WriteBatch batch = new WriteBatch()) {
                 PartitionSweep.Result result = sweep.sweep(it, batch);
                 if (batch.count() > 0) db.write(writeOptions, batch);
                 return result.keysRead();
             } catch (RocksDBException e) {
+                if (store.shared().retired()) return 0; // dropped meanwhile: RocksDB refuses writes to a dropped family
                 throw new IllegalStateException("sweep of table " + store.metadata() + " failed: " + e.getMessage(), e);
             }
         }
@@ -922,12 +927,15 @@ public final class StorageEngine implements AutoCloseable {
         TableStore store = tables.get(w.table());
         Long purged = sweptAt.get(w.table());
         if (store == null || purged != null && w.readNanos() - purged < 0) return;
+        SharedFamily.Held held = store.shared().tryHold();
+        if (held == null) return;
         synchronized (sweepLocks[Math.floorMod(java.util.Arrays.hashCode(w.prefix()), sweepLocks.length)]) {
-            try (WriteBatch batch = new WriteBatch()) {
+            try (held; WriteBatch batch = new WriteBatch()) {
                 for (byte[] key : w.keys()) batch.delete(store.family(), key);
                 if (!w.merged().isEmpty()) batch.put(store.family(), StorageKeys.mergedKey(w.keys(), mergeIds), FragmentCodec.encode(w.merged()));
                 db.write(writeOptions, batch);
             } catch (RocksDBException e) {
+                if (store.shared().retired()) return; // dropped meanwhile
                 throw new IllegalStateException("write-back of a merged row of " + store.metadata() + " failed: " + e.getMessage(), e);
             }
         }
@@ -1063,7 +1071,11 @@ public final class StorageEngine implements AutoCloseable {
         withFamily(tableId, "flush", family -> {
             try (org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
                 db.flush(wait, family);
-                for (IndexStore index : store(tableId).indexes()) db.flush(wait, index.family());
+                for (IndexStore index : store(tableId).indexes()) {
+                    try (SharedFamily.Held held = index.shared().tryHold()) {
+                        if (held != null) db.flush(wait, index.family());
+                    }
+                }
             }
             return null;
         });
@@ -1071,16 +1083,20 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Writes every memtable (tables, indexes, Paxos, meta) to SST files, and returns once they are written. */
     public void flushAll() {
-        familyCloseLock.readLock().lock();
+        List<SharedFamily.Held> holds = new ArrayList<>();
         try (org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
             List<ColumnFamilyHandle> all = new ArrayList<>(List.of(paxosFamily, metaFamily, defaultFamily));
-            all.addAll(families.values());
-            all.addAll(indexFamilies.values());
+            for (SharedFamily family : concat(families.values(), indexFamilies.values())) {
+                SharedFamily.Held held = family.tryHold();
+                if (held == null) continue;
+                holds.add(held);
+                all.add(family.handle());
+            }
             db.flush(wait, all);
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot flush the memtables: " + e.getMessage(), e);
         } finally {
-            familyCloseLock.readLock().unlock();
+            holds.forEach(SharedFamily.Held::close);
         }
     }
 
@@ -1113,14 +1129,18 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     private <T> T withFamily(UUID tableId, String what, FamilyCall<T> call) {
-        familyCloseLock.readLock().lock();
-        try {
-            return call.apply(store(tableId).family());
+        TableStore store = store(tableId);
+        try (SharedFamily.Held held = store.hold()) {
+            return call.apply(store.family());
         } catch (RocksDBException | NumberFormatException e) {
             throw new IllegalStateException("cannot " + what + " table " + tableId + ": " + e.getMessage(), e);
-        } finally {
-            familyCloseLock.readLock().unlock();
         }
+    }
+
+    private static List<SharedFamily> concat(java.util.Collection<SharedFamily> a, java.util.Collection<SharedFamily> b) {
+        List<SharedFamily> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -1159,8 +1179,7 @@ public final class StorageEngine implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (ColumnFamilyHandle family : families.values()) family.close();
-        for (ColumnFamilyHandle family : indexFamilies.values()) family.close();
+        for (SharedFamily family : concat(families.values(), indexFamilies.values())) family.closeNow();
         metaFamily.close();
         paxosFamily.close();
         defaultFamily.close();

@@ -26,13 +26,23 @@ import org.rocksdb.WriteBatch;
  * One table's column family with the codecs its definition implies, and its indexes, whose entries every write puts
  * in the same batch as its data (docs/indexes.md). Immutable; replaced when the table or its indexes change.
  */
-record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringCodec clustering, SweepQueue sweeps,
+record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec clustering, SweepQueue sweeps,
         List<IndexStore> indexes) {
     /** A read that meets a row with this many fragments asks for its partition to be swept. */
     static final int FRAGMENTS_BEFORE_SWEEP = 4;
 
-    TableStore(TableMetadata metadata, ColumnFamilyHandle family, SweepQueue sweeps, List<IndexStore> indexes) {
-        this(metadata, family, new ClusteringCodec(metadata), sweeps, List.copyOf(indexes));
+    TableStore(TableMetadata metadata, SharedFamily shared, SweepQueue sweeps, List<IndexStore> indexes) {
+        this(metadata, shared, new ClusteringCodec(metadata), sweeps, List.copyOf(indexes));
+    }
+
+    /** The table's handle: only while it is held ({@link #hold}) or under the engine's install lock. */
+    ColumnFamilyHandle family() {
+        return shared.handle();
+    }
+
+    /** Holds the table's family open (SharedFamily), or fails if the table was dropped. */
+    SharedFamily.Held hold() {
+        return shared.hold("table " + metadata);
     }
 
     /** A range tombstone as stored: bounds as encoded clustering prefixes (empty = unbounded). */
@@ -55,7 +65,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
         byte[] prefix = StorageKeys.partitionPrefix(update.key());
         if (!update.partitionDeletion().isLive()) {
             DeletionTime d = update.partitionDeletion();
-            batch.put(family, StorageKeys.concat(prefix, StorageKeys.PARTITION_DELETION, writeId, new byte[0]),
+            batch.put(family(), StorageKeys.concat(prefix, StorageKeys.PARTITION_DELETION, writeId, new byte[0]),
                     new ByteWriter(12).writeLong(d.markedAt()).writeInt(d.localDeletionTime()).toByteArray());
         }
         List<RangeTombstone> rangeTombstones = update.rangeTombstones();
@@ -66,11 +76,11 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
                     .writeByte(rt.slice().end().inclusive() ? 1 : 0).writeSized(clustering.encode(rt.slice().end().prefix()))
                     .writeLong(rt.deletion().markedAt()).writeInt(rt.deletion().localDeletionTime());
             byte[] sequence = {(byte) (i >>> 8), (byte) i};
-            batch.put(family, StorageKeys.concat(prefix, StorageKeys.RANGE_TOMBSTONE, writeId, sequence), value.toByteArray());
+            batch.put(family(), StorageKeys.concat(prefix, StorageKeys.RANGE_TOMBSTONE, writeId, sequence), value.toByteArray());
         }
         ByteBuffer[] keyComponents = indexes.isEmpty() ? null : PartitionKey.split(update.key().key(), metadata.partitionKey().size());
         if (update.staticRow() != null && !update.staticRow().isEmpty()) {
-            batch.put(family, StorageKeys.concat(prefix, StorageKeys.STATIC_ROW, writeId, new byte[0]),
+            batch.put(family(), StorageKeys.concat(prefix, StorageKeys.STATIC_ROW, writeId, new byte[0]),
                     FragmentCodec.encode(update.staticRow()));
             sweeps.written(metadata.id(), prefix, SweepQueue.Scope.STATIC, null);
             for (IndexStore index : indexes) index.addTo(batch, keyComponents, prefix, update.staticRow(), new byte[0], writeId);
@@ -83,7 +93,7 @@ record TableStore(TableMetadata metadata, ColumnFamilyHandle family, ClusteringC
         for (Map.Entry<ByteKey, List<Row>> e : rows.entrySet()) {
             List<Row> fragments = e.getValue();
             Row row = fragments.size() == 1 ? fragments.get(0) : RowMerger.merge(fragments, DeletionTime.LIVE);
-            batch.put(family, StorageKeys.concat(prefix, StorageKeys.ROW, e.getKey().bytes(), writeId), FragmentCodec.encode(row));
+            batch.put(family(), StorageKeys.concat(prefix, StorageKeys.ROW, e.getKey().bytes(), writeId), FragmentCodec.encode(row));
             sweeps.written(metadata.id(), prefix, SweepQueue.Scope.ROW, e.getKey().bytes());
             for (IndexStore index : indexes) index.addTo(batch, keyComponents, prefix, row, e.getKey().bytes(), writeId);
         }
