@@ -72,6 +72,15 @@ import org.slf4j.LoggerFactory;
  */
 final class Connection extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
+    private static final java.lang.invoke.VarHandle REQUESTS;
+
+    static {
+        try {
+            REQUESTS = java.lang.invoke.MethodHandles.lookup().findVarHandle(Connection.class, "requests", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private enum State { AWAITING_STARTUP, AUTHENTICATING, READY, CLOSING }
 
@@ -95,11 +104,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private final ResultMemory.Account memory;
 
     private ChannelHandlerContext ctx;
-    /** Written on the event loop; volatile (like {@link #client} and {@link #requests}) for {@link #describe}. */
+    /** Written on the event loop; volatile (like {@link #client}) for {@link #describe}. */
     private volatile State state = State.AWAITING_STARTUP;
     private volatile ClientState client;
-    /** Envelopes received; only the event loop writes it. */
-    private volatile long requests;
+    /**
+     * Envelopes received. Only the event loop writes it, with an opaque store ({@link #REQUESTS}): {@link #describe}
+     * reads a recent count on another thread without a fence on every request.
+     */
+    private long requests;
     private Authenticator.SaslNegotiator negotiator;
     /** True while the negotiator evaluates an AUTH_RESPONSE (off the event loop). */
     private boolean evaluating;
@@ -133,16 +145,17 @@ final class Connection extends ChannelInboundHandlerAdapter {
             case READY -> "ready";
             case CLOSING -> "closed";
         };
-        String username = started == null ? null
-                : started.role() != null ? started.role() : authenticates ? null : ConnectedClient.ANONYMOUS;
         SSLSession tls = null;
         SslHandler ssl = channel.pipeline().get(SslHandler.class);
         if (ssl != null && ssl.handshakeFuture().isSuccess()) tls = ssl.engine().getSession();
-        return new ConnectedClient((InetSocketAddress) channel.remoteAddress(), stage, username,
-                started == null ? 0 : started.protocolVersion().code(), started == null ? null : started.startupOptions(),
-                started == null ? null : started.driverName(), started == null ? null : started.driverVersion(),
-                started == null ? null : started.keyspace(), requests,
-                tls == null ? null : tls.getProtocol(), tls == null ? null : tls.getCipherSuite());
+        InetSocketAddress address = (InetSocketAddress) channel.remoteAddress();
+        long received = (long) REQUESTS.getOpaque(this);
+        String tlsProtocol = tls == null ? null : tls.getProtocol();
+        String cipher = tls == null ? null : tls.getCipherSuite();
+        if (started == null) return new ConnectedClient(address, stage, null, 0, null, null, null, null, received, tlsProtocol, cipher);
+        String username = started.role() != null ? started.role() : authenticates ? null : ConnectedClient.ANONYMOUS;
+        return new ConnectedClient(address, stage, username, started.protocolVersion().code(), started.startupOptions(),
+                started.driverName(), started.driverVersion(), started.keyspace(), received, tlsProtocol, cipher);
     }
 
     @Override
@@ -159,7 +172,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     private void onEnvelope(Envelope envelope) {
         options.observer().received(envelope.opcode());
-        requests++; // one writer: the event loop
+        REQUESTS.setOpaque(this, requests + 1); // one writer: the event loop
         if (client != null && envelope.version() != client.protocolVersion()) {
             envelope.release();
             failConnection(envelope.streamId(), "Invalid message version. Got " + envelope.version().label()
