@@ -32,6 +32,11 @@ abstract class SchemaStatement implements CqlStatement {
 
     /** Changes nothing, answers with a void result: a DROP ... IF EXISTS of something that cannot exist. */
     static final SchemaStatement NOTHING = new SchemaStatement() {
+        @Override
+        public CompletableFuture<Result> execute(QueryContext context) {
+            return CompletableFuture.completedFuture(new VoidResult()); // no schema lock to take for no change
+        }
+
         Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
             return current;
         }
