@@ -65,6 +65,7 @@ public final class SystemKeyspaces {
     private final LocalNode node;
     private volatile IndexStatus indexStatus = IndexStatus.NONE;
     private volatile Supplier<List<ConnectedClient>> clients = List::of;
+    private volatile Supplier<List<ballot.cql.execute.PreparedStatementInfo>> prepared = List::of;
     private final Supplier<Schema> schema;
     private final VirtualTable.Source paxos;
     private volatile Peers peers = Peers.NONE;
@@ -100,6 +101,11 @@ public final class SystemKeyspaces {
         this.clients = source;
     }
 
+    /** Starts reporting the statements prepared on this node in system.prepared_statements. */
+    public void preparedStatements(Supplier<List<ballot.cql.execute.PreparedStatementInfo>> source) {
+        this.prepared = source;
+    }
+
     /** The system keyspaces, to merge into every schema snapshot. */
     public Map<String, KeyspaceMetadata> keyspaces() {
         return keyspaces;
@@ -127,6 +133,9 @@ public final class SystemKeyspaces {
                   listen_address inet, listen_port int, native_protocol_version text, partitioner text, rack text,
                   release_version text, rpc_address inet, rpc_port int, schema_version uuid, tokens set<text>,
                   truncated_at map<uuid, blob>)""", this::localRows);
+        add(system, "system", "prepared_statements", "prepared statements", """
+                CREATE TABLE prepared_statements (prepared_id blob PRIMARY KEY, logged_keyspace text, query_string text)""",
+                this::preparedRows);
         add(system, "system", "peers", "information about known peers in the cluster", """
                 CREATE TABLE peers (peer inet PRIMARY KEY, data_center text, host_id uuid, preferred_ip inet, rack text,
                   release_version text, rpc_address inet, schema_version uuid, tokens set<text>)""", () -> peerRows(false));
@@ -210,6 +219,23 @@ public final class SystemKeyspaces {
                   request_count bigint, ssl_enabled boolean, ssl_protocol text, ssl_cipher_suite text, keyspace_name text,
                   PRIMARY KEY ((address), port))""", this::clientRows);
         keyspaces.put("system_views", new KeyspaceMetadata("system_views", Map.of(), true, t, Map.of()));
+    }
+
+    /**
+     * The statements this node holds prepared. Cassandra persists them here to prepare them again after a restart;
+     * Ballot's are in memory only (a restarted node answers their EXECUTE with UNPREPARED, and drivers prepare again),
+     * so the table shows what the node holds now.
+     */
+    private List<Map<String, Object>> preparedRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (ballot.cql.execute.PreparedStatementInfo p : prepared.get()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("prepared_id", p.id());
+            row.put("logged_keyspace", p.keyspace());
+            row.put("query_string", p.query());
+            rows.add(row);
+        }
+        return rows;
     }
 
     /** Cassandra 4.0+'s view of the client connections open on this node. */

@@ -417,6 +417,50 @@ class CqlCompatibilityIT {
                 .hasMessageStartingWith("No keyspace has been specified");
     }
 
+    /**
+     * Values sent by name bind {@code ?} markers by their column's name, as Cassandra matches them (the DataStax driver's
+     * SimpleStatement.addNamedValue), and :name markers by theirs; the driver's literals ({0:false}, UUID values
+     * without spaces) are map and UDT entries, not markers.
+     */
+    @Test
+    void namedValuesBindQuestionMarksByColumnAndLiteralsWithoutSpacesParse() {
+        session.execute("CREATE TABLE it.named (k int, c int, v text, m map<int, boolean>, u map<int, uuid>, PRIMARY KEY (k, c))");
+        session.execute(SimpleStatement.builder("INSERT INTO it.named (k, c, v) VALUES (?, ?, ?)")
+                .addNamedValue("v", "by name").addNamedValue("c", 2).addNamedValue("k", 1).build());
+        session.execute(SimpleStatement.builder("UPDATE it.named SET v = :value WHERE k = ? AND c = :c")
+                .addNamedValue("c", 3).addNamedValue("k", 1).addNamedValue("value", "mixed").build());
+        Row row = session.execute(SimpleStatement.builder("SELECT v FROM it.named WHERE k = ? AND c = ?")
+                .addNamedValue("k", 1).addNamedValue("c", 2).build()).one();
+        assertThat(row.getString("v")).isEqualTo("by name");
+        assertThat(session.execute("SELECT v FROM it.named WHERE k = 1 AND c = 3").one().getString("v")).isEqualTo("mixed");
+        UUID id = UUID.fromString("fe2b4360-28c6-11e2-81c1-0800200c9a66");
+        session.execute("INSERT INTO it.named (k, c, m, u) VALUES (1, 4, {0:false,1:true}, {7:fe2b4360-28c6-11e2-81c1-0800200c9a66})");
+        Row literals = session.execute("SELECT m, u FROM it.named WHERE k = 1 AND c = 4").one();
+        assertThat(literals.getMap("m", Integer.class, Boolean.class)).isEqualTo(Map.of(0, false, 1, true));
+        assertThat(literals.getMap("u", Integer.class, UUID.class)).isEqualTo(Map.of(7, id));
+    }
+
+    /**
+     * system.prepared_statements lists what the node holds prepared (the DataStax driver's PerRequestKeyspaceIT reads it
+     * to see a statement dropped by a schema change and prepared again on the fly).
+     */
+    @Test
+    void preparedStatementsTableShowsWhatTheNodeHoldsPrepared() {
+        session.execute("CREATE TABLE it.held (k int PRIMARY KEY, v int)");
+        PreparedStatement held = session.prepare("SELECT v FROM it.held WHERE k = ?");
+        Row row = session.execute(SimpleStatement.newInstance(
+                "SELECT logged_keyspace, query_string FROM system.prepared_statements WHERE prepared_id = ?", held.getId())).one();
+        assertThat(row).isNotNull();
+        assertThat(row.getString("query_string")).isEqualTo("SELECT v FROM it.held WHERE k = ?");
+        session.execute("DROP TABLE it.held");
+        session.execute("CREATE TABLE it.held (k int PRIMARY KEY, v int)");
+        assertThat(session.execute(SimpleStatement.newInstance(
+                "SELECT * FROM system.prepared_statements WHERE prepared_id = ?", held.getId())).one()).isNull();
+        session.execute(held.bind(1)); // UNPREPARED, then prepared again by the driver
+        assertThat(session.execute(SimpleStatement.newInstance(
+                "SELECT * FROM system.prepared_statements WHERE prepared_id = ?", held.getId())).one()).isNotNull();
+    }
+
     /** Cassandra 5.0's OperationFcts: floats and doubles follow IEEE 754; decimals cannot hold a NaN or an infinity. */
     @Test
     void arithmeticOnNanAndInfinityIsIeeeAndFailsOnlyForDecimals() {

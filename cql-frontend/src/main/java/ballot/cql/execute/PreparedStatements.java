@@ -61,6 +61,13 @@ final class PreparedStatements {
         if (entry.isAffectedBy(schema.get())) cache.asMap().remove(id, entry);
     }
 
+    /** Every statement held now, in no particular order. */
+    List<PreparedStatementInfo> held() {
+        List<PreparedStatementInfo> held = new java.util.ArrayList<>();
+        cache.asMap().forEach((id, entry) -> held.add(new PreparedStatementInfo(id.asReadOnlyBuffer(), entry.keyspace(), entry.query())));
+        return held;
+    }
+
     /** Drops every statement that a change in {@code current}, the schema just installed, affects. */
     void dropAffectedBy(Schema current) {
         cache.asMap().values().removeIf(entry -> entry.isAffectedBy(current));

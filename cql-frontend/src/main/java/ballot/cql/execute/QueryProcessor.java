@@ -103,6 +103,11 @@ public final class QueryProcessor implements RequestHandler {
         prepared.dropAffectedBy(schema);
     }
 
+    /** The statements prepared on this node now, for {@code system.prepared_statements}. */
+    public List<PreparedStatementInfo> preparedStatements() {
+        return prepared.held();
+    }
+
     @Override
     public CompletionStage<? extends Response> handle(Request request, ClientState client) {
         return handle(request, client, null);

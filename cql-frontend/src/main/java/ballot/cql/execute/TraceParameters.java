@@ -74,8 +74,9 @@ final class TraceParameters {
         return out;
     }
 
+    /** A request that names no serial consistency has SERIAL's, as Cassandra's decoder gives it, and it is traced so. */
     private static void consistency(Map<String, String> out, ConsistencyLevel consistency, ConsistencyLevel serialConsistency) {
         if (consistency != null) out.put("consistency_level", consistency.name());
-        if (serialConsistency != null) out.put("serial_consistency_level", serialConsistency.name());
+        out.put("serial_consistency_level", (serialConsistency == null ? ConsistencyLevel.SERIAL : serialConsistency).name());
     }
 }

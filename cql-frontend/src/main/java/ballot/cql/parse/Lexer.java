@@ -64,17 +64,6 @@ final class Lexer {
             pos++;
             return token(Token.Kind.QMARK, "?", start);
         }
-        if (c == ':' && pos + 1 < text.length() && isIdentifierStart(text.charAt(pos + 1))) {
-            pos++;
-            int nameStart = pos;
-            while (pos < text.length() && isIdentifierPart(text.charAt(pos))) pos++;
-            return token(Token.Kind.NAMED_MARKER, text.substring(nameStart, pos).toLowerCase(java.util.Locale.ROOT), start);
-        }
-        if (c == ':' && pos + 1 < text.length() && text.charAt(pos + 1) == '"') {
-            pos++;
-            Token quoted = quotedName(pos);
-            return new Token(Token.Kind.NAMED_MARKER, quoted.text(), quoted.line(), start - lineStart, start);
-        }
         if (c == '0' && pos + 1 < text.length() && (text.charAt(pos + 1) == 'x' || text.charAt(pos + 1) == 'X')) {
             pos += 2;
             while (pos < text.length() && Character.digit(text.charAt(pos), 16) >= 0) pos++;

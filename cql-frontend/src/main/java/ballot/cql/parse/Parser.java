@@ -512,16 +512,16 @@ public final class Parser {
             expectSymbol(")");
             Operator op = operator(true);
             if (op == Operator.IN) {
-                if (isMarker(peek())) return new Relation.Multi(List.copyOf(columns), op, term());
+                if (markerNext()) return new Relation.Multi(List.copyOf(columns), op, term());
                 expectSymbol("(");
                 List<Term> tuples = new ArrayList<>();
                 if (!peek().isSymbol(")")) {
-                    do tuples.add(isMarker(peek()) ? term() : tupleLiteral()); while (acceptSymbol(","));
+                    do tuples.add(markerNext() ? term() : tupleLiteral()); while (acceptSymbol(","));
                 }
                 expectSymbol(")");
                 return new Relation.Multi(List.copyOf(columns), op, new Term.ListLiteral(List.copyOf(tuples)));
             }
-            Term value = isMarker(peek()) ? term() : tupleLiteral();
+            Term value = markerNext() ? term() : tupleLiteral();
             return new Relation.Multi(List.copyOf(columns), op, value);
         }
         String column = identifier("column name");
@@ -546,7 +546,7 @@ public final class Parser {
     }
 
     private Term inValues() {
-        if (isMarker(peek())) return term();
+        if (markerNext()) return term();
         expectSymbol("(");
         List<Term> values = new ArrayList<>();
         if (!peek().isSymbol(")")) {
@@ -1390,8 +1390,7 @@ public final class Parser {
             case UUID: return new Term.Constant(ConstantKind.UUID, t.text());
             case DURATION: return new Term.Constant(ConstantKind.DURATION, t.text());
             case QMARK: return new Term.BindMarker(markers++, null);
-            case NAMED_MARKER: return new Term.BindMarker(markers++, t.text());
-            case SYMBOL: return symbolTerm(t);
+            case SYMBOL: return t.isSymbol(":") ? new Term.BindMarker(markers++, markerName()) : symbolTerm(t);
             case IDENTIFIER: return wordTerm(t);
             case QUOTED_NAME:
                 if (peek().isSymbol("(")) {
@@ -1553,7 +1552,7 @@ public final class Parser {
 
     /** Cassandra's {@code intValue}: an integer literal or a bind marker, as USING TTL and LIMIT take. */
     private Term intValue() {
-        return isMarker(peek()) ? simpleTerm() : integerLiteral();
+        return markerNext() ? simpleTerm() : integerLiteral();
     }
 
     private static boolean isConstantWord(Token t) {
@@ -1562,8 +1561,22 @@ public final class Parser {
         return word.equals("true") || word.equals("false") || word.equals("null") || word.equals("nan") || word.equals("infinity");
     }
 
-    private static boolean isMarker(Token t) {
-        return t.is(Token.Kind.QMARK) || t.is(Token.Kind.NAMED_MARKER);
+    /** Whether a bind marker comes next: {@code ?} or {@code :name}. */
+    private boolean markerNext() {
+        Token t = peek();
+        return t.is(Token.Kind.QMARK) || t.isSymbol(":") && (peek(1).is(Token.Kind.IDENTIFIER) || peek(1).is(Token.Kind.QUOTED_NAME));
+    }
+
+    /**
+     * The name after a marker's {@code :}. The colon is a token of its own, as in Cassandra's grammar ({@code ':'
+     * noncol_ident}), so {@code {0:false}} is a map entry and {@code {f:fe2b4360-...}} a field with a UUID, not markers.
+     */
+    private String markerName() {
+        Token name = next();
+        if (name.is(Token.Kind.QUOTED_NAME)) return name.text();
+        if (name.is(Token.Kind.IDENTIFIER)) return lower(name.text());
+        throw new SyntaxException(String.format("line %d:%d no viable alternative at input ':%s' (a bind marker needs a name)",
+                name.line(), name.column(), name.text()));
     }
 
     // ---------------------------------------------------------------- identifiers and tokens

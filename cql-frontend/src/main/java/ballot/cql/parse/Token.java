@@ -12,7 +12,6 @@ record Token(Kind kind, String text, int line, int column, int offset) {
         UUID,
         DURATION,
         QMARK,             // ?
-        NAMED_MARKER,      // :name, text is the name
         SYMBOL,            // punctuation and operators
         EOF
     }
@@ -34,7 +33,6 @@ record Token(Kind kind, String text, int line, int column, int offset) {
             case EOF -> "end of input";
             case STRING -> "'" + text + "'";
             case QUOTED_NAME -> "\"" + text + "\"";
-            case NAMED_MARKER -> ":" + text;
             default -> "'" + text + "'";
         };
     }

@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * The values bound to a statement's markers for one execution, in marker order. Positional values are taken as they
- * are; named values are matched to markers by name (a marker name used twice binds the same value).
+ * are; named values are matched to markers by name ({@link Markers#names}: a {@code ?} goes by its column's name, and
+ * a name used twice binds the same value).
  */
 final class Bindings {
     static final Bindings NONE = new Bindings(List.of());
@@ -33,7 +34,7 @@ final class Bindings {
         for (int i = 0; i < valueNames.size(); i++) byName.put(valueNames.get(i).toLowerCase(java.util.Locale.ROOT), values.get(i));
         List<ByteBuffer> ordered = new ArrayList<>(markerNames.size());
         for (String name : markerNames) {
-            if (name == null) throw new InvalidRequestException("Named values were sent for a statement with unnamed (?) markers");
+            if (name == null) throw new InvalidRequestException("Named values were sent for a statement whose markers have no names");
             ByteBuffer value = byName.containsKey(name) ? byName.get(name) : byName.get(name.toLowerCase(java.util.Locale.ROOT));
             if (value == null && !byName.containsKey(name) && !byName.containsKey(name.toLowerCase(java.util.Locale.ROOT))) {
                 throw new InvalidRequestException("No value has been provided for bind marker " + name);

@@ -16,7 +16,7 @@ public interface CqlStatement {
         return List.of();
     }
 
-    /** The :name of each marker, null for {@code ?}; none by default. */
+    /** The name each marker's value goes by when values are sent by name ({@link Markers#names}); none by default. */
     default List<String> markerNames() {
         return List.of();
     }

@@ -53,10 +53,18 @@ final class Markers {
         return List.copyOf(Arrays.asList(specs));
     }
 
-    /** Marker names (null for ?), for resolving named values. */
+    /**
+     * The name each marker's value goes by when a client sends values by name: its :name, or for {@code ?} the name
+     * PREPARED gives the marker (its receiver's: the column for {@code k = ?}), which is what Cassandra matches names
+     * against.
+     */
     List<String> names() {
         List<String> list = nameList;
-        if (list == null) nameList = list = java.util.Collections.unmodifiableList(new ArrayList<>(Arrays.asList(names)));
+        if (list == null) {
+            List<String> byName = new ArrayList<>(names.length);
+            for (int i = 0; i < names.length; i++) byName.add(names[i] != null ? names[i] : specs[i] == null ? null : specs[i].name());
+            nameList = list = java.util.Collections.unmodifiableList(byName);
+        }
         return list;
     }
 

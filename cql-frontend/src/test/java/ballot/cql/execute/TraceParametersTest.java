@@ -24,7 +24,8 @@ class TraceParametersTest {
                         QueryOptions.UNSET)),
                 List.of(spec("k", CqlTypes.INT), spec("v", CqlTypes.TEXT), spec("w", CqlTypes.TEXT), spec("x", CqlTypes.INT)));
         assertThat(parameters).containsEntry("query", "INSERT INTO t (k, v, w, x) VALUES (?, ?, ?, ?)")
-                .containsEntry("consistency_level", "ONE").containsEntry("bound_var_0_k", "2")
+                .containsEntry("consistency_level", "ONE").containsEntry("serial_consistency_level", "SERIAL") // none sent: SERIAL
+                .containsEntry("bound_var_0_k", "2")
                 .containsEntry("bound_var_1_v", "'it''s'").containsEntry("bound_var_2_w", "null").containsEntry("bound_var_3_x", "unset");
     }
 

@@ -105,6 +105,28 @@ class ParserTest {
         assertThat(u.assignments()).containsExactly(new Assignment.Subtract("c", integer("1")));
     }
 
+    /**
+     * A colon is a token of its own, as in Cassandra's grammar: without spaces, map and UDT entries whose value starts
+     * with a letter ({0:false}, {f:true}, a UUID such as fe2b...) are entries, not :name markers (the DataStax driver's
+     * QueryBuilder and codecs write literals this way); :name, : name and :"Name" are markers.
+     */
+    @Test
+    void aColonWithoutSpacesSeparatesEntriesAndStillStartsNamedMarkers() {
+        Statement.Insert i = (Statement.Insert) parse("INSERT INTO t (a, b, c, d) VALUES ({0:false}, {f1:0,f2:true}, "
+                + "{1:fe2b4360-28c6-11e2-81c1-0800200c9a66}, {0: :v})");
+        assertThat(i.values()).containsExactly(
+                new Term.MapLiteral(List.of(integer("0")), List.of(new Term.Constant(ConstantKind.BOOLEAN, "false"))),
+                new Term.UdtLiteral(List.of("f1", "f2"), List.of(integer("0"), new Term.Constant(ConstantKind.BOOLEAN, "true"))),
+                new Term.MapLiteral(List.of(integer("1")), List.of(new Term.Constant(ConstantKind.UUID, "fe2b4360-28c6-11e2-81c1-0800200c9a66"))),
+                new Term.MapLiteral(List.of(integer("0")), List.of(new Term.BindMarker(0, "v"))));
+        Statement.Update u = (Statement.Update) parse("UPDATE t SET a = :Lower, b = : spaced, c = :\"Quoted\" WHERE k = :k");
+        assertThat(u.assignments()).containsExactly(
+                new Assignment.SetValue("a", new Term.BindMarker(0, "lower")),
+                new Assignment.SetValue("b", new Term.BindMarker(1, "spaced")),
+                new Assignment.SetValue("c", new Term.BindMarker(2, "Quoted")));
+        assertThatThrownBy(() -> parse("UPDATE t SET a = :1 WHERE k = 0")).isInstanceOf(SyntaxException.class);
+    }
+
     @Test
     void parsesLiteralsOfEveryKind() {
         Statement.Insert i = (Statement.Insert) parse("INSERT INTO t (a,b,c,d,e,f,g,h,i,j) VALUES ("
