@@ -461,6 +461,29 @@ class CqlCompatibilityIT {
                 "SELECT * FROM system.prepared_statements WHERE prepared_id = ?", held.getId())).one()).isNotNull();
     }
 
+    /**
+     * Equal decimals written differently (2.50 as a literal, 2.5 bound) are one set element and one map key, as in
+     * Cassandra, whose cells compare by value: adding one replaces the other, and removing one removes both.
+     */
+    @Test
+    void equalDecimalsWrittenDifferentlyAreOneSetElementAndOneMapKey() {
+        session.execute("CREATE TABLE it.decimals (k int PRIMARY KEY, s set<decimal>, m map<decimal, int>)");
+        session.execute("INSERT INTO it.decimals (k, s, m) VALUES (1, {2.50}, {3.50: 1})");
+        PreparedStatement add = session.prepare("UPDATE it.decimals SET s = s + ?, m = m + ? WHERE k = 1");
+        session.execute(add.bind(Set.of(new BigDecimal("2.5")), Map.of(new BigDecimal("3.5"), 2)));
+        Row row = session.execute("SELECT s, m FROM it.decimals WHERE k = 1").one();
+        assertThat(row.getSet("s", BigDecimal.class)).hasSize(1);
+        assertThat(row.getMap("m", BigDecimal.class, Integer.class).values()).containsExactly(2);
+        session.execute("UPDATE it.decimals SET m[3.500] = 3 WHERE k = 1");
+        assertThat(session.execute("SELECT m FROM it.decimals WHERE k = 1").one().getMap("m", BigDecimal.class, Integer.class).values())
+                .containsExactly(3);
+        session.execute("UPDATE it.decimals SET s = s - {2.5000} WHERE k = 1");
+        session.execute("DELETE m[3.5] FROM it.decimals WHERE k = 1");
+        row = session.execute("SELECT s, m FROM it.decimals WHERE k = 1").one();
+        assertThat(row.getSet("s", BigDecimal.class)).isEmpty();
+        assertThat(row.getMap("m", BigDecimal.class, Integer.class)).isEmpty();
+    }
+
     /** Cassandra 5.0's OperationFcts: floats and doubles follow IEEE 754; decimals cannot hold a NaN or an infinity. */
     @Test
     void arithmeticOnNanAndInfinityIsIeeeAndFailsOnlyForDecimals() {

@@ -247,9 +247,9 @@ abstract class Operation {
                 row.add(params.cell(column.id(), path, elements.get(i)));
             }
         } else if (type instanceof SetType set) {
-            for (ByteBuffer element : set.unpack(value)) row.add(params.cell(column.id(), element, ByteBuffer.allocate(0)));
+            for (ByteBuffer element : set.unpack(value)) row.add(params.cell(column.id(), elementPath(type, element), ByteBuffer.allocate(0)));
         } else if (type instanceof MapType map) {
-            for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(value)) row.add(params.cell(column.id(), e.getKey(), e.getValue()));
+            for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(value)) row.add(params.cell(column.id(), elementPath(type, e.getKey()), e.getValue()));
         } else if (type instanceof UserType udt) {
             List<ByteBuffer> fields = udt.unpack(value);
             for (int i = 0; i < udt.size(); i++) {
@@ -259,6 +259,17 @@ abstract class Operation {
         } else {
             throw new IllegalStateException("not a multi-cell type: " + type);
         }
+    }
+
+    /**
+     * The cell path of a set element or a map key ({@code collection} is the set or map type): its canonical form.
+     * Cells are matched by their paths' bytes, so equal elements written differently (the decimals 1.5 and 1.50) must
+     * share one path, or a later write or removal of one would miss the other. Bound sets and maps arrive canonical
+     * already ({@link CqlType#normalized}); literals and single keys ({@code m[k]}) are made so here.
+     */
+    static ByteBuffer elementPath(CqlType collection, ByteBuffer element) {
+        CqlType keys = collection instanceof MapType map ? map.keys() : ((SetType) collection).elements();
+        return keys.canonical(element);
     }
 
     /** Adds elements to a collection: appends (or prepends) to a list, adds to a set or a map. */
@@ -294,7 +305,7 @@ abstract class Operation {
         void apply(UpdatesBuilder.RowBuilder row, Bindings b, UpdateParams params, RowView existing) {
             ByteBuffer v = value.bind(b);
             if (v == null || unset(v)) return;
-            for (ByteBuffer element : set.unpack(v)) row.add(params.tombstone(column.id(), element));
+            for (ByteBuffer element : set.unpack(v)) row.add(params.tombstone(column.id(), elementPath(set, element)));
         }
     }
 
@@ -399,7 +410,7 @@ abstract class Operation {
             if (k == null || unset(k)) throw new InvalidRequestException("Invalid null map key");
             ByteBuffer v = value.bind(b);
             if (unset(v)) return;
-            row.add(params.cell(column.id(), k, v));
+            row.add(params.cell(column.id(), elementPath(column.type(), k), v));
         }
     }
 
@@ -469,7 +480,7 @@ abstract class Operation {
         void apply(UpdatesBuilder.RowBuilder row, Bindings b, UpdateParams params, RowView existing) {
             ByteBuffer k = key.bind(b);
             if (k == null || unset(k)) throw new InvalidRequestException("Invalid null map key");
-            row.add(params.tombstone(column.id(), k));
+            row.add(params.tombstone(column.id(), elementPath(column.type(), k)));
         }
     }
 
