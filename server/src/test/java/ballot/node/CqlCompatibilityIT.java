@@ -484,6 +484,28 @@ class CqlCompatibilityIT {
         assertThat(row.getMap("m", BigDecimal.class, Integer.class)).isEmpty();
     }
 
+    /**
+     * An empty int, float or timestamp (written with blob_as_int(0x), as cqlsh's own test data has) is no value to
+     * sum, avg, casts and functions, as Cassandra's argument deserializers make it: they skip it or answer null instead
+     * of failing with a server error; blob conversions, min, max and count still see the empty value.
+     */
+    @Test
+    void emptyNumbersAndTimestampsAreNoValueToFunctionsAndSums() {
+        session.execute("CREATE TABLE it.empties (k int PRIMARY KEY, i int, f float, t timestamp)");
+        session.execute("INSERT INTO it.empties (k, i, f, t) VALUES (1, blob_as_int(0x), blob_as_float(0x), blob_as_timestamp(0x))");
+        session.execute("INSERT INTO it.empties (k, i, f, t) VALUES (2, 5, 1.5, '2020-01-01')");
+        Row sums = session.execute("SELECT sum(i), avg(i), sum(f), count(i) FROM it.empties").one();
+        assertThat(sums.getInt(0)).isEqualTo(5);
+        assertThat(sums.getInt(1)).isEqualTo(5);
+        assertThat(sums.getFloat(2)).isEqualTo(1.5f);
+        assertThat(sums.getLong(3)).isEqualTo(2);
+        Row empty = session.execute("SELECT cast(i AS bigint), cast(i AS text), to_date(t), to_unix_timestamp(t), to_json(i), "
+                + "int_as_blob(i) FROM it.empties WHERE k = 1").one();
+        for (int column = 0; column < 4; column++) assertThat(empty.isNull(column)).as("column %d", column).isTrue();
+        assertThat(empty.getString(4)).isEqualTo("null"); // JSON's null, as for a null int
+        assertThat(empty.getByteBuffer(5).remaining()).isZero();
+    }
+
     /** Cassandra 5.0's OperationFcts: floats and doubles follow IEEE 754; decimals cannot hold a NaN or an infinity. */
     @Test
     void arithmeticOnNanAndInfinityIsIeeeAndFailsOnlyForDecimals() {

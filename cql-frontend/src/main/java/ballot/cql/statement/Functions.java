@@ -23,10 +23,17 @@ import java.util.UUID;
  * overload has fixed argument and return types; a call is resolved by name and argument types.
  */
 final class Functions {
-    /** One overload. {@code body} gets the serialized arguments (never null unless the function accepts nulls). */
-    record Function(String name, List<CqlType> argTypes, CqlType returnType, Body body, boolean nullSafe) {
+    /**
+     * One overload. {@code body} gets the serialized arguments, never null: a null argument, or an empty one of a type
+     * whose empty value is no value ({@link CqlType#emptyIsNoValue}), makes the result null, as Cassandra's argument
+     * deserializers do; the blob conversions ({@code raw}) take their argument's bytes as they are, empty included.
+     */
+    record Function(String name, List<CqlType> argTypes, CqlType returnType, Body body, boolean raw) {
         ByteBuffer apply(List<ByteBuffer> args) {
-            if (!nullSafe) for (ByteBuffer arg : args) if (arg == null) return null;
+            for (int i = 0; i < args.size(); i++) {
+                ByteBuffer arg = args.get(i);
+                if (arg == null || !raw && argTypes.get(i).orNoValue(arg) == null) return null;
+            }
             return body.apply(args);
         }
     }
@@ -64,14 +71,14 @@ final class Functions {
         for (String name : List.of("ascii", "bigint", "boolean", "date", "decimal", "double", "duration", "float", "inet",
                 "int", "smallint", "text", "time", "timestamp", "timeuuid", "tinyint", "uuid", "varint")) {
             CqlType type = CqlTypes.nativeType(name);
-            add(name + "asblob", List.of(type), CqlTypes.BLOB, a -> a.get(0).duplicate());
-            add("blobas" + name, List.of(CqlTypes.BLOB), type, a -> {
+            addRaw(name + "asblob", List.of(type), CqlTypes.BLOB, a -> a.get(0).duplicate());
+            addRaw("blobas" + name, List.of(CqlTypes.BLOB), type, a -> {
                 type.validate(a.get(0));
                 return a.get(0).duplicate();
             });
         }
-        add("varcharasblob", List.of(CqlTypes.TEXT), CqlTypes.BLOB, a -> a.get(0).duplicate());
-        add("blobasvarchar", List.of(CqlTypes.BLOB), CqlTypes.TEXT, a -> {
+        addRaw("varcharasblob", List.of(CqlTypes.TEXT), CqlTypes.BLOB, a -> a.get(0).duplicate());
+        addRaw("blobasvarchar", List.of(CqlTypes.BLOB), CqlTypes.TEXT, a -> {
             CqlTypes.TEXT.validate(a.get(0));
             return a.get(0).duplicate();
         });
@@ -91,6 +98,11 @@ final class Functions {
 
     private static void add(String name, List<CqlType> args, CqlType returnType, Body body) {
         BY_NAME.computeIfAbsent(name, n -> new ArrayList<>()).add(new Function(name, args, returnType, body, false));
+    }
+
+    /** A blob conversion: its argument's bytes as they are. */
+    private static void addRaw(String name, List<CqlType> args, CqlType returnType, Body body) {
+        BY_NAME.computeIfAbsent(name, n -> new ArrayList<>()).add(new Function(name, args, returnType, body, true));
     }
 
     static boolean exists(String name) {

@@ -278,7 +278,8 @@ final class Selection {
                 if (f.args().size() != 1) throw new InvalidRequestException("toJson() takes exactly 1 argument");
                 Prepared arg = prepare(table, f.args().get(0), markers, types);
                 return scalar("system." + name + "(" + arg.name() + ")", CqlTypes.TEXT, List.of(arg), values -> {
-                    String json = values.get(0) == null ? "null" : arg.type().toJson(values.get(0));
+                    ByteBuffer value = arg.type().orNoValue(values.get(0));
+                    String json = value == null ? "null" : arg.type().toJson(value);
                     return CqlTypes.TEXT.decompose(json);
                 });
             }
@@ -424,7 +425,7 @@ final class Selection {
                     public void add(RowView row) {
                         child.reset();
                         child.add(row);
-                        ByteBuffer v = child.get();
+                        ByteBuffer v = argType.orNoValue(child.get());
                         if (v == null) return;
                         count++;
                         if (isFloating(resultType)) floatingSum += Double.parseDouble(argType.asString(v));
@@ -473,7 +474,7 @@ final class Selection {
         CqlType source = arg.type();
         String name = "cast(" + arg.name() + " as " + target.cqlName() + ")";
         ScalarBody body = castBody(source, target);
-        return scalar(name, target, List.of(arg), values -> values.get(0) == null ? null : body.apply(values));
+        return scalar(name, target, List.of(arg), values -> source.orNoValue(values.get(0)) == null ? null : body.apply(values));
     }
 
     private static ScalarBody castBody(CqlType source, CqlType target) {

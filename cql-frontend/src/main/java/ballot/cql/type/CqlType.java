@@ -65,6 +65,23 @@ public abstract class CqlType {
     /** True if the zero-length buffer is a legal value (Cassandra's {@code allowsEmpty}). */
     public abstract boolean allowsEmpty();
 
+    /**
+     * True if an empty value of this type is no value where functions, casts and sum/avg read it (Cassandra's
+     * {@code isEmptyValueMeaningless}): the older fixed-size and numeric types, whose empty value exists for Thrift's
+     * sake. Text, ascii and blob have a real empty value; min, max and count see every value as it is.
+     */
+    public boolean emptyIsNoValue() {
+        return switch (kind()) {
+            case BOOLEAN, DECIMAL, DOUBLE, FLOAT, INET, INT, BIGINT, COUNTER, TIMESTAMP, UUID, TIMEUUID, VARINT -> true;
+            default -> false;
+        };
+    }
+
+    /** {@code value}, or null if it is empty and {@link #emptyIsNoValue}. */
+    public ByteBuffer orNoValue(ByteBuffer value) {
+        return value != null && !value.hasRemaining() && emptyIsNoValue() ? null : value;
+    }
+
     /** True if this type is or contains {@code duration}. */
     public boolean referencesDuration() {
         return kind() == Kind.DURATION;
