@@ -13,9 +13,8 @@ that file and fdatasync'ed, as a synced RocksDB write appends to its log. It pri
 p50 at most the plain write's p50 plus one synced write plus 0.2 ms), which the summary then states.
 """
 
-import os
-
 import argparse
+import os
 import statistics
 import sys
 import time

@@ -22,23 +22,23 @@ final class IndexStore {
     enum State { BUILDING, BUILT }
 
     private final IndexTerms terms;
-    private final SharedFamily family;
+    private final SharedFamily shared;
     /** Shared by every store of this index: a build that ends marks the one the table holds by then. */
     private final AtomicReference<State> state;
 
-    IndexStore(IndexTerms terms, SharedFamily family, State state) {
-        this(terms, family, new AtomicReference<>(state));
+    IndexStore(IndexTerms terms, SharedFamily shared, State state) {
+        this(terms, shared, new AtomicReference<>(state));
     }
 
-    private IndexStore(IndexTerms terms, SharedFamily family, AtomicReference<State> state) {
+    private IndexStore(IndexTerms terms, SharedFamily shared, AtomicReference<State> state) {
         this.terms = terms;
-        this.family = family;
+        this.shared = shared;
         this.state = state;
     }
 
     /** This index for an altered definition of its table (types re-resolved), its storage and state unchanged. */
     IndexStore retargeted(IndexTerms newTerms) {
-        return new IndexStore(newTerms, family, state);
+        return new IndexStore(newTerms, shared, state);
     }
 
     IndexTerms terms() {
@@ -51,16 +51,16 @@ final class IndexStore {
 
     /** The index's handle: only while it is held ({@link #hold}) or under the engine's install lock. */
     ColumnFamilyHandle family() {
-        return family.handle();
+        return shared.handle();
     }
 
     SharedFamily shared() {
-        return family;
+        return shared;
     }
 
     /** Holds the index's family open (SharedFamily), or fails if the index was dropped. */
     SharedFamily.Held hold() {
-        return family.hold("index " + metadata().name());
+        return shared.hold("index " + metadata().name());
     }
 
     State state() {
@@ -86,7 +86,7 @@ final class IndexStore {
         System.arraycopy(partitionPrefix, 0, key, term.length, partitionPrefix.length);
         System.arraycopy(rowKey, 0, key, term.length + partitionPrefix.length, rowKey.length);
         System.arraycopy(writeId, 0, key, key.length - writeId.length, writeId.length);
-        batch.put(family.handle(), key, ByteBuffer.allocate(4).putInt(0, term.length).array());
+        batch.put(family(), key, ByteBuffer.allocate(4).putInt(0, term.length).array());
     }
 
     /** An entry taken apart: its term, and the row it points to (partition prefix, then clustering bytes). */

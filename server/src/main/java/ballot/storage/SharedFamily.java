@@ -12,7 +12,7 @@ import org.rocksdb.ColumnFamilyHandle;
  * for them, and later ones no longer find the table.
  */
 final class SharedFamily {
-    /** A hold on the handle, released once. */
+    /** A hold on the handle; closing it again releases nothing. */
     interface Held extends AutoCloseable {
         @Override
         void close();
@@ -45,8 +45,13 @@ final class SharedFamily {
     /** Holds the handle open until the hold is closed; null if the family was dropped. */
     Held tryHold() {
         for (int n = holds.get(); ; n = holds.get()) {
-            if (n == 0 || retired.get()) return null;
-            if (holds.compareAndSet(n, n + 1)) return this::release;
+            if (n <= 0 || retired.get()) return null; // below 0: a hold released after closeNow
+            if (holds.compareAndSet(n, n + 1)) {
+                AtomicBoolean released = new AtomicBoolean();
+                return () -> {
+                    if (released.compareAndSet(false, true)) release();
+                };
+            }
         }
     }
 

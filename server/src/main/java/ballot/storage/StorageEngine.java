@@ -94,6 +94,12 @@ public final class StorageEngine implements AutoCloseable {
     private final LRUCache blockCache;
     private final long blockCacheCapacity;
     private final WriteOptions writeOptions;
+    /**
+     * For the writes made under a hold on a family (SharedFamily) instead of the install lock (sweeps, write-backs,
+     * index builds and sweeps, truncation): a drop may have dropped the family meanwhile, and RocksDB then skips the
+     * write instead of failing it, which it would take for a background error that stops every later write.
+     */
+    private final WriteOptions heldWriteOptions;
     private final WriteOptions syncWriteOptions;
     private final ColumnFamilyHandle defaultFamily;
     private final ColumnFamilyHandle metaFamily;
@@ -203,6 +209,7 @@ public final class StorageEngine implements AutoCloseable {
             else families.put(id, new SharedFamily(handles.get(i)));
         }
         writeOptions = new WriteOptions().setSync(options.syncEveryWrite());
+        heldWriteOptions = new WriteOptions().setSync(options.syncEveryWrite()).setIgnoreMissingColumnFamilies(true);
         syncWriteOptions = new WriteOptions().setSync(true);
         byte[] epochBytes = getMeta(PLAIN_VERSION_EPOCH);
         long epoch = epochBytes == null ? 1 : ByteBuffer.wrap(epochBytes).getLong() + 1;
@@ -313,8 +320,9 @@ public final class StorageEngine implements AutoCloseable {
         try {
             TableStore table = tables.get(tableId);
             if (table == null || !stillWanted.getAsBoolean()) return;
-            try (SharedFamily.Held data = table.hold(); SharedFamily.Held entries = index.hold()) {
-                new IndexBuild(db, table, index, mergeIds, writeOptions).run(stillWanted);
+            try (SharedFamily.Held data = table.shared().tryHold(); SharedFamily.Held entries = index.shared().tryHold()) {
+                if (data == null || entries == null) return; // dropped meanwhile
+                new IndexBuild(db, table, index, mergeIds, heldWriteOptions).run(stillWanted);
             }
             if (!stillWanted.getAsBoolean()) return;
             putMeta(INDEX_BUILT + indexId, new byte[] {1});
@@ -375,6 +383,7 @@ public final class StorageEngine implements AutoCloseable {
             installLock.writeLock().unlock();
         }
         latencies.forget(tableId);
+        sweptAt.remove(tableId);
         if (store != null) for (IndexStore index : store.indexes()) dropIndex(index.metadata().id());
         if (family == null) return;
         try {
@@ -418,10 +427,10 @@ public final class StorageEngine implements AutoCloseable {
             // The table's version changes before and after, so no snapshot during the deletion matches a later one.
             byte[] tableVersion = paxosKey(TABLE_VERSION, tableId, null);
             db.put(paxosFamily, syncWriteOptions, tableVersion, versionBytes(nextPlainVersion()));
-            db.deleteRange(table.family(), new byte[0], all);
+            db.deleteRange(table.family(), heldWriteOptions, new byte[0], all);
             for (IndexStore index : table.indexes()) {
-                try (SharedFamily.Held entries = index.hold()) {
-                    db.deleteRange(index.family(), new byte[0], indexEnd(index.family()));
+                try (SharedFamily.Held entries = index.shared().tryHold()) {
+                    if (entries != null) db.deleteRange(index.family(), heldWriteOptions, new byte[0], indexEnd(index.family()));
                 }
             }
             db.put(paxosFamily, tableVersion, versionBytes(nextPlainVersion()));
@@ -875,9 +884,10 @@ public final class StorageEngine implements AutoCloseable {
         for (byte[] p : prefixes) keys += sweepPartition(store, p, nowInSec);
         sweptAt.put(tableId, System.nanoTime());
         for (IndexStore index : store.indexes()) {
-            if (index.state() != IndexStore.State.BUILT || !indexFamilies.containsKey(index.metadata().id())) continue;
-            try (SharedFamily.Held held = index.hold()) {
-                long stale = IndexSweep.run(db, store, index, nowInSec, writeOptions);
+            if (index.state() != IndexStore.State.BUILT) continue;
+            try (SharedFamily.Held held = index.shared().tryHold()) {
+                if (held == null) continue; // dropped
+                long stale = IndexSweep.run(db, store, index, nowInSec, heldWriteOptions);
                 log.debug("swept index={} stale_entries={}", index.metadata().name(), stale);
             } catch (RocksDBException e) {
                 throw new IllegalStateException("sweep of index " + index.metadata().name() + " failed: " + e.getMessage(), e);
@@ -899,10 +909,10 @@ public final class StorageEngine implements AutoCloseable {
                     RocksIterator it = db.newIterator(store.family(), readOptions);
                     WriteBatch batch = new WriteBatch()) {
                 PartitionSweep.Result result = sweep.sweep(it, batch);
-                if (batch.count() > 0) db.write(writeOptions, batch);
+                if (batch.count() > 0) db.write(heldWriteOptions, batch);
                 return result.keysRead();
             } catch (RocksDBException e) {
-                if (store.shared().retired()) return 0; // dropped meanwhile: RocksDB refuses writes to a dropped family
+                if (store.shared().retired()) return 0; // dropped meanwhile
                 throw new IllegalStateException("sweep of table " + store.metadata() + " failed: " + e.getMessage(), e);
             }
         }
@@ -933,7 +943,7 @@ public final class StorageEngine implements AutoCloseable {
             try (held; WriteBatch batch = new WriteBatch()) {
                 for (byte[] key : w.keys()) batch.delete(store.family(), key);
                 if (!w.merged().isEmpty()) batch.put(store.family(), StorageKeys.mergedKey(w.keys(), mergeIds), FragmentCodec.encode(w.merged()));
-                db.write(writeOptions, batch);
+                db.write(heldWriteOptions, batch);
             } catch (RocksDBException e) {
                 if (store.shared().retired()) return; // dropped meanwhile
                 throw new IllegalStateException("write-back of a merged row of " + store.metadata() + " failed: " + e.getMessage(), e);
@@ -1056,7 +1066,8 @@ public final class StorageEngine implements AutoCloseable {
             io.micrometer.core.instrument.Timer reads, io.micrometer.core.instrument.Timer writes) {}
 
     public TableStats tableStats(UUID tableId) {
-        return withFamily(tableId, "read the statistics of", family -> {
+        return withTable(tableId, "read the statistics of", store -> {
+            ColumnFamilyHandle family = store.family();
             int files = 0;
             for (int level = 0; level < tableOptions.numLevels(); level++) files += Integer.parseInt(db.getProperty(family, "rocksdb.num-files-at-level" + level).trim());
             TableLatencies.Timers timers = latencies.of(tableId);
@@ -1068,14 +1079,10 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Writes the table's memtables (and its indexes') to SST files, and returns once they are written. */
     public void flush(UUID tableId) {
-        withFamily(tableId, "flush", family -> {
+        withTable(tableId, "flush", store -> {
             try (org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
-                db.flush(wait, family);
-                for (IndexStore index : store(tableId).indexes()) {
-                    try (SharedFamily.Held held = index.shared().tryHold()) {
-                        if (held != null) db.flush(wait, index.family());
-                    }
-                }
+                db.flush(wait, store.family());
+                for (IndexStore index : store.indexes()) flushUnlessDropped(index.shared(), wait);
             }
             return null;
         });
@@ -1083,20 +1090,22 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Writes every memtable (tables, indexes, Paxos, meta) to SST files, and returns once they are written. */
     public void flushAll() {
-        List<SharedFamily.Held> holds = new ArrayList<>();
         try (org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
-            List<ColumnFamilyHandle> all = new ArrayList<>(List.of(paxosFamily, metaFamily, defaultFamily));
-            for (SharedFamily family : concat(families.values(), indexFamilies.values())) {
-                SharedFamily.Held held = family.tryHold();
-                if (held == null) continue;
-                holds.add(held);
-                all.add(family.handle());
-            }
-            db.flush(wait, all);
+            db.flush(wait, List.of(paxosFamily, metaFamily, defaultFamily));
+            for (SharedFamily family : concat(families.values(), indexFamilies.values())) flushUnlessDropped(family, wait);
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot flush the memtables: " + e.getMessage(), e);
-        } finally {
-            holds.forEach(SharedFamily.Held::close);
+        }
+    }
+
+    /** Flushes the family, or nothing if it was dropped (before it could be held, or while it was flushed). */
+    private void flushUnlessDropped(SharedFamily family, org.rocksdb.FlushOptions wait) throws RocksDBException {
+        try (SharedFamily.Held held = family.tryHold()) {
+            if (held != null) db.flush(wait, family.handle());
+        } catch (RocksDBException e) {
+            if (!family.retired()) throw e;
+        } catch (IllegalArgumentException e) { // RocksJava's report of a status it cannot map: a dropped family's
+            if (!family.retired()) throw e;
         }
     }
 
@@ -1105,10 +1114,10 @@ public final class StorageEngine implements AutoCloseable {
      * overlap would otherwise only be moved down, not merged.
      */
     public void compact(UUID tableId) {
-        withFamily(tableId, "compact", family -> {
+        withTable(tableId, "compact", store -> {
             try (org.rocksdb.CompactRangeOptions force = new org.rocksdb.CompactRangeOptions()
                     .setBottommostLevelCompaction(org.rocksdb.CompactRangeOptions.BottommostLevelCompaction.kForce)) {
-                db.compactRange(family, null, null, force);
+                db.compactRange(store.family(), null, null, force);
             }
             return null;
         });
@@ -1124,15 +1133,20 @@ public final class StorageEngine implements AutoCloseable {
         return sstFiles.getTotalSize();
     }
 
-    private interface FamilyCall<T> {
-        T apply(ColumnFamilyHandle family) throws RocksDBException;
+    private interface TableCall<T> {
+        T apply(TableStore store) throws RocksDBException;
     }
 
-    private <T> T withFamily(UUID tableId, String what, FamilyCall<T> call) {
+    /**
+     * Runs an admin call on the table with its family held. RocksJava reports an operation on a family dropped meanwhile
+     * as an IllegalArgumentException (a status code it cannot map): that is the table's drop, not a fault.
+     */
+    private <T> T withTable(UUID tableId, String what, TableCall<T> call) {
         TableStore store = store(tableId);
         try (SharedFamily.Held held = store.hold()) {
-            return call.apply(store.family());
-        } catch (RocksDBException | NumberFormatException e) {
+            return call.apply(store);
+        } catch (RocksDBException | IllegalArgumentException e) {
+            if (store.shared().retired()) throw new IllegalStateException("no storage for table " + store.metadata() + " (dropped?)", e);
             throw new IllegalStateException("cannot " + what + " table " + tableId + ": " + e.getMessage(), e);
         }
     }
@@ -1185,6 +1199,7 @@ public final class StorageEngine implements AutoCloseable {
         defaultFamily.close();
         db.close();
         writeOptions.close();
+        heldWriteOptions.close();
         syncWriteOptions.close();
         partitionReadOptions.close();
         tableOptions.close();

@@ -1,5 +1,6 @@
 package ballot.system;
 
+import ballot.cql.execute.PreparedStatementInfo;
 import ballot.cql.index.IndexTerms;
 import ballot.cql.index.StorageAttachedIndex;
 import ballot.cql.schema.ColumnMetadata;
@@ -65,7 +66,7 @@ public final class SystemKeyspaces {
     private final LocalNode node;
     private volatile IndexStatus indexStatus = IndexStatus.NONE;
     private volatile Supplier<List<ConnectedClient>> clients = List::of;
-    private volatile Supplier<List<ballot.cql.execute.PreparedStatementInfo>> prepared = List::of;
+    private volatile Supplier<List<PreparedStatementInfo>> prepared = List::of;
     private final Supplier<Schema> schema;
     private final VirtualTable.Source paxos;
     private volatile Peers peers = Peers.NONE;
@@ -102,7 +103,7 @@ public final class SystemKeyspaces {
     }
 
     /** Starts reporting the statements prepared on this node in system.prepared_statements. */
-    public void preparedStatements(Supplier<List<ballot.cql.execute.PreparedStatementInfo>> source) {
+    public void preparedStatements(Supplier<List<PreparedStatementInfo>> source) {
         this.prepared = source;
     }
 
@@ -228,7 +229,7 @@ public final class SystemKeyspaces {
      */
     private List<Map<String, Object>> preparedRows() {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (ballot.cql.execute.PreparedStatementInfo p : prepared.get()) {
+        for (PreparedStatementInfo p : prepared.get()) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("prepared_id", p.id());
             row.put("logged_keyspace", p.keyspace());

@@ -504,6 +504,8 @@ class CqlCompatibilityIT {
         for (int column = 0; column < 4; column++) assertThat(empty.isNull(column)).as("column %d", column).isTrue();
         assertThat(empty.getString(4)).isEqualTo("null"); // JSON's null, as for a null int
         assertThat(empty.getByteBuffer(5).remaining()).isZero();
+        assertThatThrownBy(() -> session.execute("BEGIN TRANSACTION UPDATE it.empties SET i += 1 WHERE k = 1; COMMIT TRANSACTION"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("which has no value in this row");
     }
 
     /** Cassandra 5.0's OperationFcts: floats and doubles follow IEEE 754; decimals cannot hold a NaN or an infinity. */

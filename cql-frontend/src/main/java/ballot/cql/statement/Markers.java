@@ -13,14 +13,12 @@ import java.util.List;
  */
 final class Markers {
     private final ColumnSpec[] specs;
-    private final String[] names;
     private final String[] receivers;
     /** Computed once preparation is over; statements ask for it on every execution. */
     private volatile List<String> nameList;
 
     Markers(int count) {
         specs = new ColumnSpec[count];
-        names = new String[count];
         receivers = new String[count];
     }
 
@@ -31,7 +29,6 @@ final class Markers {
                     + " and " + receiver.type());
         }
         specs[index] = name == null ? receiver : new ColumnSpec(receiver.keyspace(), receiver.table(), name, receiver.type());
-        names[index] = name;
         receivers[index] = receiver.name();
         nameList = null;
     }
@@ -61,8 +58,8 @@ final class Markers {
     List<String> names() {
         List<String> list = nameList;
         if (list == null) {
-            List<String> byName = new ArrayList<>(names.length);
-            for (int i = 0; i < names.length; i++) byName.add(names[i] != null ? names[i] : specs[i] == null ? null : specs[i].name());
+            List<String> byName = new ArrayList<>(specs.length);
+            for (ColumnSpec spec : specs) byName.add(spec == null ? null : spec.name()); // a :name marker's spec has its name
             nameList = list = java.util.Collections.unmodifiableList(byName);
         }
         return list;

@@ -210,7 +210,7 @@ abstract class Operation {
             ByteBuffer v = value.bind(b);
             if (unset(v)) return;
             if (v == null) throw new InvalidRequestException("Invalid null value for " + column.name() + " " + op + "=");
-            ByteBuffer current = existing == null ? null : existing.value(column);
+            ByteBuffer current = existing == null ? null : column.type().orNoValue(existing.value(column));
             if (current == null) {
                 throw new InvalidRequestException("Cannot apply " + column.name() + " " + op + "= to " + column.name()
                         + ", which has no value in this row");

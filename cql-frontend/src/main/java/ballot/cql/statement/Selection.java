@@ -571,7 +571,7 @@ final class Selection {
 
     private static Prepared negation(Prepared arg) {
         if (!isNumeric(arg.type())) throw new InvalidRequestException("the '-' operation is not supported on " + arg.name());
-        return scalar("-" + arg.name(), arg.type(), List.of(arg), values -> isNullOrEmpty(values.get(0)) ? null
+        return scalar("-" + arg.name(), arg.type(), List.of(arg), values -> arg.type().orNoValue(values.get(0)) == null ? null
                 : Arithmetic.negate(arg.type(), values.get(0)));
     }
 
@@ -581,12 +581,8 @@ final class Selection {
         }
         CqlType type = Arithmetic.resultType(left.type(), right.type());
         return scalar(left.name() + " " + op + " " + right.name(), type, List.of(left, right), values ->
-                isNullOrEmpty(values.get(0)) || isNullOrEmpty(values.get(1)) ? null
+                left.type().orNoValue(values.get(0)) == null || right.type().orNoValue(values.get(1)) == null ? null
                         : Arithmetic.apply(op, left.type(), values.get(0), right.type(), values.get(1), type));
     }
 
-    /** An empty number (a value written as empty bytes) counts as null in arithmetic, as in Cassandra. */
-    private static boolean isNullOrEmpty(ByteBuffer value) {
-        return value == null || !value.hasRemaining();
-    }
 }

@@ -277,8 +277,8 @@ final class Terms {
         return b -> {
             ByteBuffer l = left.bind(b);
             ByteBuffer r = right.bind(b);
-            if (l == null || r == null || l == QueryOptions.UNSET || r == QueryOptions.UNSET) return null;
-            if (!l.hasRemaining() || !r.hasRemaining()) return null;
+            if (l == QueryOptions.UNSET || r == QueryOptions.UNSET) return null;
+            if (type.orNoValue(l) == null || type.orNoValue(r) == null) return null;
             return Arithmetic.apply(a.op(), type, l, type, r, type);
         };
     }
