@@ -218,6 +218,7 @@ public final class BallotNode implements AutoCloseable {
                     config.commitlogSync.equals("periodic"), roles, permissions, new Authorization(roles::cached, permissions));
             schema.onInstall(processor::schemaChanged);
             system.preparedStatements(processor::preparedStatements);
+            system.settings(config::settings);
             traces = new TraceWriter(internalEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);

@@ -162,6 +162,37 @@ public final class NodeConfig {
         }
     }
 
+    /**
+     * Every setting under its YAML name with the value this node runs with (defaults included), as
+     * {@code system_views.settings} shows them: a nested option as {@code parent.name}, a list as {@code [a, b]}, unset
+     * as null, and a password's value hidden.
+     */
+    public java.util.SortedMap<String, String> settings() {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        flatten("", new ObjectMapper().valueToTree(this), out);
+        return out;
+    }
+
+    private static void flatten(String prefix, com.fasterxml.jackson.databind.JsonNode node, java.util.Map<String, String> out) {
+        node.fields().forEachRemaining(field -> {
+            String name = prefix + field.getKey();
+            com.fasterxml.jackson.databind.JsonNode value = field.getValue();
+            if (value.isObject()) {
+                flatten(name + ".", value, out);
+            } else if (value.isNull()) {
+                out.put(name, null);
+            } else if (name.endsWith("password")) {
+                out.put(name, "<hidden>");
+            } else if (value.isArray()) {
+                java.util.List<String> elements = new java.util.ArrayList<>();
+                value.forEach(e -> elements.add(e.asText()));
+                out.put(name, elements.toString());
+            } else {
+                out.put(name, value.asText());
+            }
+        });
+    }
+
     /** Whether Paxos votes are synced before their reply: {@code paxos_sync: always}, or every write synced anyway. */
     public boolean syncsPaxosVotes() {
         return paxosSync.equals("always") || commitlogSync.equals("batch");

@@ -67,6 +67,7 @@ public final class SystemKeyspaces {
     private volatile IndexStatus indexStatus = IndexStatus.NONE;
     private volatile Supplier<List<ConnectedClient>> clients = List::of;
     private volatile Supplier<List<PreparedStatementInfo>> prepared = List::of;
+    private volatile Supplier<Map<String, String>> settings = Map::of;
     private final Supplier<Schema> schema;
     private final VirtualTable.Source paxos;
     private volatile Peers peers = Peers.NONE;
@@ -105,6 +106,11 @@ public final class SystemKeyspaces {
     /** Starts reporting the statements prepared on this node in system.prepared_statements. */
     public void preparedStatements(Supplier<List<PreparedStatementInfo>> source) {
         this.prepared = source;
+    }
+
+    /** Starts reporting the node's settings (by their YAML names) in system_views.settings. */
+    public void settings(Supplier<Map<String, String>> source) {
+        this.settings = source;
     }
 
     /** The system keyspaces, to merge into every schema snapshot. */
@@ -214,6 +220,8 @@ public final class SystemKeyspaces {
                 CREATE TABLE sai_column_indexes (keyspace_name text, index_name text, analyzer text, column_name text,
                   is_building boolean, is_queryable boolean, is_string boolean, table_name text,
                   PRIMARY KEY ((keyspace_name), index_name))""", this::indexStatusRows);
+        add(t, "system_views", "settings", "current settings", """
+                CREATE TABLE settings (name text PRIMARY KEY, value text)""", this::settingRows);
         add(t, "system_views", "clients", "currently connected clients", """
                 CREATE TABLE clients (address inet, port int, hostname text, username text, connection_stage text,
                   protocol_version int, client_options frozen<map<text, text>>, driver_name text, driver_version text,
@@ -236,6 +244,18 @@ public final class SystemKeyspaces {
             row.put("query_string", p.query());
             rows.add(row);
         }
+        return rows;
+    }
+
+    /** Cassandra 4.0+'s view of the settings this node runs with. */
+    private List<Map<String, Object>> settingRows() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        settings.get().forEach((name, value) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("name", name);
+            row.put("value", value);
+            rows.add(row);
+        });
         return rows;
     }
 

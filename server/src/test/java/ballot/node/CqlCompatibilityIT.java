@@ -508,6 +508,15 @@ class CqlCompatibilityIT {
                 .isInstanceOf(InvalidQueryException.class).hasMessageContaining("which has no value in this row");
     }
 
+    /** system_views.settings serves the node's settings, as Cassandra 4.0+ does (NodeConfigTest checks the names). */
+    @Test
+    void settingsTableShowsTheSettingsTheNodeRunsWith() {
+        assertThat(session.execute("SELECT value FROM system_views.settings WHERE name = 'commitlog_sync'").one().getString(0))
+                .isEqualTo("periodic");
+        assertThat(session.execute("SELECT value FROM system_views.settings WHERE name = 'client_encryption_options.enabled'")
+                .one().getString(0)).isEqualTo("false");
+    }
+
     /** Cassandra 5.0's OperationFcts: floats and doubles follow IEEE 754; decimals cannot hold a NaN or an infinity. */
     @Test
     void arithmeticOnNanAndInfinityIsIeeeAndFailsOnlyForDecimals() {

@@ -23,6 +23,30 @@ class NodeConfigTest {
         return NodeConfig.load(file);
     }
 
+    /** system_views.settings: every setting by its YAML name, defaults included, nested ones dotted, passwords hidden. */
+    @Test
+    void settingsNameEverySettingAsInYamlAndHidePasswords() throws IOException {
+        NodeConfig config = load("""
+                cluster_name: "Settings"
+                seeds: ["127.0.0.1:7000", "127.0.0.2:7000"]
+                metrics_authentication: basic
+                metrics_username: operator
+                metrics_password: s3cret
+                client_encryption_options:
+                  enabled: true
+                  keystore: /keys/node.p12
+                  keystore_password: changeit
+                """);
+        java.util.Map<String, String> settings = config.settings();
+        assertThat(settings).containsEntry("cluster_name", "Settings").containsEntry("native_transport_port", "9042")
+                .containsEntry("seeds", "[127.0.0.1:7000, 127.0.0.2:7000]").containsEntry("metrics_password", "<hidden>")
+                .containsEntry("client_encryption_options.enabled", "true")
+                .containsEntry("client_encryption_options.keystore", "/keys/node.p12")
+                .containsEntry("client_encryption_options.keystore_password", "<hidden>")
+                .containsEntry("client_encryption_options.truststore_password", null);
+        assertThat(settings.values()).doesNotContain("s3cret", "changeit");
+    }
+
     @Test
     void metricsPortDefaultsToScyllasPrometheusPortAndIsReadFromYaml() throws IOException {
         assertThat(new NodeConfig().metricsPort).isEqualTo(9180);
