@@ -12,10 +12,18 @@ import org.rocksdb.ColumnFamilyHandle;
  * for them, and later ones no longer find the table.
  */
 final class SharedFamily {
-    /** A hold on the handle; closing it again releases nothing. */
-    interface Held extends AutoCloseable {
+    /** A hold on the handle, closed by the thread that took it; closing it again releases nothing. One object per read. */
+    final class Held implements AutoCloseable {
+        private boolean released;
+
+        private Held() {}
+
         @Override
-        void close();
+        public void close() {
+            if (released) return;
+            released = true;
+            release();
+        }
     }
 
     private final ColumnFamilyHandle handle;
@@ -46,12 +54,7 @@ final class SharedFamily {
     Held tryHold() {
         for (int n = holds.get(); ; n = holds.get()) {
             if (n <= 0 || retired.get()) return null; // below 0: a hold released after closeNow
-            if (holds.compareAndSet(n, n + 1)) {
-                AtomicBoolean released = new AtomicBoolean();
-                return () -> {
-                    if (released.compareAndSet(false, true)) release();
-                };
-            }
+            if (holds.compareAndSet(n, n + 1)) return new Held();
         }
     }
 
