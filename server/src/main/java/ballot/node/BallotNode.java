@@ -219,6 +219,7 @@ public final class BallotNode implements AutoCloseable {
             schema.onInstall(processor::schemaChanged);
             system.preparedStatements(processor::preparedStatements);
             system.settings(config::settings);
+            system.storageTasks(storage::tasks);
             traces = new TraceWriter(internalEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);

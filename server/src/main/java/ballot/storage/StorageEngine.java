@@ -5,6 +5,7 @@ import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
+import ballot.cql.data.TimeUuids;
 import ballot.cql.data.TokenRange;
 import ballot.cql.schema.TableMetadata;
 import java.nio.ByteBuffer;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +37,7 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
+import org.rocksdb.OperationType;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -42,6 +45,7 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 import org.rocksdb.SstFileManager;
+import org.rocksdb.ThreadStatus;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
@@ -127,6 +131,8 @@ public final class StorageEngine implements AutoCloseable {
     private final SweepQueue sweepQueue = new SweepQueue();
     /** When the last full sweep of each table ended; write-backs read before it may hold purged data and are dropped. */
     private final Map<UUID, Long> sweptAt = new ConcurrentHashMap<>();
+    /** The ids {@link #tasks} gave the RocksDB jobs running at its last call, so that a task keeps its id. */
+    private volatile Map<Long, UUID> taskIds = Map.of();
     /** Shared by every single-partition read: never changed after construction, so safe across threads. */
     private final ReadOptions partitionReadOptions = new ReadOptions().setPrefixSameAsStart(true);
     /** Sweeps of one partition are serialised: stripe = hash of the partition prefix. */
@@ -162,6 +168,7 @@ public final class StorageEngine implements AutoCloseable {
                 .setBytesPerSync(1 << 20)
                 .setMaxTotalWalSize(256L << 20)
                 .setKeepLogFileNum(3)
+                .setEnableThreadTracking(true) // for tasks(): each flush and compaction reports its progress
                 .setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
         tableOptions = new ColumnFamilyOptions()
                 .useFixedLengthPrefixExtractor(8)
@@ -591,6 +598,62 @@ public final class StorageEngine implements AutoCloseable {
         try (SharedFamily.Held held = family.tryHold()) {
             return held == null ? 0 : level0Files(family.handle());
         }
+    }
+
+    /**
+     * The flushes and compactions running now. RocksDB's thread list covers every database of the process, so only
+     * this one's are kept; a family that is no table's any more (dropped meanwhile) is left out.
+     */
+    public List<StorageTask> tasks() {
+        List<ThreadStatus> threads;
+        try {
+            threads = Env.getDefault().getThreadList();
+        } catch (RocksDBException e) {
+            log.warn("cannot read RocksDB's thread list: {}", e.getMessage());
+            return List.of();
+        }
+        Map<Long, UUID> ids = new HashMap<>();
+        List<StorageTask> tasks = new ArrayList<>();
+        for (ThreadStatus thread : threads) {
+            OperationType operation = thread.getOperationType();
+            boolean flush = operation == OperationType.OP_FLUSH;
+            if (!flush && operation != OperationType.OP_COMPACTION || !directory.toString().equals(thread.getDbName())) continue;
+            Map<String, Long> properties = ThreadStatus.interpretOperationProperties(operation, thread.getOperationProperties());
+            long job = properties.getOrDefault("JobID", (long) thread.getThreadId());
+            UUID id = taskIds.get(job);
+            if (id == null) id = TimeUuids.next(System.currentTimeMillis() - thread.getOperationElapsedTime() / 1000);
+            ids.put(job, id);
+            long progress = properties.getOrDefault(flush ? "BytesWritten" : "BytesRead", 0L);
+            long total = properties.getOrDefault(flush ? "BytesMemtables" : "TotalInputBytes", 0L);
+            String kind = flush ? "flush" : "compaction";
+            String family = thread.getCfName();
+            if (family.equals(PAXOS_FAMILY)) {
+                tasks.add(new StorageTask(id, null, "paxos", kind, progress, total));
+            } else if (family.equals(META_FAMILY) || family.equals("default")) {
+                tasks.add(new StorageTask(id, null, "local", kind, progress, total));
+            } else {
+                UUID table = familyTable(family);
+                if (table != null) tasks.add(new StorageTask(id, table, null, kind, progress, total));
+            }
+        }
+        taskIds = ids; // only running jobs' ids are kept
+        return tasks;
+    }
+
+    /** The table a table or index family belongs to, or null if none does now. */
+    private UUID familyTable(String family) {
+        UUID id;
+        try {
+            id = UUID.fromString(family.substring(2));
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            return null;
+        }
+        if (family.startsWith(TABLE_FAMILY_PREFIX)) return tables.containsKey(id) ? id : null;
+        if (!family.startsWith(INDEX_FAMILY_PREFIX)) return null;
+        for (TableStore store : tables.values()) {
+            for (IndexStore index : store.indexes()) if (index.metadata().id().equals(id)) return store.metadata().id();
+        }
+        return null;
     }
 
     /** Background errors RocksDB has reported since the engine opened (BackgroundErrors). */

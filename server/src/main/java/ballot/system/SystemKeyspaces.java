@@ -14,6 +14,7 @@ import ballot.cql.schema.UserTypes;
 import ballot.cql.statement.SchemaDefinitions;
 import ballot.cql.trace.TraceKeyspace;
 import ballot.cql.transport.ConnectedClient;
+import ballot.storage.StorageTask;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,6 +69,7 @@ public final class SystemKeyspaces {
     private volatile Supplier<List<ConnectedClient>> clients = List::of;
     private volatile Supplier<List<PreparedStatementInfo>> prepared = List::of;
     private volatile Supplier<Map<String, String>> settings = Map::of;
+    private volatile Supplier<List<StorageTask>> storageTasks = List::of;
     private final Supplier<Schema> schema;
     private final VirtualTable.Source paxos;
     private volatile Peers peers = Peers.NONE;
@@ -111,6 +113,11 @@ public final class SystemKeyspaces {
     /** Starts reporting the node's settings (by their YAML names) in system_views.settings. */
     public void settings(Supplier<Map<String, String>> source) {
         this.settings = source;
+    }
+
+    /** Starts reporting the storage engine's running flushes and compactions in system_views.sstable_tasks. */
+    public void storageTasks(Supplier<List<StorageTask>> source) {
+        this.storageTasks = source;
     }
 
     /** The system keyspaces, to merge into every schema snapshot. */
@@ -222,6 +229,10 @@ public final class SystemKeyspaces {
                   PRIMARY KEY ((keyspace_name), index_name))""", this::indexStatusRows);
         add(t, "system_views", "settings", "current settings", """
                 CREATE TABLE settings (name text PRIMARY KEY, value text)""", this::settingRows);
+        add(t, "system_views", "sstable_tasks", "current sstable tasks", """
+                CREATE TABLE sstable_tasks (keyspace_name text, table_name text, task_id timeuuid, completion_ratio double,
+                  kind text, progress bigint, sstables int, total bigint, unit text,
+                  PRIMARY KEY ((keyspace_name), table_name, task_id))""", this::storageTaskRows);
         add(t, "system_views", "clients", "currently connected clients", """
                 CREATE TABLE clients (address inet, port int, hostname text, username text, connection_stage text,
                   protocol_version int, client_options frozen<map<text, text>>, driver_name text, driver_version text,
@@ -256,6 +267,31 @@ public final class SystemKeyspaces {
             row.put("value", value);
             rows.add(row);
         });
+        return rows;
+    }
+
+    /**
+     * Cassandra 4.1+'s view of the compactions (and here flushes) running on this node, in bytes. A task of an index
+     * is its table's; one of a table dropped meanwhile is left out. RocksDB does not say how many files a compaction
+     * reads, so {@code sstables} is null.
+     */
+    private List<Map<String, Object>> storageTaskRows() {
+        Schema now = schema.get();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (StorageTask task : storageTasks.get()) {
+            TableMetadata table = task.table() == null ? null : now.table(task.table());
+            if (task.table() != null && table == null) continue;
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("keyspace_name", table == null ? "system" : table.keyspace());
+            row.put("table_name", table == null ? task.systemTable() : table.name());
+            row.put("task_id", task.id());
+            row.put("completion_ratio", task.total() == 0 ? 1.0 : (double) task.progress() / task.total());
+            row.put("kind", task.kind());
+            row.put("progress", task.progress());
+            row.put("total", task.total());
+            row.put("unit", "bytes");
+            rows.add(row);
+        }
         return rows;
     }
 

@@ -517,6 +517,34 @@ class CqlCompatibilityIT {
                 .one().getString(0)).isEqualTo("false");
     }
 
+    /**
+     * system_views.sstable_tasks has Cassandra 4.1+'s columns and key, as the Java driver's own SchemaIT checks through
+     * its metadata, and can be read (its rows are the flushes and compactions running: StorageEngineTest).
+     */
+    @Test
+    void sstableTasksTableIsCassandras() {
+        TableMetadata table;
+        try (CqlSession withViews = node.session(null,
+                options -> options.withStringList(DefaultDriverOption.METADATA_SCHEMA_REFRESHED_KEYSPACES, List.of("system_views")))) {
+            table = withViews.getMetadata().getKeyspace("system_views").orElseThrow().getTable("sstable_tasks").orElseThrow();
+        }
+        assertThat(table.describe(true)).isEqualTo("""
+                /* VIRTUAL TABLE system_views.sstable_tasks (
+                    keyspace_name text,
+                    table_name text,
+                    task_id timeuuid,
+                    completion_ratio double,
+                    kind text,
+                    progress bigint,
+                    sstables int,
+                    total bigint,
+                    unit text,
+                    PRIMARY KEY (keyspace_name, table_name, task_id)
+                ); */""");
+        assertThat(session.execute("SELECT kind, progress, total FROM system_views.sstable_tasks WHERE keyspace_name = 'it'").all())
+                .allSatisfy(row -> assertThat(row.getLong("progress")).isBetween(0L, row.getLong("total")));
+    }
+
     /** Cassandra 5.0's OperationFcts: floats and doubles follow IEEE 754; decimals cannot hold a NaN or an infinity. */
     @Test
     void arithmeticOnNanAndInfinityIsIeeeAndFailsOnlyForDecimals() {

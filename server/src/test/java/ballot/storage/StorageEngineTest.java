@@ -324,6 +324,36 @@ class StorageEngineTest {
         assertThat(values(7)).containsExactly("1=kept");
     }
 
+    /** A running compaction is reported with its table, kind and byte progress (system_views.sstable_tasks), then gone. */
+    @Test
+    void aRunningCompactionIsATaskOfItsTable() throws Exception {
+        java.util.Random random = new java.util.Random(7);
+        byte[] value = new byte[2000];
+        for (int file = 0; file < 3; file++) {
+            for (int k = 0; k < 4000; k++) {
+                random.nextBytes(value);
+                write(row(k, file, Cell.live(column, null, ByteBuffer.wrap(value.clone()), 10)));
+            }
+            storage.flush(table.id());
+        }
+        Thread compaction = new Thread(() -> storage.compact(table.id()));
+        compaction.start();
+        List<StorageTask> seen = List.of();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (seen.isEmpty() && compaction.isAlive() && System.nanoTime() < deadline) {
+            seen = storage.tasks().stream().filter(t -> table.id().equals(t.table())).toList();
+        }
+        compaction.join();
+        assertThat(seen).as("the compaction was seen while it ran").isNotEmpty();
+        StorageTask task = seen.get(0);
+        assertThat(task.kind()).isEqualTo("compaction");
+        assertThat(task.systemTable()).isNull();
+        assertThat(task.total()).isGreaterThan(3L << 20);
+        assertThat(task.progress()).isBetween(0L, task.total());
+        assertThat(task.id().version()).isEqualTo(1);
+        assertThat(storage.tasks()).noneMatch(t -> table.id().equals(t.table()));
+    }
+
     /** {@code n} writes adding one element each (0, 1, ...) to the set of row k=1 of {@code sets}, at increasing timestamps. */
     private List<Mutation> addElements(int n) {
         int tokens = sets.column("tokens").id();

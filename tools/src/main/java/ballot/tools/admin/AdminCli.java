@@ -37,7 +37,7 @@ import picocli.CommandLine;
 @Command(name = "ballot-admin", versionProvider = CliVersion.class,
         subcommands = {AdminCli.Status.class, AdminCli.Ring.class, InfoCommand.class, DescribeClusterCommand.class,
                 TableStatsCommand.class, TableHistogramsCommand.class, ProxyHistogramsCommand.class, GetPaxosCommand.class,
-                TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class, ClientStatsCommand.class,
+                TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class, ClientStatsCommand.class, CompactionStatsCommand.class,
                 AdminCli.SetTraceProbability.class, AdminCli.GetTraceProbability.class},
         description = "Inspect and maintain a Ballot cluster.")
 public final class AdminCli {
@@ -181,6 +181,20 @@ public final class AdminCli {
         }
         nodes.sort(Comparator.comparing((Node n) -> n.dataCenter()).thenComparing(n -> n.address().getHostAddress()));
         return nodes;
+    }
+
+    /** Columns padded to their widest cell, one space apart, as nodetool's tables. */
+    static void printAligned(PrintWriter out, List<List<String>> rows) {
+        int[] widths = new int[rows.get(0).size()];
+        for (List<String> row : rows) for (int i = 0; i < row.size(); i++) widths[i] = Math.max(widths[i], row.get(i).length());
+        for (List<String> row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < row.size(); i++) {
+                if (i > 0) line.append(' ');
+                line.append(i == row.size() - 1 ? row.get(i) : String.format("%-" + widths[i] + "s", row.get(i)));
+            }
+            out.println(line);
+        }
     }
 
     /** Runs {@code statement} on the node the user named: system tables answer from that node's point of view. */

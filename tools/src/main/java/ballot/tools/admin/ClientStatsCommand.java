@@ -66,7 +66,7 @@ final class ClientStatsCommand implements Callable<Integer> {
                         .map(e -> e.getKey() + "=" + e.getValue()).toList()));
                 table.add(row);
             }
-            printAligned(out, table);
+            AdminCli.printAligned(out, table);
             out.println();
         }
         out.println("Total connected clients: " + clients.size());
@@ -74,7 +74,7 @@ final class ClientStatsCommand implements Callable<Integer> {
         List<List<String>> users = new ArrayList<>();
         users.add(List.of("User", "Connections"));
         byUser.forEach((user, n) -> users.add(List.of(user, Integer.toString(n))));
-        printAligned(out, users);
+        AdminCli.printAligned(out, users);
         out.flush();
         return 0;
     }
@@ -97,19 +97,5 @@ final class ClientStatsCommand implements Callable<Integer> {
 
     private static String orEmpty(String s) {
         return s == null ? "" : s;
-    }
-
-    /** Columns padded to their widest cell, one space apart, as nodetool's tables. */
-    private static void printAligned(PrintWriter out, List<List<String>> rows) {
-        int[] widths = new int[rows.get(0).size()];
-        for (List<String> row : rows) for (int i = 0; i < row.size(); i++) widths[i] = Math.max(widths[i], row.get(i).length());
-        for (List<String> row : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.size(); i++) {
-                if (i > 0) line.append(' ');
-                line.append(i == row.size() - 1 ? row.get(i) : String.format("%-" + widths[i] + "s", row.get(i)));
-            }
-            out.println(line);
-        }
     }
 }

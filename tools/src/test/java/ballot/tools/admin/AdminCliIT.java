@@ -216,6 +216,14 @@ class AdminCliIT {
         }
     }
 
+    /** No flush or compaction runs on an idle node: none listed (the engine's tasks are StorageEngineTest's). */
+    @Test
+    void compactionstatsReadsTheNodesSstableTasks() {
+        JsonNode idle = ok("--json", "compactionstats").json();
+        assertThat(idle.get("active_tasks").asInt()).isEqualTo(idle.get("tasks").size());
+        assertThat(ok("compactionstats").out()).startsWith("active tasks: ");
+    }
+
     @Test
     void statusAndRingPrintJson() {
         JsonNode status = ok("--json", "status").json();
