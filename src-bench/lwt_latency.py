@@ -14,6 +14,7 @@ p50 at most the plain write's p50 plus one synced write plus 0.2 ms), which the 
 """
 
 import argparse
+import atexit
 import os
 import statistics
 import sys
@@ -61,6 +62,7 @@ def main():
     sync_fd = None
     if args.sync_file:
         sync_fd = os.open(args.sync_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        atexit.register(os.remove, args.sync_file)  # also when a round fails and the script exits early
         timings["synced write"] = []
     hot_value = 0
     total = args.warmup + args.count
@@ -106,7 +108,6 @@ def main():
     print(f"ratio lwt hot key / plain p50: {p50['lwt hot key'] / p50['plain']:.2f}")
     if sync_fd is not None:
         os.close(sync_fd)
-        os.remove(args.sync_file)
         bound = p50["plain"] + p50["synced write"] + 0.2
         for kind in ("lwt new key", "lwt hot key"):
             verdict = "within" if p50[kind] <= bound else "above"

@@ -97,12 +97,16 @@ final class Functions {
     private Functions() {}
 
     private static void add(String name, List<CqlType> args, CqlType returnType, Body body) {
-        BY_NAME.computeIfAbsent(name, n -> new ArrayList<>()).add(new Function(name, args, returnType, body, false));
+        register(new Function(name, args, returnType, body, false));
     }
 
     /** A blob conversion: its argument's bytes as they are. */
     private static void addRaw(String name, List<CqlType> args, CqlType returnType, Body body) {
-        BY_NAME.computeIfAbsent(name, n -> new ArrayList<>()).add(new Function(name, args, returnType, body, true));
+        register(new Function(name, args, returnType, body, true));
+    }
+
+    private static void register(Function function) {
+        BY_NAME.computeIfAbsent(function.name(), n -> new ArrayList<>()).add(function);
     }
 
     static boolean exists(String name) {
