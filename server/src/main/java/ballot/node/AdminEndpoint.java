@@ -5,6 +5,7 @@ import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.metrics.AdminChanges;
 import ballot.metrics.LatencyPercentiles;
+import ballot.storage.Snapshots;
 import ballot.storage.StorageEngine;
 import ballot.system.LocalNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,9 +31,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admin CLI's calls on {@code metrics_port} (docs/admin.md), answered in JSON: {@code GET} of {@code info},
- * {@code version}, {@code tablestats}, {@code tablehistograms} and {@code proxyhistograms}; {@code POST} of
- * {@code flush}, {@code compact} and {@code drain}, which change the node and are taken only where {@link AdminChanges}
- * permits. Tables are named by repeated {@code table=ks} or {@code table=ks.t} parameters; none means every table that
+ * {@code version}, {@code tablestats}, {@code tablehistograms}, {@code proxyhistograms} and {@code listsnapshots};
+ * {@code POST} of {@code flush}, {@code compact}, {@code drain}, {@code snapshot} and {@code clearsnapshot}, which
+ * change the node and are taken only where {@link AdminChanges} permits. Tables are named by repeated {@code table=ks} or {@code table=ks.t} parameters; none means every table that
  * has storage. An unknown keyspace or table is 400 naming it.
  */
 final class AdminEndpoint implements HttpHandler {
@@ -42,8 +43,8 @@ final class AdminEndpoint implements HttpHandler {
 
     /** The calls, at {@code PATH + path()}. Those that change the node are POSTs, the others GETs. */
     enum Call {
-        INFO(false), VERSION(false), TABLESTATS(false), TABLEHISTOGRAMS(false), PROXYHISTOGRAMS(false),
-        FLUSH(true), COMPACT(true), DRAIN(true);
+        INFO(false), VERSION(false), TABLESTATS(false), TABLEHISTOGRAMS(false), PROXYHISTOGRAMS(false), LISTSNAPSHOTS(false),
+        FLUSH(true), COMPACT(true), DRAIN(true), SNAPSHOT(true), CLEARSNAPSHOT(true);
 
         final boolean changes;
 
@@ -100,15 +101,17 @@ final class AdminEndpoint implements HttpHandler {
     private final LocalNode identity;
     private final Supplier<Schema> schema;
     private final StorageEngine storage;
+    private final Snapshots snapshots;
     private final MeterRegistry registry;
     private final NodeState node;
     private final AdminChanges changes;
 
-    AdminEndpoint(LocalNode identity, Supplier<Schema> schema, StorageEngine storage, MeterRegistry registry, NodeState node,
-            AdminChanges changes) {
+    AdminEndpoint(LocalNode identity, Supplier<Schema> schema, StorageEngine storage, Snapshots snapshots, MeterRegistry registry,
+            NodeState node, AdminChanges changes) {
         this.identity = identity;
         this.schema = schema;
         this.storage = storage;
+        this.snapshots = snapshots;
         this.registry = registry;
         this.node = node;
         this.changes = changes;
@@ -166,6 +169,32 @@ final class AdminEndpoint implements HttpHandler {
             case DRAIN -> {
                 node.drain();
                 yield Map.of("drained", true);
+            }
+            case LISTSNAPSHOTS -> snapshots.list();
+            case SNAPSHOT -> {
+                String tag = parameter(query, "tag");
+                if (tag == null) throw new BadRequest("snapshot needs a name, as tag=<name>");
+                Snapshots.Snapshot taken;
+                try {
+                    taken = snapshots.take(tag);
+                } catch (IllegalArgumentException e) {
+                    throw new BadRequest(e.getMessage());
+                }
+                log.info("snapshot taken tag={} bytes={}", taken.tag(), taken.sizeBytes());
+                yield taken;
+            }
+            case CLEARSNAPSHOT -> {
+                String tag = parameter(query, "tag");
+                if (tag == null && !"true".equals(parameter(query, "all")))
+                    throw new BadRequest("clearsnapshot needs a snapshot name (tag=<name>) or all=true");
+                List<String> cleared;
+                try {
+                    cleared = snapshots.clear(tag);
+                } catch (IllegalArgumentException e) {
+                    throw new BadRequest(e.getMessage());
+                }
+                log.info("snapshots cleared tags={}", cleared);
+                yield cleared;
             }
         };
     }
@@ -226,6 +255,15 @@ final class AdminEndpoint implements HttpHandler {
         }
         tables.values().removeIf(t -> !storage.hasTable(t.id()));
         return List.copyOf(tables.values());
+    }
+
+    /** The first value of a query parameter, or null. */
+    private static String parameter(String query, String name) {
+        if (query == null) return null;
+        for (String pair : query.split("&")) {
+            if (pair.startsWith(name + "=")) return URLDecoder.decode(pair.substring(name.length() + 1), StandardCharsets.UTF_8);
+        }
+        return null;
     }
 
     private static List<String> names(List<TableMetadata> tables) {

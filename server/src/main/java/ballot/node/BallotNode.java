@@ -45,6 +45,7 @@ import ballot.replication.ReplicatedCoordinator;
 import ballot.replication.Replication;
 import ballot.schema.LocalSchema;
 import ballot.schema.SchemaSync;
+import ballot.storage.Snapshots;
 import ballot.storage.StorageEngine;
 import ballot.storage.StorageOptions;
 import ballot.storage.WriteId;
@@ -250,8 +251,8 @@ public final class BallotNode implements AutoCloseable {
                     .build(), processor);
             cqlMetrics.connections(server);
             system.clients(server::clients);
-            if (metricsServer != null) metricsServer.route(AdminEndpoint.PATH, new AdminEndpoint(identity, schema::schema, storage, metrics.registry(),
-                    adminState(), adminChanges));
+            if (metricsServer != null) metricsServer.route(AdminEndpoint.PATH, new AdminEndpoint(identity, schema::schema, storage,
+                    new Snapshots(dataDirectory.resolve("snapshots"), storage), metrics.registry(), adminState(), adminChanges));
             schema.onChange(change -> server.events().publish(new SchemaChangeEvent(change)));
             membership.listen(clientEvents());
             address = server.start();

@@ -1186,6 +1186,22 @@ public final class StorageEngine implements AutoCloseable {
         });
     }
 
+    /**
+     * Writes a checkpoint of the whole database into {@code target} (which must not exist): the memtables are flushed,
+     * then every live SST file is hard-linked there and the metadata files copied, so the copy is consistent at one
+     * instant. Schema changes wait for it.
+     */
+    void checkpoint(Path target) {
+        lockOpenForWrite();
+        try (org.rocksdb.Checkpoint checkpoint = org.rocksdb.Checkpoint.create(db)) {
+            checkpoint.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot write a checkpoint to " + target + ": " + e.getMessage(), e);
+        } finally {
+            installLock.readLock().unlock();
+        }
+    }
+
     /** Whether the table has storage here: virtual tables have none. */
     public boolean hasTable(UUID tableId) {
         return tables.containsKey(tableId);

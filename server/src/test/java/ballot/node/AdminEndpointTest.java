@@ -32,7 +32,7 @@ class AdminEndpointTest {
 
     private TestExchange call(boolean changesFromAnyAddress, String method, String call, InetAddress client) throws IOException {
         TestExchange exchange = new TestExchange(method, AdminEndpoint.PATH + call, client);
-        new AdminEndpoint(null, null, null, null, node, new AdminChanges(changesFromAnyAddress)).handle(exchange);
+        new AdminEndpoint(null, null, null, null, null, node, new AdminChanges(changesFromAnyAddress)).handle(exchange);
         return exchange;
     }
 

@@ -324,6 +324,36 @@ class StorageEngineTest {
         assertThat(values(7)).containsExactly("1=kept");
     }
 
+    /** A snapshot holds the data of the instant it was taken, opens as a database of its own, and clears. */
+    @Test
+    void aSnapshotKeepsTheDataOfItsInstant(@TempDir Path snapshotsDirectory) {
+        write(row(1, 1, Cell.live(column, null, text("before"), 10)));
+        Snapshots snapshots = new Snapshots(snapshotsDirectory, storage);
+        Snapshots.Snapshot taken = snapshots.take("nightly-1.0");
+        write(row(1, 1, Cell.live(column, null, text("after"), 11)));
+        write(row(2, 1, Cell.live(column, null, text("new"), 11)));
+        assertThat(taken.sizeBytes()).isPositive();
+        assertThatThrownBy(() -> snapshots.take("nightly-1.0")).hasMessage("Snapshot nightly-1.0 already exists.");
+        for (String bad : List.of("", "../up", ".hidden", "a/b", "-rf"))
+            assertThatThrownBy(() -> snapshots.take(bad)).as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid snapshot name");
+        assertThat(snapshots.list()).extracting(Snapshots.Snapshot::tag).containsExactly("nightly-1.0");
+
+        storage.close();
+        storage = StorageEngine.open(new StorageOptions(snapshotsDirectory.resolve("nightly-1.0"), false, 10_000, 8L << 20, 0));
+        storage.ensureTable(table);
+        assertThat(values(1)).containsExactly("1=before");
+        assertThat(values(2)).isEmpty();
+        storage.close();
+
+        storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
+        storage.ensureTable(table);
+        assertThat(values(1)).containsExactly("1=after");
+        Snapshots reopened = new Snapshots(snapshotsDirectory, storage);
+        assertThatThrownBy(() -> reopened.clear("nope")).hasMessage("no snapshot named 'nope'");
+        assertThat(reopened.clear(null)).containsExactly("nightly-1.0");
+        assertThat(reopened.list()).isEmpty();
+    }
+
     /** A running compaction is reported with its table, kind and byte progress (system_views.sstable_tasks), then gone. */
     @Test
     void aRunningCompactionIsATaskOfItsTable() throws Exception {

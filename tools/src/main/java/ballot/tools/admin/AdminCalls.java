@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -44,8 +45,17 @@ final class AdminCalls {
         return json("POST", call, tables);
     }
 
+    /** POST of a call that changes the node, with these query parameters (in their order). */
+    JsonNode post(String call, Map<String, String> parameters) {
+        return json("POST", call, parameters.entrySet().stream().map(p -> p.getKey() + "=" + URLEncoder.encode(p.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&")));
+    }
+
     private JsonNode json(String method, String call, List<String> tables) {
-        String query = tables.stream().map(t -> "table=" + URLEncoder.encode(t, StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+        return json(method, call, tables.stream().map(t -> "table=" + URLEncoder.encode(t, StandardCharsets.UTF_8)).collect(Collectors.joining("&")));
+    }
+
+    private JsonNode json(String method, String call, String query) {
         String body = text(method, "/admin/" + call, query.isEmpty() ? null : query);
         try {
             return JSON.readTree(body);

@@ -37,7 +37,9 @@ import picocli.CommandLine;
 @Command(name = "ballot-admin", versionProvider = CliVersion.class,
         subcommands = {AdminCli.Status.class, AdminCli.Ring.class, InfoCommand.class, DescribeClusterCommand.class,
                 TableStatsCommand.class, TableHistogramsCommand.class, ProxyHistogramsCommand.class, GetPaxosCommand.class,
-                TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class, ClientStatsCommand.class, CompactionStatsCommand.class,
+                TableMaintenance.Flush.class, TableMaintenance.Compact.class, DrainCommand.class, VersionCommand.class,
+                ClientStatsCommand.class, CompactionStatsCommand.class,
+                SnapshotCommands.Take.class, SnapshotCommands.Listing.class, SnapshotCommands.Clear.class,
                 AdminCli.SetTraceProbability.class, AdminCli.GetTraceProbability.class},
         description = "Inspect and maintain a Ballot cluster.")
 public final class AdminCli {

@@ -224,6 +224,27 @@ class AdminCliIT {
         assertThat(ok("compactionstats").out()).startsWith("active tasks: ");
     }
 
+    /** A snapshot is taken, listed with its size, refused a second time under its name, and cleared. */
+    @Test
+    void snapshotsAreTakenListedAndCleared() {
+        assertThat(ok("snapshot", "-t", "admin-it").out()).startsWith("Took snapshot admin-it of every keyspace (");
+        Run again = admin("snapshot", "-t", "admin-it");
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.err().strip()).isEqualTo("ballot-admin snapshot: Snapshot admin-it already exists.");
+        assertThat(admin("snapshot", "-t", "../escape").err()).contains("invalid snapshot name '../escape'");
+
+        JsonNode listed = ok("--json", "listsnapshots").json();
+        assertThat(listed.size()).isEqualTo(1);
+        assertThat(listed.get(0).get("tag").asText()).isEqualTo("admin-it");
+        assertThat(listed.get(0).get("size_bytes").asLong()).isPositive();
+        assertThat(ok("listsnapshots").out()).contains("Snapshot name", "admin-it", "Total TrueDiskSpaceUsed: ");
+
+        assertThat(admin("clearsnapshot").exitCode()).as("neither a name nor --all").isNotZero();
+        assertThat(ok("clearsnapshot", "-t", "admin-it").out()).contains("Cleared 1 snapshot(s): admin-it");
+        assertThat(ok("listsnapshots").out()).contains("There are no snapshots");
+        assertThat(ok("--json", "clearsnapshot", "--all").json().size()).isZero();
+    }
+
     @Test
     void statusAndRingPrintJson() {
         JsonNode status = ok("--json", "status").json();
