@@ -28,8 +28,7 @@ final class Reconciler {
         DeletionTime partitionDeletion = DeletionTime.LIVE;
         LinkedHashSet<RangeTombstone> rangeTombstones = new LinkedHashSet<>();
         List<Row> statics = new ArrayList<>();
-        Comparator<ByteBuffer[]> order = table.clusteringOrder();
-        TreeMap<ByteBuffer[], List<Row>> rows = new TreeMap<>(spec.reversed() ? order.reversed() : order);
+        TreeMap<ByteBuffer[], List<Row>> rows = new TreeMap<>(readOrder(table, spec));
         for (PartitionData p : responses) {
             partitionDeletion = partitionDeletion.max(p.partitionDeletion());
             rangeTombstones.addAll(p.rangeTombstones());
@@ -51,6 +50,36 @@ final class Reconciler {
             if (row.hasLiveData(spec.nowInSec())) live++;
         }
         return new PartitionData(responses.get(0).key(), partitionDeletion, List.copyOf(rangeTombstones), staticRow, merged);
+    }
+
+    /**
+     * Short-read protection (Cassandra's): the position, in the order read, up to which the merge of {@code responses}
+     * is certain, or null if it is certain throughout. An answer that stopped at the read's limit says nothing of the
+     * rows after its last one, where its replica may hold deletions the other answers lack: merged rows past it could
+     * be rows that replica deleted.
+     */
+    static ByteBuffer[] certainUpTo(TableMetadata table, List<PartitionData> responses, ReadSpec spec) {
+        int limit = Math.min(spec.rowLimit(), spec.partitionRowLimit());
+        Comparator<ByteBuffer[]> order = readOrder(table, spec);
+        ByteBuffer[] cut = null;
+        for (PartitionData p : responses) {
+            if (p.rows().isEmpty() || p.liveRowCount(spec.nowInSec()) < limit) continue;
+            ByteBuffer[] last = p.rows().get(p.rows().size() - 1).clustering().values();
+            if (cut == null || order.compare(last, cut) < 0) cut = last;
+        }
+        return cut;
+    }
+
+    /** {@code data} without its rows after {@code cut} in the order read. */
+    static PartitionData upTo(TableMetadata table, PartitionData data, ByteBuffer[] cut, ReadSpec spec) {
+        Comparator<ByteBuffer[]> order = readOrder(table, spec);
+        List<Row> rows = data.rows().stream().filter(r -> order.compare(r.clustering().values(), cut) <= 0).toList();
+        if (rows.size() == data.rows().size()) return data;
+        return new PartitionData(data.key(), data.partitionDeletion(), data.rangeTombstones(), data.staticRow(), rows);
+    }
+
+    private static Comparator<ByteBuffer[]> readOrder(TableMetadata table, ReadSpec spec) {
+        return spec.reversed() ? table.clusteringOrder().reversed() : table.clusteringOrder();
     }
 
     /** Partitions answered by several replicas for a scan, merged per key, in token order. */

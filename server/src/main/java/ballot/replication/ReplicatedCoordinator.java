@@ -68,6 +68,8 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /** The monotonic clock statements' deadlines are on. */
     private final LongSupplier nanoTime;
     private final CoordinatorMetrics metrics;
+    /** How many times a read cut short by another replica's deletions is read again before its certain rows are answered. */
+    private static final int SHORT_READ_ROUNDS_MAX = 8;
     private volatile TokenRing ring;
     /** Placement per replication setting for the current ring; emptied whenever the ring is rebuilt. */
     private final java.util.concurrent.ConcurrentHashMap<Map<String, String>, ReplicaPlacement> placements = new java.util.concurrent.ConcurrentHashMap<>();
@@ -286,6 +288,12 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     private CompletableFuture<PartitionData> readReplicas(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
             Deadline deadline) {
+        return readReplicas(table, key, spec, cl, deadline, SHORT_READ_ROUNDS_MAX);
+    }
+
+    /** @param rounds how many more times a short read may be read again after its repair ({@link #resolveMismatch}) */
+    private CompletableFuture<PartitionData> readReplicas(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
+            Deadline deadline, int rounds) {
         List<NodeInfo> replicas = replicas(table, key.token());
         List<NodeInfo> alive = readOrder(alive(replicas));
         Map<String, Integer> factors = factors(table);
@@ -315,13 +323,18 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             boolean match = true;
             for (int i = 1; i < answers.size(); i++) match &= Arrays.equals(digest, answers.get(i).join().digest());
             if (match) return CompletableFuture.completedFuture(data);
-            return resolveMismatch(table, key, spec, cl, targets, blockFor, deadline);
+            return resolveMismatch(table, key, spec, cl, targets, blockFor, deadline, rounds);
         });
     }
 
-    /** Digests disagreed: read the data from every target, reconcile, repair the stale ones, then answer. */
+    /**
+     * Digests disagreed: read the data from every target, reconcile, repair the stale ones, then answer. What is
+     * answered stops where an answer cut by the limit stopped ({@link Reconciler#certainUpTo}); if that leaves fewer
+     * rows than the limit, the partition is read again, which the repair has made the answers agree on up to there
+     * (short-read protection), at most {@code rounds} more times: then the rows that are certain are the answer.
+     */
     private CompletableFuture<PartitionData> resolveMismatch(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
-            List<NodeInfo> targets, int blockFor, Deadline deadline) {
+            List<NodeInfo> targets, int blockFor, Deadline deadline, int rounds) {
         if (deadline.hasPassed()) throw new ReadTimeoutException(cl, blockFor, blockFor, true);
         List<CompletableFuture<ReplicationVerbs.ReadResponse>> answers = new ArrayList<>();
         for (NodeInfo n : targets) answers.add(readFrom(n, new ReplicationVerbs.ReadCommand(table.id(), key, spec, false), deadline));
@@ -331,8 +344,14 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 if (f.isCompletedExceptionally()) throw new ReadTimeoutException(cl, versions.size(), blockFor, true);
                 versions.add(f.join().data());
             }
+            java.nio.ByteBuffer[] cut = Reconciler.certainUpTo(table, versions, spec);
             PartitionData merged = Reconciler.merge(table, versions, spec);
-            return repair(table, merged, targets, versions, deadline).thenApply(v -> merged);
+            PartitionData certain = cut == null ? merged : Reconciler.upTo(table, merged, cut, spec);
+            return repair(table, certain, targets, versions, deadline).thenCompose(v -> {
+                boolean shortRead = cut != null && certain.liveRowCount(spec.nowInSec()) < Math.min(spec.rowLimit(), spec.partitionRowLimit());
+                if (!shortRead || rounds == 0) return CompletableFuture.completedFuture(certain);
+                return readReplicas(table, key, spec, cl, deadline, rounds - 1);
+            });
         });
     }
 
