@@ -518,6 +518,32 @@ class CqlCompatibilityIT {
     }
 
     /**
+     * A partition whose only live data is its static row is one row of a query that restricts no clustering or
+     * regular column, whatever it selects (Cassandra's "queries full partitions"); one that does leaves it out.
+     */
+    @Test
+    void aStaticOnlyPartitionIsARowOfEveryFullPartitionQuery() {
+        session.execute("CREATE TABLE it.static_only (k int, c int, s int static, v int, PRIMARY KEY (k, c))");
+        session.execute("INSERT INTO it.static_only (k, s) VALUES (1, 10)");
+        session.execute("INSERT INTO it.static_only (k, c, s, v) VALUES (2, 1, 20, 5)");
+        session.execute("INSERT INTO it.static_only (k, c, s, v) VALUES (3, 1, 30, 5)");
+        session.execute("DELETE FROM it.static_only WHERE k = 3 AND c = 1");
+        java.util.function.Function<String, List<String>> rows = cql -> session.execute(cql).all().stream().map(r -> {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < r.getColumnDefinitions().size(); i++) line.append(i == 0 ? "" : ",").append(r.getObject(i));
+            return line.toString();
+        }).sorted().toList();
+        assertThat(rows.apply("SELECT k, c, v FROM it.static_only")).containsExactly("1,null,null", "2,1,5", "3,null,null");
+        assertThat(rows.apply("SELECT k FROM it.static_only WHERE k = 1")).containsExactly("1");
+        assertThat(rows.apply("SELECT k FROM it.static_only WHERE k IN (1, 2, 3)")).containsExactly("1", "2", "3");
+        assertThat(rows.apply("SELECT count(*) FROM it.static_only")).containsExactly("3");
+        assertThat(rows.apply("SELECT k FROM it.static_only WHERE s = 10 ALLOW FILTERING")).as("a static filter").containsExactly("1");
+        assertThat(rows.apply("SELECT k FROM it.static_only WHERE v = 5 ALLOW FILTERING")).as("a regular filter").containsExactly("2");
+        assertThat(rows.apply("SELECT k FROM it.static_only WHERE k = 1 AND c = 1")).as("a clustering restriction").isEmpty();
+        assertThat(rows.apply("SELECT k FROM it.static_only WHERE k = 1 AND c > 0")).isEmpty();
+    }
+
+    /**
      * system_views.sstable_tasks has Cassandra 4.1+'s columns and key, as the Java driver's own SchemaIT checks through
      * its metadata, and can be read (its rows are the flushes and compactions running: StorageEngineTest).
      */

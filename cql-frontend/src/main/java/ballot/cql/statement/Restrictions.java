@@ -387,6 +387,20 @@ final class Restrictions {
         return clusteringNotPrefixReason;
     }
 
+    /**
+     * Cassandra's "queries full partitions": nothing restricts a clustering or a regular column, so a partition whose
+     * only live data is its static row is one row of the answer (nulls for the clustering and regular columns),
+     * whatever the selection.
+     */
+    boolean queriesFullPartitions() {
+        if (hasClusteringRestrictions()) return false;
+        for (RowFilter f : filters) {
+            ColumnMetadata.Kind kind = f.column().kind();
+            if (kind == ColumnMetadata.Kind.CLUSTERING || kind == ColumnMetadata.Kind.REGULAR) return false;
+        }
+        return true;
+    }
+
     boolean restrictsOnlyKeys() {
         for (RowFilter f : filters) if (!f.column().isPrimaryKey()) return false;
         return true;

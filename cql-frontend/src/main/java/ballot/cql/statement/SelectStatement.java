@@ -657,8 +657,7 @@ final class SelectStatement implements CqlStatement {
                     continue;
                 }
                 if (live.isEmpty()) {
-                    boolean showStatic = staticRow != null && !where.hasClusteringRestrictions()
-                            && (selection.selectsStatic() || selection.isAggregate());
+                    boolean showStatic = staticRow != null && where.queriesFullPartitions();
                     out.add(new Candidate(data.key(), showStatic ? new RowView(keyComponents, null, staticRow, now) : null, finished));
                     continue;
                 }

@@ -102,13 +102,6 @@ final class Selection {
         return wildcard;
     }
 
-    /** True if some selector reads a static column (or the selection is *): static-only partitions then show up. */
-    boolean selectsStatic() {
-        if (wildcard) return table.hasStatic();
-        for (Prepared p : selectors) if (p.column() != null && p.column().isStatic()) return true;
-        return false;
-    }
-
     /** True if only partition key and static columns are selected (what DISTINCT allows). */
     List<Evaluator> evaluators(Bindings b) {
         List<Evaluator> out = new ArrayList<>(selectors.size());
