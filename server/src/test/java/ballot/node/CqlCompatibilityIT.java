@@ -517,6 +517,25 @@ class CqlCompatibilityIT {
                 .one().getString(0)).isEqualTo("false");
     }
 
+    /** A keyspace created without a replication factor gets Cassandra 4.1+'s default_keyspace_rf, 1. */
+    @Test
+    void aKeyspaceWithoutAReplicationFactorGetsTheDefault() {
+        session.execute("CREATE KEYSPACE default_rf_simple WITH replication = {'class': 'SimpleStrategy'}");
+        session.execute("CREATE KEYSPACE default_rf_nts WITH replication = {'class': 'NetworkTopologyStrategy'}");
+        try {
+            assertThat(session.execute("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = 'default_rf_simple'").one()
+                    .getMap(0, String.class, String.class)).containsEntry("replication_factor", "1");
+            assertThat(session.execute("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = 'default_rf_nts'").one()
+                    .getMap(0, String.class, String.class)).containsEntry("datacenter1", "1");
+            session.execute("CREATE TABLE default_rf_nts.t (k int PRIMARY KEY)");
+            session.execute("INSERT INTO default_rf_nts.t (k) VALUES (1)");
+            assertThat(session.execute("SELECT k FROM default_rf_nts.t").all()).hasSize(1);
+        } finally {
+            session.execute("DROP KEYSPACE default_rf_simple");
+            session.execute("DROP KEYSPACE default_rf_nts");
+        }
+    }
+
     /**
      * A partition whose only live data is its static row is one row of a query that restricts no clustering or
      * regular column, whatever it selects (Cassandra's "queries full partitions"); one that does leaves it out.

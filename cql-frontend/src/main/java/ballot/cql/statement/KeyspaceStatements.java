@@ -105,6 +105,12 @@ final class KeyspaceStatements {
         return new Options(replication, durableWrites);
     }
 
+    /**
+     * The replication factor of a keyspace created without one, SimpleStrategy's or every data center's for
+     * NetworkTopologyStrategy: Cassandra 4.1+'s {@code default_keyspace_rf}, 1 by default.
+     */
+    private static final String DEFAULT_REPLICATION_FACTOR = "1";
+
     /** Validates replication options and normalises them as Cassandra stores them (fully qualified class name). */
     static Map<String, String> replication(Map<String, String> raw, Set<String> dataCenters) {
         String cls = raw.get("class");
@@ -121,13 +127,12 @@ final class KeyspaceStatements {
                     }
                     out.put("replication_factor", factor(e.getValue()));
                 }
-                if (!out.containsKey("replication_factor")) {
-                    throw new ConfigurationException("SimpleStrategy requires a replication_factor strategy option.");
-                }
+                out.putIfAbsent("replication_factor", DEFAULT_REPLICATION_FACTOR);
             }
             case "NetworkTopologyStrategy" -> {
                 out.put("class", LOCATOR + "NetworkTopologyStrategy");
                 String defaultFactor = raw.get("replication_factor");
+                if (defaultFactor == null && raw.size() == 1) defaultFactor = DEFAULT_REPLICATION_FACTOR; // no option but the class
                 if (defaultFactor != null) for (String dc : dataCenters) out.put(dc, factor(defaultFactor));
                 for (Map.Entry<String, String> e : raw.entrySet()) {
                     if (e.getKey().equals("class") || e.getKey().equals("replication_factor")) continue;
