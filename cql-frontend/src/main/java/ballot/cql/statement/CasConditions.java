@@ -5,8 +5,8 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.schema.ColumnMetadata;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +38,8 @@ final class CasConditions {
     }
 
     private final Map<Clustering, RowCondition> byRow = new LinkedHashMap<>();
-    private final Set<ColumnMetadata> columns = new HashSet<>();
+    /** In the order a not-applied answer shows them: each statement's regular columns, then its static ones. */
+    private final Set<ColumnMetadata> columns = new LinkedHashSet<>();
     private boolean checksExistence;
 
     /** IF EXISTS ({@code exists}) or IF NOT EXISTS on {@code row}. */
@@ -85,7 +86,7 @@ final class CasConditions {
         return checksExistence;
     }
 
-    /** The columns IF conditions compare. */
+    /** The columns IF conditions compare, each once, in the order they were first required. */
     Set<ColumnMetadata> columns() {
         return Collections.unmodifiableSet(columns);
     }

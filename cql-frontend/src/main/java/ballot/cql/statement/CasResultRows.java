@@ -17,7 +17,8 @@ import java.util.LinkedHashMap;
 
 /**
  * The answer to a compare-and-set: {@code [applied]}, then one row per conditioned row that has live data, in
- * clustering order, with the conditioned columns (every column if a statement was IF EXISTS or IF NOT EXISTS). When no
+ * clustering order, with the conditioned columns in the order Cassandra lists them (each statement's regular columns,
+ * then its static ones; every column if a statement was IF EXISTS or IF NOT EXISTS). When no
  * clustering row is shown but the static row was conditioned and is live, it is shown alone. When no row is shown the
  * answer is {@code [applied]} alone, in one row, as Cassandra sends it.
  *
@@ -64,9 +65,7 @@ final class CasResultRows {
                 columns.addAll(table.partitionKey());
                 columns.addAll(table.clustering());
             }
-            for (ColumnMetadata column : table.columns()) {
-                if (c.checksExistence() || c.columns().contains(column)) columns.add(column);
-            }
+            columns.addAll(c.checksExistence() ? table.columns() : c.columns());
         }
         if (columnsByTable.isEmpty()) {
             return new Rows(RowsMetadata.of(List.of(appliedSpec)), List.<ByteBuffer[]>of(new ByteBuffer[] {appliedValue}));

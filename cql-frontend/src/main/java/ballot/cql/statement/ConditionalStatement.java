@@ -71,9 +71,10 @@ final class ConditionalStatement implements ConditionalPart {
         switch (kind) {
             case IF_NOT_EXISTS -> cas.conditions().requireExistence(row, false);
             case IF_EXISTS -> cas.conditions().requireExistence(row, true);
-            case CONDITIONS -> {
+            case CONDITIONS -> { // regular columns' conditions first, as Cassandra lists their columns in a not-applied answer
+                for (ColumnCondition c : conditions) if (!c.column().isStatic()) cas.conditions().require(row, c.column(), c.bind(context.bindings()));
                 for (ColumnCondition c : conditions) {
-                    cas.conditions().require(c.column().isStatic() ? Clustering.STATIC : row, c.column(), c.bind(context.bindings()));
+                    if (c.column().isStatic()) cas.conditions().require(Clustering.STATIC, c.column(), c.bind(context.bindings()));
                 }
             }
         }

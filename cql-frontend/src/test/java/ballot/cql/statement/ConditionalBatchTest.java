@@ -70,9 +70,10 @@ class ConditionalBatchTest {
                 + "INSERT INTO t (k, c, v) VALUES (1, 3, 30) USING TIMESTAMP 7; "
                 + "APPLY BATCH");
 
-        assertThat(columns(result)).containsExactly("[applied]", "k", "c", "s", "v");
+        assertThat(columns(result)).as("the key, then the conditioned columns as Cassandra lists them: each statement's "
+                + "regular ones, then its static ones").containsExactly("[applied]", "k", "c", "v", "s");
         assertThat(values(result)).as("conditioned rows in clustering order, previous values")
-                .containsExactly(List.of(true, 1, 1, 5, 10), List.of(true, 1, 2, 5, 20));
+                .containsExactly(List.of(true, 1, 1, 10, 5), List.of(true, 1, 2, 20, 5));
         PartitionUpdate update = f.lastUpdate();
         assertThat(clusterings(update)).containsExactly(List.of(2), List.of(1), List.of(3));
         assertThat(update.rows().stream().flatMap(r -> r.cells().stream()).map(Cell::timestamp))
@@ -274,11 +275,14 @@ class ConditionalBatchTest {
     @Test
     void aSingleConditionalStatementAnswersWithoutKeyColumns() {
         Result result = f.execute("UPDATE t SET v = 11 WHERE k = 1 AND c = 1 IF s = 5 AND v = 99");
-        assertThat(columns(result)).containsExactly("[applied]", "s", "v");
-        assertThat(values(result)).containsExactly(List.of(false, 5, 10));
+        assertThat(columns(result)).as("regular before static, as Cassandra").containsExactly("[applied]", "v", "s");
+        assertThat(values(result)).containsExactly(List.of(false, 10, 5));
+
+        assertThat(columns(f.execute("UPDATE t SET v = 11 WHERE k = 1 AND c = 1 IF w = 'x' AND v = 99")))
+                .as("in the order the conditions name them").containsExactly("[applied]", "w", "v");
 
         Result missingRow = f.execute("UPDATE t SET v = 11 WHERE k = 1 AND c = 7 IF s = 5 AND v = 99");
-        assertThat(values(missingRow)).as("the static row alone").containsExactly(Arrays.asList(false, 5, null));
+        assertThat(values(missingRow)).as("the static row alone").containsExactly(Arrays.asList(false, null, 5));
     }
 
     private void assertRefused(String cql, String message) {
