@@ -309,7 +309,7 @@ final class SelectStatement implements CqlStatement {
         List<RowFilter.Bound> filters = new ArrayList<>();
         for (RowFilter f : this.filters) filters.add(f.bind(b));
         List<Selection.Evaluator> evaluators = selection.evaluators(b);
-        Output output = new Output(evaluators, aggregateAll, sortAcrossPartitions);
+        Output output = new Output(evaluators, aggregateAll, !groupBy.isEmpty(), sortAcrossPartitions);
         int emitted = 0;
         boolean more = false;
         while (remaining > 0 && emitted < pageSize) {
@@ -399,6 +399,7 @@ final class SelectStatement implements CqlStatement {
     private static final class Output {
         private final List<Selection.Evaluator> evaluators;
         private final boolean aggregate;
+        private final boolean grouped;
         private final ArrayList<ByteBuffer[]> rows;
         private final List<ByteBuffer[]> clusterings;
         private ByteBuffer[] currentGroup;
@@ -406,9 +407,10 @@ final class SelectStatement implements CqlStatement {
         /** Estimated bytes of rows added since {@link #unreservedBytes} was last asked. */
         private long unreserved;
 
-        Output(List<Selection.Evaluator> evaluators, boolean aggregate, boolean keepClusterings) {
+        Output(List<Selection.Evaluator> evaluators, boolean aggregate, boolean grouped, boolean keepClusterings) {
             this.evaluators = evaluators;
             this.aggregate = aggregate;
+            this.grouped = grouped;
             this.rows = new ArrayList<>();
             this.clusterings = keepClusterings ? new ArrayList<>() : null;
         }
@@ -465,8 +467,9 @@ final class SelectStatement implements CqlStatement {
         }
 
         List<ByteBuffer[]> finish() {
-            // Without GROUP BY an aggregate query returns one row even when no row matched (count = 0).
-            if (aggregate && (groupOpen || currentGroup == null && rows.isEmpty())) closeGroup();
+            // Without GROUP BY an aggregate query returns one row even when no row matched (count = 0); with GROUP
+            // BY, no row matched is no group, so no row.
+            if (aggregate && (groupOpen || !grouped && rows.isEmpty())) closeGroup();
             return rows;
         }
 
