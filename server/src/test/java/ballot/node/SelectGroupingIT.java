@@ -64,4 +64,22 @@ class SelectGroupingIT {
         // Without GROUP BY an aggregate still answers one row.
         assertThat(rows(paged, "SELECT count(*) FROM g.r3 WHERE p = 9")).containsExactly(row(0L));
     }
+
+    @Test
+    void groupByLimitsCountGroups() {
+        paged.execute("CREATE TABLE g.r4 (p int, c1 int, c2 int, PRIMARY KEY (p, c1, c2))");
+        for (String values : List.of("1, 1, 1", "1, 1, 2", "1, 2, 1", "2, 1, 1", "2, 2, 1")) {
+            paged.execute("INSERT INTO g.r4 (p, c1, c2) VALUES (" + values + ")");
+        }
+        assertThat(rows(paged, "SELECT p, c1, count(*) FROM g.r4 WHERE p = 1 GROUP BY p, c1 PER PARTITION LIMIT 1"))
+                .containsExactly(row(1, 1, 2L));
+        assertThat(rows(paged, "SELECT p, c1, count(*) FROM g.r4 WHERE p = 1 GROUP BY p, c1 LIMIT 2"))
+                .containsExactly(row(1, 1, 2L), row(1, 2, 1L));
+        assertThat(rows(paged, "SELECT p, c1, count(*) FROM g.r4 GROUP BY p, c1 PER PARTITION LIMIT 1"))
+                .containsExactlyInAnyOrder(row(1, 1, 2L), row(2, 1, 1L));
+        assertThat(rows(paged, "SELECT p, c1, count(*) FROM g.r4 WHERE p IN (1, 2) GROUP BY p, c1 LIMIT 3"))
+                .containsExactly(row(1, 1, 2L), row(1, 2, 1L), row(2, 1, 1L));
+        assertThat(rows(paged, "SELECT p, c1, c2 FROM g.r4 WHERE p = 1 GROUP BY p, c1 LIMIT 2"))
+                .containsExactly(row(1, 1, 1), row(1, 2, 1));
+    }
 }

@@ -302,14 +302,21 @@ final class SelectStatement implements CqlStatement {
                     + "you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query");
         }
         PagingState state = options.pagingState() == null || aggregateAll ? null : PagingState.decode(options.pagingState());
+        // With GROUP BY, LIMIT and PER PARTITION LIMIT count groups (below), not rows.
+        boolean grouped = !groupBy.isEmpty();
         // With filters, PER PARTITION LIMIT counts rows that pass them, so storage must not cut partitions short.
-        Cursor cursor = new Cursor(context, keys, where.slices(b), state, partitionLimit, this.filters.isEmpty());
+        Cursor cursor = new Cursor(context, keys, where.slices(b), state, grouped ? Integer.MAX_VALUE : partitionLimit,
+                this.filters.isEmpty());
         int remaining = state != null ? state.remaining() : userLimit;
+        ByteBuffer[] lastGroup = null;
+        PartitionKey groupPartition = null;
+        int groups = 0;
+        int groupsInPartition = 0;
 
         List<RowFilter.Bound> filters = new ArrayList<>();
         for (RowFilter f : this.filters) filters.add(f.bind(b));
         List<Selection.Evaluator> evaluators = selection.evaluators(b);
-        Output output = new Output(evaluators, aggregateAll, !groupBy.isEmpty(), sortAcrossPartitions);
+        Output output = new Output(evaluators, aggregateAll, grouped, sortAcrossPartitions);
         int emitted = 0;
         boolean more = false;
         while (remaining > 0 && emitted < pageSize) {
@@ -322,7 +329,20 @@ final class SelectStatement implements CqlStatement {
                 Candidate candidate = candidates.get(i);
                 cursor.consumed(candidate);
                 if (candidate.view() == null || !matches(filters, candidate.view()) || !cursor.takeFromPartition()) continue;
-                output.add(candidate.view(), groupKey(candidate.view()));
+                ByteBuffer[] group = groupKey(candidate.view());
+                if (grouped && !Arrays.equals(group, lastGroup)) {
+                    lastGroup = group;
+                    if (!candidate.key().equals(groupPartition)) {
+                        groupPartition = candidate.key();
+                        groupsInPartition = 0;
+                    }
+                    if (++groupsInPartition <= partitionLimit && ++groups > userLimit) {
+                        remaining = 0;
+                        break;
+                    }
+                }
+                if (grouped && groupsInPartition > partitionLimit) continue;
+                output.add(candidate.view(), group);
                 if (!aggregateAll) {
                     emitted++;
                     remaining--;
