@@ -55,6 +55,36 @@ class SelectGroupingIT {
     }
 
     @Test
+    void groupByWithOrderByOverInSortsGroupsUnpagedAndIsRefusedPaged() {
+        paged.execute("CREATE TABLE g.r1 (p int, c int, v int, PRIMARY KEY (p, c))");
+        paged.execute("INSERT INTO g.r1 (p, c, v) VALUES (1, 1, 1)");
+        paged.execute("INSERT INTO g.r1 (p, c, v) VALUES (2, 1, 1)");
+        String grouped = "SELECT p, count(*) FROM g.r1 WHERE p IN (1, 2) GROUP BY p ORDER BY c DESC";
+        assertThat(rows(unpaged, grouped)).containsExactly(row(1, 1L), row(2, 1L));
+        assertThatThrownBy(() -> paged.execute(grouped)).isInstanceOf(InvalidQueryException.class).hasMessage(NO_PAGING_WITH_POST_ORDERING);
+        String aggregate = "SELECT count(*) FROM g.r1 WHERE p IN (1, 2) ORDER BY c DESC";
+        assertThat(rows(unpaged, aggregate)).containsExactly(row(2L));
+        assertThatThrownBy(() -> paged.execute(aggregate)).isInstanceOf(InvalidQueryException.class).hasMessage(NO_PAGING_WITH_POST_ORDERING);
+        assertThatThrownBy(() -> paged.execute("SELECT * FROM g.r1 WHERE p IN (1, 2) ORDER BY c DESC"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage(NO_PAGING_WITH_POST_ORDERING);
+    }
+
+    @Test
+    void orderByOverInSortsOnTheOrderingColumnsOnlyThenLimits() {
+        paged.execute("CREATE TABLE g.r13 (p int, c1 int, c2 int, PRIMARY KEY (p, c1, c2))");
+        for (String values : List.of("1, 1, 1", "1, 2, 1", "1, 3, 1", "2, 3, 1", "2, 3, 2")) {
+            paged.execute("INSERT INTO g.r13 (p, c1, c2) VALUES (" + values + ")");
+        }
+        assertThat(rows(unpaged, "SELECT p, c1, c2 FROM g.r13 WHERE p IN (1, 2) ORDER BY c1 DESC LIMIT 3"))
+                .containsExactly(row(1, 3, 1), row(2, 3, 2), row(2, 3, 1));
+        // Rows tying on c1 keep their partitions' order (and each partition's own, c2 descending here).
+        assertThat(rows(unpaged, "SELECT p, c1, c2 FROM g.r13 WHERE p IN (1, 2) ORDER BY c1 DESC"))
+                .containsExactly(row(1, 3, 1), row(2, 3, 2), row(2, 3, 1), row(1, 2, 1), row(1, 1, 1));
+        assertThat(rows(unpaged, "SELECT p, c1, c2 FROM g.r13 WHERE p IN (2, 1) ORDER BY c1 ASC"))
+                .containsExactly(row(1, 1, 1), row(1, 2, 1), row(1, 3, 1), row(2, 3, 1), row(2, 3, 2));
+    }
+
+    @Test
     void groupByWithoutMatchingRowsReturnsNoRow() {
         paged.execute("CREATE TABLE g.r3 (p int, c int, v int, PRIMARY KEY (p, c))");
         paged.execute("INSERT INTO g.r3 (p, c, v) VALUES (1, 1, 1)");

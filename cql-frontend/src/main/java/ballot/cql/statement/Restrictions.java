@@ -353,6 +353,20 @@ final class Restrictions {
         return partitionKeyRestricted;
     }
 
+    /**
+     * Whether the partition key is restricted by IN, as Cassandra tells it (the refusal to page ORDER BY with IN): an IN
+     * listing one value is an EQ there.
+     */
+    boolean hasPartitionKeyIn() {
+        if (!partitionKeyRestricted) return false;
+        for (Relation.Single s : partitionKeyRelations) if (!isEq(s)) return true;
+        return false;
+    }
+
+    private static boolean isEq(Relation.Single s) {
+        return s.op() == Operator.EQ || s.op() == Operator.IN && s.value() instanceof Term.ListLiteral l && l.elements().size() == 1;
+    }
+
     boolean hasTokenRestriction() {
         return !tokenLower.isEmpty() || !tokenUpper.isEmpty();
     }

@@ -60,7 +60,8 @@ final class SelectStatement implements CqlStatement {
     private final boolean distinct;
     private final boolean json;
     private final boolean reversed;
-    private final boolean hasOrderBy;
+    /** The ORDER BY columns, in their order; empty without ORDER BY. */
+    private final List<ColumnMetadata> orderBy;
     private final List<ColumnMetadata> groupBy;
     private final Value limit;
     private final Value perPartitionLimit;
@@ -69,7 +70,7 @@ final class SelectStatement implements CqlStatement {
     private final List<ColumnSpec> resultColumns;
 
     private SelectStatement(TableMetadata table, Selection selection, Restrictions where, IndexQueryPlan indexes, boolean distinct,
-            boolean json, boolean reversed, boolean hasOrderBy, List<ColumnMetadata> groupBy, Value limit, Value perPartitionLimit,
+            boolean json, boolean reversed, List<ColumnMetadata> orderBy, List<ColumnMetadata> groupBy, Value limit, Value perPartitionLimit,
             StatementTimeout timeout, Markers markers) {
         this.table = table;
         this.selection = selection;
@@ -79,7 +80,7 @@ final class SelectStatement implements CqlStatement {
         this.distinct = distinct;
         this.json = json;
         this.reversed = reversed;
-        this.hasOrderBy = hasOrderBy;
+        this.orderBy = orderBy;
         this.groupBy = groupBy;
         this.limit = limit;
         this.perPartitionLimit = perPartitionLimit;
@@ -100,6 +101,7 @@ final class SelectStatement implements CqlStatement {
             throw new InvalidRequestException(indexes != null ? indexes.refusal() : REQUIRES_ALLOW_FILTERING);
         }
         if (select.distinct()) validateDistinct(table, selection, where, select);
+        List<ColumnMetadata> orderBy = orderingColumns(table, select.orderBy());
         boolean reversed = orderBy(table, select.orderBy(), where);
         List<ColumnMetadata> groupBy = groupBy(table, select.groupBy());
         Value limit = limitValue(select.limit(), table, "[limit]", markers, types);
@@ -109,7 +111,7 @@ final class SelectStatement implements CqlStatement {
         }
         StatementTimeout timeout = StatementTimeout.prepare(select.timeout(), table.keyspace(), table.name(), markers);
         return new SelectStatement(table, selection, where, indexes, select.distinct(), select.json(), reversed,
-                !select.orderBy().isEmpty(), groupBy, limit, perPartitionLimit, timeout, markers);
+                orderBy, groupBy, limit, perPartitionLimit, timeout, markers);
     }
 
     /** Cassandra's rules for SELECT DISTINCT, on every column the selectors read (functions' arguments included). */
@@ -154,6 +156,13 @@ final class SelectStatement implements CqlStatement {
     private static String firstNonKey(TableMetadata table) {
         for (ColumnMetadata c : table.columns()) if (!(c.kind() == ColumnMetadata.Kind.PARTITION_KEY || c.isStatic())) return c.name();
         return "*";
+    }
+
+    /** The columns ORDER BY names, each once at its first place. */
+    private static List<ColumnMetadata> orderingColumns(TableMetadata table, List<Statement.Ordering> orderings) {
+        Set<ColumnMetadata> columns = new LinkedHashSet<>();
+        for (Statement.Ordering o : orderings) columns.add(Restrictions.column(table, o.column()));
+        return List.copyOf(columns);
     }
 
     /** Checks ORDER BY and tells whether it reverses the clustering order. */
@@ -296,18 +305,22 @@ final class SelectStatement implements CqlStatement {
         }
         if (selection.isAggregate() && keys == null) context.warn("Aggregation query used without partition key");
         else if (selection.isAggregate() && keys.size() > 1) context.warn("Aggregation query used on multiple partition keys (IN restriction)");
-        boolean sortAcrossPartitions = hasOrderBy && keys != null && keys.size() > 1;
-        if (sortAcrossPartitions && options.pageSize() > 0 && pageSize != Integer.MAX_VALUE && !aggregateAll) {
+        // As Cassandra: ORDER BY with IN on the partition key sorts after reading, so it cannot be paged; a request with a
+        // page size is refused unless it needs no paging (a page size of Integer.MAX_VALUE with no aggregation).
+        boolean postOrdering = !orderBy.isEmpty() && where.hasPartitionKeyIn();
+        if (postOrdering && options.pageSize() > 0 && (aggregateAll || options.pageSize() != Integer.MAX_VALUE)) {
             throw new InvalidRequestException("Cannot page queries with both ORDER BY and a IN restriction on the partition key; "
                     + "you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query");
         }
+        boolean sortAcrossPartitions = postOrdering && keys.size() > 1;
         PagingState state = options.pagingState() == null || aggregateAll ? null : PagingState.decode(options.pagingState());
         // With GROUP BY, LIMIT and PER PARTITION LIMIT count groups (below), not rows.
         boolean grouped = !groupBy.isEmpty();
         // With filters, PER PARTITION LIMIT counts rows that pass them, so storage must not cut partitions short.
         Cursor cursor = new Cursor(context, keys, where.slices(b), state, grouped ? Integer.MAX_VALUE : partitionLimit,
                 this.filters.isEmpty());
-        int remaining = state != null ? state.remaining() : userLimit;
+        // Rows sorted across partitions are all read: LIMIT applies after the sort.
+        int remaining = sortAcrossPartitions ? Integer.MAX_VALUE : state != null ? state.remaining() : userLimit;
         ByteBuffer[] lastGroup = null;
         PartitionKey groupPartition = null;
         int groups = 0;
@@ -316,7 +329,7 @@ final class SelectStatement implements CqlStatement {
         List<RowFilter.Bound> filters = new ArrayList<>();
         for (RowFilter f : this.filters) filters.add(f.bind(b));
         List<Selection.Evaluator> evaluators = selection.evaluators(b);
-        Output output = new Output(evaluators, aggregateAll, grouped, sortAcrossPartitions);
+        Output output = new Output(evaluators, aggregateAll, grouped, sortAcrossPartitions ? orderBy : null);
         int emitted = 0;
         boolean more = false;
         while (remaining > 0 && emitted < pageSize) {
@@ -336,7 +349,7 @@ final class SelectStatement implements CqlStatement {
                         groupPartition = candidate.key();
                         groupsInPartition = 0;
                     }
-                    if (++groupsInPartition <= partitionLimit && ++groups > userLimit) {
+                    if (++groupsInPartition <= partitionLimit && !sortAcrossPartitions && ++groups > userLimit) {
                         remaining = 0;
                         break;
                     }
@@ -356,8 +369,8 @@ final class SelectStatement implements CqlStatement {
         }
         List<ByteBuffer[]> rows = output.finish();
         lease.reserve(output.unreservedBytes());
-        if (aggregateAll && userLimit < rows.size()) rows = rows.subList(0, userLimit);
-        if (sortAcrossPartitions) rows = sortByClustering(rows, output.clusterings());
+        if (sortAcrossPartitions) rows = sortByOrdering(rows, output.orderingValues());
+        if (rows.size() > userLimit) rows = rows.subList(0, userLimit);
         if (json) rows = toJson(rows);
         RowsMetadata metadata = RowsMetadata.of(resultColumns);
         if (more && remaining > 0) metadata = metadata.withPagingState(cursor.state(remaining).encode());
@@ -376,17 +389,31 @@ final class SelectStatement implements CqlStatement {
         return key;
     }
 
-    /** Rows of several partitions in the requested clustering order (ORDER BY with IN). */
-    private List<ByteBuffer[]> sortByClustering(List<ByteBuffer[]> rows, List<ByteBuffer[]> clusterings) {
-        Comparator<ByteBuffer[]> order = table.clusteringOrder();
-        if (reversed) order = order.reversed();
+    /**
+     * Rows of several partitions in ORDER BY's order (with IN). As Cassandra, only the ORDER BY columns are compared, each
+     * in its requested direction, and the sort is stable: rows that tie keep their partitions' order.
+     */
+    private List<ByteBuffer[]> sortByOrdering(List<ByteBuffer[]> rows, List<ByteBuffer[]> orderingValues) {
+        Comparator<ByteBuffer[]> order = (x, y) -> {
+            for (int i = 0; i < orderBy.size(); i++) {
+                int c = compareNullsFirst(orderBy.get(i), x[i], y[i]);
+                if (c != 0) return orderBy.get(i).descending() ? -c : c;
+            }
+            return 0;
+        };
+        Comparator<ByteBuffer[]> requested = reversed ? order.reversed() : order;
         Integer[] indexes = new Integer[rows.size()];
         for (int i = 0; i < indexes.length; i++) indexes[i] = i;
-        Comparator<ByteBuffer[]> byClustering = order;
-        Arrays.sort(indexes, (x, y) -> byClustering.compare(clusterings.get(x), clusterings.get(y)));
+        Arrays.sort(indexes, (x, y) -> requested.compare(orderingValues.get(x), orderingValues.get(y)));
         List<ByteBuffer[]> sorted = new ArrayList<>(rows.size());
         for (int i : indexes) sorted.add(rows.get(i));
         return sorted;
+    }
+
+    /** A row without clustering (static only) has null clustering values: those sort first. */
+    private static int compareNullsFirst(ColumnMetadata column, ByteBuffer x, ByteBuffer y) {
+        if (x == null || y == null) return x == null ? (y == null ? 0 : -1) : 1;
+        return column.type().compare(x, y);
     }
 
     private List<ByteBuffer[]> toJson(List<ByteBuffer[]> rows) {
@@ -413,26 +440,30 @@ final class SelectStatement implements CqlStatement {
     // ---------------------------------------------------------------- output
 
     /**
-     * Turns selected rows into result rows: one per row, or one per group for aggregates; keeps each row's clustering
-     * too when rows must be sorted across partitions.
+     * Turns selected rows into result rows: one per row, or one per group for aggregates; keeps each result row's
+     * ORDER BY values too when rows must be sorted across partitions (a group's are those of its first row, the values
+     * a group shows of columns it does not aggregate).
      */
     private static final class Output {
         private final List<Selection.Evaluator> evaluators;
         private final boolean aggregate;
         private final boolean grouped;
         private final ArrayList<ByteBuffer[]> rows;
-        private final List<ByteBuffer[]> clusterings;
+        /** The ORDER BY columns when rows are sorted after reading, else null. */
+        private final List<ColumnMetadata> ordering;
+        private final List<ByteBuffer[]> orderingValues;
         private ByteBuffer[] currentGroup;
         private boolean groupOpen;
         /** Estimated bytes of rows added since {@link #unreservedBytes} was last asked. */
         private long unreserved;
 
-        Output(List<Selection.Evaluator> evaluators, boolean aggregate, boolean grouped, boolean keepClusterings) {
+        Output(List<Selection.Evaluator> evaluators, boolean aggregate, boolean grouped, List<ColumnMetadata> ordering) {
             this.evaluators = evaluators;
             this.aggregate = aggregate;
             this.grouped = grouped;
             this.rows = new ArrayList<>();
-            this.clusterings = keepClusterings ? new ArrayList<>() : null;
+            this.ordering = ordering;
+            this.orderingValues = ordering != null ? new ArrayList<>() : null;
         }
 
         /** Up to {@code candidates} more rows may come: make room for them at once rather than growing row by row. */
@@ -452,13 +483,21 @@ final class SelectStatement implements CqlStatement {
                 }
                 rows.add(row);
                 unreserved += estimatedBytes(row);
-                if (clusterings != null) clusterings.add(view.row() == null ? new ByteBuffer[0] : view.row().clustering().values());
+                keepOrderingValues(view);
                 return;
             }
             if (group != null && groupOpen && !Arrays.equals(group, currentGroup)) closeGroup();
+            if (!groupOpen) keepOrderingValues(view);
             currentGroup = group;
             groupOpen = true;
             for (Selection.Evaluator e : evaluators) e.add(view);
+        }
+
+        private void keepOrderingValues(RowView view) {
+            if (ordering == null) return;
+            ByteBuffer[] values = new ByteBuffer[ordering.size()];
+            for (int i = 0; i < values.length; i++) values[i] = view.value(ordering.get(i));
+            orderingValues.add(values);
         }
 
         private void closeGroup() {
@@ -493,8 +532,8 @@ final class SelectStatement implements CqlStatement {
             return rows;
         }
 
-        List<ByteBuffer[]> clusterings() {
-            return clusterings;
+        List<ByteBuffer[]> orderingValues() {
+            return orderingValues;
         }
     }
 
