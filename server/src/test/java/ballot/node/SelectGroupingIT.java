@@ -112,4 +112,17 @@ class SelectGroupingIT {
         assertThat(rows(paged, "SELECT p, c1, c2 FROM g.r4 WHERE p = 1 GROUP BY p, c1 LIMIT 2"))
                 .containsExactly(row(1, 1, 1), row(1, 2, 1));
     }
+
+    @Test
+    void groupByMaySkipKeyColumnsRestrictedByEquality() {
+        paged.execute("CREATE TABLE g.r5 (p int, c1 int, c2 int, PRIMARY KEY (p, c1, c2))");
+        for (String values : List.of("1, 1, 1", "1, 1, 2", "1, 2, 1", "2, 1, 1")) {
+            paged.execute("INSERT INTO g.r5 (p, c1, c2) VALUES (" + values + ")");
+        }
+        assertThat(rows(paged, "SELECT c1, count(*) FROM g.r5 WHERE p = 1 GROUP BY c1")).containsExactly(row(1, 2L), row(2, 1L));
+        assertThat(rows(paged, "SELECT c2, count(*) FROM g.r5 WHERE p = 1 AND c1 = 1 GROUP BY c2")).containsExactly(row(1, 1L), row(2, 1L));
+        assertThatThrownBy(() -> paged.execute("SELECT c1, count(*) FROM g.r5 WHERE p IN (1, 2) GROUP BY c1"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessage("Group by currently only support groups of columns following their declared order in the PRIMARY KEY");
+    }
 }

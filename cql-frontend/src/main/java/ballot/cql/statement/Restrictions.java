@@ -19,7 +19,9 @@ import ballot.cql.type.TupleType;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -48,6 +50,8 @@ final class Restrictions {
     private final List<Value> tokenUpper = new ArrayList<>();
     private final List<Boolean> tokenUpperInclusive = new ArrayList<>();
     private final List<KeyValues> clusteringPrefix = new ArrayList<>();
+    /** The positions of the clustering columns restricted by equality (not IN). */
+    private final Set<Integer> clusteringEq = new HashSet<>();
     /** Multi-column IN over the first clustering columns: a list of tuples, or null. */
     private MultiIn multiIn;
     private Bound sliceLower;
@@ -247,6 +251,7 @@ final class Restrictions {
             }
             if (eqOrIn != null) {
                 clusteringPrefix.add(keyValues(eqOrIn, c, table, markers, types));
+                if (isEq(eqOrIn)) clusteringEq.add(i);
             } else {
                 for (Relation.Single s : relations) {
                     Value v = Terms.prepare(s.value(), receiver, markers, types);
@@ -287,6 +292,7 @@ final class Restrictions {
                     Value tuple = Terms.prepare(m.value(), receiver, markers, types);
                     for (int i = 0; i < m.columns().size(); i++) {
                         int index = i;
+                        clusteringEq.add(i);
                         clusteringPrefix.add(b -> {
                             ByteBuffer bound = tuple.bind(b);
                             if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
@@ -361,6 +367,12 @@ final class Restrictions {
         if (!partitionKeyRestricted) return false;
         for (Relation.Single s : partitionKeyRelations) if (!isEq(s)) return true;
         return false;
+    }
+
+    /** Whether a primary key column is restricted by equality (an IN listing one value counts, as in Cassandra). */
+    boolean restrictedByEq(ColumnMetadata c) {
+        if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) return partitionKeyRestricted && isEq(partitionKeyRelations[c.position()]);
+        return c.kind() == ColumnMetadata.Kind.CLUSTERING && clusteringEq.contains(c.position());
     }
 
     private static boolean isEq(Relation.Single s) {

@@ -103,7 +103,7 @@ final class SelectStatement implements CqlStatement {
         if (select.distinct()) validateDistinct(table, selection, where, select);
         List<ColumnMetadata> orderBy = orderingColumns(table, select.orderBy());
         boolean reversed = orderBy(table, select.orderBy(), where);
-        List<ColumnMetadata> groupBy = groupBy(table, select.groupBy());
+        List<ColumnMetadata> groupBy = groupBy(table, select.groupBy(), where);
         Value limit = limitValue(select.limit(), table, "[limit]", markers, types);
         Value perPartitionLimit = limitValue(select.perPartitionLimit(), table, "[per_partition_limit]", markers, types);
         if (perPartitionLimit != null && select.distinct()) {
@@ -200,21 +200,32 @@ final class SelectStatement implements CqlStatement {
         return reversed;
     }
 
-    private static List<ColumnMetadata> groupBy(TableMetadata table, List<String> names) {
-        List<ColumnMetadata> columns = new ArrayList<>();
+    /**
+     * GROUP BY names primary key columns in their declared order, where it may skip columns restricted by equality, and
+     * the whole partition key; groups are the rows sharing the primary key prefix up to the last column named.
+     */
+    private static List<ColumnMetadata> groupBy(TableMetadata table, List<String> names, Restrictions where) {
+        if (names.isEmpty()) return List.of();
         List<ColumnMetadata> primaryKey = new ArrayList<>(table.partitionKey());
         primaryKey.addAll(table.clustering());
-        for (int i = 0; i < names.size(); i++) {
-            ColumnMetadata c = Restrictions.column(table, names.get(i));
-            if (i >= primaryKey.size() || primaryKey.get(i) != c) {
-                throw new InvalidRequestException("Group by currently only support groups of columns following their declared order in the PRIMARY KEY");
+        int prefix = 0;
+        for (String name : names) {
+            ColumnMetadata c = Restrictions.column(table, name);
+            if (!c.isPrimaryKey()) {
+                throw new InvalidRequestException("Group by is currently only supported on the columns of the PRIMARY KEY, got " + c.name());
             }
-            columns.add(c);
+            while (true) {
+                ColumnMetadata next = prefix < primaryKey.size() ? primaryKey.get(prefix++) : null;
+                if (next == c) break;
+                if (next == null || !where.restrictedByEq(next)) {
+                    throw new InvalidRequestException("Group by currently only support groups of columns following their declared order in the PRIMARY KEY");
+                }
+            }
         }
-        if (!columns.isEmpty() && columns.size() < table.partitionKey().size()) {
+        if (prefix < table.partitionKey().size()) {
             throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
         }
-        return columns;
+        return List.copyOf(primaryKey.subList(0, prefix));
     }
 
     private static Value limitValue(ballot.cql.parse.Term term, TableMetadata table, String name, Markers markers, UserTypeResolver types) {
