@@ -34,13 +34,11 @@ final class ConditionalStatement implements ConditionalPart {
     static ConditionalStatement prepare(ModificationStatement base, Statement.Modification ast, Markers markers, UserTypeResolver types) {
         TableMetadata table = base.table();
         if (table.isCounter()) throw new InvalidRequestException("Conditional updates are not supported on counter tables");
-        if (ast.attributes().timestamp() != null) throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
-        if (base.where().hasClusteringSlice()) {
-            throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF conditions");
-        }
         Kind kind = ast.ifNotExists() ? Kind.IF_NOT_EXISTS : ast.ifExists() ? Kind.IF_EXISTS : Kind.CONDITIONS;
         List<ColumnCondition> conditions = new ArrayList<>();
         for (Condition c : ast.conditions()) conditions.add(ColumnCondition.of(table, c, markers, types));
+        base.checkConditionalDelete(conditions.stream().anyMatch(c -> !c.column().isStatic()));
+        if (ast.attributes().timestamp() != null) throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
         return new ConditionalStatement(base, kind, conditions, markers);
     }
 

@@ -175,8 +175,7 @@ final class ModificationStatement implements BatchableStatement {
                 }
             }
         } else {
-            boolean fullRows = where.clusteringPrefixSize() == table.clustering().size() && !where.hasClusteringSlice();
-            if (!regularOperations.isEmpty() && !table.clustering().isEmpty() && !fullRows) {
+            if (!regularOperations.isEmpty() && !table.clustering().isEmpty() && !namesFullRows()) {
                 if (where.hasClusteringRestrictions()) throw new InvalidRequestException("Range deletions are not supported for specific columns");
                 List<String> missing = new ArrayList<>();
                 for (ColumnMetadata c : table.clustering()) missing.add(c.name());
@@ -185,6 +184,25 @@ final class ModificationStatement implements BatchableStatement {
             if (onlyStatic && where.hasClusteringRestrictions()) {
                 throw new InvalidRequestException("Invalid restrictions on clustering columns since the DELETE statement modifies only static columns");
             }
+        }
+    }
+
+    /** True if the WHERE clause names whole rows: every clustering column by equality (or IN). */
+    private boolean namesFullRows() {
+        return where.clusteringPrefixSize() == table.clustering().size() && !where.hasClusteringSlice();
+    }
+
+    /**
+     * A conditional DELETE that does not name whole rows may delete, and condition on, static columns only, as in
+     * Cassandra: else it would delete rows its conditions never read (a whole partition for an IF on a static column).
+     */
+    void checkConditionalDelete(boolean conditionsOnRegularColumns) {
+        if (kind != Kind.DELETE || namesFullRows()) return;
+        if (!regularOperations.isEmpty() || staticOperations.isEmpty()) {
+            throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to delete non static columns");
+        }
+        if (conditionsOnRegularColumns) {
+            throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF condition on non static columns");
         }
     }
 
@@ -361,8 +379,7 @@ final class ModificationStatement implements BatchableStatement {
             partition.deletePartition(params.deletion());
             return;
         }
-        boolean fullRows = where.clusteringPrefixSize() == table.clustering().size() && !where.hasClusteringSlice();
-        if (fullRows) {
+        if (namesFullRows()) {
             for (Clustering clustering : where.clusterings(b)) partition.row(clustering).delete(params.deletion());
             return;
         }

@@ -1,0 +1,56 @@
+package ballot.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** INSERT, UPDATE and DELETE that Cassandra 5.0 refuses, refused with its error class and message. */
+class ModificationValidationIT {
+    private static TestNode node;
+    private static CqlSession session;
+
+    @BeforeAll
+    static void start() {
+        node = TestNode.start("modval");
+        session = node.session();
+        session.execute("CREATE KEYSPACE mv WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (session != null) session.close();
+        if (node != null) node.close();
+    }
+
+    private static void assertInvalid(String cql, String message) {
+        assertThatThrownBy(() -> session.execute(cql)).isInstanceOf(InvalidQueryException.class).hasMessage(message);
+    }
+
+    @Test
+    void conditionalDeleteWithoutFullPrimaryKeyDeletesOnlyStaticColumns() {
+        session.execute("CREATE TABLE mv.r29 (k int, c int, s int static, v int, PRIMARY KEY (k, c))");
+        session.execute("INSERT INTO mv.r29 (k, c, s, v) VALUES (1, 1, 8, 1)");
+        String rows = "DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to delete non static columns";
+        assertInvalid("DELETE FROM mv.r29 WHERE k = 1 IF s = 8", rows);
+        assertInvalid("DELETE FROM mv.r29 WHERE k = 1 IF EXISTS", rows);
+        assertInvalid("DELETE FROM mv.r29 WHERE k = 1 AND c > 0 IF EXISTS", rows);
+        assertInvalid("DELETE s FROM mv.r29 WHERE k = 1 IF v = 1",
+                "DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF condition on non static columns");
+        assertThat(session.execute("SELECT c, s FROM mv.r29 WHERE k = 1").all()).hasSize(1);
+
+        assertThat(session.execute("DELETE s FROM mv.r29 WHERE k = 1 IF s = 8").one().getBoolean("[applied]")).isTrue();
+        var row = session.execute("SELECT c, s, v FROM mv.r29 WHERE k = 1").one();
+        assertThat(row.getInt("c")).isEqualTo(1);
+        assertThat(row.isNull("s")).isTrue();
+        assertThat(row.getInt("v")).isEqualTo(1);
+        session.execute("UPDATE mv.r29 SET s = 9 WHERE k = 1");
+        assertThat(session.execute("DELETE s FROM mv.r29 WHERE k = 1 IF EXISTS").one().getBoolean("[applied]")).isTrue();
+        assertThat(session.execute("DELETE FROM mv.r29 WHERE k = 1 AND c = 1 IF s = null").one().getBoolean("[applied]")).isTrue();
+        assertThat(session.execute("SELECT * FROM mv.r29 WHERE k = 1").all()).isEmpty();
+    }
+}
