@@ -53,4 +53,21 @@ class ModificationValidationIT {
         assertThat(session.execute("DELETE FROM mv.r29 WHERE k = 1 AND c = 1 IF s = null").one().getBoolean("[applied]")).isTrue();
         assertThat(session.execute("SELECT * FROM mv.r29 WHERE k = 1").all()).isEmpty();
     }
+
+    @Test
+    void emptyPartitionKeyIsRefusedUnlessComposite() {
+        session.execute("CREATE TABLE mv.e (k text PRIMARY KEY, v int)");
+        String empty = "Key may not be empty";
+        assertInvalid("INSERT INTO mv.e (k, v) VALUES ('', 1)", empty);
+        assertInvalid("UPDATE mv.e SET v = 1 WHERE k = ''", empty);
+        assertInvalid("DELETE FROM mv.e WHERE k IN ('a', '')", empty);
+        assertInvalid("BEGIN BATCH INSERT INTO mv.e (k, v) VALUES ('a', 1); INSERT INTO mv.e (k, v) VALUES ('', 1); APPLY BATCH", empty);
+        assertThatThrownBy(() -> session.execute(session.prepare("INSERT INTO mv.e (k, v) VALUES (?, 1)").bind("")))
+                .isInstanceOf(InvalidQueryException.class).hasMessage(empty);
+        assertThat(session.execute("SELECT * FROM mv.e").all()).isEmpty();
+
+        session.execute("CREATE TABLE mv.e2 (a text, b text, v int, PRIMARY KEY ((a, b)))");
+        session.execute("INSERT INTO mv.e2 (a, b, v) VALUES ('', '', 1)");
+        assertThat(session.execute("SELECT v FROM mv.e2 WHERE a = '' AND b = ''").one().getInt("v")).isEqualTo(1);
+    }
 }

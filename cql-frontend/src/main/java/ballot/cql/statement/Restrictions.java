@@ -456,11 +456,7 @@ final class Restrictions {
                     throw new InvalidRequestException("Key may not be empty");
                 }
             }
-            ByteBuffer key = PartitionKey.compose(combination.toArray(new ByteBuffer[0]));
-            if (key.remaining() > 0xFFFF) {
-                throw new InvalidRequestException("Key length of " + key.remaining() + " is longer than maximum of 65535");
-            }
-            keys.add(PartitionKey.of(key));
+            keys.add(PartitionKey.of(checkKey(PartitionKey.compose(combination.toArray(new ByteBuffer[0])))));
         }
         return keys;
     }
@@ -474,11 +470,19 @@ final class Restrictions {
     }
 
     private PartitionKey singleKey(ByteBuffer value) {
-        if (value.remaining() == 0 && !table.partitionKey().get(0).type().allowsEmpty()) throw new InvalidRequestException("Key may not be empty");
-        if (value.remaining() > 0xFFFF) {
-            throw new InvalidRequestException("Key length of " + value.remaining() + " is longer than maximum of 65535");
+        return PartitionKey.of(checkKey(value));
+    }
+
+    /**
+     * A partition key as stored may not be empty, as in Cassandra: the empty value of a lone key column, of any type (a
+     * composite key's empty components are not an empty key); nor longer than 65535 bytes.
+     */
+    private static ByteBuffer checkKey(ByteBuffer key) {
+        if (key.remaining() == 0) throw new InvalidRequestException("Key may not be empty");
+        if (key.remaining() > 0xFFFF) {
+            throw new InvalidRequestException("Key length of " + key.remaining() + " is longer than maximum of 65535");
         }
-        return PartitionKey.of(value);
+        return key;
     }
 
     /** The token range of a scan; the whole ring without token restrictions. */
