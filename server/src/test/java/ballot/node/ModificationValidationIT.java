@@ -70,4 +70,12 @@ class ModificationValidationIT {
         session.execute("INSERT INTO mv.e2 (a, b, v) VALUES ('', '', 1)");
         assertThat(session.execute("SELECT v FROM mv.e2 WHERE a = '' AND b = ''").one().getInt("v")).isEqualTo(1);
     }
+
+    @Test
+    void insertOfStaticColumnsNeedsAllOrNoClusteringColumns() {
+        session.execute("CREATE TABLE mv.r15 (k int, c1 int, c2 int, s int static, v int, PRIMARY KEY (k, c1, c2))");
+        assertInvalid("INSERT INTO mv.r15 (k, c1, s) VALUES (1, 1, 5)", "Some clustering keys are missing: c2");
+        session.execute("INSERT INTO mv.r15 (k, s) VALUES (1, 5)");
+        assertThat(session.execute("SELECT s FROM mv.r15 WHERE k = 1").one().getInt("s")).isEqualTo(5);
+    }
 }

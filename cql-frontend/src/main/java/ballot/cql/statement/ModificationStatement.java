@@ -83,7 +83,10 @@ final class ModificationStatement implements BatchableStatement {
             if (c.isPrimaryKey()) keyRelations.add(new Relation.Single(name, null, Operator.EQ, insert.values().get(i)));
             else operations.add(Operation.setValue(table, c, insert.values().get(i), markers, types));
         }
-        checkKeyColumnsPresent(table, seen, !operations.stream().allMatch(o -> o.column.isStatic()) || operations.isEmpty());
+        // Clustering columns may be left out only all together, by an INSERT of static columns only.
+        boolean clusteringGiven = table.clustering().stream().anyMatch(c -> seen.contains(c.name()));
+        boolean onlyStatic = !operations.isEmpty() && operations.stream().allMatch(o -> o.column.isStatic());
+        checkKeyColumnsPresent(table, seen, clusteringGiven || !onlyStatic);
         Restrictions where = Restrictions.of(table, keyRelations, markers, types);
         return new ModificationStatement(Kind.INSERT, table, where, operations,
                 attribute(insert.attributes().ttl(), table, "[ttl]", markers, types, true),
