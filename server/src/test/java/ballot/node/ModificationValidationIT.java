@@ -78,4 +78,14 @@ class ModificationValidationIT {
         session.execute("INSERT INTO mv.r15 (k, s) VALUES (1, 5)");
         assertThat(session.execute("SELECT s FROM mv.r15 WHERE k = 1").one().getInt("s")).isEqualTo(5);
     }
+
+    @Test
+    void counterUpdatesTakeNoCustomTimestamp() {
+        session.execute("CREATE TABLE mv.cnt (k int PRIMARY KEY, n counter)");
+        String message = "Cannot provide custom timestamp for counter updates";
+        assertInvalid("UPDATE mv.cnt USING TIMESTAMP 5 SET n = n + 1 WHERE k = 1", message);
+        assertInvalid("DELETE FROM mv.cnt USING TIMESTAMP 5 WHERE k = 1", message);
+        session.execute("UPDATE mv.cnt SET n = n + 1 WHERE k = 1");
+        assertThat(session.execute("SELECT n FROM mv.cnt WHERE k = 1").one().getLong("n")).isEqualTo(1);
+    }
 }

@@ -161,6 +161,7 @@ final class ModificationStatement implements BatchableStatement {
         if (!where.hasPartitionKey()) {
             throw new InvalidRequestException("Some partition key parts are missing: " + missingPartitionKeyParts());
         }
+        if (table.isCounter() && timestamp != null) throw new InvalidRequestException("Cannot provide custom timestamp for counter updates");
         if (table.isCounter() && ttl != null) throw new InvalidRequestException("Cannot provide custom TTL for counter updates");
         boolean onlyStatic = regularOperations.isEmpty() && !staticOperations.isEmpty();
         if (kind != Kind.DELETE) {
