@@ -88,4 +88,26 @@ class ModificationValidationIT {
         session.execute("UPDATE mv.cnt SET n = n + 1 WHERE k = 1");
         assertThat(session.execute("SELECT n FROM mv.cnt WHERE k = 1").one().getLong("n")).isEqualTo(1);
     }
+
+    private static String expirationOverflow(String table, String ttl) {
+        return "Request on table mv." + table + " with " + ttl + " seconds exceeds maximum supported expiration date of "
+                + "2038-01-19T03:14:06+00:00. In order to avoid this use a lower TTL, change the expiration date overflow policy "
+                + "or upgrade to a version where this limitation is fixed. See CASSANDRA-14092 and CASSANDRA-14227 for more details.";
+    }
+
+    @Test
+    void ttlExpiringAfter2038IsRefused() {
+        session.execute("CREATE TABLE mv.ttl (k int PRIMARY KEY, v int)");
+        assertInvalid("INSERT INTO mv.ttl (k, v) VALUES (1, 1) USING TTL 630720000", expirationOverflow("ttl", "ttl of 630720000"));
+        assertInvalid("UPDATE mv.ttl USING TTL 630720000 SET v = 1 WHERE k = 1", expirationOverflow("ttl", "ttl of 630720000"));
+        assertInvalid("INSERT INTO mv.ttl (k, v) VALUES (1, 1) USING TTL 630720001",
+                "ttl is too large. requested (630720001) maximum (630720000)");
+        int latest = (int) (2147483646L - System.currentTimeMillis() / 1000 - 3600);
+        session.execute("INSERT INTO mv.ttl (k, v) VALUES (1, 1) USING TTL " + latest);
+        assertThat(session.execute("SELECT ttl(v) FROM mv.ttl WHERE k = 1").one().getInt(0)).isPositive();
+
+        session.execute("CREATE TABLE mv.ttl2 (k int PRIMARY KEY, v int) WITH default_time_to_live = 630720000");
+        assertInvalid("INSERT INTO mv.ttl2 (k, v) VALUES (1, 1)", expirationOverflow("ttl2", "default ttl of 630720000"));
+        session.execute("INSERT INTO mv.ttl2 (k, v) VALUES (1, 1) USING TTL 60");
+    }
 }

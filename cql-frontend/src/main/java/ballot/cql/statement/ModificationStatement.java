@@ -33,6 +33,8 @@ import java.util.concurrent.CompletableFuture;
 final class ModificationStatement implements BatchableStatement {
     /** TTLs above 20 years are refused, as in Cassandra. */
     static final int MAX_TTL_SECONDS = 20 * 365 * 24 * 60 * 60;
+    /** 2038-01-19T03:14:06Z, the latest expiration (in seconds since the epoch) a TTL may reach. */
+    private static final long MAX_EXPIRATION_SECONDS = Integer.MAX_VALUE - 1;
 
     enum Kind { INSERT, UPDATE, DELETE }
 
@@ -403,8 +405,12 @@ final class ModificationStatement implements BatchableStatement {
     }
 
     private int ttl(QueryContext context) {
-        if (kind == Kind.DELETE || table.isCounter()) return 0;
-        if (ttl == null) return table.params().defaultTimeToLive();
+        if (table.isCounter()) return 0;
+        if (ttl == null) {
+            // A DELETE writes no TTL, but Cassandra checks its table's default TTL as well.
+            int seconds = checkExpiration(table.params().defaultTimeToLive(), true, context);
+            return kind == Kind.DELETE ? 0 : seconds;
+        }
         ByteBuffer v = ttl.bind(context.bindings());
         if (v == null) return 0;
         if (v == QueryOptions.UNSET) return table.params().defaultTimeToLive();
@@ -412,6 +418,21 @@ final class ModificationStatement implements BatchableStatement {
         if (seconds < 0) throw new InvalidRequestException("A TTL must be greater or equal to 0, but was " + seconds);
         if (seconds > MAX_TTL_SECONDS) {
             throw new InvalidRequestException("ttl is too large. requested (" + seconds + ") maximum (" + MAX_TTL_SECONDS + ")");
+        }
+        return checkExpiration(seconds, false, context);
+    }
+
+    /**
+     * A TTL may not expire after 2038-01-19T03:14:06Z, as in Cassandra 5.0 with its default storage compatibility mode
+     * (4.x's format, expirations held in a signed int) and its default expiration date overflow policy, REJECT.
+     */
+    private int checkExpiration(int seconds, boolean isDefault, QueryContext context) {
+        if (seconds != 0 && (long) context.nowInSec() + seconds > MAX_EXPIRATION_SECONDS) {
+            throw new InvalidRequestException("Request on table " + table.keyspace() + "." + table.name() + " with "
+                    + (isDefault ? "default " : "") + "ttl of " + seconds + " seconds exceeds maximum supported expiration date"
+                    + " of 2038-01-19T03:14:06+00:00. In order to avoid this use a lower TTL, change the expiration date"
+                    + " overflow policy or upgrade to a version where this limitation is fixed. See CASSANDRA-14092 and"
+                    + " CASSANDRA-14227 for more details.");
         }
         return seconds;
     }
