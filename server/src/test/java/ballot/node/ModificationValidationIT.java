@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -109,5 +111,18 @@ class ModificationValidationIT {
         session.execute("CREATE TABLE mv.ttl2 (k int PRIMARY KEY, v int) WITH default_time_to_live = 630720000");
         assertInvalid("INSERT INTO mv.ttl2 (k, v) VALUES (1, 1)", expirationOverflow("ttl2", "default ttl of 630720000"));
         session.execute("INSERT INTO mv.ttl2 (k, v) VALUES (1, 1) USING TTL 60");
+    }
+
+    @Test
+    void floatLiteralOverflowingDoubleIsASyntaxError() {
+        session.execute("CREATE TABLE mv.d (k int PRIMARY KEY, v double, w decimal)");
+        for (String literal : List.of("1e309", "-1e309")) {
+            String cql = "INSERT INTO mv.d (k, v) VALUES (1, " + literal + ")";
+            assertThatThrownBy(() -> session.execute(cql)).isInstanceOf(SyntaxError.class)
+                    .hasMessage("Failed parsing statement: [" + cql + "] reason: NumberFormatException Character I is neither "
+                            + "a decimal digit number, decimal point, nor \"e\" notation exponential mark.");
+        }
+        session.execute("INSERT INTO mv.d (k, v, w) VALUES (1, 1.7976931348623157e308, 1e-400)");
+        assertThat(session.execute("SELECT v FROM mv.d WHERE k = 1").one().getDouble("v")).isEqualTo(Double.MAX_VALUE);
     }
 }

@@ -1385,7 +1385,7 @@ public final class Parser {
         switch (t.kind()) {
             case STRING: return new Term.Constant(ConstantKind.STRING, t.text());
             case INTEGER: return new Term.Constant(ConstantKind.INTEGER, t.text());
-            case FLOAT: return new Term.Constant(ConstantKind.FLOAT, t.text());
+            case FLOAT: return floatConstant(t.text());
             case HEX: return new Term.Constant(ConstantKind.HEX, t.text());
             case UUID: return new Term.Constant(ConstantKind.UUID, t.text());
             case DURATION: return new Term.Constant(ConstantKind.DURATION, t.text());
@@ -1404,14 +1404,31 @@ public final class Parser {
         throw unexpected("a value");
     }
 
+    /**
+     * A float constant. One beyond double's range fails the statement as it fails Cassandra's parser, which compares
+     * each float constant with its double value as a BigDecimal (its preferred type), and Infinity is no BigDecimal.
+     */
+    private Term.Constant floatConstant(String digits) {
+        try {
+            java.math.BigDecimal.valueOf(Double.parseDouble(digits));
+        } catch (NumberFormatException e) {
+            throw new SyntaxException(String.format("Failed parsing statement: [%s] reason: %s %s",
+                    text, e.getClass().getSimpleName(), e.getMessage()));
+        }
+        return new Term.Constant(ConstantKind.FLOAT, digits);
+    }
+
     private Term symbolTerm(Token t) {
         switch (t.text()) {
             case "-": {
                 Token n = peek();
-                if (n.is(Token.Kind.INTEGER) || n.is(Token.Kind.FLOAT) || n.is(Token.Kind.DURATION)) {
+                if (n.is(Token.Kind.FLOAT)) {
                     next();
-                    return new Term.Constant(n.is(Token.Kind.INTEGER) ? ConstantKind.INTEGER
-                            : n.is(Token.Kind.FLOAT) ? ConstantKind.FLOAT : ConstantKind.DURATION, "-" + n.text());
+                    return floatConstant("-" + n.text());
+                }
+                if (n.is(Token.Kind.INTEGER) || n.is(Token.Kind.DURATION)) {
+                    next();
+                    return new Term.Constant(n.is(Token.Kind.INTEGER) ? ConstantKind.INTEGER : ConstantKind.DURATION, "-" + n.text());
                 }
                 if (n.isWord("nan") || n.isWord("infinity")) {
                     next();
