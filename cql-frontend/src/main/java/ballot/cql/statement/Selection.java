@@ -476,20 +476,34 @@ final class Selection {
         if (to == CqlType.Kind.TEXT || to == CqlType.Kind.ASCII) {
             return v -> target.decompose(source.asString(v.get(0)));
         }
-        if (isNumeric(source) && isNumeric(target)) {
-            return v -> {
-                BigDecimal d = new BigDecimal(source.asString(v.get(0)));
-                if (isFloating(target)) return target.fromString(Double.toString(d.doubleValue()));
-                if (target.kind() == CqlType.Kind.DECIMAL) return target.fromString(d.toPlainString());
-                return integral(target, d.toBigInteger());
-            };
-        }
         if (Functions.sameType(source, target)) return v -> v.get(0).duplicate();
+        if (isNumeric(source) && isNumeric(target) && to != CqlType.Kind.COUNTER) {
+            return v -> target.decompose(castNumber((Number) source.compose(v.get(0)), to));
+        }
         if (from == CqlType.Kind.TIMEUUID && to == CqlType.Kind.TIMESTAMP) return Functions.resolve("totimestamp", List.of(source))::apply;
         if (from == CqlType.Kind.TIMEUUID && to == CqlType.Kind.DATE) return Functions.resolve("todate", List.of(source))::apply;
         if (from == CqlType.Kind.TIMESTAMP && to == CqlType.Kind.DATE) return Functions.resolve("todate", List.of(source))::apply;
         if (from == CqlType.Kind.DATE && to == CqlType.Kind.TIMESTAMP) return Functions.resolve("totimestamp", List.of(source))::apply;
         throw new InvalidRequestException("Cannot cast value of type " + source.cqlName() + " to type " + target.cqlName());
+    }
+
+    /**
+     * Cassandra's numeric casts (CastFcts): Java's primitive conversions (Number.intValue() and so on: wrapping, or
+     * saturating from floating point, NaN to 0), a decimal through the double value (BigDecimal.valueOf) and a varint
+     * through the long value (BigInteger.valueOf).
+     */
+    private static Object castNumber(Number n, CqlType.Kind to) {
+        return switch (to) {
+            case TINYINT -> n.byteValue();
+            case SMALLINT -> n.shortValue();
+            case INT -> n.intValue();
+            case BIGINT -> n.longValue();
+            case FLOAT -> n.floatValue();
+            case DOUBLE -> n.doubleValue();
+            case DECIMAL -> BigDecimal.valueOf(n.doubleValue());
+            case VARINT -> BigInteger.valueOf(n.longValue());
+            default -> throw new IllegalArgumentException(to + " is not a cast's numeric type");
+        };
     }
 
     private static Prepared field(Prepared arg, String field) {

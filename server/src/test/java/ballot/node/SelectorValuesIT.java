@@ -1,0 +1,77 @@
+package ballot.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Values and names of computed selectors (casts, date conversions, aggregates, elements, JSON) as Cassandra 5.0 gives them. */
+class SelectorValuesIT {
+    private static TestNode node;
+    private static CqlSession session;
+
+    @BeforeAll
+    static void start() {
+        node = TestNode.start("selectors");
+        session = node.session();
+        session.execute("CREATE KEYSPACE sv WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (session != null) session.close();
+        if (node != null) node.close();
+    }
+
+    private static Row one(String cql) {
+        return session.execute(cql).one();
+    }
+
+    @Test
+    void numericCastsUseJavasPrimitiveConversions() {
+        session.execute("CREATE TABLE sv.casts (k int PRIMARY KEY, f float, d double, dec decimal, vi varint, b bigint, i int)");
+        session.execute("INSERT INTO sv.casts (k, f, d) VALUES (1, NaN, -Infinity)");
+        session.execute("INSERT INTO sv.casts (k, f, d) VALUES (2, 3.4028235E38, 1.7976931348623157E308)");
+        session.execute("INSERT INTO sv.casts (k, dec, vi, b, i) VALUES (3, 0.10, 1180591620717411303424, 9223372036854775807, 5)");
+        session.execute("INSERT INTO sv.casts (k, dec) VALUES (4, 10000000000.7)");
+
+        Row nan = one("SELECT cast(f as double), cast(f as int), cast(d as float), cast(d as varint), cast(d as text) FROM sv.casts WHERE k = 1");
+        assertThat(nan.getDouble(0)).isNaN();
+        assertThat(nan.getInt(1)).isZero();
+        assertThat(nan.getFloat(2)).isEqualTo(Float.NEGATIVE_INFINITY);
+        assertThat(nan.getBigInteger(3)).isEqualTo(BigInteger.valueOf(Long.MIN_VALUE));
+        assertThat(nan.getString(4)).isEqualTo("-Infinity");
+
+        Row max = one("SELECT cast(f as double), cast(f as int), cast(d as bigint), cast(d as decimal), cast(f as text), cast(d as float), "
+                + "cast(f as smallint) FROM sv.casts WHERE k = 2");
+        assertThat(max.getDouble(0)).isEqualTo(3.4028234663852886E38);
+        assertThat(max.getInt(1)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(max.getLong(2)).isEqualTo(Long.MAX_VALUE);
+        assertThat(max.getBigDecimal(3)).isEqualTo(new BigDecimal("1.7976931348623157E+308"));
+        assertThat(max.getString(4)).isEqualTo("3.4028235E38");
+        assertThat(max.getFloat(5)).isEqualTo(Float.POSITIVE_INFINITY);
+        assertThat(max.getShort(6)).isEqualTo((short) -1); // (short) of the int value 2147483647
+
+        Row exact = one("SELECT cast(dec as float), cast(dec as double), cast(vi as double), cast(vi as bigint), cast(b as decimal), "
+                + "cast(i as decimal), cast(vi as decimal), cast(dec as decimal), cast(dec as text), cast(dec as varint) FROM sv.casts WHERE k = 3");
+        assertThat(exact.getFloat(0)).isEqualTo(0.1f);
+        assertThat(exact.getDouble(1)).isEqualTo(0.1);
+        assertThat(exact.getDouble(2)).isEqualTo(1.1805916207174113E21);
+        assertThat(exact.getLong(3)).isZero(); // 2^70's low 64 bits
+        assertThat(exact.getBigDecimal(4)).isEqualTo(new BigDecimal("9.223372036854776E+18"));
+        assertThat(exact.getBigDecimal(5)).isEqualTo(new BigDecimal("5.0"));
+        assertThat(exact.getBigDecimal(6)).isEqualTo(new BigDecimal("1.1805916207174113E+21"));
+        assertThat(exact.getBigDecimal(7)).isEqualTo(new BigDecimal("0.10"));
+        assertThat(exact.getString(8)).isEqualTo("0.10");
+        assertThat(exact.getBigInteger(9)).isEqualTo(BigInteger.ZERO);
+
+        Row wide = one("SELECT cast(dec as int), cast(dec as bigint) FROM sv.casts WHERE k = 4");
+        assertThat(wide.getInt(0)).isEqualTo(1410065408); // the low 32 bits of 10000000000
+        assertThat(wide.getLong(1)).isEqualTo(10000000000L);
+    }
+}
