@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalDate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,5 +74,22 @@ class SelectorValuesIT {
         Row wide = one("SELECT cast(dec as int), cast(dec as bigint) FROM sv.casts WHERE k = 4");
         assertThat(wide.getInt(0)).isEqualTo(1410065408); // the low 32 bits of 10000000000
         assertThat(wide.getLong(1)).isEqualTo(10000000000L);
+    }
+
+    @Test
+    void timestampsBeforeTheEpochTruncateToTheirDate() {
+        session.execute("CREATE TABLE sv.dates (k int PRIMARY KEY, t timestamp, u timeuuid)");
+        session.execute("INSERT INTO sv.dates (k, t, u) VALUES (1, -1, minTimeuuid(-1))");
+        session.execute("INSERT INTO sv.dates (k, t) VALUES (2, -86400001)");
+        session.execute("INSERT INTO sv.dates (k, t) VALUES (3, -86399500)");
+
+        Row r = one("SELECT todate(t), cast(t as date), to_date(u), cast(u as date) FROM sv.dates WHERE k = 1");
+        for (int i = 0; i < 4; i++) assertThat(r.getLocalDate(i)).as("column %d", i).isEqualTo(LocalDate.of(1970, 1, 1));
+        r = one("SELECT todate(t), cast(t as date) FROM sv.dates WHERE k = 2");
+        assertThat(r.getLocalDate(0)).isEqualTo(LocalDate.of(1969, 12, 31));
+        assertThat(r.getLocalDate(1)).isEqualTo(LocalDate.of(1969, 12, 31));
+        // whole seconds are floored before days are truncated: -86399.5 s is -86400 s, day -1
+        r = one("SELECT todate(t) FROM sv.dates WHERE k = 3");
+        assertThat(r.getLocalDate(0)).isEqualTo(LocalDate.of(1969, 12, 31));
     }
 }

@@ -7,7 +7,7 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
 import java.nio.ByteBuffer;
-import java.time.Instant;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
@@ -154,11 +154,20 @@ final class Functions {
 
     /** A CQL date: days since the epoch, offset by 2^31 so that the value is unsigned. */
     private static ByteBuffer dateValue(LocalDate date) {
-        return ByteBuffer.allocate(4).putInt(0, (int) (date.toEpochDay() + (1L << 31)));
+        return dateOfDays(date.toEpochDay());
     }
 
+    private static ByteBuffer dateOfDays(long days) {
+        return ByteBuffer.allocate(4).putInt(0, (int) (days + (1L << 31)));
+    }
+
+    /**
+     * The date of a time in milliseconds as Cassandra's SimpleDateSerializer.timeInMillisToDay takes it,
+     * Duration.ofMillis(millis).toDays(): whole seconds floored, then days truncated toward zero, so that -1 ms is
+     * 1970-01-01 and -86400001 ms 1969-12-31.
+     */
     private static ByteBuffer dateOfMillis(long millis) {
-        return dateValue(Instant.ofEpochMilli(millis).atZone(ZoneOffset.UTC).toLocalDate());
+        return dateOfDays(Duration.ofMillis(millis).toDays());
     }
 
     private static long dateMillis(ByteBuffer date) {
