@@ -92,4 +92,19 @@ class SelectorValuesIT {
         r = one("SELECT todate(t) FROM sv.dates WHERE k = 3");
         assertThat(r.getLocalDate(0)).isEqualTo(LocalDate.of(1969, 12, 31));
     }
+
+    @Test
+    void decimalSumKeepsScaleAndAvgRoundsToTheRunningScale() {
+        session.execute("CREATE TABLE sv.decimals (k int, c int, v decimal, PRIMARY KEY (k, c))");
+        session.execute("INSERT INTO sv.decimals (k, c, v) VALUES (1, 1, 0.10)");
+        session.execute("INSERT INTO sv.decimals (k, c, v) VALUES (1, 2, 9)");
+        session.execute("INSERT INTO sv.decimals (k, c, v) VALUES (1, 3, 10)");
+
+        Row r = one("SELECT avg(v), sum(v) FROM sv.decimals WHERE k = 1");
+        assertThat(r.getBigDecimal(0)).isEqualTo(new BigDecimal("6.37"));
+        assertThat(r.getBigDecimal(1)).isEqualTo(new BigDecimal("19.10"));
+        r = one("SELECT avg(v), sum(v) FROM sv.decimals WHERE k = 2");
+        assertThat(r.getBigDecimal(0)).isEqualTo(BigDecimal.ZERO);
+        assertThat(r.getBigDecimal(1)).isEqualTo(BigDecimal.ZERO);
+    }
 }

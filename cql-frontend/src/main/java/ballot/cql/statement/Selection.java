@@ -17,6 +17,7 @@ import ballot.cql.type.UserTypeResolver;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -413,6 +414,7 @@ final class Selection {
                 Evaluator child = arg.evaluator(b);
                 return new Evaluator() {
                     BigDecimal sum = BigDecimal.ZERO;
+                    BigDecimal decimalAvg = BigDecimal.ZERO;
                     double floatingSum;
                     long count;
                     public void add(RowView row) {
@@ -421,21 +423,31 @@ final class Selection {
                         ByteBuffer v = argType.orNoValue(child.get());
                         if (v == null) return;
                         count++;
-                        if (isFloating(resultType)) floatingSum += Double.parseDouble(argType.asString(v));
-                        else sum = sum.add(new BigDecimal(argType.asString(v)));
+                        if (isFloating(resultType)) {
+                            floatingSum += Double.parseDouble(argType.asString(v));
+                        } else if (resultType.kind() == CqlType.Kind.DECIMAL && avg) {
+                            // Cassandra's decimal avg is a running mean, each step's quotient rounded HALF_EVEN to the
+                            // scale of (value - mean): 0.10, 9, 10 average to 6.37
+                            BigDecimal x = (BigDecimal) argType.compose(v);
+                            decimalAvg = decimalAvg.add(x.subtract(decimalAvg).divide(BigDecimal.valueOf(count), RoundingMode.HALF_EVEN));
+                        } else {
+                            sum = sum.add(new BigDecimal(argType.asString(v)));
+                        }
                     }
                     public ByteBuffer get() {
                         if (isFloating(resultType)) {
                             double result = avg ? (count == 0 ? 0 : floatingSum / count) : floatingSum;
                             return resultType.fromString(Double.toString(result));
                         }
+                        // a decimal sum is BigDecimal.add's, keeping the largest scale (0.10 + 9 + 10 is 19.10)
+                        if (resultType.kind() == CqlType.Kind.DECIMAL) return resultType.decompose(avg ? decimalAvg : sum);
                         BigDecimal result = sum;
                         if (avg) result = count == 0 ? BigDecimal.ZERO : sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128);
-                        if (resultType.kind() == CqlType.Kind.DECIMAL) return resultType.fromString(result.stripTrailingZeros().toPlainString());
                         return integral(resultType, result.toBigInteger());
                     }
                     public void reset() {
                         sum = BigDecimal.ZERO;
+                        decimalAvg = BigDecimal.ZERO;
                         floatingSum = 0;
                         count = 0;
                     }
