@@ -3,10 +3,14 @@ package ballot.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +35,12 @@ class SelectorValuesIT {
 
     private static Row one(String cql) {
         return session.execute(cql).one();
+    }
+
+    private static List<String> names(ResultSet rs) {
+        List<String> names = new ArrayList<>();
+        for (ColumnDefinition c : rs.getColumnDefinitions()) names.add(c.getName().asInternal());
+        return names;
     }
 
     @Test
@@ -106,5 +116,18 @@ class SelectorValuesIT {
         r = one("SELECT avg(v), sum(v) FROM sv.decimals WHERE k = 2");
         assertThat(r.getBigDecimal(0)).isEqualTo(BigDecimal.ZERO);
         assertThat(r.getBigDecimal(1)).isEqualTo(BigDecimal.ZERO);
+    }
+
+    @Test
+    void elementSelectorsAreNamedByTheirKeyAsWritten() {
+        session.execute("CREATE TABLE sv.elements (k int PRIMARY KEY, m map<text, int>, s list<int>, st set<text>)");
+        session.execute("INSERT INTO sv.elements (k, m, s, st) VALUES (1, {'a': 1, 'it''s': 2}, [1, 2, 3], {'x'})");
+
+        ResultSet rs = session.execute("SELECT m['a'], s[2], max(m['a']), m['it''s'], st['x'] FROM sv.elements");
+        assertThat(names(rs)).containsExactly("m['a']", "s[2]", "system.max(m['a'])", "m['it's']", "st['x']");
+        assertThat(rs.one().getInt(3)).isEqualTo(2);
+
+        rs = session.execute(session.prepare("SELECT m[?], m[:key] FROM sv.elements").bind("a", "a"));
+        assertThat(names(rs)).containsExactly("m[?]", "m[?]");
     }
 }

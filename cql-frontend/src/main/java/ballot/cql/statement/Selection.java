@@ -211,9 +211,10 @@ final class Selection {
         };
     }
 
+    /** A term as Cassandra's Term.Raw.getText() writes it in column names: a string unescaped in quotes, any marker {@code ?}. */
     private static String describe(Term term) {
         if (term instanceof Term.Constant c) return c.kind() == ballot.cql.type.ConstantKind.STRING ? "'" + c.text() + "'" : c.text();
-        if (term instanceof Term.BindMarker m) return m.name() == null ? "?" : ":" + m.name();
+        if (term instanceof Term.BindMarker) return "?";
         if (term instanceof Term.FunctionCall f) return "system." + f.name() + "()";
         if (term instanceof Term.TypeHint h) return "(" + h.type() + ")" + describe(h.term());
         return "literal";
@@ -534,11 +535,12 @@ final class Selection {
     private static Prepared element(TableMetadata table, Prepared arg, Term key, Markers markers, UserTypeResolver types) {
         CqlType type = arg.type();
         ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), arg.name(), type);
+        String name = arg.name() + "[" + describe(key) + "]"; // Cassandra's "%s[%s]" of the selector and the key as written
         if (type instanceof MapType map) {
             Value k = Terms.prepare(key, Terms.element(spec, "key", map.keys()), markers, types);
             return new Prepared() {
                 public CqlType type() { return map.values(); }
-                public String name() { return arg.name() + "[" + "?" + "]"; }
+                public String name() { return name; }
                 public boolean isAggregate() { return arg.isAggregate(); }
                 public Evaluator evaluator(Bindings b) {
                     ByteBuffer wanted = k.bind(b);
@@ -556,7 +558,7 @@ final class Selection {
             Value k = Terms.prepare(key, Terms.element(spec, "idx", CqlTypes.INT), markers, types);
             return new Prepared() {
                 public CqlType type() { return list.elements(); }
-                public String name() { return arg.name() + "[?]"; }
+                public String name() { return name; }
                 public boolean isAggregate() { return arg.isAggregate(); }
                 public Evaluator evaluator(Bindings b) {
                     ByteBuffer idx = k.bind(b);
@@ -573,7 +575,7 @@ final class Selection {
             Value k = Terms.prepare(key, Terms.element(spec, "value", set.elements()), markers, types);
             return new Prepared() {
                 public CqlType type() { return set.elements(); }
-                public String name() { return arg.name() + "[?]"; }
+                public String name() { return name; }
                 public boolean isAggregate() { return arg.isAggregate(); }
                 public Evaluator evaluator(Bindings b) {
                     ByteBuffer wanted = k.bind(b);
