@@ -130,4 +130,14 @@ class SelectorValuesIT {
         rs = session.execute(session.prepare("SELECT m[?], m[:key] FROM sv.elements").bind("a", "a"));
         assertThat(names(rs)).containsExactly("m[?]", "m[?]");
     }
+
+    @Test
+    void jsonKeysAreColumnNamesQuotedOnlyWhenNotLowerCase() {
+        session.execute("CREATE TABLE sv.json (k int PRIMARY KEY, v int, \"Cap\" int)");
+        session.execute("INSERT INTO sv.json (k, v, \"Cap\") VALUES (1, 1, 3)");
+
+        Row r = one("SELECT JSON k, v + 1, toJson(v), cast(v as text), \"Cap\" FROM sv.json");
+        assertThat(r.getString(0)).isEqualTo(
+                "{\"k\": 1, \"v + 1\": 2, \"system.tojson(v)\": \"1\", \"cast(v as text)\": \"1\", \"\\\"Cap\\\"\": 3}");
+    }
 }

@@ -30,6 +30,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -434,7 +435,7 @@ final class SelectStatement implements CqlStatement {
             StringBuilder sb = new StringBuilder("{");
             for (int i = 0; i < columns.size(); i++) {
                 if (i > 0) sb.append(", ");
-                sb.append('"').append(jsonKey(columns.get(i).name())).append("\": ");
+                sb.append(jsonKey(columns.get(i).name())).append(": ");
                 sb.append(row[i] == null ? "null" : columns.get(i).type().toJson(row[i]));
             }
             out.add(new ByteBuffer[] {CqlTypes.TEXT.decompose(sb.append('}').toString())});
@@ -442,10 +443,13 @@ final class SelectStatement implements CqlStatement {
         return out;
     }
 
-    /** Column names are JSON keys as CQL writes them: quoted (with escaped quotes) unless a plain lower-case name. */
+    /**
+     * A result column's JSON key, Cassandra's rule: its name, in double quotes if it differs from its lower-case form
+     * ({@code "\"Cap\""}, but {@code "v + 1"}), as a JSON string.
+     */
     private static String jsonKey(String name) {
-        if (name.matches("[a-z_][a-z0-9_]*")) return name;
-        return "\\\"" + name.replace("\"", "\\\"\\\"") + "\\\"";
+        String key = name.equals(name.toLowerCase(Locale.US)) ? name : '"' + name + '"';
+        return CqlTypes.TEXT.toJson(CqlTypes.TEXT.decompose(key));
     }
 
     // ---------------------------------------------------------------- output
