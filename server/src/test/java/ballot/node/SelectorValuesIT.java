@@ -1,6 +1,7 @@
 package ballot.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
@@ -74,12 +75,18 @@ class SelectorValuesIT {
         assertThat(exact.getDouble(1)).isEqualTo(0.1);
         assertThat(exact.getDouble(2)).isEqualTo(1.1805916207174113E21);
         assertThat(exact.getLong(3)).isZero(); // 2^70's low 64 bits
-        assertThat(exact.getBigDecimal(4)).isEqualTo(new BigDecimal("9.223372036854776E+18"));
-        assertThat(exact.getBigDecimal(5)).isEqualTo(new BigDecimal("5.0"));
-        assertThat(exact.getBigDecimal(6)).isEqualTo(new BigDecimal("1.1805916207174113E+21"));
+        assertThat(exact.getBigDecimal(4)).as("a bigint through its long value").isEqualTo(new BigDecimal("9223372036854775807"));
+        assertThat(exact.getBigDecimal(5)).as("an int through its long value").isEqualTo(new BigDecimal("5"));
+        assertThat(exact.getBigDecimal(6)).as("a varint exactly").isEqualTo(new BigDecimal("1180591620717411303424"));
         assertThat(exact.getBigDecimal(7)).isEqualTo(new BigDecimal("0.10"));
         assertThat(exact.getString(8)).isEqualTo("0.10");
         assertThat(exact.getBigInteger(9)).isEqualTo(BigInteger.ZERO);
+
+        assertThat(one("SELECT cast(f as decimal) FROM sv.casts WHERE k = 2").getBigDecimal(0)).as("a float from its shortest decimal string")
+                .isEqualTo(new BigDecimal("3.4028235E+38"));
+        assertThatThrownBy(() -> one("SELECT cast(f as decimal) FROM sv.casts WHERE k = 1")).as("NaN has no decimal")
+                .isInstanceOf(com.datastax.oss.driver.api.core.servererrors.FunctionFailureException.class)
+                .hasMessageContaining("execution of 'system.castasdecimal[float]' failed");
 
         Row wide = one("SELECT cast(dec as int), cast(dec as bigint) FROM sv.casts WHERE k = 4");
         assertThat(wide.getInt(0)).isEqualTo(1410065408); // the low 32 bits of 10000000000

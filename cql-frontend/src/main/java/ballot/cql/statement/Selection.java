@@ -1,6 +1,7 @@
 package ballot.cql.statement;
 
 import ballot.cql.data.Cell;
+import ballot.cql.error.FunctionFailureException;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.parse.Selector;
 import ballot.cql.parse.Term;
@@ -491,7 +492,14 @@ final class Selection {
         }
         if (Functions.sameType(source, target)) return v -> v.get(0).duplicate();
         if (isNumeric(source) && isNumeric(target) && to != CqlType.Kind.COUNTER) {
-            return v -> target.decompose(castNumber((Number) source.compose(v.get(0)), to));
+            return v -> {
+                try {
+                    return target.decompose(castNumber((Number) source.compose(v.get(0)), from, to));
+                } catch (NumberFormatException e) { // NaN or an infinity to decimal
+                    throw new FunctionFailureException("system", "castas" + target.cqlName(), List.of(source.cqlName()),
+                            "execution of 'system.castas" + target.cqlName() + "[" + source.cqlName() + "]' failed: " + e);
+                }
+            };
         }
         if (from == CqlType.Kind.TIMEUUID && to == CqlType.Kind.TIMESTAMP) return Functions.resolve("totimestamp", List.of(source))::apply;
         if (from == CqlType.Kind.TIMEUUID && to == CqlType.Kind.DATE) return Functions.resolve("todate", List.of(source))::apply;
@@ -502,10 +510,10 @@ final class Selection {
 
     /**
      * Cassandra's numeric casts (CastFcts): Java's primitive conversions (Number.intValue() and so on: wrapping, or
-     * saturating from floating point, NaN to 0), a decimal through the double value (BigDecimal.valueOf) and a varint
-     * through the long value (BigInteger.valueOf).
+     * saturating from floating point, NaN to 0), a varint through the long value (BigInteger.valueOf), and a decimal
+     * from a float's shortest decimal string, a double's (BigDecimal.valueOf), a varint exactly, or else the long value.
      */
-    private static Object castNumber(Number n, CqlType.Kind to) {
+    private static Object castNumber(Number n, CqlType.Kind from, CqlType.Kind to) {
         return switch (to) {
             case TINYINT -> n.byteValue();
             case SMALLINT -> n.shortValue();
@@ -513,7 +521,12 @@ final class Selection {
             case BIGINT -> n.longValue();
             case FLOAT -> n.floatValue();
             case DOUBLE -> n.doubleValue();
-            case DECIMAL -> BigDecimal.valueOf(n.doubleValue());
+            case DECIMAL -> switch (from) {
+                case FLOAT -> new BigDecimal(Float.toString(n.floatValue()));
+                case DOUBLE -> BigDecimal.valueOf(n.doubleValue());
+                case VARINT -> new BigDecimal((BigInteger) n);
+                default -> BigDecimal.valueOf(n.longValue());
+            };
             case VARINT -> BigInteger.valueOf(n.longValue());
             default -> throw new IllegalArgumentException(to + " is not a cast's numeric type");
         };
