@@ -145,7 +145,7 @@ class ConditionalBatchIT {
         assertRefused("BEGIN COUNTER BATCH UPDATE cb.cnt SET n = n + 1 WHERE k = 1 IF n = 0; APPLY BATCH",
                 "Conditional updates are not supported on counter tables");
         assertRefused("BEGIN COUNTER BATCH UPDATE cb.cnt SET n = n + 1 WHERE k = 1; UPDATE cb.other SET v = 1 WHERE k = 1 IF v = 0; APPLY BATCH",
-                "Only counter mutations are allowed in COUNTER batches");
+                "Cannot include non-counter statement in a counter batch");
     }
 
     private void assertRefused(String cql, String message) {

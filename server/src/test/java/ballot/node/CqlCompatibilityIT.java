@@ -517,6 +517,26 @@ class CqlCompatibilityIT {
                 .one().getString(0)).isEqualTo("false");
     }
 
+    /** Counter writes in a batch follow Cassandra 5.0: an UNLOGGED batch of them runs; LOGGED or mixed ones are refused. */
+    @Test
+    void counterBatchesFollowCassandrasRules() {
+        session.execute("CREATE TABLE it.batch_counts (k int PRIMARY KEY, n counter)");
+        session.execute("CREATE TABLE it.batch_plain (k int PRIMARY KEY, v int)");
+        session.execute("BEGIN UNLOGGED BATCH UPDATE it.batch_counts SET n = n + 2 WHERE k = 1; UPDATE it.batch_counts SET n = n + 3 WHERE k = 2; APPLY BATCH");
+        session.execute("BEGIN COUNTER BATCH UPDATE it.batch_counts SET n = n + 1 WHERE k = 1; APPLY BATCH");
+        assertThat(session.execute("SELECT n FROM it.batch_counts WHERE k = 1").one().getLong(0)).isEqualTo(3);
+        assertThat(session.execute("SELECT n FROM it.batch_counts WHERE k = 2").one().getLong(0)).isEqualTo(3);
+        assertThatThrownBy(() -> session.execute("BEGIN BATCH UPDATE it.batch_counts SET n = n + 1 WHERE k = 1; APPLY BATCH"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("Cannot include a counter statement in a logged batch");
+        assertThatThrownBy(() -> session.execute("BEGIN UNLOGGED BATCH UPDATE it.batch_counts SET n = n + 1 WHERE k = 1; "
+                + "INSERT INTO it.batch_plain (k, v) VALUES (1, 1); APPLY BATCH"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("Counter and non-counter mutations cannot exist in the same batch");
+        assertThatThrownBy(() -> session.execute("BEGIN COUNTER BATCH INSERT INTO it.batch_plain (k, v) VALUES (1, 1); APPLY BATCH"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("Cannot include non-counter statement in a counter batch");
+        assertThatThrownBy(() -> session.execute("BEGIN COUNTER BATCH USING TIMESTAMP 5 UPDATE it.batch_counts SET n = n + 1 WHERE k = 1; APPLY BATCH"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("Cannot provide custom timestamp for counter BATCH");
+    }
+
     /** A keyspace created without a replication factor gets Cassandra 4.1+'s default_keyspace_rf, 1. */
     @Test
     void aKeyspaceWithoutAReplicationFactorGetsTheDefault() {

@@ -39,22 +39,26 @@ final class BatchStatement implements CqlStatement {
         this.markers = markers;
         this.timestamp = timestamp;
         this.timeout = timeout;
+        if (timestamp != null && type == Statement.BatchType.COUNTER) throw new InvalidRequestException("Cannot provide custom timestamp for counter BATCH");
         for (BatchableStatement s : statements) {
             if (timestamp != null && s.hasTimestamp()) {
                 throw new InvalidRequestException("Timestamp must be set either on BATCH or individual statements");
             }
-            checkCounterType(type, s.isCounter());
         }
+        List<Boolean> counters = statements.stream().map(BatchableStatement::isCounter).toList();
+        if (timestamp != null && counters.contains(true)) throw new InvalidRequestException("Cannot provide custom timestamp for a BATCH containing counters");
+        checkCounters(type, counters);
     }
 
-    /** Counter writes go in COUNTER batches, and only they. */
-    static void checkCounterType(Statement.BatchType type, boolean counter) {
-        if (type == Statement.BatchType.COUNTER && !counter) {
-            throw new InvalidRequestException("Only counter mutations are allowed in COUNTER batches");
-        }
-        if (type != Statement.BatchType.COUNTER && counter) {
-            throw new InvalidRequestException("Counter mutations are only allowed in COUNTER batches");
-        }
+    /**
+     * Cassandra's rules for counter writes in a batch ({@code counters}: whether each statement writes a counter table):
+     * never mixed with other writes, never in a LOGGED batch; a COUNTER or an UNLOGGED batch of counter writes only.
+     */
+    static void checkCounters(Statement.BatchType type, List<Boolean> counters) {
+        boolean hasCounters = counters.contains(true), hasOthers = counters.contains(false);
+        if (type == Statement.BatchType.COUNTER && hasOthers) throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
+        if (hasCounters && hasOthers) throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
+        if (type == Statement.BatchType.LOGGED && hasCounters) throw new InvalidRequestException("Cannot include a counter statement in a logged batch");
     }
 
     Statement.BatchType type() {
@@ -108,12 +112,12 @@ final class BatchStatement implements CqlStatement {
      */
     static CompletableFuture<Result> execute(List<BatchableStatement> statements, List<QueryContext> contexts,
             Statement.BatchType type, QueryContext batch) {
+        checkCounters(type, statements.stream().map(BatchableStatement::isCounter).toList());
         UpdatesBuilder builder = new UpdatesBuilder();
         CompletableFuture<UpdatesBuilder> collected = CompletableFuture.completedFuture(builder);
         for (int i = 0; i < statements.size(); i++) {
             BatchableStatement statement = statements.get(i);
             QueryContext context = contexts.get(i);
-            checkCounterType(type, statement.isCounter());
             collected = collected.thenCompose(b -> statement.collect(context, b));
         }
         WriteType writeType = switch (type) {

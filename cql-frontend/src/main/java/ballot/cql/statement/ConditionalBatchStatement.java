@@ -26,7 +26,7 @@ final class ConditionalBatchStatement implements CqlStatement {
 
     /** Checks what a conditional batch can hold, text or protocol BATCH: writes of the batch's type. */
     static void validate(Statement.BatchType type, List<? extends CasPart> statements) {
-        for (CasPart s : statements) BatchStatement.checkCounterType(type, s.isCounter());
+        BatchStatement.checkCounters(type, statements.stream().map(CasPart::isCounter).toList());
     }
 
     @Override

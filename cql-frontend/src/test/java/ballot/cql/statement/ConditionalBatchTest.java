@@ -227,7 +227,7 @@ class ConditionalBatchTest {
         assertRefused("BEGIN COUNTER BATCH UPDATE cnt SET n = n + 1 WHERE k = 1 IF n = 0; APPLY BATCH",
                 "Conditional updates are not supported on counter tables");
         assertRefused("BEGIN COUNTER BATCH UPDATE cnt SET n = n + 1 WHERE k = 1; UPDATE u SET v = 1 WHERE k = 1 IF v = 0; APPLY BATCH",
-                "Only counter mutations are allowed in COUNTER batches");
+                "Cannot include non-counter statement in a counter batch");
         assertRefused("BEGIN BATCH INSERT INTO t (k, c) VALUES (1, 1) IF NOT EXISTS; DELETE FROM t WHERE k = 1 AND c = 1 IF EXISTS; APPLY BATCH",
                 "Cannot mix IF EXISTS and IF NOT EXISTS conditions for the same row");
         assertRefused("BEGIN BATCH INSERT INTO t (k, c) VALUES (1, 1) IF NOT EXISTS; UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 2; APPLY BATCH",
