@@ -517,6 +517,25 @@ class CqlCompatibilityIT {
                 .one().getString(0)).isEqualTo("false");
     }
 
+    /** Single-column EQ or IN relations may fix a clustering prefix before a multi-column slice, as in Cassandra. */
+    @Test
+    void aMultiColumnSliceMayFollowAPrefixFixedBySingleColumnRelations() {
+        session.execute("CREATE TABLE it.prefix_slice (p int, c1 int, c2 int, c3 int, PRIMARY KEY (p, c1, c2, c3))");
+        for (String row : List.of("1, 1, 1", "1, 2, 2", "1, 3, 0", "2, 0, 0")) {
+            session.execute("INSERT INTO it.prefix_slice (p, c1, c2, c3) VALUES (1, " + row + ")");
+        }
+        java.util.function.Function<String, List<String>> rows = where -> session.execute("SELECT c1, c2, c3 FROM it.prefix_slice WHERE p = 1 AND "
+                + where).all().stream().map(r -> r.getInt(0) + "" + r.getInt(1) + r.getInt(2)).toList();
+        assertThat(rows.apply("c1 = 1 AND (c2, c3) > (1, 1)")).containsExactly("122", "130");
+        assertThat(rows.apply("(c2, c3) < (3, 0) AND c1 = 1")).containsExactly("111", "122");
+        assertThat(rows.apply("c1 IN (1, 2) AND (c2, c3) >= (2, 0)")).containsExactly("122", "130");
+        assertThat(rows.apply("c1 = 1 AND (c2, c3) > (1, 1) AND (c2, c3) <= (2, 2)")).containsExactly("122");
+        session.execute("DELETE FROM it.prefix_slice WHERE p = 1 AND c1 = 1 AND (c2, c3) > (2, 2)");
+        assertThat(rows.apply("c1 = 1 AND (c2, c3) >= (0, 0)")).containsExactly("111", "122");
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.prefix_slice WHERE p = 1 AND c2 = 1 AND (c1) > (0)"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Mixing single column relations and multi column relations");
+    }
+
     /** Counter writes in a batch follow Cassandra 5.0: an UNLOGGED batch of them runs; LOGGED or mixed ones are refused. */
     @Test
     void counterBatchesFollowCassandrasRules() {

@@ -206,10 +206,25 @@ final class Restrictions {
     private void analyseClustering(List<Relation.Single> singles, List<Relation.Multi> multis, Markers markers, UserTypeResolver types) {
         List<ColumnMetadata> clustering = table.clustering();
         if (!multis.isEmpty()) {
-            if (!singles.isEmpty()) {
+            // As Cassandra: single-column relations may fix a prefix by EQ or IN, then multi-column slices go on from
+            // the next column (c1 = 1 AND (c2, c3) > (1, 1)); any other mix is refused.
+            int start = singles.size();
+            java.util.Set<Integer> positions = new java.util.HashSet<>();
+            for (Relation.Single s : singles) {
+                if ((s.op() == Operator.EQ || s.op() == Operator.IN) && column(table, s.column()).position() < start) positions.add(column(table, s.column()).position());
+            }
+            boolean prefixThenSlices = positions.size() == start;
+            for (Relation.Multi m : multis) prefixThenSlices &= start == 0 || isSlice(m.op());
+            if (!prefixThenSlices) {
                 throw new InvalidRequestException("Mixing single column relations and multi column relations on clustering columns is not allowed");
             }
-            analyseMulti(multis, markers, types);
+            List<Relation.Single> prefix = new ArrayList<>(singles);
+            prefix.sort(java.util.Comparator.comparingInt(r -> column(table, r.column()).position()));
+            for (Relation.Single r : prefix) {
+                clusteringPrefix.add(keyValues(r, column(table, r.column()), table, markers, types));
+                if (isEq(r)) clusteringEq.add(column(table, r.column()).position());
+            }
+            analyseMulti(multis, start, markers, types);
             return;
         }
         // Group single-column relations by clustering position.
@@ -272,18 +287,23 @@ final class Restrictions {
         }
     }
 
-    private void analyseMulti(List<Relation.Multi> multis, Markers markers, UserTypeResolver types) {
+    private static boolean isSlice(Operator op) {
+        return op == Operator.GT || op == Operator.GTE || op == Operator.LT || op == Operator.LTE;
+    }
+
+    /** Multi-column relations over the clustering columns from position {@code start} on (after a prefix fixed by EQ or IN). */
+    private void analyseMulti(List<Relation.Multi> multis, int start, Markers markers, UserTypeResolver types) {
         List<ColumnMetadata> clustering = table.clustering();
         for (Relation.Multi m : multis) {
             for (int i = 0; i < m.columns().size(); i++) {
                 ColumnMetadata c = column(table, m.columns().get(i));
-                if (c.position() != i) {
+                if (c.position() != start + i) {
                     throw new InvalidRequestException("Clustering columns must appear in the PRIMARY KEY order in multi-column relations: "
                             + "(" + String.join(", ", m.columns()) + ")");
                 }
             }
             List<CqlType> componentTypes = new ArrayList<>();
-            for (int i = 0; i < m.columns().size(); i++) componentTypes.add(clustering.get(i).type());
+            for (int i = 0; i < m.columns().size(); i++) componentTypes.add(clustering.get(start + i).type());
             TupleType tupleType = CqlTypes.tuple(componentTypes);
             ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), "(" + String.join(",", m.columns()) + ")", tupleType);
             switch (m.op()) {
@@ -314,9 +334,9 @@ final class Restrictions {
                     }
                 }
                 case GT, GTE, LT, LTE -> {
-                    boolean descending = clustering.get(0).descending();
+                    boolean descending = clustering.get(start).descending();
                     for (int i = 1; i < m.columns().size(); i++) {
-                        if (clustering.get(i).descending() != descending) {
+                        if (clustering.get(start + i).descending() != descending) {
                             throw new InvalidRequestException("Multi-column slices over clustering columns of mixed ASC and DESC order are not supported");
                         }
                     }
