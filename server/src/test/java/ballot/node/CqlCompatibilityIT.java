@@ -517,6 +517,18 @@ class CqlCompatibilityIT {
                 .one().getString(0)).isEqualTo("false");
     }
 
+    /** A query refused for several reasons gets Cassandra's first: restrictions, then ORDER BY, then filtering. */
+    @Test
+    void refusalsComeInCassandrasOrder() {
+        session.execute("CREATE TABLE it.refusal_order (p int, c1 int, c2 int, v int, PRIMARY KEY (p, c1, c2))");
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.refusal_order WHERE c1 > 1 ORDER BY c1 DESC"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.refusal_order WHERE p = 1 AND c2 = 1"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessage("PRIMARY KEY column \"c2\" cannot be restricted as preceding column \"c1\" is not restricted");
+        assertThat(session.execute("SELECT * FROM it.refusal_order WHERE p = 1 AND c2 = 1 ALLOW FILTERING").all()).isEmpty();
+    }
+
     /** Single-column EQ or IN relations may fix a clustering prefix before a multi-column slice, as in Cassandra. */
     @Test
     void aMultiColumnSliceMayFollowAPrefixFixedBySingleColumnRelations() {

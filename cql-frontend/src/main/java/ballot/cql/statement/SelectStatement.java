@@ -96,14 +96,18 @@ final class SelectStatement implements CqlStatement {
         Selection selection = select.selectsAll() ? Selection.wildcard(table) : Selection.of(table, select.selectors(), markers, types);
         Restrictions where = Restrictions.of(table, select.where(), markers, types);
         IndexQueryPlan indexes = table.indexes().isEmpty() ? null : IndexQueryPlan.of(table, select, where, markers, types);
+        // Cassandra's order of refusals: the restrictions themselves, then DISTINCT, then ORDER BY, then filtering.
+        if (!select.allowFiltering() && indexes == null && where.clusteringNotPrefixReason() != null) {
+            throw new InvalidRequestException(where.clusteringNotPrefixReason());
+        }
+        if (select.distinct()) validateDistinct(table, selection, where, select);
+        List<ColumnMetadata> orderBy = orderingColumns(table, select.orderBy());
+        boolean reversed = orderBy(table, select.orderBy(), where);
         boolean needsFiltering = indexes != null ? indexes.needsFiltering()
                 : where.needsFiltering() || where.hasClusteringRestrictions() && !where.hasPartitionKey();
         if (needsFiltering && !select.allowFiltering()) {
             throw new InvalidRequestException(indexes != null ? indexes.refusal() : REQUIRES_ALLOW_FILTERING);
         }
-        if (select.distinct()) validateDistinct(table, selection, where, select);
-        List<ColumnMetadata> orderBy = orderingColumns(table, select.orderBy());
-        boolean reversed = orderBy(table, select.orderBy(), where);
         List<ColumnMetadata> groupBy = groupBy(table, select.groupBy(), where);
         Value limit = limitValue(select.limit(), table, "[limit]", markers, types);
         Value perPartitionLimit = limitValue(select.perPartitionLimit(), table, "[per_partition_limit]", markers, types);
