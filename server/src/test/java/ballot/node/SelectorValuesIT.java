@@ -88,6 +88,13 @@ class SelectorValuesIT {
                 .isInstanceOf(com.datastax.oss.driver.api.core.servererrors.FunctionFailureException.class)
                 .hasMessageContaining("execution of 'system.castasdecimal[float]' failed");
 
+        session.execute("CREATE TABLE sv.uncastable (k int PRIMARY KEY, l list<int>, b blob, t text, u uuid)");
+        for (String cast : List.of("cast(l as text)", "cast(b as text)", "cast(t as ascii)")) {
+            assertThatThrownBy(() -> one("SELECT " + cast + " FROM sv.uncastable")).as(cast + ": no such cast in Cassandra")
+                    .isInstanceOf(com.datastax.oss.driver.api.core.servererrors.InvalidQueryException.class).hasMessageContaining("Cannot cast");
+        }
+        assertThat(session.execute("SELECT cast(u as text), cast(k as ascii) FROM sv.uncastable").all()).isEmpty();
+
         Row wide = one("SELECT cast(dec as int), cast(dec as bigint) FROM sv.casts WHERE k = 4");
         assertThat(wide.getInt(0)).isEqualTo(1410065408); // the low 32 bits of 10000000000
         assertThat(wide.getLong(1)).isEqualTo(10000000000L);

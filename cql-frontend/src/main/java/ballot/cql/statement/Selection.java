@@ -487,10 +487,10 @@ final class Selection {
     private static ScalarBody castBody(CqlType source, CqlType target) {
         CqlType.Kind to = target.kind();
         CqlType.Kind from = source.kind();
-        if (to == CqlType.Kind.TEXT || to == CqlType.Kind.ASCII) {
+        if (Functions.sameType(source, target)) return v -> v.get(0).duplicate();
+        if ((to == CqlType.Kind.TEXT || to == CqlType.Kind.ASCII) && castsToText(source)) {
             return v -> target.decompose(source.asString(v.get(0)));
         }
-        if (Functions.sameType(source, target)) return v -> v.get(0).duplicate();
         if (isNumeric(source) && isNumeric(target) && to != CqlType.Kind.COUNTER) {
             return v -> {
                 try {
@@ -506,6 +506,14 @@ final class Selection {
         if (from == CqlType.Kind.TIMESTAMP && to == CqlType.Kind.DATE) return Functions.resolve("todate", List.of(source))::apply;
         if (from == CqlType.Kind.DATE && to == CqlType.Kind.TIMESTAMP) return Functions.resolve("totimestamp", List.of(source))::apply;
         throw new InvalidRequestException("Cannot cast value of type " + source.cqlName() + " to type " + target.cqlName());
+    }
+
+    /** The types Cassandra's CastFcts casts to text and ascii: numbers and a few scalars; no blob, duration or collection. */
+    private static boolean castsToText(CqlType source) {
+        return isNumeric(source) || switch (source.kind()) {
+            case ASCII, BOOLEAN, INET, DATE, TIME, TIMESTAMP, TIMEUUID, UUID -> true;
+            default -> false;
+        };
     }
 
     /**
