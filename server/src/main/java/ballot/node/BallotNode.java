@@ -221,6 +221,15 @@ public final class BallotNode implements AutoCloseable {
             system.preparedStatements(processor::preparedStatements);
             system.settings(config::settings);
             system.storageTasks(storage::tasks);
+            system.tableSizes(id -> {
+                if (!storage.hasTable(id)) return null;
+                try {
+                    StorageEngine.TableStats stats = storage.tableStats(id);
+                    return new SystemKeyspaces.TableSize(stats.estimatedKeys(), stats.sstBytes() + stats.memtableBytes());
+                } catch (IllegalStateException droppedMeanwhile) {
+                    return null;
+                }
+            });
             traces = new TraceWriter(internalEnvironment, preparer, config.traceTtlSeconds, TRACE_QUEUE_MAX, TRACE_WRITES_IN_FLIGHT_MAX);
             Tracer tracer = new Tracer(identity.address(), identity.storagePort(), traces, config.traceProbability);
             metrics.traces(traces::dropped, traces::failed);

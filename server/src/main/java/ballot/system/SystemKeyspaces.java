@@ -70,6 +70,7 @@ public final class SystemKeyspaces {
     private volatile Supplier<List<PreparedStatementInfo>> prepared = List::of;
     private volatile Supplier<Map<String, String>> settings = Map::of;
     private volatile Supplier<List<StorageTask>> storageTasks = List::of;
+    private volatile java.util.function.Function<UUID, TableSize> tableSizes = id -> null;
     private final Supplier<Schema> schema;
     private final VirtualTable.Source paxos;
     private volatile Peers peers = Peers.NONE;
@@ -115,6 +116,17 @@ public final class SystemKeyspaces {
         this.settings = source;
     }
 
+    /**
+     * What this node stores of a table, for system.size_estimates and table_estimates: RocksDB's estimate of its keys
+     * (a key per written row fragment, so at least one per partition) and its bytes on disk and in memory.
+     */
+    public record TableSize(long estimatedKeys, long bytes) {}
+
+    /** Starts reporting table sizes ({@code sizes} gives null for a table without storage) in system.size_estimates. */
+    public void tableSizes(java.util.function.Function<UUID, TableSize> sizes) {
+        this.tableSizes = sizes;
+    }
+
     /** Starts reporting the storage engine's running flushes and compactions in system_views.sstable_tasks. */
     public void storageTasks(Supplier<List<StorageTask>> source) {
         this.storageTasks = source;
@@ -157,6 +169,14 @@ public final class SystemKeyspaces {
                 CREATE TABLE peers_v2 (peer inet, peer_port int, data_center text, host_id uuid, preferred_ip inet,
                   preferred_port int, rack text, release_version text, native_address inet, native_port int,
                   schema_version uuid, tokens set<text>, PRIMARY KEY ((peer), peer_port))""", () -> peerRows(true));
+        add(system, "system", "size_estimates", "per-table primary range size estimates, table is deprecated in favor of table_estimates", """
+                CREATE TABLE size_estimates (keyspace_name text, table_name text, range_start text, range_end text,
+                  mean_partition_size bigint, partitions_count bigint,
+                  PRIMARY KEY ((keyspace_name), table_name, range_start, range_end))""", () -> estimateRows(false));
+        add(system, "system", "table_estimates", "per-table range size estimates", """
+                CREATE TABLE table_estimates (keyspace_name text, table_name text, range_type text, range_start text,
+                  range_end text, mean_partition_size bigint, partitions_count bigint,
+                  PRIMARY KEY ((keyspace_name), table_name, range_type, range_start, range_end))""", () -> estimateRows(true));
         add(system, "system", "paxos", "in-progress paxos proposals", """
                 CREATE TABLE paxos (row_key blob, cf_id uuid, in_progress_ballot timeuuid, in_progress_read_ballot timeuuid,
                   most_recent_commit blob, most_recent_commit_at timeuuid, most_recent_commit_version int, proposal blob,
@@ -453,6 +473,61 @@ public final class SystemKeyspaces {
             }
         }
         return rows;
+    }
+
+    /**
+     * Cassandra's estimates of each user table's size per primary range of this node (what the Spark connector splits
+     * scans by): the node's keys and bytes of the table, shared among its primary ranges by their share of the ring.
+     * A partition is counted as one key, which over-counts partitions of several rows and under-counts their mean size
+     * by as much; their product, the table's size, is what readers use. With {@code typed}, table_estimates' rows,
+     * each range both as {@code primary} and {@code local_primary} (one data center's ring is the whole ring here).
+     */
+    private List<Map<String, Object>> estimateRows(boolean typed) {
+        List<long[]> ranges = primaryRanges();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (KeyspaceMetadata ks : described()) {
+            if (ks.name().startsWith("system")) continue;
+            for (TableMetadata table : ks.tables().values()) {
+                TableSize size = tableSizes.apply(table.id());
+                if (size == null) continue;
+                long keys = Math.max(size.estimatedKeys(), 0);
+                long meanSize = keys == 0 ? 0 : size.bytes() / keys;
+                for (long[] range : ranges) {
+                    double share = ringShare(range[0], range[1]);
+                    for (String type : typed ? List.of("local_primary", "primary") : java.util.Collections.<String>singletonList(null)) {
+                        Map<String, Object> row = new LinkedHashMap<>();
+                        row.put("keyspace_name", ks.name());
+                        row.put("table_name", table.name());
+                        if (type != null) row.put("range_type", type);
+                        row.put("range_start", Long.toString(range[0]));
+                        row.put("range_end", Long.toString(range[1]));
+                        row.put("mean_partition_size", meanSize);
+                        row.put("partitions_count", Math.round(keys * share));
+                        rows.add(row);
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** This node's primary ranges, (start, end] in token order: from the ring's previous token to each of its own. */
+    private List<long[]> primaryRanges() {
+        java.util.TreeSet<Long> ring = new java.util.TreeSet<>(node.tokens());
+        for (ballot.cluster.NodeInfo n : peers.others()) ring.addAll(n.tokens());
+        List<long[]> ranges = new ArrayList<>();
+        for (long token : new java.util.TreeSet<>(node.tokens())) {
+            Long previous = ring.lower(token);
+            ranges.add(new long[] {previous != null ? previous : ring.last(), token});
+        }
+        return ranges;
+    }
+
+    /** The share of the Murmur3 ring in (start, end], wrapping past the largest token; the whole ring if start == end. */
+    private static double ringShare(long start, long end) {
+        double width = (double) end - (double) start;
+        if (width <= 0) width += Math.pow(2, 64);
+        return width / Math.pow(2, 64);
     }
 
     /** Keyspaces that system_schema describes: everything but the virtual keyspaces. */

@@ -517,6 +517,20 @@ class CqlCompatibilityIT {
                 .one().getString(0)).isEqualTo("false");
     }
 
+    /** system.size_estimates and table_estimates (the Spark connector's split sizes) cover the node's user tables. */
+    @Test
+    void sizeEstimatesCoverUserTables() {
+        session.execute("CREATE TABLE it.estimated (k int PRIMARY KEY, v text)");
+        for (int k = 0; k < 50; k++) session.execute("INSERT INTO it.estimated (k, v) VALUES (?, 'some bytes to count')", k);
+        List<Row> ranges = session.execute("SELECT range_start, range_end, partitions_count, mean_partition_size FROM system.size_estimates "
+                + "WHERE keyspace_name = 'it' AND table_name = 'estimated'").all();
+        assertThat(ranges).isNotEmpty();
+        assertThat(ranges.stream().mapToLong(r -> r.getLong("partitions_count")).sum()).as("the node's one key per partition").isBetween(40L, 60L);
+        assertThat(ranges).allSatisfy(r -> assertThat(r.getLong("mean_partition_size")).isPositive());
+        assertThat(session.execute("SELECT range_type FROM system.table_estimates WHERE keyspace_name = 'it' AND table_name = 'estimated'").all())
+                .extracting(r -> r.getString(0)).contains("primary", "local_primary");
+    }
+
     /** A query refused for several reasons gets Cassandra's first: restrictions, then ORDER BY, then filtering. */
     @Test
     void refusalsComeInCassandrasOrder() {

@@ -28,7 +28,41 @@ class SystemKeyspacesTest {
     private final Schema schema = new Schema(Map.of("bank", new KeyspaceMetadata("bank", Map.of("class", "SimpleStrategy"), true,
             Map.of("accounts", accounts), Map.of())), UUID.randomUUID());
     private final SystemKeyspaces system = new SystemKeyspaces(new LocalNode("c", UUID.randomUUID(), InetAddress.getLoopbackAddress(), 7000,
-            InetAddress.getLoopbackAddress(), 9042, "dc1", "rack1", List.of(0L), 1), () -> schema, VirtualTable.Source.of(List::of));
+            InetAddress.getLoopbackAddress(), 9042, "dc1", "rack1", List.of(0L, Long.MIN_VALUE), 1), () -> schema, VirtualTable.Source.of(List::of));
+
+    /**
+     * Size estimates share the node's keys of a table among its primary ranges by their part of the ring (two tokens:
+     * two halves), with the mean size from its bytes; table_estimates has each range as primary and local_primary.
+     */
+    @Test
+    void sizeEstimatesShareATablesKeysAmongThePrimaryRanges() {
+        system.tableSizes(id -> id.equals(accounts.id()) ? new SystemKeyspaces.TableSize(100, 5000) : null);
+        assertThat(rows("system", "size_estimates")).containsExactlyInAnyOrder(
+                "bank.accounts " + Long.MIN_VALUE + " 0 mean_partition_size=50 partitions_count=50",
+                "bank.accounts 0 " + Long.MIN_VALUE + " mean_partition_size=50 partitions_count=50");
+        assertThat(rows("system", "table_estimates")).hasSize(4).allMatch(r -> r.endsWith("mean_partition_size=50 partitions_count=50"))
+                .anyMatch(r -> r.startsWith("bank.accounts local_primary")).anyMatch(r -> r.startsWith("bank.accounts primary"));
+    }
+
+    /** Each row of a system table as "keyspace.first-clustering other-clustering... column=value...". */
+    private List<String> rows(String keyspace, String name) {
+        TableMetadata view = system.keyspaces().get(keyspace).table(name);
+        List<String> rows = new ArrayList<>();
+        for (PartitionData p : system.table(view.id()).scan(TokenRange.ALL, ReadSpec.all(0), 100)) {
+            for (Row row : p.rows()) {
+                StringBuilder line = new StringBuilder(CqlTypes.TEXT.compose(p.key().key()) + ".");
+                for (int i = 0; i < view.clustering().size(); i++) {
+                    line.append(i == 0 ? "" : " ").append(view.clustering().get(i).type().compose(row.clustering().get(i)));
+                }
+                for (Cell cell : row.cells()) {
+                    String column = view.columns().stream().filter(c -> c.id() == cell.column()).findFirst().orElseThrow().name();
+                    line.append(" ").append(column).append("=").append(view.column(column).type().compose(cell.value()));
+                }
+                rows.add(line.toString());
+            }
+        }
+        return rows;
+    }
 
     /**
      * A task names its table by keyspace and name (a node-local family as a system table), with Cassandra's completion
