@@ -543,6 +543,21 @@ class CqlCompatibilityIT {
         assertThat(session.execute("SELECT * FROM it.refusal_order WHERE p = 1 AND c2 = 1 ALLOW FILTERING").all()).isEmpty();
     }
 
+    /** Queries Cassandra refuses are refused with its message (found by differential testing against Cassandra 5.0). */
+    @Test
+    void selectsCassandraRefusesAreRefused() {
+        session.execute("CREATE TABLE it.refused_selects (p int, c int, v int, PRIMARY KEY (p, c))");
+        assertThatThrownBy(() -> session.execute("SELECT count(*) FROM it.refused_selects WHERE p = 1 PER PARTITION LIMIT 1"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("PER PARTITION LIMIT is not allowed with aggregate queries.");
+        assertThatThrownBy(() -> session.execute("SELECT * FROM it.refused_selects WHERE p = 1 AND v = 1 AND v > 0 ALLOW FILTERING"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("v cannot be restricted by more than one relation if it includes an Equal");
+        assertThatThrownBy(() -> session.execute("SELECT DISTINCT p FROM it.refused_selects WHERE v = 1 ALLOW FILTERING"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessage("SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.");
+        assertThat(session.execute("SELECT p, count(*) FROM it.refused_selects GROUP BY p PER PARTITION LIMIT 1").all()).isEmpty();
+        assertThat(session.execute("SELECT * FROM it.refused_selects WHERE p = 1 AND v > 0 AND v < 5 ALLOW FILTERING").all()).isEmpty();
+    }
+
     /** Single-column EQ or IN relations may fix a clustering prefix before a multi-column slice, as in Cassandra. */
     @Test
     void aMultiColumnSliceMayFollowAPrefixFixedBySingleColumnRelations() {

@@ -75,6 +75,7 @@ final class Restrictions {
         Restrictions r = new Restrictions(table);
         List<Relation.Single> clusteringSingles = new ArrayList<>();
         List<Relation.Multi> clusteringMultis = new ArrayList<>();
+        java.util.Map<ColumnMetadata, List<Operator>> filterOperators = new java.util.LinkedHashMap<>();
         for (Relation relation : where) {
             if (relation instanceof Relation.TokenRange t) {
                 r.addToken(t, markers, types);
@@ -100,9 +101,15 @@ final class Restrictions {
                     clusteringSingles.add(s);
                 } else {
                     r.filters.add(RowFilter.of(table, c, s, markers, types));
+                    if (s.mapKey() == null) filterOperators.computeIfAbsent(c, k -> new ArrayList<>()).add(s.op());
                 }
             }
         }
+        // As for key columns: an EQ on a filtered column leaves no room for another relation on it.
+        filterOperators.forEach((c, ops) -> {
+            if (ops.size() > 1 && ops.contains(Operator.EQ))
+                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
+        });
         boolean anyKey = false;
         boolean allKey = true;
         for (KeyValues k : r.partitionKey) {

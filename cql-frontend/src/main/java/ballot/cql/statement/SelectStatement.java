@@ -111,6 +111,9 @@ final class SelectStatement implements CqlStatement {
         List<ColumnMetadata> groupBy = groupBy(table, select.groupBy(), where);
         Value limit = limitValue(select.limit(), table, "[limit]", markers, types);
         Value perPartitionLimit = limitValue(select.perPartitionLimit(), table, "[per_partition_limit]", markers, types);
+        if (perPartitionLimit != null && selection.isAggregate() && groupBy.isEmpty()) {
+            throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with aggregate queries.");
+        }
         if (perPartitionLimit != null && select.distinct()) {
             throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
         }
@@ -121,7 +124,8 @@ final class SelectStatement implements CqlStatement {
 
     /** Cassandra's rules for SELECT DISTINCT, on every column the selectors read (functions' arguments included). */
     private static void validateDistinct(TableMetadata table, Selection selection, Restrictions where, Statement.Select select) {
-        if (where.hasClusteringRestrictions()) {
+        boolean filtersOthers = where.filters().stream().anyMatch(f -> !(f.column().kind() == ColumnMetadata.Kind.PARTITION_KEY || f.column().isStatic()));
+        if (where.hasClusteringRestrictions() || filtersOthers) {
             throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.");
         }
         if (selection.isWildcard()) {
