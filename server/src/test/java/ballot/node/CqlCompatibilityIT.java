@@ -597,6 +597,15 @@ class CqlCompatibilityIT {
                 .isInstanceOf(InvalidQueryException.class).hasMessage("Cannot provide custom timestamp for counter BATCH");
     }
 
+    /** CREATE KEYSPACE refusals with Cassandra's error class: both are INVALID, not UNAUTHORIZED or a configuration error. */
+    @Test
+    void createKeyspaceRefusalsAreInvalid() {
+        assertThatThrownBy(() -> session.execute("CREATE KEYSPACE system WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("System keyspace 'system' is not user-modifiable");
+        assertThatThrownBy(() -> session.execute("CREATE KEYSPACE no_replication WITH durable_writes = false"))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("Missing mandatory option 'replication'");
+    }
+
     /** A keyspace created without a replication factor gets Cassandra 4.1+'s default_keyspace_rf, 1. */
     @Test
     void aKeyspaceWithoutAReplicationFactorGetsTheDefault() {

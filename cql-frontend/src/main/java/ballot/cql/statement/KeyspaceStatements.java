@@ -22,7 +22,9 @@ final class KeyspaceStatements {
 
     static SchemaStatement create(Statement.CreateKeyspace s, Set<String> dataCenters) {
         SchemaStatement.checkName(s.name(), "Keyspace", SchemaStatement.KEYSPACE_NAME_MAX);
-        SchemaStatement.checkUserKeyspace(s.name());
+        // Creating one is invalid, as in Cassandra; altering or dropping one is unauthorized (checkUserKeyspace).
+        if (SchemaStatement.SYSTEM_KEYSPACES.contains(s.name()))
+            throw new InvalidRequestException("System keyspace '" + s.name() + "' is not user-modifiable");
         Options options = options(s.properties(), true, dataCenters);
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
@@ -101,7 +103,7 @@ final class KeyspaceStatements {
                 default -> throw new SyntaxException("Unknown property '" + e.getKey() + "'");
             }
         }
-        if (create && replication == null) throw new ConfigurationException("Missing mandatory option 'replication'");
+        if (create && replication == null) throw new InvalidRequestException("Missing mandatory option 'replication'");
         return new Options(replication, durableWrites);
     }
 
