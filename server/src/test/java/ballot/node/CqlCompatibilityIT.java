@@ -577,6 +577,26 @@ class CqlCompatibilityIT {
                 .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Mixing single column relations and multi column relations");
     }
 
+    /**
+     * A multi-column slice over clustering columns of mixed order compares in tuple order (each column in its type's
+     * order) and answers in clustering order, as Cassandra does: c1 DESC, c2 ASC.
+     */
+    @Test
+    void aMultiColumnSliceOverMixedOrderColumnsIsTupleOrder() {
+        session.execute("CREATE TABLE it.mixed_slice (p int, c1 int, c2 int, PRIMARY KEY (p, c1, c2)) WITH CLUSTERING ORDER BY (c1 DESC, c2 ASC)");
+        for (int c1 = 1; c1 <= 3; c1++) for (int c2 = 1; c2 <= 3; c2++) session.execute("INSERT INTO it.mixed_slice (p, c1, c2) VALUES (1, ?, ?)", c1, c2);
+        java.util.function.Function<String, List<String>> rows = rest -> session.execute("SELECT c1, c2 FROM it.mixed_slice WHERE p = 1 AND "
+                + rest).all().stream().map(r -> r.getInt(0) + "" + r.getInt(1)).toList();
+        assertThat(rows.apply("(c1, c2) > (2, 2)")).containsExactly("31", "32", "33", "23");
+        assertThat(rows.apply("(c1, c2) >= (2, 2) AND (c1, c2) < (3, 2)")).containsExactly("31", "22", "23");
+        assertThat(rows.apply("(c1, c2) <= (1, 2)")).containsExactly("11", "12");
+        assertThat(rows.apply("(c1, c2) > (2, 2) ORDER BY c1 ASC, c2 DESC")).containsExactly("23", "33", "32", "31");
+        assertThat(rows.apply("(c1, c2) > (2, 2) AND (c1) < (3)")).containsExactly("23");
+        assertThat(rows.apply("(c1, c2) > (3, 3)")).isEmpty();
+        session.execute("DELETE FROM it.mixed_slice WHERE p = 1 AND (c1, c2) > (2, 2)");
+        assertThat(rows.apply("(c1, c2) >= (0, 0)")).containsExactly("21", "22", "11", "12", "13");
+    }
+
     /** Counter writes in a batch follow Cassandra 5.0: an UNLOGGED batch of them runs; LOGGED or mixed ones are refused. */
     @Test
     void counterBatchesFollowCassandrasRules() {

@@ -57,6 +57,8 @@ final class Restrictions {
     private Bound sliceLower;
     private Bound sliceUpper;
     private int sliceColumns;
+    /** A multi-column slice over clustering columns of mixed ASC and DESC order: read as several slices. */
+    private boolean mixedOrderSlice;
     private final List<RowFilter> filters = new ArrayList<>();
 
     private record MultiIn(int columns, Value tuples, List<Value> literals, TupleType type) {}
@@ -342,11 +344,7 @@ final class Restrictions {
                 }
                 case GT, GTE, LT, LTE -> {
                     boolean descending = clustering.get(start).descending();
-                    for (int i = 1; i < m.columns().size(); i++) {
-                        if (clustering.get(start + i).descending() != descending) {
-                            throw new InvalidRequestException("Multi-column slices over clustering columns of mixed ASC and DESC order are not supported");
-                        }
-                    }
+                    for (int i = 1; i < m.columns().size(); i++) mixedOrderSlice |= clustering.get(start + i).descending() != descending;
                     Value tuple = Terms.prepare(m.value(), receiver, markers, types);
                     List<Value> components = new ArrayList<>();
                     for (int i = 0; i < m.columns().size(); i++) {
@@ -585,6 +583,14 @@ final class Restrictions {
         boolean descending = table.clustering().get(sliceStart).descending();
         ByteBuffer[] lowerValues = sliceLower == null ? null : bindBound(sliceLower, b);
         ByteBuffer[] upperValues = sliceUpper == null ? null : bindBound(sliceUpper, b);
+        if (mixedOrderSlice) {
+            TupleBound lower = lowerValues == null ? null : new TupleBound(List.of(lowerValues), sliceLower.inclusive());
+            TupleBound upper = upperValues == null ? null : new TupleBound(List.of(upperValues), sliceUpper.inclusive());
+            for (ByteBuffer[] p : prefixes) {
+                for (Slice slice : tupleSlices(p, lower, upper)) if (!isEmpty(slice)) slices.add(slice);
+            }
+            return slices;
+        }
         for (ByteBuffer[] p : prefixes) {
             ClusteringBound lower = lowerValues == null ? new ClusteringBound(p, true) : new ClusteringBound(concat(p, lowerValues), sliceLower.inclusive());
             ClusteringBound upper = upperValues == null ? new ClusteringBound(p, true) : new ClusteringBound(concat(p, upperValues), sliceUpper.inclusive());
@@ -592,6 +598,46 @@ final class Restrictions {
             if (!isEmpty(slice)) slices.add(slice);
         }
         return slices;
+    }
+
+    /** What is left of a multi-column bound past the components already fixed: null for no bound. */
+    private record TupleBound(List<ByteBuffer> rest, boolean inclusive) {
+        TupleBound tail() {
+            return new TupleBound(rest.subList(1, rest.size()), inclusive);
+        }
+    }
+
+    /**
+     * The slices, in clustering order, of the rows after {@code fixed} whose next columns lie between {@code lower} and
+     * {@code upper} in tuple order (each column compared in its type's order, whatever its clustering order). A column
+     * splits the set into the rows equal to the lower bound's value there (the rest of the bounds decide), those
+     * strictly between the bounds' values (all of them), and those equal to the upper bound's value: three runs that a
+     * descending column stores in the opposite order. So a slice over columns of mixed order is a few plain slices.
+     */
+    private List<Slice> tupleSlices(ByteBuffer[] fixed, TupleBound lower, TupleBound upper) {
+        if (lower != null && lower.rest().isEmpty()) { // every bounded column equals the bound's: in if the bound is inclusive
+            if (!lower.inclusive()) return List.of();
+            lower = null;
+        }
+        if (upper != null && upper.rest().isEmpty()) {
+            if (!upper.inclusive()) return List.of();
+            upper = null;
+        }
+        if (lower == null && upper == null) return List.of(Slice.of(fixed));
+        ColumnMetadata column = table.clustering().get(fixed.length);
+        ByteBuffer l = lower == null ? null : lower.rest().get(0);
+        ByteBuffer u = upper == null ? null : upper.rest().get(0);
+        int cmp = l != null && u != null ? column.type().compare(l, u) : -1;
+        if (cmp > 0) return List.of();
+        List<Slice> atLower = l == null ? List.of() : tupleSlices(concat(fixed, new ByteBuffer[] {l}), lower.tail(), cmp == 0 ? upper.tail() : null);
+        if (cmp == 0) return atLower;
+        ClusteringBound from = l == null ? new ClusteringBound(fixed, true) : new ClusteringBound(concat(fixed, new ByteBuffer[] {l}), false);
+        ClusteringBound to = u == null ? new ClusteringBound(fixed, true) : new ClusteringBound(concat(fixed, new ByteBuffer[] {u}), false);
+        List<Slice> between = List.of(column.descending() ? new Slice(to, from) : new Slice(from, to));
+        List<Slice> atUpper = u == null ? List.of() : tupleSlices(concat(fixed, new ByteBuffer[] {u}), null, upper.tail());
+        List<Slice> out = new ArrayList<>();
+        for (List<Slice> run : column.descending() ? List.of(atUpper, between, atLower) : List.of(atLower, between, atUpper)) out.addAll(run);
+        return out;
     }
 
     /** True if the slice's start comes after its end in clustering order (e.g. c > 5 AND c < 3). */
