@@ -71,11 +71,12 @@ final class LocalReplica {
         return data;
     }
 
-    List<PartitionData> scan(UUID table, TokenRange range, ReadSpec spec, int partitionLimit) {
+    /** {@code deadMax}: how many partitions without live data the answer may carry ({@link StorageEngine#scan}). */
+    List<PartitionData> scan(UUID table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax) {
         TableMetadata metadata = table(table);
         Trace trace = Tracing.current();
         if (trace != null) trace.event("Executing seq scan across " + metadata.name() + " for range " + range);
-        List<PartitionData> data = storage.scan(metadata, range, spec, partitionLimit);
+        List<PartitionData> data = storage.scan(metadata, range, spec, partitionLimit, deadMax);
         if (trace != null) StorageTraces.read(trace, data, spec.nowInSec());
         return data;
     }

@@ -7,12 +7,17 @@ import ballot.cql.data.ReadSpec;
 import ballot.cql.data.Row;
 import ballot.cql.schema.TableMetadata;
 import ballot.storage.RowMerger;
+import ballot.cql.data.PartitionKey;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -82,10 +87,72 @@ final class Reconciler {
         return spec.reversed() ? table.clusteringOrder().reversed() : table.clusteringOrder();
     }
 
+    /**
+     * Short-read protection of a scan: the last partition up to which the merge of {@code answers} is certain, or null
+     * if it is certain throughout. An answer that stopped at one of its limits (live partitions, live rows, or
+     * {@code deadMax} partitions without live data) says nothing of the partitions after its last one, where its replica
+     * may hold deletions the other answers lack.
+     */
+    static PartitionKey scanCertainUpTo(List<List<PartitionData>> answers, ReadSpec spec, int partitionLimit, int deadMax) {
+        PartitionKey cut = null;
+        for (List<PartitionData> answer : answers) {
+            if (answer.isEmpty()) continue;
+            int live = 0;
+            int dead = 0;
+            int rows = 0;
+            for (PartitionData p : answer) {
+                if (p.hasLiveData(spec.nowInSec())) {
+                    live++;
+                    rows += p.liveRowCount(spec.nowInSec());
+                } else {
+                    dead++;
+                }
+            }
+            boolean stopped = live >= partitionLimit || rows >= spec.rowLimit() || (deadMax > 0 && dead >= deadMax);
+            PartitionKey last = answer.get(answer.size() - 1).key();
+            if (stopped && (cut == null || last.compareTo(cut) < 0)) cut = last;
+        }
+        return cut;
+    }
+
+    /**
+     * The partitions of a scan's {@code answers} whose merge may miss rows: some answer stopped inside the partition
+     * (at the per-partition row limit, or at the answer's row limit in its last partition), and the answers that cover
+     * the partition do not all agree on it. Past such a version's last row, its replica may have deleted what another
+     * answer returns, or hold rows the limit left out.
+     */
+    static Set<PartitionKey> cutInsideAndDisagreeing(List<List<PartitionData>> answers, ReadSpec spec, PartitionKey upTo) {
+        Set<PartitionKey> cutInside = new HashSet<>();
+        for (List<PartitionData> answer : answers) {
+            int rowsLeft = spec.rowLimit();
+            for (PartitionData p : answer) {
+                if (upTo != null && p.key().compareTo(upTo) > 0) break;
+                int rows = p.liveRowCount(spec.nowInSec());
+                if (rows > 0 && rows >= Math.min(rowsLeft, spec.partitionRowLimit())) cutInside.add(p.key());
+                rowsLeft -= rows;
+            }
+        }
+        if (cutInside.isEmpty() || answers.size() == 1) return Set.of();
+        Map<PartitionKey, List<byte[]>> digests = new HashMap<>();
+        for (List<PartitionData> answer : answers) {
+            for (PartitionData p : answer) {
+                if (cutInside.contains(p.key())) digests.computeIfAbsent(p.key(), k -> new ArrayList<>()).add(LocalReplica.digest(p));
+            }
+        }
+        Set<PartitionKey> out = new HashSet<>();
+        for (Map.Entry<PartitionKey, List<byte[]>> e : digests.entrySet()) {
+            List<byte[]> versions = e.getValue();
+            boolean agree = versions.size() == answers.size();
+            for (byte[] d : versions) agree &= Arrays.equals(d, versions.get(0));
+            if (!agree) out.add(e.getKey());
+        }
+        return out;
+    }
+
     /** Partitions answered by several replicas for a scan, merged per key, in token order. */
     static List<PartitionData> mergeScans(TableMetadata table, List<List<PartitionData>> responses, ReadSpec spec) {
         if (responses.size() == 1) return responses.get(0); // one replica's answer is already in token order
-        TreeMap<ballot.cql.data.PartitionKey, List<PartitionData>> byKey = new TreeMap<>();
+        TreeMap<PartitionKey, List<PartitionData>> byKey = new TreeMap<>();
         for (List<PartitionData> response : responses) {
             for (PartitionData p : response) byKey.computeIfAbsent(p.key(), k -> new ArrayList<>()).add(p);
         }

@@ -22,7 +22,8 @@ final class ReplicaHandlers {
         });
         messaging.handle(ReplicationVerbs.READ, (command, from) -> CompletableFuture.completedFuture(read(local, command)));
         messaging.handle(ReplicationVerbs.SCAN, (command, from) -> CompletableFuture.completedFuture(
-                local.scan(command.table(), command.range(), command.spec(), command.partitionLimit())));
+                local.scan(command.table(), command.range(), command.spec(), command.partitionLimit(),
+                        command.deadMax())));
         messaging.handle(ReplicationVerbs.INDEX_SCAN, (command, from) -> CompletableFuture.completedFuture(indexScan(local, command)));
         messaging.handle(ReplicationVerbs.TRUNCATE, (table, from) -> {
             local.truncate(table);

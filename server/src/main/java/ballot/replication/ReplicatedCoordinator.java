@@ -33,9 +33,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -70,13 +72,21 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     private final CoordinatorMetrics metrics;
     /** How many times a read cut short by another replica's deletions is read again before its certain rows are answered. */
     private static final int SHORT_READ_ROUNDS_MAX = 8;
+    private final Executor scans;
+    /** How many partitions without live data a replica's scan answer may carry before it stops (docs/cluster.md). */
+    private static final int SCAN_DEAD_PARTITIONS_MAX = 1000;
     private volatile TokenRing ring;
     /** Placement per replication setting for the current ring; emptied whenever the ring is rebuilt. */
     private final java.util.concurrent.ConcurrentHashMap<Map<String, String>, ReplicaPlacement> placements = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /**
+     * @param scans runs a scan's steps after its first (they read this replica's storage, which the thread that
+     *     delivered the other replicas' answers must not do)
+     */
     ReplicatedCoordinator(Membership membership, Messaging messaging, LocalReplica local, SystemKeyspaces system,
             Supplier<Schema> schema, HintStore hints, Timeouts timeouts, LongSupplier nowMillis, LongSupplier nanoTime,
-            CoordinatorMetrics metrics) {
+            CoordinatorMetrics metrics, Executor scans) {
+        this.scans = scans;
         this.membership = membership;
         this.messaging = messaging;
         this.local = local;
@@ -434,47 +444,130 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         TokenRing current = ring;
         if (ks == null || ReplicationStrategy.isLocal(ks.replication()) || current.isEmpty()) {
             if (deadline.hasPassed()) throw new ReadTimeoutException(cl, 0, 1, false);
-            return CompletableFuture.completedFuture(local.scan(table.id(), range, spec, partitionLimit));
+            return CompletableFuture.completedFuture(local.scan(table.id(), range, spec, partitionLimit, 0));
         }
-        List<PartitionData> out = new ArrayList<>();
-        int rowsLeft = spec.rowLimit();
-        PartitionKey after = range.startAfter();
-        // A resumed scan starts at the partition it stopped after, not at the range's first token.
-        long start = after != null ? Math.max(range.start(), after.token()) : range.start();
-        while (!range.isEmpty() && start <= range.end() && out.size() < partitionLimit && rowsLeft > 0) {
-            int index = current.firstIndex(start);
-            long owner = current.token(index);
+        return new RangeScan(table, ks, current, range, spec, partitionLimit, cl, deadline).next();
+    }
+
+    /**
+     * One scan over a token range, walked one ring segment at a time (each segment has one replica set). Replicas answer
+     * with their deleted partitions too, so that one replica's deletions shadow another's older data. What the merged
+     * answers make certain is kept (short-read protection, {@link Reconciler#scanCertainUpTo}); the segment is then read
+     * on from the last certain partition, and a partition that an answer cut inside and the answers disagree on is read
+     * again on its own ({@link #readReplicas}, which protects its rows the same way).
+     */
+    private final class RangeScan {
+        private final TableMetadata table;
+        private final KeyspaceMetadata ks;
+        private final TokenRing ring;
+        private final TokenRange range;
+        private final ReadSpec spec;
+        private final int partitionLimit;
+        private final ConsistencyLevel cl;
+        private final Deadline deadline;
+        private final List<PartitionData> out = new ArrayList<>();
+        private int rowsLeft;
+        private long start;
+        private PartitionKey after;
+
+        RangeScan(TableMetadata table, KeyspaceMetadata ks, TokenRing ring, TokenRange range, ReadSpec spec, int partitionLimit,
+                ConsistencyLevel cl, Deadline deadline) {
+            this.table = table;
+            this.ks = ks;
+            this.ring = ring;
+            this.range = range;
+            this.spec = spec;
+            this.partitionLimit = partitionLimit;
+            this.cl = cl;
+            this.deadline = deadline;
+            this.rowsLeft = spec.rowLimit();
+            this.after = range.startAfter();
+            // A resumed scan starts at the partition it stopped after, not at the range's first token.
+            this.start = after != null ? Math.max(range.start(), after.token()) : range.start();
+        }
+
+        private boolean full() {
+            return out.size() >= partitionLimit || rowsLeft <= 0;
+        }
+
+        CompletableFuture<List<PartitionData>> next() {
+            if (range.isEmpty() || start > range.end() || full()) return CompletableFuture.completedFuture(out);
+            long owner = ring.token(ring.firstIndex(start));
             long end = owner >= start ? Math.min(owner, range.end()) : range.end();
             TokenRange part = new TokenRange(start, after != null && after.token() >= start && after.token() <= end ? after : null, end);
-            List<NodeInfo> replicas = ReplicationStrategy.replicas(current, ks.replication(), owner);
-            List<NodeInfo> alive = readOrder(alive(replicas));
+            List<NodeInfo> alive = readOrder(alive(ReplicationStrategy.replicas(ring, ks.replication(), owner)));
             Map<String, Integer> factors = factors(table);
             checkAvailable(cl, factors, alive);
             List<NodeInfo> targets = targets(cl, factors, alive);
-            if (deadline.hasPassed()) throw new ReadTimeoutException(cl, 0, Consistency.blockFor(cl, factors, localDc()), false);
+            int blockFor = Consistency.blockFor(cl, factors, localDc());
+            if (deadline.hasPassed()) throw new ReadTimeoutException(cl, 0, blockFor, false);
             ReadSpec partSpec = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
-            ReplicationVerbs.ScanCommand command = new ReplicationVerbs.ScanCommand(table.id(), part, partSpec, partitionLimit - out.size());
+            int asked = partitionLimit - out.size();
+            // One answer is not merged: it needs no deletions, and leaving them out keeps a scan served here from
+            // stopping every thousand deleted partitions.
+            int deadMax = targets.size() > 1 ? SCAN_DEAD_PARTITIONS_MAX : 0;
+            ReplicationVerbs.ScanCommand command = new ReplicationVerbs.ScanCommand(table.id(), part, partSpec, asked, deadMax);
             Duration wait = deadline.stepTimeout(timeouts.range());
-            List<List<PartitionData>> answers = new ArrayList<>();
+            List<CompletableFuture<List<PartitionData>>> answers = new ArrayList<>();
             for (NodeInfo n : targets) {
                 try {
-                    answers.add(isSelf(n) ? local.scan(table.id(), part, partSpec, command.partitionLimit())
-                            : messaging.request(n.internode(), ReplicationVerbs.SCAN, command, wait).join());
-                } catch (CompletionException | MessagingException e) {
-                    throw new ReadTimeoutException(cl, answers.size(), Consistency.blockFor(cl, factors, localDc()), !answers.isEmpty());
+                    answers.add(isSelf(n)
+                            ? CompletableFuture.completedFuture(local.scan(table.id(), part, partSpec, asked, deadMax))
+                            : messaging.request(n.internode(), ReplicationVerbs.SCAN, command, wait));
+                } catch (RuntimeException e) {
+                    answers.add(CompletableFuture.failedFuture(e));
                 }
             }
-            for (PartitionData p : Reconciler.mergeScans(table, answers, partSpec)) {
-                if (out.size() >= partitionLimit || rowsLeft <= 0) break;
-                if (!p.hasLiveData(spec.nowInSec())) continue;
-                out.add(p);
-                rowsLeft -= p.liveRowCount(spec.nowInSec());
-            }
-            if (end >= range.end() || end == Long.MAX_VALUE) break;
-            start = end + 1;
-            after = null;
+            return allSettled(answers).thenComposeAsync(settled -> {
+                List<List<PartitionData>> received = new ArrayList<>();
+                for (CompletableFuture<List<PartitionData>> f : answers) if (!f.isCompletedExceptionally()) received.add(f.join());
+                if (received.size() < answers.size()) throw new ReadTimeoutException(cl, received.size(), blockFor, !received.isEmpty());
+                PartitionKey certainUpTo = Reconciler.scanCertainUpTo(received, partSpec, asked, deadMax);
+                Set<PartitionKey> reread = Reconciler.cutInsideAndDisagreeing(received, partSpec, certainUpTo);
+                List<PartitionData> merged = new ArrayList<>();
+                for (PartitionData p : Reconciler.mergeScans(table, received, partSpec)) {
+                    if (certainUpTo != null && p.key().compareTo(certainUpTo) > 0) break;
+                    merged.add(p);
+                }
+                Supplier<CompletableFuture<List<PartitionData>>> onwards = () -> {
+                    if (certainUpTo != null) {
+                        // Read this segment on from the last certain partition.
+                        start = certainUpTo.token();
+                        after = certainUpTo;
+                    } else {
+                        if (end >= range.end() || end == Long.MAX_VALUE) return CompletableFuture.completedFuture(out);
+                        start = end + 1;
+                        after = null;
+                    }
+                    return next();
+                };
+                CompletableFuture<Void> taken = take(merged, 0, reread);
+                return taken.isDone() ? taken.thenCompose(v -> onwards.get()) : taken.thenComposeAsync(v -> onwards.get(), scans);
+            }, scans);
         }
-        return CompletableFuture.completedFuture(out);
+
+        /** Adds {@code merged}'s partitions from {@code i} on, reading those in {@code reread} again on their own. */
+        private CompletableFuture<Void> take(List<PartitionData> merged, int i, Set<PartitionKey> reread) {
+            for (; i < merged.size() && !full(); i++) {
+                PartitionData p = merged.get(i);
+                if (reread.contains(p.key())) {
+                    ReadSpec one = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
+                    int following = i + 1;
+                    return readReplicas(table, p.key(), one, cl, deadline).thenCompose(whole -> {
+                        add(whole);
+                        return take(merged, following, reread);
+                    });
+                }
+                add(p);
+            }
+            return CompletableFuture.completedFuture(null);
+        }
+
+        private void add(PartitionData p) {
+            if (!p.hasLiveData(spec.nowInSec())) return;
+            out.add(p);
+            rowsLeft -= p.liveRowCount(spec.nowInSec());
+        }
     }
 
     // ---------------------------------------------------------------- index queries

@@ -10,8 +10,11 @@ import ballot.storage.StorageEngine;
 import ballot.storage.WriteId;
 import ballot.system.SystemKeyspaces;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -32,6 +35,8 @@ public final class Replication implements AutoCloseable {
     private final ReplicatedCoordinator.Timeouts timeouts;
     private final LongSupplier nowMicros;
     private final MeterRegistry metrics;
+    /** A scan's steps after its first run here, off the messaging threads that deliver replicas' answers. */
+    private final ExecutorService scans = Executors.newCachedThreadPool(new DefaultThreadFactory("range-scan", true));
     private volatile ReplicatedCoordinator coordinator;
     private HintDelivery delivery;
 
@@ -57,7 +62,7 @@ public final class Replication implements AutoCloseable {
     /** Builds the coordinator once the node is a member; it follows membership to keep its ring current. */
     public ReplicatedCoordinator start(Membership membership, Messaging messaging) {
         ReplicatedCoordinator c = new ReplicatedCoordinator(membership, messaging, local, system, schema, hints, timeouts,
-                () -> nowMicros.getAsLong() / 1000, System::nanoTime, new CoordinatorMetrics(metrics));
+                () -> nowMicros.getAsLong() / 1000, System::nanoTime, new CoordinatorMetrics(metrics), scans);
         delivery = new HintDelivery(hints, messaging, membership, timeouts.write(), table -> schema.get().table(table) != null);
         membership.listen(new MembershipListener() {
             public void joined(NodeInfo node) { c.refreshRing(); }
@@ -73,5 +78,6 @@ public final class Replication implements AutoCloseable {
     @Override
     public void close() {
         if (delivery != null) delivery.close();
+        scans.shutdown();
     }
 }

@@ -24,7 +24,8 @@ final class ReplicationVerbs {
     /** Data, or a digest of it. */
     record ReadResponse(PartitionData data, byte[] digest) {}
 
-    record ScanCommand(UUID table, TokenRange range, ReadSpec spec, int partitionLimit) {}
+    /** {@code deadMax}: how many partitions without live data the answer may carry ({@link ballot.storage.StorageEngine#scan}). */
+    record ScanCommand(UUID table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax) {}
 
     /** An index query over a token range (docs/indexes.md): {@code used} lists every index the query relies on. */
     record IndexScanCommand(UUID table, IndexExpression expression, List<String> used, TokenRange range, ReadSpec spec,
@@ -86,10 +87,12 @@ final class ReplicationVerbs {
             WireFormat.writeRange(out, value.range());
             WireFormat.writeReadSpec(out, value.spec());
             out.writeInt(value.partitionLimit());
+            out.writeInt(value.deadMax());
         }
 
         public ScanCommand decode(ByteBuf in) {
-            return new ScanCommand(DataCodec.readUuid(in), WireFormat.readRange(in), WireFormat.readReadSpec(in), in.readInt());
+            return new ScanCommand(DataCodec.readUuid(in), WireFormat.readRange(in), WireFormat.readReadSpec(in), in.readInt(),
+                    in.readInt());
         }
     };
 

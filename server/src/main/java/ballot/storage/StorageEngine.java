@@ -861,15 +861,26 @@ public final class StorageEngine implements AutoCloseable {
      * data or when {@code spec.rowLimit()} live rows have been read.
      */
     public List<PartitionData> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit) {
+        return scan(table, range, spec, partitionLimit, 0);
+    }
+
+    /**
+     * {@link #scan}, also answering partitions without live data (deleted or expired), at most {@code deadMax} of them
+     * (then the answer stops there): a replica's answer to a coordinator that merges several, where this replica's
+     * deletions must shadow another's older data.
+     */
+    public List<PartitionData> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax) {
         TableStore store = store(table.id());
         List<PartitionData> result = new ArrayList<>();
         int rowsLeft = spec.rowLimit();
+        int live = 0;
+        int dead = 0;
         try (SharedFamily.Held held = store.hold(); ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
                 RocksIterator it = db.newIterator(store.family(), readOptions)) {
             if (range.isEmpty()) return result;
             if (range.startAfter() != null) it.seek(StorageKeys.section(StorageKeys.partitionPrefix(range.startAfter()), StorageKeys.END));
             else it.seek(StorageKeys.tokenStart(range.start()));
-            while (it.isValid() && result.size() < partitionLimit && rowsLeft > 0) {
+            while (it.isValid() && live < partitionLimit && rowsLeft > 0 && (deadMax == 0 || dead < deadMax)) {
                 byte[] k = it.key();
                 if (StorageKeys.token(k) > range.end()) break;
                 byte[] prefix = java.util.Arrays.copyOf(k, StorageKeys.partitionPrefixLength(k));
@@ -877,7 +888,11 @@ public final class StorageEngine implements AutoCloseable {
                 PartitionData partition = store.readPartitionAtItsStart(it, prefix, key, spec, Math.min(rowsLeft, spec.partitionRowLimit()));
                 if (partition.hasLiveData(spec.nowInSec())) {
                     result.add(partition);
+                    live++;
                     rowsLeft -= partition.liveRowCount(spec.nowInSec());
+                } else if (deadMax > 0) {
+                    result.add(partition);
+                    dead++;
                 }
                 // A forward read that ran past the partition stopped at the next partition's first key: no seek needed.
                 byte[] end = StorageKeys.section(prefix, StorageKeys.END);
