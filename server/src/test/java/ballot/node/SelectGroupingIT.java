@@ -125,4 +125,40 @@ class SelectGroupingIT {
                 .isInstanceOf(InvalidQueryException.class)
                 .hasMessage("Group by currently only support groups of columns following their declared order in the PRIMARY KEY");
     }
+
+    /**
+     * As Cassandra, a page holds at most the page size in groups (not in rows), and a query paged in twos gives the same
+     * groups as unpaged, with LIMIT and PER PARTITION LIMIT still counting groups across pages.
+     */
+    @Test
+    void groupByPagesByGroups() {
+        paged.execute("CREATE TABLE g.r6 (p int, c1 int, c2 int, v int, PRIMARY KEY (p, c1, c2))");
+        for (int p = 0; p < 4; p++) {
+            for (int c1 = 0; c1 < 3; c1++) {
+                for (int c2 = 0; c2 < 2; c2++) {
+                    paged.execute("INSERT INTO g.r6 (p, c1, c2, v) VALUES (" + p + ", " + c1 + ", " + c2 + ", " + (p * 10 + c1) + ")");
+                }
+            }
+        }
+        for (String query : List.of("SELECT p, c1, count(*), sum(v) FROM g.r6 GROUP BY p, c1",
+                "SELECT p, c1, count(*) FROM g.r6 GROUP BY p, c1 LIMIT 5",
+                "SELECT p, c1, count(*) FROM g.r6 GROUP BY p, c1 PER PARTITION LIMIT 2",
+                "SELECT p, c1, count(*) FROM g.r6 GROUP BY p, c1 PER PARTITION LIMIT 2 LIMIT 5",
+                "SELECT p, count(*) FROM g.r6 GROUP BY p",
+                "SELECT c1, count(*) FROM g.r6 WHERE p = 1 GROUP BY c1",
+                "SELECT p, c1, c2 FROM g.r6 WHERE p IN (1, 2) GROUP BY p, c1")) {
+            List<List<Object>> whole = rows(unpaged, query);
+            com.datastax.oss.driver.api.core.cql.ResultSet twos = paged.execute(
+                    com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(query).setPageSize(2));
+            assertThat(twos.getAvailableWithoutFetching()).as("first page of %s", query).isEqualTo(Math.min(2, whole.size()));
+            List<List<Object>> all = new ArrayList<>();
+            for (Row row : twos) {
+                List<Object> values = new ArrayList<>();
+                for (int i = 0; i < row.getColumnDefinitions().size(); i++) values.add(row.getObject(i));
+                all.add(values);
+            }
+            assertThat(all).as(query).isEqualTo(whole);
+        }
+        assertThat(rows(unpaged, "SELECT p, c1, count(*) FROM g.r6 GROUP BY p, c1 PER PARTITION LIMIT 2 LIMIT 5")).hasSize(5);
+    }
 }

@@ -313,8 +313,10 @@ final class SelectStatement implements CqlStatement {
         QueryOptions options = statementContext.options();
         int userLimit = bindLimit(limit, b, "LIMIT");
         int partitionLimit = distinct ? 1 : bindLimit(perPartitionLimit, b, "PER PARTITION LIMIT");
-        boolean aggregateAll = selection.isAggregate() || !groupBy.isEmpty();
-        int pageSize = options.pageSize() > 0 && !aggregateAll ? options.pageSize() : Integer.MAX_VALUE;
+        boolean grouped = !groupBy.isEmpty();
+        boolean aggregateAll = selection.isAggregate() || grouped;
+        // With GROUP BY a page holds at most pageSize groups, as in Cassandra; an aggregate of all rows is one row.
+        int pageSize = options.pageSize() > 0 && (!aggregateAll || grouped) ? options.pageSize() : Integer.MAX_VALUE;
 
         List<PartitionKey> keys = where.hasPartitionKey() ? where.partitionKeys(b) : null;
         // One deadline for the whole statement, however many chunks it reads (Cassandra's read and range timeouts).
@@ -333,18 +335,23 @@ final class SelectStatement implements CqlStatement {
                     + "you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query");
         }
         boolean sortAcrossPartitions = postOrdering && keys.size() > 1;
-        PagingState state = options.pagingState() == null || aggregateAll ? null : PagingState.decode(options.pagingState());
-        // With GROUP BY, LIMIT and PER PARTITION LIMIT count groups (below), not rows.
-        boolean grouped = !groupBy.isEmpty();
-        // With filters, PER PARTITION LIMIT counts rows that pass them, so storage must not cut partitions short.
-        Cursor cursor = new Cursor(context, keys, where.slices(b), state, grouped ? Integer.MAX_VALUE : partitionLimit,
-                this.filters.isEmpty());
+        PagingState state = options.pagingState() == null || (aggregateAll && !grouped) ? null : PagingState.decode(options.pagingState());
+        // With GROUP BY, LIMIT and PER PARTITION LIMIT count groups (below), not rows, and so do a paging state's
+        // remaining counts; a page of groups ends where a group begins, so the next starts with a new group.
+        Cursor cursor = new Cursor(context, keys, where.slices(b), grouped ? rowsOf(state) : state,
+                grouped ? Integer.MAX_VALUE : partitionLimit, this.filters.isEmpty());
         // Rows sorted across partitions are all read: LIMIT applies after the sort.
         int remaining = sortAcrossPartitions ? Integer.MAX_VALUE : state != null ? state.remaining() : userLimit;
+        int groupLimit = grouped && state != null ? state.remaining() : userLimit;
         ByteBuffer[] lastGroup = null;
         PartitionKey groupPartition = null;
         int groups = 0;
         int groupsInPartition = 0;
+        if (grouped && state != null && !state.partitionDone()) {
+            groupPartition = state.partition();
+            groupsInPartition = partitionLimit - state.remainingInPartition();
+        }
+        int groupsOnPage = 0;
 
         List<RowFilter.Bound> filters = new ArrayList<>();
         for (RowFilter f : this.filters) filters.add(f.bind(b));
@@ -360,18 +367,28 @@ final class SelectStatement implements CqlStatement {
             output.expect(Math.min(candidates.size(), pageSize - emitted));
             for (int i = 0; i < candidates.size(); i++) {
                 Candidate candidate = candidates.get(i);
+                boolean selected = candidate.view() != null && matches(filters, candidate.view());
+                ByteBuffer[] group = selected ? groupKey(candidate.view()) : null;
+                if (grouped && selected && groupsOnPage >= pageSize && !Arrays.equals(group, lastGroup)) {
+                    // The page is full of groups: this row, not consumed, begins the next page.
+                    more = true;
+                    remaining = 0;
+                    break;
+                }
                 cursor.consumed(candidate);
-                if (candidate.view() == null || !matches(filters, candidate.view()) || !cursor.takeFromPartition()) continue;
-                ByteBuffer[] group = groupKey(candidate.view());
+                if (!selected || !cursor.takeFromPartition()) continue;
                 if (grouped && !Arrays.equals(group, lastGroup)) {
                     lastGroup = group;
                     if (!candidate.key().equals(groupPartition)) {
                         groupPartition = candidate.key();
                         groupsInPartition = 0;
                     }
-                    if (++groupsInPartition <= partitionLimit && !sortAcrossPartitions && ++groups > userLimit) {
-                        remaining = 0;
-                        break;
+                    if (++groupsInPartition <= partitionLimit && !sortAcrossPartitions) {
+                        if (++groups > groupLimit) {
+                            remaining = 0;
+                            break;
+                        }
+                        groupsOnPage++;
                     }
                 }
                 if (grouped && groupsInPartition > partitionLimit) continue;
@@ -393,8 +410,22 @@ final class SelectStatement implements CqlStatement {
         if (rows.size() > userLimit) rows = rows.subList(0, userLimit);
         if (json) rows = toJson(rows);
         RowsMetadata metadata = RowsMetadata.of(resultColumns);
-        if (more && remaining > 0) metadata = metadata.withPagingState(cursor.state(remaining).encode());
+        if (grouped && more) {
+            // Groups left under LIMIT, and under PER PARTITION LIMIT in the partition the page stopped in.
+            PagingState rowsState = cursor.state(0);
+            int leftInPartition = rowsState.partition().equals(groupPartition) ? partitionLimit - groupsInPartition : partitionLimit;
+            metadata = metadata.withPagingState(new PagingState(rowsState.partition(), rowsState.clustering(), rowsState.partitionDone(),
+                    groupLimit - groups, Math.max(leftInPartition, 0)).encode());
+        } else if (more && remaining > 0) {
+            metadata = metadata.withPagingState(cursor.state(remaining).encode());
+        }
         return new Rows(metadata, rows);
+    }
+
+    /** A paging state of groups as the cursor reads it: rows are not limited per partition (groups are counted above). */
+    private static PagingState rowsOf(PagingState groups) {
+        if (groups == null) return null;
+        return new PagingState(groups.partition(), groups.clustering(), groups.partitionDone(), groups.remaining(), Integer.MAX_VALUE);
     }
 
     private static boolean matches(List<RowFilter.Bound> filters, RowView view) {
