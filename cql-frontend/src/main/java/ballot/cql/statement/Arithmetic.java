@@ -28,7 +28,11 @@ final class Arithmetic {
     private Arithmetic() {}
 
     static boolean isNumeric(CqlType type) {
-        return switch (type.kind()) {
+        return isNumeric(type.kind());
+    }
+
+    static boolean isNumeric(CqlType.Kind kind) {
+        return switch (kind) {
             case TINYINT, SMALLINT, INT, BIGINT, COUNTER, VARINT, FLOAT, DOUBLE, DECIMAL -> true;
             default -> false;
         };

@@ -19,8 +19,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Cassandra's native scalar functions (system keyspace): time and uuid functions, blob conversions, token. Each
- * overload has fixed argument and return types; a call is resolved by name and argument types.
+ * Cassandra's native scalar functions (system keyspace): time and uuid functions, blob conversions, token, math
+ * ({@link MathFunctions}). Each overload has fixed argument and return types; a call is resolved by name and by how
+ * its arguments suit each overload's argument types ({@link #resolve(String, List, CqlType)}).
  */
 final class Functions {
     /**
@@ -43,7 +44,16 @@ final class Functions {
         ByteBuffer apply(List<ByteBuffer> args);
     }
 
+    /**
+     * A function whose signature follows its arguments' types (Cassandra's FunctionFactory): each argument must have
+     * a type of its own ({@link Arg#exactType}), and the factory makes the function for those types or refuses them.
+     */
+    interface Factory {
+        Function create(String name, List<Arg> args);
+    }
+
     private static final Map<String, List<Function>> BY_NAME = new LinkedHashMap<>();
+    private static final Map<String, Factory> FACTORIES = new LinkedHashMap<>();
 
     static {
         CqlType timeuuid = CqlTypes.TIMEUUID;
@@ -83,6 +93,9 @@ final class Functions {
             return a.get(0).duplicate();
         });
 
+        MathFunctions.overloads().forEach(Functions::register);
+        CollectionFunctions.factories().forEach(FACTORIES::put);
+
         // Cassandra 5.0's snake_case names for the same functions (CASSANDRA-18037); the old names stay.
         Map.of("current_timeuuid", "currenttimeuuid", "current_timestamp", "currenttimestamp", "current_date", "currentdate",
                 "current_time", "currenttime", "min_timeuuid", "mintimeuuid", "max_timeuuid", "maxtimeuuid", "to_date", "todate",
@@ -110,13 +123,83 @@ final class Functions {
     }
 
     static boolean exists(String name) {
-        return BY_NAME.containsKey(normalize(name));
+        return BY_NAME.containsKey(normalize(name)) || FACTORIES.containsKey(normalize(name));
     }
 
+    /** The fixed overloads of {@code name}; none for a factory's function. */
     static List<Function> overloads(String name) {
+        if (FACTORIES.containsKey(normalize(name))) return List.of();
         List<Function> overloads = BY_NAME.get(normalize(name));
         if (overloads == null) throw new InvalidRequestException("Unknown function '" + name + "'");
         return overloads;
+    }
+
+    /** How an argument suits an argument type, as Cassandra's {@code AssignmentTestable.TestResult}. */
+    enum Fit { EXACT, WEAK, NONE }
+
+    /** An argument of a call as overload resolution sees it: as written, and how it suits an argument type. */
+    interface Arg {
+        String text();
+
+        Fit fit(CqlType parameter);
+
+        /** The argument's own type (a column's, a hint's, a constant's preferred one), or null (a bind marker's). */
+        CqlType exactType();
+
+        static Arg of(String text, CqlType exactType, java.util.function.Function<CqlType, Fit> fit) {
+            return new Arg() {
+                public String text() { return text; }
+                public Fit fit(CqlType parameter) { return fit.apply(parameter); }
+                public CqlType exactType() { return exactType; }
+            };
+        }
+
+        /** An argument of a known type: exactly that type, weakly a type that reads its values. */
+        static Arg typed(String text, CqlType type) {
+            return of(text, type, p -> sameType(type, p) ? Fit.EXACT : readsValuesOf(p, type) ? Fit.WEAK : Fit.NONE);
+        }
+    }
+
+    /**
+     * The overload of {@code name} a call takes, as Cassandra's FunctionResolver picks it: the only overload is taken
+     * if its arguments fit at all; otherwise, among the overloads whose return type suits the receiver (if any), the
+     * first whose arguments all fit exactly, else the only one whose arguments all fit, else the call is ambiguous
+     * (a bind marker or null fits every type weakly: {@code abs(?)}) or matches none.
+     */
+    static Function resolve(String name, List<Arg> args, CqlType receiver) {
+        Factory factory = FACTORIES.get(normalize(name));
+        if (factory != null) return factory.create(qualified(name), args);
+        List<Function> overloads = overloads(name);
+        if (overloads.size() == 1) {
+            Function only = overloads.get(0);
+            if (only.argTypes().size() != args.size()) {
+                throw new InvalidRequestException("Invalid number of arguments in call to function " + qualified(name) + ": "
+                        + only.argTypes().size() + " required but " + args.size() + " provided");
+            }
+            for (int i = 0; i < args.size(); i++) {
+                if (args.get(i).fit(only.argTypes().get(i)) == Fit.NONE) {
+                    throw new InvalidRequestException("Type error: " + args.get(i).text() + " cannot be passed as argument " + i
+                            + " of function " + qualified(name) + " of type " + only.argTypes().get(i).cqlName());
+                }
+            }
+            return only;
+        }
+        List<Function> compatible = new ArrayList<>();
+        for (Function f : overloads) {
+            if (receiver != null && Arg.typed(name, f.returnType()).fit(receiver) == Fit.NONE) continue;
+            Fit fit = fit(f, args);
+            if (fit == Fit.EXACT) return f;
+            if (fit == Fit.WEAK) compatible.add(f);
+        }
+        if (compatible.isEmpty()) {
+            throw new InvalidRequestException("Invalid call to function " + name + ", none of its type signatures match (known type signatures: "
+                    + signatures(overloads) + ")");
+        }
+        if (compatible.size() > 1) {
+            throw new InvalidRequestException("Ambiguous call to function " + name + " (can be matched by following signatures: "
+                    + signatures(compatible) + "): use type casts to disambiguate");
+        }
+        return compatible.get(0);
     }
 
     /** The overload whose argument types are exactly {@code argTypes} (frozen-insensitive). */
@@ -131,6 +214,48 @@ final class Functions {
         for (CqlType t : argTypes) names.add(t.cqlName());
         throw new InvalidRequestException("Invalid call to function " + name + ", none of its type signatures match "
                 + "(arguments of types " + String.join(", ", names) + ")");
+    }
+
+    /** The weakest fit of the arguments, NONE if their number differs. */
+    private static Fit fit(Function f, List<Arg> args) {
+        if (f.argTypes().size() != args.size()) return Fit.NONE;
+        Fit all = Fit.EXACT;
+        for (int i = 0; i < args.size(); i++) {
+            Fit fit = args.get(i).fit(f.argTypes().get(i));
+            if (fit == Fit.NONE) return Fit.NONE;
+            if (fit == Fit.WEAK) all = Fit.WEAK;
+        }
+        return all;
+    }
+
+    /** Cassandra's "system.abs : (int) -> int, ...". */
+    private static String signatures(List<Function> overloads) {
+        List<String> out = new ArrayList<>();
+        for (Function f : overloads) {
+            List<String> args = new ArrayList<>();
+            for (CqlType t : f.argTypes()) args.add(t.cqlName());
+            out.add(qualified(f.name()) + " : (" + String.join(", ", args) + ") -> " + f.returnType().cqlName());
+        }
+        return String.join(", ", out);
+    }
+
+    static String qualified(String name) {
+        return "system." + normalize(name);
+    }
+
+    /**
+     * True if values of {@code type} are valid values of {@code reader}, as Cassandra's isValueCompatibleWith: a
+     * timeuuid is a uuid, ascii is text, a timestamp a bigint, any fixed-size integer a varint.
+     */
+    private static boolean readsValuesOf(CqlType reader, CqlType type) {
+        CqlType.Kind from = type.kind();
+        return switch (reader.kind()) {
+            case UUID -> from == CqlType.Kind.TIMEUUID;
+            case TEXT -> from == CqlType.Kind.ASCII;
+            case BIGINT -> from == CqlType.Kind.TIMESTAMP;
+            case VARINT -> from == CqlType.Kind.INT || from == CqlType.Kind.BIGINT || from == CqlType.Kind.TIMESTAMP;
+            default -> false;
+        };
     }
 
     static boolean sameType(CqlType a, CqlType b) {

@@ -17,8 +17,6 @@ import ballot.cql.type.UserType;
 import ballot.cql.type.UserTypeResolver;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.MathContext;
-import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -191,16 +189,16 @@ final class Selection {
         } else if (term instanceof Term.FunctionCall f && Functions.exists(f.name()) && Functions.overloads(f.name()).size() == 1) {
             type = Functions.overloads(f.name()).get(0).returnType();
         } else {
-            throw new InvalidRequestException("Cannot infer type for term " + describe(term) + " in selection clause (try using a cast to force a type)");
+            throw new InvalidRequestException("Cannot infer type for term " + Terms.describe(term) + " in selection clause (try using a cast to force a type)");
         }
         return value(table, inner, term, type, markers, types);
     }
 
     /** A literal or bind marker of a known type: {@code term} as written names the column, {@code inner} is bound. */
     private static Prepared value(TableMetadata table, Term inner, Term term, CqlType type, Markers markers, UserTypeResolver types) {
-        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), describe(term), type);
+        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), Terms.describe(term), type);
         Value value = Terms.prepare(inner, receiver, markers, types);
-        String name = describe(term);
+        String name = Terms.describe(term);
         return new Prepared() {
             public CqlType type() { return type; }
             public String name() { return name; }
@@ -210,15 +208,6 @@ final class Selection {
                 return new FirstRow(row -> bound == null ? null : bound.duplicate());
             }
         };
-    }
-
-    /** A term as Cassandra's Term.Raw.getText() writes it in column names: a string unescaped in quotes, any marker {@code ?}. */
-    private static String describe(Term term) {
-        if (term instanceof Term.Constant c) return c.kind() == ballot.cql.type.ConstantKind.STRING ? "'" + c.text() + "'" : c.text();
-        if (term instanceof Term.BindMarker) return "?";
-        if (term instanceof Term.FunctionCall f) return "system." + f.name() + "()";
-        if (term instanceof Term.TypeHint h) return "(" + h.type() + ")" + describe(h.term());
-        return "literal";
     }
 
     private static Prepared countRows() {
@@ -280,28 +269,35 @@ final class Selection {
                 });
             }
             default -> {
-                // With one overload of this arity, a literal or marker argument takes its parameter's type, as
-                // Cassandra's resolution gives it: min_timeuuid(0), blob_as_int(?).
-                List<Functions.Function> sameArity = Functions.exists(name) ? Functions.overloads(name).stream()
-                        .filter(o -> o.argTypes().size() == f.args().size()).toList() : List.of();
+                // A literal or marker argument takes the argument type of the overload resolved: abs(-1) an int,
+                // min_timeuuid(0) a timestamp, blob_as_int(?) a blob.
+                List<Functions.Arg> fitArgs = new ArrayList<>();
+                List<Prepared> typed = new ArrayList<>();
+                for (Selector a : f.args()) {
+                    Term literal = untypedTerm(a);
+                    Prepared arg = literal == null ? prepare(table, a, markers, types) : null;
+                    fitArgs.add(arg == null ? Terms.arg(literal, types) : Functions.Arg.typed(arg.name(), arg.type()));
+                    typed.add(arg);
+                }
+                Functions.Function fn = Functions.resolve(name, fitArgs, null);
                 List<Prepared> args = new ArrayList<>();
-                List<CqlType> argTypes = new ArrayList<>();
                 List<String> names = new ArrayList<>();
                 for (int i = 0; i < f.args().size(); i++) {
-                    Selector a = f.args().get(i);
-                    Term literal = a instanceof Selector.Value v && (v.term() instanceof Term.Constant || v.term() instanceof Term.BindMarker)
-                            ? v.term() : null;
-                    Prepared arg = sameArity.size() == 1 && literal != null
-                            ? value(table, literal, literal, sameArity.get(0).argTypes().get(i), markers, types)
-                            : prepare(table, a, markers, types);
+                    Term literal = untypedTerm(f.args().get(i));
+                    Prepared arg = literal == null ? typed.get(i) : value(table, literal, literal, fn.argTypes().get(i), markers, types);
                     args.add(arg);
-                    argTypes.add(arg.type());
                     names.add(arg.name());
                 }
-                Functions.Function fn = Functions.resolve(name, argTypes);
                 return scalar("system." + name + "(" + String.join(", ", names) + ")", fn.returnType(), args, fn::apply);
             }
         }
+    }
+
+    /** The term of a selector that has no type of its own (a constant, marker, null or collection literal), or null. */
+    private static Term untypedTerm(Selector selector) {
+        if (!(selector instanceof Selector.Value v)) return null;
+        Term t = v.term();
+        return t instanceof Term.TypeHint || t instanceof Term.FunctionCall ? null : t;
     }
 
     private static Prepared writetimeOrTtl(ColumnMetadata c, String name) {
@@ -407,74 +403,29 @@ final class Selection {
             throw new InvalidRequestException("Invalid call to function " + name + ", none of its type signatures match (argument of type " + argType.cqlName() + ")");
         }
         boolean avg = name.equals("avg");
-        CqlType resultType = argType.kind() == CqlType.Kind.COUNTER ? CqlTypes.BIGINT : argType;
+        CqlType resultType = new NumericSum(argType).resultType();
         return new Prepared() {
             public CqlType type() { return resultType; }
             public String name() { return display; }
             public boolean isAggregate() { return true; }
             public Evaluator evaluator(Bindings b) {
                 Evaluator child = arg.evaluator(b);
+                NumericSum sum = new NumericSum(argType);
                 return new Evaluator() {
-                    BigDecimal sum = BigDecimal.ZERO;
-                    BigDecimal decimalAvg = BigDecimal.ZERO;
-                    double floatingSum;
-                    long count;
                     public void add(RowView row) {
                         child.reset();
                         child.add(row);
-                        ByteBuffer v = argType.orNoValue(child.get());
-                        if (v == null) return;
-                        count++;
-                        if (isFloating(resultType)) {
-                            floatingSum += Double.parseDouble(argType.asString(v));
-                        } else if (resultType.kind() == CqlType.Kind.DECIMAL && avg) {
-                            // Cassandra's decimal avg is a running mean, each step's quotient rounded HALF_EVEN to the
-                            // scale of (value - mean): 0.10, 9, 10 average to 6.37
-                            BigDecimal x = (BigDecimal) argType.compose(v);
-                            decimalAvg = decimalAvg.add(x.subtract(decimalAvg).divide(BigDecimal.valueOf(count), RoundingMode.HALF_EVEN));
-                        } else {
-                            sum = sum.add(new BigDecimal(argType.asString(v)));
-                        }
+                        sum.add(child.get());
                     }
-                    public ByteBuffer get() {
-                        if (isFloating(resultType)) {
-                            double result = avg ? (count == 0 ? 0 : floatingSum / count) : floatingSum;
-                            return resultType.fromString(Double.toString(result));
-                        }
-                        // a decimal sum is BigDecimal.add's, keeping the largest scale (0.10 + 9 + 10 is 19.10)
-                        if (resultType.kind() == CqlType.Kind.DECIMAL) return resultType.decompose(avg ? decimalAvg : sum);
-                        BigDecimal result = sum;
-                        if (avg) result = count == 0 ? BigDecimal.ZERO : sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128);
-                        return integral(resultType, result.toBigInteger());
-                    }
-                    public void reset() {
-                        sum = BigDecimal.ZERO;
-                        decimalAvg = BigDecimal.ZERO;
-                        floatingSum = 0;
-                        count = 0;
-                    }
+                    public ByteBuffer get() { return avg ? sum.mean() : sum.sum(); }
+                    public void reset() { sum.reset(); }
                 };
             }
         };
     }
 
-    /** An integral value of {@code type}, wrapping on overflow as Cassandra's fixed-size sums do. */
-    private static ByteBuffer integral(CqlType type, BigInteger value) {
-        return switch (type.kind()) {
-            case TINYINT -> ByteBuffer.allocate(1).put(0, value.byteValue());
-            case SMALLINT -> ByteBuffer.allocate(2).putShort(0, value.shortValue());
-            case INT -> ByteBuffer.allocate(4).putInt(0, value.intValue());
-            case BIGINT, COUNTER -> ByteBuffer.allocate(8).putLong(0, value.longValue());
-            default -> type.fromString(value.toString());
-        };
-    }
-
     private static boolean isNumeric(CqlType type) {
         return Arithmetic.isNumeric(type);
-    }
-
-    private static boolean isFloating(CqlType type) {
-        return type.kind() == CqlType.Kind.FLOAT || type.kind() == CqlType.Kind.DOUBLE;
     }
 
     private static Prepared cast(Prepared arg, CqlType target) {
@@ -556,7 +507,7 @@ final class Selection {
     private static Prepared element(TableMetadata table, Prepared arg, Term key, Markers markers, UserTypeResolver types) {
         CqlType type = arg.type();
         ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), arg.name(), type);
-        String name = arg.name() + "[" + describe(key) + "]"; // Cassandra's "%s[%s]" of the selector and the key as written
+        String name = arg.name() + "[" + Terms.describe(key) + "]"; // Cassandra's "%s[%s]" of the selector and the key as written
         if (type instanceof MapType map) {
             Value k = Terms.prepare(key, Terms.element(spec, "key", map.keys()), markers, types);
             return new Prepared() {

@@ -192,7 +192,7 @@ final class Terms {
 
     private static Value functionCall(Term.FunctionCall call, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
         String name = call.name();
-        if (name.equals("fromjson") || name.equals("from_json")) {
+        if (isFromJson(name)) {
             if (call.args().size() != 1) throw new InvalidRequestException("fromJson() takes exactly 1 argument");
             Value json = prepare(call.args().get(0), element(receiver, "json", CqlTypes.TEXT), markers, types);
             CqlType type = receiver.type();
@@ -202,7 +202,15 @@ final class Terms {
                 return type.fromJson(JsonText.parse(CqlTypes.TEXT.compose(text).toString()));
             };
         }
-        Functions.Function function = chooseOverload(call, receiver);
+        List<Functions.Arg> fitArgs = new ArrayList<>();
+        for (Term arg : call.args()) fitArgs.add(arg(arg, types));
+        Functions.Function function = Functions.resolve(name, fitArgs, receiver.type());
+        // a function's collection is frozen, and so cannot be a non-frozen column's value
+        if (Functions.Arg.typed(name, function.returnType()).fit(receiver.type()) == Functions.Fit.NONE
+                || receiver.type().isMultiCell() && !function.returnType().isMultiCell()) {
+            throw new InvalidRequestException("Type error: cannot assign result of function system." + name + " (type "
+                    + function.returnType().cqlName() + ") to " + receiver.name() + " (type " + receiver.type().cqlName() + ")");
+        }
         List<Value> args = new ArrayList<>();
         for (int i = 0; i < call.args().size(); i++) {
             ColumnSpec argReceiver = new ColumnSpec(receiver.keyspace(), receiver.table(), "arg" + i + "(" + name + ")",
@@ -219,50 +227,126 @@ final class Terms {
         };
     }
 
-    /** Picks the overload returning the receiver's type whose arguments the call's terms can take. */
-    private static Functions.Function chooseOverload(Term.FunctionCall call, ColumnSpec receiver) {
-        List<Functions.Function> candidates = new ArrayList<>();
-        for (Functions.Function f : Functions.overloads(call.name())) {
-            if (f.argTypes().size() == call.args().size()) candidates.add(f);
+    /**
+     * A term as a function's argument, suiting argument types as Cassandra's terms do: a constant exactly the type it
+     * prefers ({@link #preferredType}) and weakly any type it may be assigned to; a bind marker weakly any type, null
+     * any but counter; a type hint exactly its type; a nested call the type of the overload it resolves to for that
+     * argument type; a collection, tuple or user type literal weakly the types of its shape.
+     */
+    static Functions.Arg arg(Term term, UserTypeResolver types) {
+        String text = describe(term);
+        if (term instanceof Term.Constant c) {
+            CqlType preferred = preferredType(c);
+            return Functions.Arg.of(text, preferred, p -> Functions.sameType(p, preferred) ? Functions.Fit.EXACT
+                    : p.accepts(c.kind()) ? Functions.Fit.WEAK : Functions.Fit.NONE);
         }
-        if (candidates.isEmpty()) {
-            throw new InvalidRequestException("Invalid number of arguments in call to function " + call.name() + ": "
-                    + Functions.overloads(call.name()).get(0).argTypes().size() + " required but " + call.args().size() + " provided");
+        if (term instanceof Term.TypeHint h) return Functions.Arg.typed(text, CqlTypes.parse(h.type(), types));
+        if (term instanceof Term.FunctionCall f && !isFromJson(f.name())) {
+            List<Functions.Arg> nested = new ArrayList<>();
+            for (Term a : f.args()) nested.add(arg(a, types));
+            return Functions.Arg.of(text, returnType(f.name(), nested, null), p -> {
+                CqlType type = returnType(f.name(), nested, p);
+                return type == null ? Functions.Fit.NONE : Functions.Arg.typed(text, type).fit(p);
+            });
         }
-        Functions.Function chosen = null;
-        for (Functions.Function f : candidates) {
-            if (!argumentsFit(call, f)) continue;
-            if (chosen == null || assignable(f.returnType(), receiver.type()) && !assignable(chosen.returnType(), receiver.type())) chosen = f;
-        }
-        if (chosen == null) {
-            throw new InvalidRequestException("Invalid call to function " + call.name() + ", none of its type signatures match");
-        }
-        if (!assignable(chosen.returnType(), receiver.type())) {
-            throw new InvalidRequestException("Type error: cannot assign result of function system." + call.name() + " (type "
-                    + chosen.returnType().cqlName() + ") to " + receiver.name() + " (type " + receiver.type().cqlName() + ")");
-        }
-        return chosen;
+        return Functions.Arg.of(text, literalType(term, types), p -> weaklyFits(term, p.kind()) ? Functions.Fit.WEAK : Functions.Fit.NONE);
     }
 
-    private static boolean argumentsFit(Term.FunctionCall call, Functions.Function f) {
-        for (int i = 0; i < call.args().size(); i++) {
-            Term arg = call.args().get(i);
-            CqlType expected = f.argTypes().get(i);
-            if (arg instanceof Term.Constant c && !expected.accepts(c.kind())) return false;
-            if (arg instanceof Term.FunctionCall nested && Functions.exists(nested.name())) {
-                boolean any = false;
-                for (Functions.Function g : Functions.overloads(nested.name())) any |= assignable(g.returnType(), expected);
-                if (!any) return false;
+    /** The return type of the function a call resolves to for {@code receiver}, or null if it resolves to none. */
+    private static CqlType returnType(String name, List<Functions.Arg> args, CqlType receiver) {
+        try {
+            return Functions.resolve(name, args, receiver).returnType();
+        } catch (InvalidRequestException e) {
+            return null;
+        }
+    }
+
+    /** A frozen list, set or map literal's type when its elements, keys and values each have one type of their own, or null. */
+    private static CqlType literalType(Term term, UserTypeResolver types) {
+        if (term instanceof Term.MapLiteral m) {
+            CqlType keys = commonType(m.keys(), types);
+            CqlType values = commonType(m.values(), types);
+            return keys == null || values == null ? null : CqlTypes.map(keys, values, true);
+        }
+        List<Term> elements = term instanceof Term.ListLiteral l ? l.elements() : term instanceof Term.SetLiteral set ? set.elements() : List.of();
+        CqlType element = commonType(elements, types);
+        if (element == null) return null;
+        return term instanceof Term.ListLiteral ? CqlTypes.list(element, true) : CqlTypes.set(element, true);
+    }
+
+    /**
+     * The type Cassandra gives a constant by itself: an integer the narrowest of int, bigint and varint it fits, a
+     * float a double if a double holds it exactly (0.1 as written is the double 0.1) and else a decimal.
+     */
+    static CqlType preferredType(Term.Constant c) {
+        return switch (c.kind()) {
+            case INTEGER -> {
+                int bits = new java.math.BigInteger(c.text()).bitLength();
+                yield bits < 32 ? CqlTypes.INT : bits < 64 ? CqlTypes.BIGINT : CqlTypes.VARINT;
             }
-        }
-        return true;
+            case FLOAT -> isExactDouble(c.text()) ? CqlTypes.DOUBLE : CqlTypes.DECIMAL;
+            case STRING -> CqlTypes.TEXT;
+            case BOOLEAN -> CqlTypes.BOOLEAN;
+            case UUID -> CqlTypes.UUID;
+            case HEX -> CqlTypes.BLOB;
+            case DURATION -> CqlTypes.DURATION;
+        };
     }
 
-    private static boolean assignable(CqlType from, CqlType to) {
-        if (Functions.sameType(from, to)) return true;
-        // timeuuid values are valid uuids, text is valid blob content only through conversion functions
-        return from.kind() == CqlType.Kind.TIMEUUID && to.kind() == CqlType.Kind.UUID
-                || from.kind() == CqlType.Kind.ASCII && to.kind() == CqlType.Kind.TEXT;
+    /** The type of its own all {@code terms} have, or null. */
+    private static CqlType commonType(List<Term> terms, UserTypeResolver types) {
+        CqlType common = null;
+        for (Term t : terms) {
+            CqlType type = arg(t, types).exactType();
+            if (type == null || common != null && !Functions.sameType(type, common)) return null;
+            common = type;
+        }
+        return common;
+    }
+
+    private static boolean isExactDouble(String text) {
+        if (text.endsWith("NaN") || text.endsWith("Infinity")) return true;
+        double d = Double.parseDouble(text);
+        return Double.isFinite(d) && new java.math.BigDecimal(text).compareTo(java.math.BigDecimal.valueOf(d)) == 0;
+    }
+
+    private static boolean weaklyFits(Term term, CqlType.Kind kind) {
+        if (term instanceof Term.Null) return kind != CqlType.Kind.COUNTER;
+        if (term instanceof Term.ListLiteral) return kind == CqlType.Kind.LIST || kind == CqlType.Kind.SET || kind == CqlType.Kind.VECTOR;
+        if (term instanceof Term.SetLiteral) return kind == CqlType.Kind.SET;
+        if (term instanceof Term.MapLiteral m) return kind == CqlType.Kind.MAP || m.keys().isEmpty() && kind == CqlType.Kind.SET;
+        if (term instanceof Term.TupleLiteral) return kind == CqlType.Kind.TUPLE;
+        if (term instanceof Term.UdtLiteral) return kind == CqlType.Kind.UDT;
+        if (term instanceof Term.Arithmetic) return Arithmetic.isNumeric(kind);
+        return true; // a bind marker, or fromJson
+    }
+
+    private static boolean isFromJson(String name) {
+        return name.equals("fromjson") || name.equals("from_json");
+    }
+
+    private static String describeAll(List<Term> terms) {
+        List<String> out = new ArrayList<>();
+        for (Term t : terms) out.add(describe(t));
+        return String.join(", ", out);
+    }
+
+    /** A term as Cassandra's Term.Raw.getText() writes it in column names: a string unescaped in quotes, any marker {@code ?}. */
+    static String describe(Term term) {
+        if (term instanceof Term.Constant c) return c.kind() == ballot.cql.type.ConstantKind.STRING ? "'" + c.text() + "'" : c.text();
+        if (term instanceof Term.BindMarker) return "?";
+        if (term instanceof Term.FunctionCall f) return "system." + f.name() + "()";
+        if (term instanceof Term.TypeHint h) return "(" + h.type() + ")" + describe(h.term());
+        if (term instanceof Term.Null) return "null";
+        if (term instanceof Term.ListLiteral l) return "[" + describeAll(l.elements()) + "]";
+        if (term instanceof Term.SetLiteral set) return "{" + describeAll(set.elements()) + "}";
+        if (term instanceof Term.TupleLiteral t) return "(" + describeAll(t.elements()) + ")";
+        if (term instanceof Term.MapLiteral m) {
+            List<String> entries = new ArrayList<>();
+            for (int i = 0; i < m.keys().size(); i++) entries.add(describe(m.keys().get(i)) + ": " + describe(m.values().get(i)));
+            return "{" + String.join(", ", entries) + "}";
+        }
+        return "literal";
     }
 
     /** Both operands take the receiver's type, and so does the result. */

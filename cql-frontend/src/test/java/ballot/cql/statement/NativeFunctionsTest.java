@@ -1,0 +1,159 @@
+package ballot.cql.statement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.error.ErrorCode;
+import ballot.cql.error.CqlException;
+import ballot.cql.protocol.message.ColumnSpec;
+import ballot.cql.protocol.message.QueryOptions;
+import ballot.cql.protocol.message.Result;
+import ballot.cql.protocol.message.Rows;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+
+/** Cassandra 5.0's native functions as Cassandra 5.0.9 answers them: values, result column names and types, refusals. */
+class NativeFunctionsTest {
+    private final CasFixture db = new CasFixture(
+            "CREATE TABLE n (k int PRIMARY KEY, ti tinyint, si smallint, i int, bi bigint, f float, d double, dec decimal, vi varint, t text)",
+            "CREATE TABLE c (k int PRIMARY KEY, cnt counter)",
+            "CREATE TABLE coll (k int PRIMARY KEY, s set<int>, l list<int>, m map<text, int>, fm frozen<map<text, int>>, sd set<decimal>, "
+                    + "lt list<text>, lti list<tinyint>, ld list<double>, v vector<float, 2>)");
+
+    private List<Object> row(String cql, Object... markers) {
+        List<Object> out = new ArrayList<>();
+        Result result = db.execute(cql, options(markers));
+        for (var e : CasFixture.rows(result).get(0).entrySet()) out.add(e.getValue());
+        return out;
+    }
+
+    /** Each result column as "name type". */
+    private List<String> columns(String cql, Object... markers) {
+        List<String> out = new ArrayList<>();
+        for (ColumnSpec c : ((Rows) db.execute(cql, options(markers))).metadata().columns()) out.add(c.name() + " " + c.type().cqlName());
+        return out;
+    }
+
+    private static QueryOptions options(Object... markers) {
+        List<ByteBuffer> values = new ArrayList<>();
+        for (Object m : markers) values.add(m == null ? null : ByteBuffer.allocate(4).putInt(0, (Integer) m));
+        return new QueryOptions(ConsistencyLevel.QUORUM, values, null, false, -1, null, ConsistencyLevel.LOCAL_SERIAL, null, "ks", null);
+    }
+
+    /** Refused at preparation or execution; the markers, if any, bound to null. */
+    private void assertRefused(String cql, ErrorCode code, String message) {
+        Object[] markers = new Object[(int) cql.chars().filter(ch -> ch == '?').count()];
+        assertThatThrownBy(() -> {
+            try {
+                db.execute(cql, options(markers));
+            } catch (CompletionException e) {
+                throw e.getCause();
+            }
+        }).isInstanceOf(CqlException.class)
+                .satisfies(e -> assertThat(((CqlException) e).code()).isEqualTo(code))
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void mathFunctionsKeepTheirArgumentsTypeAndConvertBackAsJavaCasts() {
+        db.execute("INSERT INTO n (k, ti, si, i, bi, f, d, dec, vi) VALUES (1, -128, -32768, -2147483648, -9223372036854775808, -1.5, -2.5, -3.14159, -12345678901234567890)");
+        db.execute("INSERT INTO n (k, ti, si, i, bi, f, d, dec, vi) VALUES (2, 5, 7, 9, 11, 2.5, 3.5, 2.5, 10)");
+
+        assertThat(columns("SELECT abs(ti), abs(i), exp(f), log(dec), log10(vi), round(d) FROM n WHERE k = 2")).containsExactly(
+                "system.abs(ti) tinyint", "system.abs(i) int", "system.exp(f) float", "system.log(dec) decimal",
+                "system.log10(vi) varint", "system.round(d) double");
+        assertThat(row("SELECT abs(ti), abs(si), abs(i), abs(bi), abs(f), abs(d), abs(dec), abs(vi) FROM n WHERE k = 1")).as("abs(minimum) wraps")
+                .containsExactly((byte) -128, (short) -32768, Integer.MIN_VALUE, Long.MIN_VALUE, 1.5f, 2.5, new BigDecimal("3.14159"),
+                        new BigInteger("12345678901234567890"));
+        assertThat(row("SELECT exp(ti), exp(si), exp(i), exp(bi), exp(f), exp(d), exp(dec), exp(vi) FROM n WHERE k = 2")).containsExactly(
+                (byte) -108, (short) 1096, 8103, 59874L, 12.182494f, 33.11545195869231,
+                new BigDecimal("12.182493960703473438070175951168"), BigInteger.valueOf(22026));
+        assertThat(row("SELECT log(ti), log(i), log(f), log(dec), log10(bi), log10(d), log10(dec), log10(vi) FROM n WHERE k = 2")).containsExactly(
+                (byte) 1, 2, 0.91629076f, new BigDecimal("0.91629073187415506518352721176801"), 1L, 0.5440680443502757,
+                new BigDecimal("0.39794000867203760957252221055101"), BigInteger.ONE);
+        assertThat(row("SELECT round(f), round(d), round(dec), round(i) FROM n WHERE k = 1")).as("Math.round, and HALF_UP for a decimal")
+                .containsExactly(-1.0f, -2.0, new BigDecimal("-3"), Integer.MIN_VALUE);
+        assertThat(row("SELECT exp((int)100), log((int)0), log((int)-1), round((double)1e300), round(-2.5), round((decimal)2.5) FROM n WHERE k = 2"))
+                .as("saturating and NaN to 0 as Java's casts").containsExactly(Integer.MAX_VALUE, Integer.MIN_VALUE, 0, 9.223372036854776E18, -2.0,
+                        new BigDecimal("3"));
+    }
+
+    @Test
+    void aCountersMathIsACounter() {
+        db.execute("UPDATE c SET cnt = cnt - 5 WHERE k = 1");
+        assertThat(columns("SELECT abs(cnt) FROM c WHERE k = 1")).containsExactly("system.abs(cnt) counter");
+        assertThat(row("SELECT abs(cnt), exp(cnt), log(cnt), round(cnt) FROM c WHERE k = 1")).containsExactly(5L, 0L, 0L, -5L);
+    }
+
+    @Test
+    void theLogOfADecimalOrVarintAtMostZeroIsAServerErrorAsInCassandra() {
+        db.execute("INSERT INTO n (k, dec, vi) VALUES (1, 0, -1)");
+        assertRefused("SELECT log(dec) FROM n WHERE k = 1", ErrorCode.SERVER_ERROR, "java.lang.ArithmeticException: Natural log of number zero or less");
+        assertRefused("SELECT log10(vi) FROM n WHERE k = 1", ErrorCode.SERVER_ERROR, "java.lang.ArithmeticException: Log10 of number zero or less");
+    }
+
+    @Test
+    void aLiteralArgumentTakesItsPreferredTypeAndAMarkerNeedsAReceiverOrAHint() {
+        db.execute("INSERT INTO n (k, i) VALUES (1, 3)");
+        assertThat(columns("SELECT abs(-1), abs(3000000000), abs(30000000000000000000), abs(1.5), abs(123456789.123456789), abs((int)?) FROM n WHERE k = 1", 5))
+                .containsExactly("system.abs(-1) int", "system.abs(3000000000) bigint", "system.abs(30000000000000000000) varint",
+                        "system.abs(1.5) double", "system.abs(123456789.123456789) decimal", "system.abs((int)?) int");
+        assertThat(row("SELECT abs(-1), abs(abs(i)) FROM n WHERE k = 1")).containsExactly(1, 3);
+        assertRefused("SELECT abs(?) FROM n WHERE k = 1", ErrorCode.INVALID, "Ambiguous call to function abs (can be matched by following signatures: ");
+        assertRefused("SELECT abs(null) FROM n WHERE k = 1", ErrorCode.INVALID, "Ambiguous call to function abs");
+        assertThat(row("SELECT k FROM n WHERE k = abs(?)", -1)).as("the receiver picks the overload").containsExactly(1);
+        db.execute("INSERT INTO n (k, bi) VALUES (2, abs(-7))");
+        assertThat(row("SELECT bi FROM n WHERE k = 2")).containsExactly(7L);
+    }
+
+    @Test
+    void aCallNoOverloadTakesIsRefusedListingTheSignatures() {
+        assertRefused("SELECT abs(t) FROM n WHERE k = 1", ErrorCode.INVALID,
+                "Invalid call to function abs, none of its type signatures match (known type signatures: system.abs : (tinyint) -> tinyint, ");
+        assertRefused("SELECT round(i, 2) FROM n WHERE k = 1", ErrorCode.INVALID, "Invalid call to function round, none of its type signatures match");
+        assertRefused("UPDATE n SET t = abs(-2) WHERE k = 1", ErrorCode.INVALID, "Invalid call to function abs, none of its type signatures match");
+        assertRefused("SELECT k FROM n WHERE k = abs(1.5)", ErrorCode.INVALID, "Invalid call to function abs, none of its type signatures match");
+    }
+
+    @Test
+    void collectionFunctionsTakeAnyCollectionOfTheirKind() {
+        db.execute("INSERT INTO coll (k, s, l, m, fm, sd, lt, lti, ld) VALUES (1, {3, 1, 2}, [5, 4, 4], {'b': 2, 'a': 1}, {'c': 3}, {1.5, 2.25}, "
+                + "['z', 'y'], [100, 100], [1.5, 2.5])");
+        db.execute("INSERT INTO coll (k, fm) VALUES (2, {})");
+
+        assertThat(columns("SELECT map_keys(m), map_values(fm), collection_count(s), collection_min(lt), collection_avg(sd) FROM coll WHERE k = 1"))
+                .containsExactly("system.map_keys(m) frozen<set<text>>", "system.map_values(fm) frozen<list<int>>", "system.collection_count(s) int",
+                        "system.collection_min(lt) text", "system.collection_avg(sd) decimal");
+        assertThat(row("SELECT map_keys(m), map_values(m), map_keys(fm), collection_count(s), collection_count(l), collection_count(m) FROM coll WHERE k = 1"))
+                .containsExactly(java.util.Set.of("a", "b"), List.of(1, 2), java.util.Set.of("c"), 3, 3, 2);
+        assertThat(row("SELECT collection_min(s), collection_max(s), collection_min(l), collection_max(lt) FROM coll WHERE k = 1"))
+                .containsExactly(1, 3, 4, "z");
+        assertThat(row("SELECT collection_sum(s), collection_avg(l), collection_sum(sd), collection_avg(sd), collection_sum(lti), collection_avg(lti), "
+                + "collection_avg(ld) FROM coll WHERE k = 1")).as("sums wrap in the element type; a decimal mean is a running one")
+                .containsExactly(6, 4, new BigDecimal("3.75"), new BigDecimal("1.88"), (byte) -56, (byte) 100, 2.0);
+        assertThat(row("SELECT map_keys(fm), collection_count(fm), map_keys(m), collection_count(s) FROM coll WHERE k = 2"))
+                .as("empty, and null").containsExactly(java.util.Set.of(), 0, null, null);
+        assertThat(row("SELECT k FROM coll WHERE k = collection_count({1, 2})")).as("a literal of constants has a type").containsExactly(2);
+    }
+
+    @Test
+    void aCollectionFunctionRefusesOtherTypesAndUntypedArguments() {
+        assertRefused("SELECT collection_min(m) FROM coll WHERE k = 1", ErrorCode.INVALID,
+                "Function system.collection_min requires a set or list argument, but found argument m of type map<text, int>");
+        assertRefused("SELECT collection_sum(lt) FROM coll WHERE k = 1", ErrorCode.INVALID,
+                "Function system.collection_sum requires a numeric set/list argument, but found argument lt of type list<text>");
+        assertRefused("SELECT collection_count(v) FROM coll WHERE k = 1", ErrorCode.INVALID,
+                "Function system.collection_count requires a collection argument, but found argument v of type vector<float, 2>");
+        assertRefused("SELECT map_keys(?) FROM coll WHERE k = 1", ErrorCode.INVALID,
+                "Cannot infer type of argument ? in call to function system.map_keys(map): use type casts to disambiguate");
+        assertRefused("SELECT map_keys(m, m) FROM coll WHERE k = 1", ErrorCode.INVALID, "Invalid number of arguments for function system.map_keys(map)");
+        assertRefused("INSERT INTO coll (k, s) VALUES (5, map_keys({1: 2}))", ErrorCode.INVALID,
+                "Type error: cannot assign result of function system.map_keys (type frozen<set<int>>) to s (type set<int>)");
+    }
+}
