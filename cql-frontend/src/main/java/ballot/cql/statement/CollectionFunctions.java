@@ -78,7 +78,7 @@ final class CollectionFunctions {
     }
 
     private static Functions.Function function(String name, CqlType arg, CqlType returnType, Functions.Body body) {
-        return new Functions.Function(name, List.of(arg), returnType, body, false);
+        return new Functions.Function(name, List.of(arg), returnType, body, Functions.Arguments.VALUES);
     }
 
     private static Functions.Function mapKeys(MapType map) {

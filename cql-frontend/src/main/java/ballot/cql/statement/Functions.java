@@ -24,16 +24,26 @@ import java.util.UUID;
  * its arguments suit each overload's argument types ({@link #resolve(String, List, CqlType)}).
  */
 final class Functions {
-    /**
-     * One overload. {@code body} gets the serialized arguments, never null: a null argument, or an empty one of a type
-     * whose empty value is no value ({@link CqlType#emptyIsNoValue}), makes the result null, as Cassandra's argument
-     * deserializers do; the blob conversions ({@code raw}) take their argument's bytes as they are, empty included.
-     */
-    record Function(String name, List<CqlType> argTypes, CqlType returnType, Body body, boolean raw) {
+    /** How a function takes null and empty arguments. */
+    enum Arguments {
+        /**
+         * A null argument, or an empty one of a type whose empty value is no value ({@link CqlType#emptyIsNoValue}),
+         * makes the result null, as Cassandra's argument deserializers do.
+         */
+        VALUES,
+        /** The bytes as they are, empty included; a null argument makes the result null (the blob conversions). */
+        BYTES,
+        /** Every argument as it is, null included: the body decides (the masking functions). */
+        ALL
+    }
+
+    /** One overload. {@code body} gets the serialized arguments, as {@code arguments} says. */
+    record Function(String name, List<CqlType> argTypes, CqlType returnType, Body body, Arguments arguments) {
         ByteBuffer apply(List<ByteBuffer> args) {
+            if (arguments == Arguments.ALL) return body.apply(args);
             for (int i = 0; i < args.size(); i++) {
                 ByteBuffer arg = args.get(i);
-                if (arg == null || !raw && argTypes.get(i).orNoValue(arg) == null) return null;
+                if (arg == null || arguments == Arguments.VALUES && argTypes.get(i).orNoValue(arg) == null) return null;
             }
             return body.apply(args);
         }
@@ -95,6 +105,7 @@ final class Functions {
 
         MathFunctions.overloads().forEach(Functions::register);
         CollectionFunctions.factories().forEach(FACTORIES::put);
+        MaskingFunctions.factories().forEach(FACTORIES::put);
 
         // Cassandra 5.0's snake_case names for the same functions (CASSANDRA-18037); the old names stay.
         Map.of("current_timeuuid", "currenttimeuuid", "current_timestamp", "currenttimestamp", "current_date", "currentdate",
@@ -110,12 +121,12 @@ final class Functions {
     private Functions() {}
 
     private static void add(String name, List<CqlType> args, CqlType returnType, Body body) {
-        register(new Function(name, args, returnType, body, false));
+        register(new Function(name, args, returnType, body, Arguments.VALUES));
     }
 
     /** A blob conversion: its argument's bytes as they are. */
     private static void addRaw(String name, List<CqlType> args, CqlType returnType, Body body) {
-        register(new Function(name, args, returnType, body, true));
+        register(new Function(name, args, returnType, body, Arguments.BYTES));
     }
 
     private static void register(Function function) {

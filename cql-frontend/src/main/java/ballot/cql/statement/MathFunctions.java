@@ -54,7 +54,7 @@ final class MathFunctions {
             } catch (ArithmeticException e) {
                 throw new ServerException(e.toString(), e);
             }
-        }, false);
+        }, Functions.Arguments.VALUES);
     }
 
     private static Op abs(CqlType.Kind kind) {

@@ -276,7 +276,8 @@ final class Terms {
 
     /**
      * The type Cassandra gives a constant by itself: an integer the narrowest of int, bigint and varint it fits, a
-     * float a double if a double holds it exactly (0.1 as written is the double 0.1) and else a decimal.
+     * float a double if a double holds it exactly (0.1 as written is the double 0.1) and else a decimal, a string
+     * ascii if all its characters are.
      */
     static CqlType preferredType(Term.Constant c) {
         return switch (c.kind()) {
@@ -285,7 +286,7 @@ final class Terms {
                 yield bits < 32 ? CqlTypes.INT : bits < 64 ? CqlTypes.BIGINT : CqlTypes.VARINT;
             }
             case FLOAT -> isExactDouble(c.text()) ? CqlTypes.DOUBLE : CqlTypes.DECIMAL;
-            case STRING -> CqlTypes.TEXT;
+            case STRING -> c.text().chars().allMatch(ch -> ch < 128) ? CqlTypes.ASCII : CqlTypes.TEXT;
             case BOOLEAN -> CqlTypes.BOOLEAN;
             case UUID -> CqlTypes.UUID;
             case HEX -> CqlTypes.BLOB;
@@ -337,7 +338,7 @@ final class Terms {
         if (term instanceof Term.BindMarker) return "?";
         if (term instanceof Term.FunctionCall f) return "system." + f.name() + "()";
         if (term instanceof Term.TypeHint h) return "(" + h.type() + ")" + describe(h.term());
-        if (term instanceof Term.Null) return "null";
+        if (term instanceof Term.Null) return "NULL";
         if (term instanceof Term.ListLiteral l) return "[" + describeAll(l.elements()) + "]";
         if (term instanceof Term.SetLiteral set) return "{" + describeAll(set.elements()) + "}";
         if (term instanceof Term.TupleLiteral t) return "(" + describeAll(t.elements()) + ")";

@@ -156,4 +156,38 @@ class NativeFunctionsTest {
         assertRefused("INSERT INTO coll (k, s) VALUES (5, map_keys({1: 2}))", ErrorCode.INVALID,
                 "Type error: cannot assign result of function system.map_keys (type frozen<set<int>>) to s (type set<int>)");
     }
+
+    @Test
+    void maskingFunctionsMaskNullsTooAndKeepTheValuesType() {
+        db.execute("INSERT INTO n (k, i, t) VALUES (1, 7, 'hello')");
+        db.execute("INSERT INTO n (k) VALUES (2)");
+        assertThat(columns("SELECT mask_null(i), mask_default(t), mask_replace(i, 0), mask_inner(t, 1, 1), mask_hash(t), mask_null(1), "
+                + "mask_inner(t, 1, 1, null) FROM n WHERE k = 1")).containsExactly("system.mask_null(i) int", "system.mask_default(t) text",
+                "system.mask_replace(i, 0) int", "system.mask_inner(t, 1, 1) text", "system.mask_hash(t) blob", "system.mask_null(1) int",
+                "system.mask_inner(t, 1, 1, NULL) text");
+        assertThat(row("SELECT mask_null(i), mask_default(i), mask_default(t), mask_replace(t, 'xx'), mask_inner(t, 1, 1), mask_outer(t, 1, 1, '#'), "
+                + "mask_inner(t, null, 2), mask_inner(t, -1, 1), mask_outer(t, 10, 10) FROM n WHERE k = 1"))
+                .containsExactly(null, 0, "****", "xx", "h***o", "#ell#", "***lo", "****o", "*****");
+        assertThat(row("SELECT mask_null(i), mask_default(i), mask_default(t), mask_replace(t, 'xx'), mask_inner(t, 1, 1), mask_hash(t) FROM n WHERE k = 2"))
+                .as("a null value is masked too, but not padded or hashed").containsExactly(null, 0, "****", "xx", null, null);
+        assertThat(row("SELECT mask_hash(t), mask_hash(t, 'MD5') FROM n WHERE k = 1")).containsExactly(
+                ByteBuffer.wrap(java.util.HexFormat.of().parseHex("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")).asReadOnlyBuffer(),
+                ByteBuffer.wrap(java.util.HexFormat.of().parseHex("5d41402abc4b2a76b9719d911017c592")).asReadOnlyBuffer());
+    }
+
+    @Test
+    void aMaskingFunctionRefusesWhatCassandraRefuses() {
+        assertRefused("SELECT mask_inner(i, 1, 1) FROM n WHERE k = 1", ErrorCode.INVALID,
+                "Function system.mask_inner requires an argument of type [text|varchar|ascii], but found argument i of type int");
+        assertRefused("SELECT mask_inner(t, 1) FROM n WHERE k = 1", ErrorCode.INVALID,
+                "Invalid number of arguments for function system.mask_inner([text|varchar|ascii], int, int, [text])");
+        assertRefused("SELECT mask_replace(i, 'a') FROM n WHERE k = 1", ErrorCode.INVALID,
+                "Type error: 'a' cannot be passed as argument 1 of function system.mask_replace of type int");
+        assertRefused("SELECT mask_null(?) FROM n WHERE k = 1", ErrorCode.INVALID,
+                "Cannot infer type of argument ? in call to function system.mask_null(any): use type casts to disambiguate");
+        db.execute("INSERT INTO n (k, t) VALUES (1, 'hello')");
+        assertRefused("SELECT mask_inner(t, 1, 1, '##') FROM n WHERE k = 1", ErrorCode.INVALID,
+                "The padding argument for function system.mask_inner should be single-character, but '##' has 2 characters.");
+        assertRefused("SELECT mask_hash(t, 'NOPE') FROM n WHERE k = 1", ErrorCode.INVALID, "Hash algorithm not found: NOPE");
+    }
 }
