@@ -1320,7 +1320,76 @@ public final class Parser {
             }
             return new Selector.Column(identifier("column name"));
         }
+        if (t.isSymbol("(")) return typeHintOrParenthesised();
+        if (t.isSymbol("[")) {
+            next();
+            List<Selector> elements = selectorsUntil("]");
+            return new Selector.ListLiteral(elements);
+        }
+        if (t.isSymbol("{")) return setOrMapSelector();
         return new Selector.Value(simpleTerm());
+    }
+
+    /** Cassandra's {@code selectionTypeHint}, {@code (type) selector}, else a selector in parentheses or a tuple. */
+    private Selector typeHintOrParenthesised() {
+        next();
+        int start = index;
+        String type = typeBeforeSelector();
+        if (type != null) return new Selector.TypeHint(type, primarySelector());
+        index = start;
+        List<Selector> elements = new ArrayList<>();
+        do elements.add(selector()); while (acceptSymbol(","));
+        expectSymbol(")");
+        return new Selector.Parenthesised(List.copyOf(elements));
+    }
+
+    /** After '(': a type, its ')' and the start of a selector follow; the type, past the ')', or null. */
+    private String typeBeforeSelector() {
+        if (!(peek().is(Token.Kind.IDENTIFIER) || peek().is(Token.Kind.QUOTED_NAME))) return null;
+        try {
+            String type = type();
+            if (!acceptSymbol(")")) return null;
+            Token t = peek();
+            boolean startsSelector = t.is(Token.Kind.IDENTIFIER) && !t.isWord("from") && !t.isWord("as")
+                    || t.is(Token.Kind.QUOTED_NAME) || t.is(Token.Kind.STRING) || t.is(Token.Kind.INTEGER) || t.is(Token.Kind.FLOAT)
+                    || t.is(Token.Kind.HEX) || t.is(Token.Kind.UUID) || t.is(Token.Kind.DURATION) || t.is(Token.Kind.QMARK)
+                    || t.isSymbol(":") || t.isSymbol("(") || t.isSymbol("[") || t.isSymbol("{")
+                    || t.isSymbol("-") && isSignedConstant(peek(1));
+            return startsSelector ? type : null;
+        } catch (SyntaxException e) {
+            return null;
+        }
+    }
+
+    private Selector setOrMapSelector() {
+        next();
+        if (acceptSymbol("}")) return new Selector.SetLiteral(List.of());
+        Selector first = selector();
+        if (!acceptSymbol(":")) {
+            List<Selector> elements = new ArrayList<>(List.of(first));
+            while (acceptSymbol(",")) elements.add(selector());
+            expectSymbol("}");
+            return new Selector.SetLiteral(List.copyOf(elements));
+        }
+        List<Selector> keys = new ArrayList<>(List.of(first));
+        List<Selector> values = new ArrayList<>(List.of(selector()));
+        while (acceptSymbol(",")) {
+            keys.add(selector());
+            expectSymbol(":");
+            values.add(selector());
+        }
+        expectSymbol("}");
+        return new Selector.MapLiteral(List.copyOf(keys), List.copyOf(values));
+    }
+
+    /** Selectors separated by commas up to {@code close}, which is consumed; none if it comes first. */
+    private List<Selector> selectorsUntil(String close) {
+        List<Selector> elements = new ArrayList<>();
+        if (!peek().isSymbol(close)) {
+            do elements.add(selector()); while (acceptSymbol(","));
+        }
+        expectSymbol(close);
+        return List.copyOf(elements);
     }
 
     private Selector functionSelector(String keyspace, String name) {
@@ -1434,7 +1503,7 @@ public final class Parser {
                     next();
                     return new Term.Constant(ConstantKind.FLOAT, "-" + (n.isWord("nan") ? "NaN" : "Infinity"));
                 }
-                return new Term.Arithmetic('-', new Term.Constant(ConstantKind.INTEGER, "0"), simpleTerm());
+                return new Term.Negation(simpleTerm());
             }
             case "[": {
                 List<Term> elements = new ArrayList<>();

@@ -25,6 +25,21 @@ public sealed interface Selector {
     /** {@code -selector}. */
     record Negation(Selector selector) implements Selector {}
 
+    /** {@code (type) selector}: the selector read as a value of {@code type}, which must suit it. */
+    record TypeHint(String type, Selector selector) implements Selector {}
+
+    /** {@code (a)}, a selector in parentheses, or {@code (a, b, ...)}, a tuple. */
+    record Parenthesised(List<Selector> elements) implements Selector {}
+
+    /** {@code [a, b, ...]}. */
+    record ListLiteral(List<Selector> elements) implements Selector {}
+
+    /** {@code {a, b, ...}}; {@code {}} is an empty set, or an empty map where a map is expected. */
+    record SetLiteral(List<Selector> elements) implements Selector {}
+
+    /** {@code {k: v, ...}}. */
+    record MapLiteral(List<Selector> keys, List<Selector> values) implements Selector {}
+
     /** A selector with its optional alias (AS name). */
     record Aliased(Selector selector, String alias) {}
 }

@@ -29,6 +29,9 @@ public sealed interface Term {
     /** {@code (type) term}: gives a bind marker or constant an explicit type. */
     record TypeHint(String type, Term term) implements Term {}
 
-    /** {@code left op right} with op one of + - * / %, and unary minus as {@code 0 - term}. */
+    /** {@code left op right} with op one of + - * / %. */
     record Arithmetic(char op, Term left, Term right) implements Term {}
+
+    /** {@code -term}, for a term that is not a number constant. */
+    record Negation(Term term) implements Term {}
 }

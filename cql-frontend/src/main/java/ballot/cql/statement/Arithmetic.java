@@ -93,9 +93,14 @@ final class Arithmetic {
                 default -> throw new IllegalArgumentException(result.cqlName() + " is not a number");
             };
         } catch (ArithmeticException | NumberFormatException e) {
-            throw new FunctionFailureException("system", functionName(op), List.of(leftType.cqlName(), rightType.cqlName()),
-                    "the operation '" + leftType.cqlName() + " " + op + " " + rightType.cqlName() + "' failed: " + e.getMessage());
+            throw failure(op, leftType, rightType, e.getMessage());
         }
+    }
+
+    /** The failure of an operation: FUNCTION_FAILURE "the operation 'int / int' failed: / by zero". */
+    static FunctionFailureException failure(char op, CqlType leftType, CqlType rightType, String reason) {
+        return new FunctionFailureException("system", functionName(op), List.of(leftType.cqlName(), rightType.cqlName()),
+                "the operation '" + leftType.cqlName() + " " + op + " " + rightType.cqlName() + "' failed: " + reason);
     }
 
     /** {@code -value} in its own type; a fixed-size integer's smallest value is its own negation, as in Java. */
@@ -115,7 +120,7 @@ final class Arithmetic {
     }
 
     /** Cassandra's names of the operator functions (sic: {@code _substract}). */
-    private static String functionName(char op) {
+    static String functionName(char op) {
         return switch (op) {
             case '+' -> "_add";
             case '-' -> "_substract";

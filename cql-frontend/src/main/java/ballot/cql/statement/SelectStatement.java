@@ -156,7 +156,14 @@ final class SelectStatement implements CqlStatement {
         else if (s instanceof Selector.Field f) columnsOf(f.selector(), table, into);
         else if (s instanceof Selector.Element e) columnsOf(e.selector(), table, into);
         else if (s instanceof Selector.Negation n) columnsOf(n.selector(), table, into);
-        else if (s instanceof Selector.Arithmetic a) {
+        else if (s instanceof Selector.TypeHint h) columnsOf(h.selector(), table, into);
+        else if (s instanceof Selector.Parenthesised p) for (Selector e : p.elements()) columnsOf(e, table, into);
+        else if (s instanceof Selector.ListLiteral l) for (Selector e : l.elements()) columnsOf(e, table, into);
+        else if (s instanceof Selector.SetLiteral l) for (Selector e : l.elements()) columnsOf(e, table, into);
+        else if (s instanceof Selector.MapLiteral m) {
+            for (Selector e : m.keys()) columnsOf(e, table, into);
+            for (Selector e : m.values()) columnsOf(e, table, into);
+        } else if (s instanceof Selector.Arithmetic a) {
             columnsOf(a.left(), table, into);
             columnsOf(a.right(), table, into);
         }

@@ -13,6 +13,7 @@ import ballot.cql.type.CqlTypes;
 import ballot.cql.type.ListType;
 import ballot.cql.type.MapType;
 import ballot.cql.type.SetType;
+import ballot.cql.type.TupleType;
 import ballot.cql.type.UserType;
 import ballot.cql.type.UserTypeResolver;
 import java.math.BigDecimal;
@@ -83,6 +84,8 @@ final class Selection {
         List<Prepared> selectors = new ArrayList<>();
         List<ColumnSpec> columns = new ArrayList<>();
         for (Selector.Aliased aliased : clause) {
+            // a literal, bind marker or null has no type of its own to select: SELECT 1 is refused
+            if (aliased.selector() instanceof Selector.Value v && takesTypeFromContext(v.term())) throw cannotInfer(Terms.describe(v.term()));
             Prepared p = prepare(table, aliased.selector(), markers, types);
             selectors.add(p);
             columns.add(new ColumnSpec(table.keyspace(), table.name(), aliased.alias() != null ? aliased.alias() : p.name(), p.type()));
@@ -112,6 +115,24 @@ final class Selection {
     // ---------------------------------------------------------------- preparation
 
     private static Prepared prepare(TableMetadata table, Selector selector, Markers markers, UserTypeResolver types) {
+        return prepare(table, selector, null, markers, types);
+    }
+
+    /**
+     * A selector as a result column; {@code expected} is the type where it is used (an operator's parameter, a type
+     * hint, a collection's element), or null at the top level: a literal, bind marker, null, {@code (x)} or collection
+     * literal takes that type, which operand resolution ensures suits it, and cannot stand without it.
+     */
+    private static Prepared prepare(TableMetadata table, Selector selector, CqlType expected, Markers markers, UserTypeResolver types) {
+        if (selector instanceof Selector.Value v && expected != null && takesTypeFromContext(v.term())) {
+            return value(table, v.term(), v.term(), expected, markers, types);
+        }
+        if (selector instanceof Selector.Parenthesised p) return parenthesised(table, p, expected, markers, types);
+        if (selector instanceof Selector.TypeHint h) return typeHint(table, h, markers, types);
+        if (selector instanceof Selector.ListLiteral || selector instanceof Selector.SetLiteral || selector instanceof Selector.MapLiteral) {
+            return CollectionSelectors.prepare(selector, expected, operand(table, selector, markers, types).text(),
+                    (element, type) -> prepare(table, element, type, markers, types), element -> typed(table, element, markers, types));
+        }
         if (selector instanceof Selector.Column c) return column(Restrictions.column(table, c.name()));
         if (selector instanceof Selector.CountRows) return countRows();
         if (selector instanceof Selector.Function f) return function(table, f, markers, types);
@@ -121,14 +142,85 @@ final class Selection {
             if (e.isSlice()) throw new InvalidRequestException("Ballot does not support collection slices in selections");
             return element(table, prepare(table, e.selector(), markers, types), e.key(), markers, types);
         }
-        if (selector instanceof Selector.Negation n) return negation(prepare(table, n.selector(), markers, types));
+        if (selector instanceof Selector.Negation n) return negation(table, n, markers, types);
         if (selector instanceof Selector.Value v) return value(table, v.term(), markers, types);
-        if (selector instanceof Selector.Arithmetic a) {
-            Prepared left = prepare(table, a.left(), markers, types);
-            Prepared right = prepare(table, a.right(), markers, types);
-            return arithmetic(a.op(), left, right);
-        }
+        if (selector instanceof Selector.Arithmetic a) return arithmetic(table, a, markers, types);
         throw new IllegalStateException("unknown selector " + selector);
+    }
+
+    private static boolean takesTypeFromContext(Term term) {
+        return term instanceof Term.Constant || term instanceof Term.BindMarker || term instanceof Term.Null;
+    }
+
+    /** The selector prepared on its own, or null if it takes its type from where it is used. */
+    private static Prepared typed(TableMetadata table, Selector s, Markers markers, UserTypeResolver types) {
+        if (s instanceof Selector.Value v && takesTypeFromContext(v.term())) return null;
+        if (s instanceof Selector.Parenthesised p && p.elements().size() == 1) return null;
+        if (s instanceof Selector.ListLiteral || s instanceof Selector.SetLiteral || s instanceof Selector.MapLiteral) return null;
+        return prepare(table, s, null, markers, types);
+    }
+
+    /** What operator resolution knows of a selector: its type if it has one, else how its literal fits a type. */
+    private static Operators.Operand operand(TableMetadata table, Selector s, Markers markers, UserTypeResolver types) {
+        if (s instanceof Selector.Value v && takesTypeFromContext(v.term())) {
+            Term t = v.term();
+            String text = Terms.describe(t);
+            if (t instanceof Term.Constant c) return new SelectorOperand(p -> Operators.fit(c.kind(), c.text(), p), text, false);
+            return new SelectorOperand(p -> Operators.Fit.WEAK, text, t instanceof Term.BindMarker);
+        }
+        if (s instanceof Selector.Parenthesised p && p.elements().size() == 1) {
+            Operators.Operand inner = operand(table, p.elements().get(0), markers, types);
+            return new SelectorOperand(inner::fit, "(" + inner.text() + ")", inner.isMarker());
+        }
+        if (s instanceof Selector.Parenthesised || s instanceof Selector.ListLiteral || s instanceof Selector.SetLiteral
+                || s instanceof Selector.MapLiteral) {
+            return CollectionSelectors.operand(s, element -> operand(table, element, markers, types));
+        }
+        Prepared typed = prepare(table, s, null, markers, types);
+        return new SelectorOperand(p -> Operators.fit(typed.type(), p), typed.name(), false);
+    }
+
+    record SelectorOperand(java.util.function.Function<CqlType, Operators.Fit> fits, String text, boolean isMarker) implements Operators.Operand {
+        public Operators.Fit fit(CqlType parameter) {
+            return fits.apply(parameter);
+        }
+    }
+
+    /** {@code (x)}, which is x where a type is expected, or a tuple {@code (x, y, ...)}. */
+    private static Prepared parenthesised(TableMetadata table, Selector.Parenthesised p, CqlType expected, Markers markers,
+            UserTypeResolver types) {
+        if (p.elements().size() > 1 || expected instanceof TupleType) {
+            return CollectionSelectors.prepare(p, expected, operand(table, p, markers, types).text(),
+                    (element, type) -> prepare(table, element, type, markers, types), element -> typed(table, element, markers, types));
+        }
+        if (expected == null) throw cannotInfer(operand(table, p, markers, types).text());
+        Prepared inner = prepare(table, p.elements().get(0), expected, markers, types);
+        return renamed(inner, inner.type(), "(" + inner.name() + ")");
+    }
+
+    static InvalidRequestException cannotInfer(String text) {
+        return new InvalidRequestException("Cannot infer type for term " + text + " in selection clause (try using a cast to force a type)");
+    }
+
+    /** {@code (type) x}: x, which must suit the type, as a value of it. */
+    private static Prepared typeHint(TableMetadata table, Selector.TypeHint h, Markers markers, UserTypeResolver types) {
+        CqlType hinted = CqlTypes.parse(h.type(), types).freeze();
+        Operators.Operand operand = operand(table, h.selector(), markers, types);
+        if (operand.fit(hinted) == Operators.Fit.NONE) {
+            String text = "(" + h.type() + ")" + operand.text();
+            throw new InvalidRequestException("Cannot assign value " + text + " to " + text + " of type " + hinted.cqlName());
+        }
+        Prepared inner = prepare(table, h.selector(), hinted, markers, types);
+        return renamed(inner, hinted, "(" + h.type() + ")" + inner.name());
+    }
+
+    private static Prepared renamed(Prepared inner, CqlType type, String name) {
+        return new Prepared() {
+            public CqlType type() { return type; }
+            public String name() { return name; }
+            public boolean isAggregate() { return inner.isAggregate(); }
+            public Evaluator evaluator(Bindings b) { return inner.evaluator(b); }
+        };
     }
 
     private static Prepared column(ColumnMetadata c) {
@@ -325,11 +417,11 @@ final class Selection {
         };
     }
 
-    private interface ScalarBody {
+    interface ScalarBody {
         ByteBuffer apply(List<ByteBuffer> args);
     }
 
-    private static Prepared scalar(String name, CqlType type, List<Prepared> args, ScalarBody body) {
+    static Prepared scalar(String name, CqlType type, List<Prepared> args, ScalarBody body) {
         boolean agg = false;
         for (Prepared a : args) agg |= a.isAggregate();
         boolean aggregate = agg;
@@ -562,20 +654,20 @@ final class Selection {
         throw new InvalidRequestException("Invalid element selection: " + arg.name() + " is of type " + type.cqlName() + " is not a collection");
     }
 
-    private static Prepared negation(Prepared arg) {
-        if (!isNumeric(arg.type())) throw new InvalidRequestException("the '-' operation is not supported on " + arg.name());
-        return scalar("-" + arg.name(), arg.type(), List.of(arg), values -> arg.type().orNoValue(values.get(0)) == null ? null
-                : Arithmetic.negate(arg.type(), values.get(0)));
+    private static Prepared negation(TableMetadata table, Selector.Negation n, Markers markers, UserTypeResolver types) {
+        CqlType type = Operators.resolveNegation(operand(table, n.selector(), markers, types), null);
+        Prepared arg = prepare(table, n.selector(), type, markers, types);
+        return scalar("-" + arg.name(), type, List.of(arg), values -> type.orNoValue(values.get(0)) == null ? null
+                : Arithmetic.negate(type, values.get(0)));
     }
 
-    private static Prepared arithmetic(char op, Prepared left, Prepared right) {
-        if (!isNumeric(left.type()) || !isNumeric(right.type())) {
-            throw new InvalidRequestException("the '" + op + "' operation is not supported between " + left.name() + " and " + right.name());
-        }
-        CqlType type = Arithmetic.resultType(left.type(), right.type());
-        return scalar(left.name() + " " + op + " " + right.name(), type, List.of(left, right), values ->
-                left.type().orNoValue(values.get(0)) == null || right.type().orNoValue(values.get(1)) == null ? null
-                        : Arithmetic.apply(op, left.type(), values.get(0), right.type(), values.get(1), type));
+    private static Prepared arithmetic(TableMetadata table, Selector.Arithmetic a, Markers markers, UserTypeResolver types) {
+        Operators.Signature signature = Operators.resolve(a.op(), operand(table, a.left(), markers, types),
+                operand(table, a.right(), markers, types), null);
+        Prepared left = prepare(table, a.left(), signature.left(), markers, types);
+        Prepared right = prepare(table, a.right(), signature.right(), markers, types);
+        return scalar(left.name() + " " + a.op() + " " + right.name(), signature.result(), List.of(left, right),
+                values -> Operators.apply(signature, values.get(0), values.get(1)));
     }
 
 }

@@ -60,6 +60,7 @@ final class Terms {
             return prepare(h.term(), receiver, markers, types);
         }
         if (term instanceof Term.Arithmetic a) return arithmetic(a, receiver, markers, types);
+        if (term instanceof Term.Negation n) return negation(n, receiver, markers, types);
         throw new IllegalStateException("unknown term " + term);
     }
 
@@ -169,6 +170,8 @@ final class Terms {
     }
 
     private static Value tupleLiteral(List<Term> terms, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
+        // (x) is x in parentheses unless a tuple is expected
+        if (terms.size() == 1 && !(receiver.type() instanceof TupleType)) return prepare(terms.get(0), receiver, markers, types);
         if (!(receiver.type() instanceof TupleType tuple)) throw invalidLiteral("tuple", receiver);
         if (terms.size() > tuple.size()) {
             throw new InvalidRequestException("Invalid tuple literal for " + receiver.name() + ": too many elements. Type "
@@ -350,22 +353,87 @@ final class Terms {
         return "literal";
     }
 
-    /** Both operands take the receiver's type, and so does the result. */
+    /** {@code left op right} by the operator signature its operands and the receiver select ({@link Operators}). */
     private static Value arithmetic(Term.Arithmetic a, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
-        CqlType type = receiver.type();
-        if (!Arithmetic.isNumeric(type)) {
-            throw new InvalidRequestException("Arithmetic operation " + a.op() + " is not supported for " + receiver.name()
-                    + " of type " + type.cqlName());
-        }
-        Value left = prepare(a.left(), receiver, markers, types);
-        Value right = prepare(a.right(), receiver, markers, types);
+        Operators.Signature signature = Operators.resolve(a.op(), operand(a.left()), operand(a.right()), receiver.type());
+        String function = "system." + Arithmetic.functionName(a.op());
+        Value left = prepare(a.left(), argument(receiver, 0, function, signature.left()), markers, types);
+        Value right = prepare(a.right(), argument(receiver, 1, function, signature.right()), markers, types);
         return b -> {
             ByteBuffer l = left.bind(b);
             ByteBuffer r = right.bind(b);
             if (l == QueryOptions.UNSET || r == QueryOptions.UNSET) return null;
-            if (type.orNoValue(l) == null || type.orNoValue(r) == null) return null;
-            return Arithmetic.apply(a.op(), type, l, type, r, type);
+            return Operators.apply(signature, l, r);
         };
+    }
+
+    private static Value negation(Term.Negation n, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
+        CqlType type = Operators.resolveNegation(operand(n.term()), receiver.type());
+        Value arg = prepare(n.term(), argument(receiver, 0, "system._negate", type), markers, types);
+        return b -> {
+            ByteBuffer v = arg.bind(b);
+            if (v == QueryOptions.UNSET || type.orNoValue(v) == null) return null;
+            return Arithmetic.negate(type, v);
+        };
+    }
+
+    /** Cassandra's receiver of an operator's argument: {@code arg0(system._add)}. */
+    private static ColumnSpec argument(ColumnSpec receiver, int index, String function, CqlType type) {
+        return new ColumnSpec(receiver.keyspace(), receiver.table(), "arg" + index + "(" + function + ")", type);
+    }
+
+    /** What operator resolution knows of a term before its type is settled. */
+    private static Operators.Operand operand(Term term) {
+        return new Operators.Operand() {
+            public Operators.Fit fit(CqlType parameter) {
+                return Terms.fit(term, parameter);
+            }
+
+            public String text() {
+                return Terms.text(term);
+            }
+
+            public boolean isMarker() {
+                return term instanceof Term.BindMarker;
+            }
+        };
+    }
+
+    private static Operators.Fit fit(Term term, CqlType parameter) {
+        if (term instanceof Term.Constant c) return Operators.fit(c.kind(), c.text(), parameter);
+        if (term instanceof Term.BindMarker || term instanceof Term.Null) return Operators.Fit.WEAK;
+        if (term instanceof Term.TypeHint h) return Operators.fit(CqlTypes.parse(h.type(), null), parameter);
+        if (term instanceof Term.TupleLiteral t && t.elements().size() == 1 && !(parameter instanceof TupleType)) {
+            return fit(t.elements().get(0), parameter);
+        }
+        if (term instanceof Term.FunctionCall f && Functions.exists(f.name())) {
+            Operators.Fit best = Operators.Fit.NONE;
+            for (Functions.Function g : Functions.overloads(f.name())) {
+                Operators.Fit fit = Operators.fit(g.returnType(), parameter);
+                if (fit.ordinal() < best.ordinal()) best = fit;
+            }
+            return best;
+        }
+        try {
+            if (term instanceof Term.Arithmetic a)
+                return Operators.fit(Operators.resolve(a.op(), operand(a.left()), operand(a.right()), parameter).result(), parameter);
+            if (term instanceof Term.Negation n) return Operators.fit(Operators.resolveNegation(operand(n.term()), parameter), parameter);
+        } catch (InvalidRequestException e) {
+            return Operators.Fit.WEAK; // preparing it will tell what is wrong
+        }
+        return Operators.Fit.NONE;
+    }
+
+    /** A term as Cassandra's messages show it. */
+    private static String text(Term term) {
+        if (term instanceof Term.Constant c) return c.kind() == ballot.cql.type.ConstantKind.STRING ? "'" + c.text() + "'" : c.text();
+        if (term instanceof Term.BindMarker) return "?";
+        if (term instanceof Term.Null) return "NULL";
+        if (term instanceof Term.TypeHint h) return "(" + h.type() + ")" + text(h.term());
+        if (term instanceof Term.FunctionCall f) return f.name() + "()";
+        if (term instanceof Term.Arithmetic a) return text(a.left()) + " " + a.op() + " " + text(a.right());
+        if (term instanceof Term.Negation n) return "-" + text(n.term());
+        return term.toString();
     }
 
     private static List<Value> elements(List<Term> terms, ColumnSpec receiver, Markers markers, UserTypeResolver types) {

@@ -1,0 +1,187 @@
+package ballot.cql.statement;
+
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.parse.Selector;
+import ballot.cql.type.CqlType;
+import ballot.cql.type.CqlTypes;
+import ballot.cql.type.ListType;
+import ballot.cql.type.MapType;
+import ballot.cql.type.SetType;
+import ballot.cql.type.TupleType;
+import java.nio.ByteBuffer;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * Collection and tuple literals in a selection, {@code [a, b]}, {@code {a, b}}, {@code {k: v}} and {@code (a, b)}, as
+ * Cassandra 5.0 selects them: of the type where they are used (a type hint, an operator's or a function's parameter),
+ * else of the type their elements give, a list's or set's from its first element whose type is known, a tuple's from
+ * each of its elements (a map's never, as it might be a user type's value); else the type cannot be inferred. They are named as written, with their elements' names.
+ */
+final class CollectionSelectors {
+    private CollectionSelectors() {}
+
+    /** What operator resolution knows of a literal: its text, and that it suits the types of its own kind. */
+    static Operators.Operand operand(Selector literal, Function<Selector, Operators.Operand> elements) {
+        String text = text(literal, s -> elements.apply(s).text());
+        return new Selection.SelectorOperand(parameter -> suits(literal, parameter) && elementsFit(literal, parameter, elements)
+                ? Operators.Fit.WEAK : Operators.Fit.NONE, text, false);
+    }
+
+    /** True if each element of the literal fits its place in {@code type}, a type of the literal's kind. */
+    private static boolean elementsFit(Selector literal, CqlType type, Function<Selector, Operators.Operand> elements) {
+        if (literal instanceof Selector.MapLiteral m) {
+            MapType map = (MapType) type;
+            return allFit(m.keys(), map.keys(), elements) && allFit(m.values(), map.values(), elements);
+        }
+        if (literal instanceof Selector.Parenthesised p) {
+            TupleType tuple = (TupleType) type;
+            if (p.elements().size() > tuple.size()) return false;
+            for (int i = 0; i < p.elements().size(); i++)
+                if (elements.apply(p.elements().get(i)).fit(tuple.fieldTypes().get(i)) == Operators.Fit.NONE) return false;
+            return true;
+        }
+        if (type instanceof MapType) return true; // {} as an empty map
+        return allFit(elementsOf(literal), type instanceof ListType list ? list.elements() : ((SetType) type).elements(), elements);
+    }
+
+    private static boolean allFit(List<Selector> selectors, CqlType type, Function<Selector, Operators.Operand> elements) {
+        for (Selector s : selectors) if (elements.apply(s).fit(type) == Operators.Fit.NONE) return false;
+        return true;
+    }
+
+    private static boolean suits(Selector literal, CqlType type) {
+        if (literal instanceof Selector.ListLiteral) return type instanceof ListType;
+        if (literal instanceof Selector.SetLiteral s) return type instanceof SetType || s.elements().isEmpty() && type instanceof MapType;
+        if (literal instanceof Selector.MapLiteral) return type instanceof MapType;
+        return type instanceof TupleType;
+    }
+
+    /**
+     * The literal as a result column of type {@code expected}, or of its elements' type if null: {@code prepare}
+     * prepares an element for a type, {@code typed} on its own (null if it has no type of its own).
+     */
+    static Selection.Prepared prepare(Selector literal, CqlType expected, String text, BiFunction<Selector, CqlType, Selection.Prepared> prepare,
+            Function<Selector, Selection.Prepared> typed) {
+        CqlType type = expected != null ? expected : ownType(literal, typed);
+        if (type == null) throw Selection.cannotInfer(text);
+        if (!suits(literal, type)) throw new InvalidRequestException(text + " is not of the expected type: " + type.cqlName());
+        if (literal instanceof Selector.ListLiteral l) {
+            ListType list = (ListType) type;
+            List<Selection.Prepared> elements = each(l.elements(), list.elements(), prepare);
+            return Selection.scalar(text(literal, elements), type, elements, values -> list.pack(noNulls(values)));
+        }
+        if (literal instanceof Selector.SetLiteral s && type instanceof MapType map) {
+            return Selection.scalar("{}", type, List.of(), values -> map.pack(List.of()));
+        }
+        if (literal instanceof Selector.SetLiteral s) {
+            SetType set = (SetType) type;
+            List<Selection.Prepared> elements = each(s.elements(), set.elements(), prepare);
+            return Selection.scalar(text(literal, elements), type, elements, values -> set.pack(noNulls(values)));
+        }
+        if (literal instanceof Selector.MapLiteral m) {
+            MapType map = (MapType) type;
+            List<Selection.Prepared> entries = new ArrayList<>();
+            for (int i = 0; i < m.keys().size(); i++) {
+                entries.add(prepare.apply(m.keys().get(i), map.keys()));
+                entries.add(prepare.apply(m.values().get(i), map.values()));
+            }
+            return Selection.scalar(text(literal, entries), type, entries, values -> {
+                List<ByteBuffer> all = noNulls(values);
+                List<Map.Entry<ByteBuffer, ByteBuffer>> pairs = new ArrayList<>();
+                for (int i = 0; i < all.size(); i += 2) pairs.add(new AbstractMap.SimpleImmutableEntry<>(all.get(i), all.get(i + 1)));
+                return map.pack(pairs);
+            });
+        }
+        TupleType tuple = (TupleType) type;
+        List<Selector> components = ((Selector.Parenthesised) literal).elements();
+        if (components.size() > tuple.size()) {
+            throw new InvalidRequestException("Invalid tuple literal " + text + ": too many elements. Type " + tuple.cqlName()
+                    + " expects " + tuple.size() + " but got " + components.size());
+        }
+        List<Selection.Prepared> elements = new ArrayList<>();
+        for (int i = 0; i < components.size(); i++) elements.add(prepare.apply(components.get(i), tuple.fieldTypes().get(i)));
+        return Selection.scalar(text(literal, elements), type, elements, tuple::pack);
+    }
+
+    /** The type the literal's elements give it, or null. */
+    private static CqlType ownType(Selector literal, Function<Selector, Selection.Prepared> typed) {
+        if (literal instanceof Selector.ListLiteral l) {
+            CqlType element = firstType(l.elements(), typed);
+            return element == null ? null : CqlTypes.list(element, true);
+        }
+        if (literal instanceof Selector.SetLiteral s) {
+            CqlType element = firstType(s.elements(), typed);
+            return element == null ? null : CqlTypes.set(element, true);
+        }
+        // {k: v} may as well be a user type's value: it takes its type only from where it is used
+        if (literal instanceof Selector.MapLiteral) return null;
+        List<CqlType> components = new ArrayList<>();
+        for (Selector s : ((Selector.Parenthesised) literal).elements()) {
+            Selection.Prepared p = typed.apply(s);
+            if (p == null) return null;
+            components.add(p.type());
+        }
+        return CqlTypes.tuple(components);
+    }
+
+    private static CqlType firstType(List<Selector> elements, Function<Selector, Selection.Prepared> typed) {
+        for (Selector s : elements) {
+            Selection.Prepared p = typed.apply(s);
+            if (p != null) return p.type();
+        }
+        return null;
+    }
+
+    private static List<Selection.Prepared> each(List<Selector> elements, CqlType type, BiFunction<Selector, CqlType, Selection.Prepared> prepare) {
+        List<Selection.Prepared> out = new ArrayList<>();
+        for (Selector s : elements) {
+            Selection.Prepared p = prepare.apply(s, type);
+            if (Operators.fit(p.type(), type) == Operators.Fit.NONE)
+                throw new InvalidRequestException(p.name() + " is not of the expected type: " + type.cqlName());
+            out.add(p);
+        }
+        return out;
+    }
+
+    private static List<ByteBuffer> noNulls(List<ByteBuffer> values) {
+        for (ByteBuffer v : values) if (v == null) throw new InvalidRequestException("null is not supported inside collections");
+        return values;
+    }
+
+    private static String text(Selector literal, Function<Selector, String> name) {
+        List<String> parts = new ArrayList<>();
+        if (literal instanceof Selector.MapLiteral m) {
+            for (int i = 0; i < m.keys().size(); i++) parts.add(name.apply(m.keys().get(i)) + ": " + name.apply(m.values().get(i)));
+        } else {
+            for (Selector s : elementsOf(literal)) parts.add(name.apply(s));
+        }
+        return wrap(literal, String.join(", ", parts));
+    }
+
+    private static String text(Selector literal, List<Selection.Prepared> prepared) {
+        List<String> parts = new ArrayList<>();
+        if (literal instanceof Selector.MapLiteral) {
+            for (int i = 0; i < prepared.size(); i += 2) parts.add(prepared.get(i).name() + ": " + prepared.get(i + 1).name());
+        } else {
+            for (Selection.Prepared p : prepared) parts.add(p.name());
+        }
+        return wrap(literal, String.join(", ", parts));
+    }
+
+    private static List<Selector> elementsOf(Selector literal) {
+        if (literal instanceof Selector.ListLiteral l) return l.elements();
+        if (literal instanceof Selector.SetLiteral s) return s.elements();
+        return ((Selector.Parenthesised) literal).elements();
+    }
+
+    private static String wrap(Selector literal, String inside) {
+        if (literal instanceof Selector.ListLiteral) return "[" + inside + "]";
+        if (literal instanceof Selector.Parenthesised) return "(" + inside + ")";
+        return "{" + inside + "}";
+    }
+}
