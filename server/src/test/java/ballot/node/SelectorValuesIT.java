@@ -152,6 +152,6 @@ class SelectorValuesIT {
 
         Row r = one("SELECT JSON k, v + 1, toJson(v), cast(v as text), \"Cap\" FROM sv.json");
         assertThat(r.getString(0)).isEqualTo(
-                "{\"k\": 1, \"v + 1\": 2, \"system.tojson(v)\": \"1\", \"cast(v as text)\": \"1\", \"\\\"Cap\\\"\": 3}");
+                "{\"k\": 1, \"v + 1\": 2, \"system.to_json(v)\": \"1\", \"cast(v as text)\": \"1\", \"\\\"Cap\\\"\": 3}");
     }
 }

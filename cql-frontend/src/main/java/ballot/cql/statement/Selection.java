@@ -352,14 +352,16 @@ final class Selection {
                 return scalar("system.token(" + String.join(", ", names) + ")", CqlTypes.BIGINT, args, Functions::token);
             }
             case "tojson", "to_json" -> {
-                if (f.args().size() != 1) throw new InvalidRequestException("toJson() takes exactly 1 argument");
+                // Named by its 5.0 name however it was called, as Cassandra names it.
+                if (f.args().size() != 1) throw new InvalidRequestException("Invalid number of arguments for function system." + name + "(any)");
                 Prepared arg = prepare(table, f.args().get(0), markers, types);
-                return scalar("system." + name + "(" + arg.name() + ")", CqlTypes.TEXT, List.of(arg), values -> {
+                return scalar("system.to_json(" + arg.name() + ")", CqlTypes.TEXT, List.of(arg), values -> {
                     ByteBuffer value = arg.type().orNoValue(values.get(0));
                     String json = value == null ? "null" : arg.type().toJson(value);
                     return CqlTypes.TEXT.decompose(json);
                 });
             }
+            case "fromjson", "from_json" -> throw new InvalidRequestException(name + "() cannot be used in the selection clause of a SELECT statement");
             default -> {
                 // A literal or marker argument takes the argument type of the overload resolved: abs(-1) an int,
                 // min_timeuuid(0) a timestamp, blob_as_int(?) a blob.

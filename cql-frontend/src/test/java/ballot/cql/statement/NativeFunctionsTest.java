@@ -190,4 +190,15 @@ class NativeFunctionsTest {
                 "The padding argument for function system.mask_inner should be single-character, but '##' has 2 characters.");
         assertRefused("SELECT mask_hash(t, 'NOPE') FROM n WHERE k = 1", ErrorCode.INVALID, "Hash algorithm not found: NOPE");
     }
+
+    /** to_json is named by its 5.0 name however it is called; from_json has no place in a selection. */
+    @Test
+    void jsonFunctionsInSelectionsAsCassandraNamesAndRefusesThem() {
+        db.execute("INSERT INTO n (k, i) VALUES (1, 2)", options());
+        assertThat(columns("SELECT toJson(i), tojson(i), to_json(i) FROM n WHERE k = 1"))
+                .containsExactly("system.to_json(i) text", "system.to_json(i) text", "system.to_json(i) text");
+        assertRefused("SELECT to_json(i, i) FROM n", ErrorCode.INVALID, "Invalid number of arguments for function system.to_json(any)");
+        assertRefused("SELECT fromJson('1') FROM n", ErrorCode.INVALID, "fromjson() cannot be used in the selection clause of a SELECT statement");
+        assertRefused("SELECT from_json('1') FROM n", ErrorCode.INVALID, "from_json() cannot be used in the selection clause of a SELECT statement");
+    }
 }
