@@ -23,7 +23,7 @@ public final class TableParams {
         OPTIONS.put("additional_write_policy", new Option("99p", TableParams::text));
         OPTIONS.put("allow_auto_snapshot", new Option(true, v -> bool("allow_auto_snapshot", v)));
         OPTIONS.put("bloom_filter_fp_chance", new Option(0.01, v -> fraction("bloom_filter_fp_chance", v)));
-        OPTIONS.put("caching", new Option(Map.of("keys", "ALL", "rows_per_partition", "NONE"), v -> map("caching", v)));
+        OPTIONS.put("caching", new Option(Map.of("keys", "ALL", "rows_per_partition", "NONE"), v -> caching(map("caching", v))));
         OPTIONS.put("cdc", new Option(false, v -> bool("cdc", v)));
         OPTIONS.put("comment", new Option("", TableParams::text));
         OPTIONS.put("compaction", new Option(Map.of(
@@ -62,6 +62,21 @@ public final class TableParams {
         OPTIONS.forEach((name, option) -> values.put(name, option.defaultValue()));
         return values;
     }
+
+    /**
+     * The options of a new table: {@link #DEFAULT} with {@code properties}, where a table compacted by levels gets
+     * Cassandra's bloom filter default for it (0.1) unless one is given. An ALTER keeps the table's.
+     */
+    public static TableParams ofNewTable(Map<String, Object> properties) {
+        TableParams params = DEFAULT.with(properties);
+        Object compaction = ((Map<?, ?>) params.get("compaction")).get("class");
+        if (!properties.containsKey("bloom_filter_fp_chance") && LEVELED.equals(compaction)) {
+            return params.with(Map.of("bloom_filter_fp_chance", "0.1"));
+        }
+        return params;
+    }
+
+    private static final String LEVELED = "org.apache.cassandra.db.compaction.LeveledCompactionStrategy";
 
     /** A copy with the given properties (as parsed: strings or maps of strings) applied over these. */
     public TableParams with(Map<String, Object> properties) {
@@ -157,14 +172,51 @@ public final class TableParams {
         if (!cls.contains(".")) normalized.put("class", "org.apache.cassandra.db.compaction." + cls);
         String simple = normalized.get("class").substring(normalized.get("class").lastIndexOf('.') + 1);
         switch (simple) {
-            case "SizeTieredCompactionStrategy" -> {
+            // The strategies that take thresholds show Cassandra's defaults for them; the unified one takes none.
+            case "SizeTieredCompactionStrategy", "LeveledCompactionStrategy", "TimeWindowCompactionStrategy" -> {
                 normalized.putIfAbsent("max_threshold", "32");
                 normalized.putIfAbsent("min_threshold", "4");
             }
-            case "LeveledCompactionStrategy", "TimeWindowCompactionStrategy", "UnifiedCompactionStrategy" -> { }
+            case "UnifiedCompactionStrategy" -> { }
             default -> throw new ConfigurationException("Unable to find compaction strategy class '" + cls + "'");
         }
         return Collections.unmodifiableMap(normalized);
+    }
+
+    /**
+     * As Cassandra's CachingParams: only {@code keys} (ALL or NONE) and {@code rows_per_partition} (ALL, NONE or a
+     * count; 0 is NONE), each NONE when left out.
+     */
+    private static Object caching(Map<String, String> options) {
+        Map<String, String> rest = new LinkedHashMap<>(options);
+        String keys = rest.remove("keys");
+        String rows = rest.remove("rows_per_partition");
+        if (!rest.isEmpty()) {
+            throw new ConfigurationException("Invalid caching sub-options " + rest.keySet() + ": only 'keys' and 'rows_per_partition' are allowed");
+        }
+        Map<String, String> normalized = new LinkedHashMap<>();
+        if (keys == null || keys.equalsIgnoreCase("NONE")) normalized.put("keys", "NONE");
+        else if (keys.equalsIgnoreCase("ALL")) normalized.put("keys", "ALL");
+        else throw new ConfigurationException("Invalid value '" + keys + "' for caching sub-option 'keys': only 'ALL' and 'NONE' are allowed");
+        if (rows == null || rows.equalsIgnoreCase("NONE")) normalized.put("rows_per_partition", "NONE");
+        else if (rows.equalsIgnoreCase("ALL")) normalized.put("rows_per_partition", "ALL");
+        else if (!rows.isEmpty() && rows.chars().allMatch(Character::isDigit)) {
+            int count;
+            try {
+                count = Integer.parseInt(rows);
+            } catch (NumberFormatException e) {
+                throw invalidRows(rows);
+            }
+            normalized.put("rows_per_partition", count == 0 ? "NONE" : Integer.toString(count));
+        } else {
+            throw invalidRows(rows);
+        }
+        return Collections.unmodifiableMap(normalized);
+    }
+
+    private static ConfigurationException invalidRows(String rows) {
+        return new ConfigurationException("Invalid value '" + rows + "' for caching sub-option 'rows_per_partition': "
+                + "only 'ALL', 'NONE', and integer values are allowed");
     }
 
     private static Object compression(Map<String, String> options) {

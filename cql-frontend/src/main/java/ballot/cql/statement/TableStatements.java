@@ -118,7 +118,7 @@ final class TableStatements {
         if (hasCounter && hasNonCounter) throw new InvalidRequestException("Cannot mix counter and non counter columns in the same table");
         Map<String, Object> options = new LinkedHashMap<>(s.properties().values());
         options.remove("id");
-        TableParams params = TableParams.DEFAULT.with(options);
+        TableParams params = TableParams.ofNewTable(options);
         if (hasCounter && params.defaultTimeToLive() > 0) {
             throw new InvalidRequestException("Cannot set default_time_to_live on a table with counters");
         }

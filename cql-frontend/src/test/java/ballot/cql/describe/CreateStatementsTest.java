@@ -290,7 +290,7 @@ class CreateStatementsTest {
         assertThat(cql).contains("\n    AND bloom_filter_fp_chance = 0.1\n")
                 .contains("\n    AND cdc = true\n")
                 .contains("\n    AND comment = 'it''s'\n")
-                .contains("\n    AND compaction = {'class': 'org.apache.cassandra.db.compaction.LeveledCompactionStrategy'}\n")
+                .contains("\n    AND compaction = {'class': 'org.apache.cassandra.db.compaction.LeveledCompactionStrategy', 'max_threshold': '32', 'min_threshold': '4'}\n")
                 .contains("\n    AND compression = {'enabled': 'false'}\n")
                 .contains("\n    AND default_time_to_live = 60\n")
                 .contains("\n    AND extensions = {'ext': 0x4142}\n")
