@@ -49,19 +49,20 @@ final class Restrictions {
     private final List<Boolean> tokenLowerInclusive = new ArrayList<>();
     private final List<Value> tokenUpper = new ArrayList<>();
     private final List<Boolean> tokenUpperInclusive = new ArrayList<>();
-    private final List<KeyValues> clusteringPrefix = new ArrayList<>();
+    /** The runs of clustering columns fixed by EQ or IN, from the first column on. */
+    private final List<PrefixPart> clusteringPrefix = new ArrayList<>();
     /** The positions of the clustering columns restricted by equality (not IN). */
     private final Set<Integer> clusteringEq = new HashSet<>();
-    /** Multi-column IN over the first clustering columns: a list of tuples, or null. */
-    private MultiIn multiIn;
+    /** Whether a multi-column IN fixes some of them. */
+    private boolean clusteringTupleIn;
     private Bound sliceLower;
     private Bound sliceUpper;
-    private int sliceColumns;
     /** A multi-column slice over clustering columns of mixed ASC and DESC order: read as several slices. */
     private boolean mixedOrderSlice;
     private final List<RowFilter> filters = new ArrayList<>();
 
-    private record MultiIn(int columns, Value tuples, List<Value> literals, TupleType type) {}
+    /** The candidate values of a run of clustering columns fixed by one EQ or IN relation: one array per candidate. */
+    private record PrefixPart(int columns, java.util.function.Function<Bindings, List<ByteBuffer[]>> candidates) {}
 
     private Restrictions(TableMetadata table) {
         this.table = table;
@@ -75,8 +76,7 @@ final class Restrictions {
      */
     static Restrictions of(TableMetadata table, List<Relation> where, Markers markers, UserTypeResolver types) {
         Restrictions r = new Restrictions(table);
-        List<Relation.Single> clusteringSingles = new ArrayList<>();
-        List<Relation.Multi> clusteringMultis = new ArrayList<>();
+        List<Relation> clusteringRelations = new ArrayList<>();
         java.util.Map<ColumnMetadata, List<Operator>> filterOperators = new java.util.LinkedHashMap<>();
         for (Relation relation : where) {
             if (relation instanceof Relation.TokenRange t) {
@@ -88,7 +88,7 @@ final class Restrictions {
                         throw new InvalidRequestException("Multi-column relations can only be applied to clustering columns but was applied to: " + name);
                     }
                 }
-                clusteringMultis.add(m);
+                clusteringRelations.add(m);
             } else {
                 Relation.Single s = (Relation.Single) relation;
                 ColumnMetadata c = column(table, s.column());
@@ -100,7 +100,7 @@ final class Restrictions {
                     r.partitionKeyRelations[c.position()] = s;
                 } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && s.mapKey() == null
                         && (s.op() == Operator.EQ || s.op() == Operator.IN || s.op().isSlice())) {
-                    clusteringSingles.add(s);
+                    clusteringRelations.add(s);
                 } else {
                     r.filters.add(RowFilter.of(table, c, s, markers, types));
                     if (s.mapKey() == null) filterOperators.computeIfAbsent(c, k -> new ArrayList<>()).add(s.op());
@@ -122,7 +122,7 @@ final class Restrictions {
             throw new InvalidRequestException("Columns \"" + table.partitionKey().get(0).name()
                     + "\" cannot be restricted by both a normal relation and a token relation");
         }
-        r.analyseClustering(clusteringSingles, clusteringMultis, markers, types);
+        r.analyseClustering(clusteringRelations, markers, types);
         if (anyKey && !allKey) {
             // Some but not all key parts: serve them as filters over a scan.
             for (int i = 0; i < r.partitionKey.length; i++) {
@@ -212,163 +212,139 @@ final class Restrictions {
         };
     }
 
-    private void analyseClustering(List<Relation.Single> singles, List<Relation.Multi> multis, Markers markers, UserTypeResolver types) {
+    /**
+     * Clustering relations, some over several columns, as Cassandra takes them: EQ and IN claims fix a prefix of the
+     * clustering columns (a multi-column IN only from the first column on, and then alone), a slice claim (its
+     * relations' bounds merged, single and multi-column alike) may follow; relations past that can only be filtered,
+     * and multi-column ones not even that.
+     */
+    private void analyseClustering(List<Relation> relations, Markers markers, UserTypeResolver types) {
+        ClusteringClaims claims = ClusteringClaims.of(table, relations);
         List<ColumnMetadata> clustering = table.clustering();
-        if (!multis.isEmpty()) {
-            // As Cassandra: single-column relations may fix a prefix by EQ or IN, then multi-column slices go on from
-            // the next column (c1 = 1 AND (c2, c3) > (1, 1)); any other mix is refused.
-            int start = singles.size();
-            java.util.Set<Integer> positions = new java.util.HashSet<>();
-            for (Relation.Single s : singles) {
-                if ((s.op() == Operator.EQ || s.op() == Operator.IN) && column(table, s.column()).position() < start) positions.add(column(table, s.column()).position());
+        int position = 0;
+        ClusteringClaims.Claim slice = null;
+        while (position < clustering.size() && claims.at(position) != null) {
+            ClusteringClaims.Claim claim = claims.at(position);
+            if (claim.isSlice()) {
+                for (Relation r : claim.relations()) addSliceBound(r, position, markers, types);
+                slice = claim;
+                position = claim.last() + 1;
+                break;
             }
-            boolean prefixThenSlices = positions.size() == start;
-            for (Relation.Multi m : multis) prefixThenSlices &= start == 0 || isSlice(m.op());
-            if (!prefixThenSlices) {
-                throw new InvalidRequestException("Mixing single column relations and multi column relations on clustering columns is not allowed");
-            }
-            List<Relation.Single> prefix = new ArrayList<>(singles);
-            prefix.sort(java.util.Comparator.comparingInt(r -> column(table, r.column()).position()));
-            for (Relation.Single r : prefix) {
-                clusteringPrefix.add(keyValues(r, column(table, r.column()), table, markers, types));
-                if (isEq(r)) clusteringEq.add(column(table, r.column()).position());
-            }
-            analyseMulti(multis, start, markers, types);
-            return;
-        }
-        // Group single-column relations by clustering position.
-        List<List<Relation.Single>> byPosition = new ArrayList<>();
-        for (int i = 0; i < clustering.size(); i++) byPosition.add(new ArrayList<>());
-        for (Relation.Single s : singles) byPosition.get(column(table, s.column()).position()).add(s);
-        boolean prefixOpen = true;
-        String previousName = null;
-        boolean previousWasSlice = false;
-        for (int i = 0; i < clustering.size(); i++) {
-            ColumnMetadata c = clustering.get(i);
-            List<Relation.Single> relations = byPosition.get(i);
-            if (relations.isEmpty()) {
-                prefixOpen = false;
-                previousName = c.name();
-                continue;
-            }
-            if (!prefixOpen || previousWasSlice) {
-                // Not a prefix: these become filters (SELECT ... ALLOW FILTERING only).
-                for (Relation.Single s : relations) filters.add(RowFilter.of(table, c, s, markers, types));
-                if (!prefixOpen && clusteringNotPrefixReason == null) {
-                    clusteringNotPrefixReason = "PRIMARY KEY column \"" + c.name() + "\" cannot be restricted as preceding column \""
-                            + previousName + "\" is not restricted";
-                } else if (previousWasSlice && clusteringNotPrefixReason == null) {
-                    clusteringNotPrefixReason = "Clustering column \"" + c.name() + "\" cannot be restricted (preceding column \""
-                            + previousName + "\" is restricted by a non-EQ relation)";
-                }
-                continue;
-            }
-            ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type());
-            Relation.Single eqOrIn = null;
-            for (Relation.Single s : relations) {
-                if (s.op() == Operator.EQ || s.op() == Operator.IN) {
-                    if (eqOrIn != null || relations.size() > 1) {
-                        throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
-                    }
-                    eqOrIn = s;
-                }
-            }
-            if (eqOrIn != null) {
-                clusteringPrefix.add(keyValues(eqOrIn, c, table, markers, types));
-                if (isEq(eqOrIn)) clusteringEq.add(i);
+            Relation r = claim.relations().get(0);
+            if (r instanceof Relation.Single s) {
+                KeyValues values = keyValues(s, column(table, s.column()), table, markers, types);
+                clusteringPrefix.add(new PrefixPart(1, b -> values.bind(b).stream().map(v -> new ByteBuffer[] {v}).toList()));
+                if (isEq(s)) clusteringEq.add(position);
+            } else if (((Relation.Multi) r).op() == Operator.IN) {
+                clusteringPrefix.add(tupleIn((Relation.Multi) r, position, markers, types));
+                clusteringTupleIn = true;
             } else {
-                for (Relation.Single s : relations) {
-                    Value v = Terms.prepare(s.value(), receiver, markers, types);
-                    boolean lower = s.op() == Operator.GT || s.op() == Operator.GTE;
-                    boolean inclusive = s.op() == Operator.GTE || s.op() == Operator.LTE;
-                    if (lower) {
-                        if (sliceLower != null) throw new InvalidRequestException("More than one restriction was found for the start bound on " + c.name());
-                        sliceLower = new Bound(List.of(v), inclusive);
-                    } else {
-                        if (sliceUpper != null) throw new InvalidRequestException("More than one restriction was found for the end bound on " + c.name());
-                        sliceUpper = new Bound(List.of(v), inclusive);
-                    }
-                }
-                sliceColumns = 1;
-                previousWasSlice = true;
+                clusteringPrefix.add(tupleEq((Relation.Multi) r, position, markers, types));
+                for (int i = position; i <= claim.last(); i++) clusteringEq.add(i);
             }
-            previousName = c.name();
+            position = claim.last() + 1;
+        }
+        List<ClusteringClaims.Claim> rests = claims.from(position);
+        for (ClusteringClaims.Claim rest : rests) {
+            // Cassandra names the first column past the prefix, and words it by whether the slice came first.
+            String reason = slice == null
+                    ? "PRIMARY KEY column \"" + clustering.get(rest.first()).name() + "\" cannot be restricted as preceding column \""
+                            + clustering.get(rest.first() - 1).name() + "\" is not restricted"
+                    : (slice.writtenBefore(rests.get(0)) ? "Clustering column \"" : "PRIMARY KEY column \"") + clustering.get(rest.first()).name()
+                            + "\" cannot be restricted (preceding column \"" + clustering.get(slice.first()).name() + "\" is restricted by a non-EQ relation)";
+            for (Relation r : rest.relations()) {
+                if (!(r instanceof Relation.Single s)) throw new InvalidRequestException(reason);
+                filters.add(RowFilter.of(table, column(table, s.column()), s, markers, types));
+            }
+            if (clusteringNotPrefixReason == null) clusteringNotPrefixReason = reason;
         }
     }
 
-    private static boolean isSlice(Operator op) {
-        return op == Operator.GT || op == Operator.GTE || op == Operator.LT || op == Operator.LTE;
+    private TupleType tupleType(Relation.Multi m, int start) {
+        List<CqlType> componentTypes = new ArrayList<>();
+        for (int i = 0; i < m.columns().size(); i++) componentTypes.add(table.clustering().get(start + i).type());
+        return CqlTypes.tuple(componentTypes);
     }
 
-    /** Multi-column relations over the clustering columns from position {@code start} on (after a prefix fixed by EQ or IN). */
-    private void analyseMulti(List<Relation.Multi> multis, int start, Markers markers, UserTypeResolver types) {
-        List<ColumnMetadata> clustering = table.clustering();
-        for (Relation.Multi m : multis) {
+    private ColumnSpec tupleReceiver(Relation.Multi m, TupleType type) {
+        return new ColumnSpec(table.keyspace(), table.name(), "(" + String.join(",", m.columns()) + ")", type);
+    }
+
+    /** {@code (c1, c2) = (v1, v2)} over the clustering columns from {@code start} on. */
+    private PrefixPart tupleEq(Relation.Multi m, int start, Markers markers, UserTypeResolver types) {
+        TupleType tupleType = tupleType(m, start);
+        Value tuple = Terms.prepare(m.value(), tupleReceiver(m, tupleType), markers, types);
+        return new PrefixPart(m.columns().size(), b -> {
+            ByteBuffer bound = tuple.bind(b);
+            if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
+            List<ByteBuffer> components = tupleType.unpack(bound);
+            for (int i = 0; i < components.size(); i++) {
+                if (components.get(i) == null) throw new InvalidRequestException("Invalid null value in condition for column " + m.columns().get(i));
+            }
+            return List.<ByteBuffer[]>of(components.toArray(new ByteBuffer[0]));
+        });
+    }
+
+    /** {@code (c1, c2) IN ((v1, v2), ...)} over the clustering columns from {@code start} on. */
+    private PrefixPart tupleIn(Relation.Multi m, int start, Markers markers, UserTypeResolver types) {
+        TupleType tupleType = tupleType(m, start);
+        ColumnSpec receiver = tupleReceiver(m, tupleType);
+        java.util.function.Function<Bindings, List<ByteBuffer>> tuples;
+        if (m.value() instanceof Term.BindMarker marker) {
+            ColumnSpec listReceiver = new ColumnSpec(table.keyspace(), table.name(), "in(" + receiver.name() + ")", CqlTypes.list(tupleType, true));
+            Value list = Terms.prepare(marker, listReceiver, markers, types);
+            tuples = b -> {
+                ByteBuffer value = list.bind(b);
+                if (value == null || value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value for IN restriction");
+                return CqlTypes.list(tupleType, true).unpack(value);
+            };
+        } else {
+            List<Value> literals = new ArrayList<>();
+            for (Term t : ((Term.ListLiteral) m.value()).elements()) literals.add(Terms.prepare(t, receiver, markers, types));
+            tuples = b -> literals.stream().map(v -> v.bind(b)).toList();
+        }
+        return new PrefixPart(m.columns().size(), b -> {
+            List<ByteBuffer[]> candidates = new ArrayList<>();
+            for (ByteBuffer tuple : tuples.apply(b)) {
+                List<ByteBuffer> components = tupleType.unpack(tuple);
+                for (ByteBuffer c : components) if (c == null) throw new InvalidRequestException("Invalid null value in IN tuple");
+                candidates.add(components.toArray(new ByteBuffer[0]));
+            }
+            return candidates;
+        });
+    }
+
+    /**
+     * One bound of the slice over the clustering columns from {@code start} on: a single-column relation on that column
+     * or a multi-column one starting there ({@link ClusteringClaims} has refused two bounds on one side).
+     */
+    private void addSliceBound(Relation r, int start, Markers markers, UserTypeResolver types) {
+        Operator op;
+        List<Value> components = new ArrayList<>();
+        if (r instanceof Relation.Single s) {
+            op = s.op();
+            ColumnMetadata c = table.clustering().get(start);
+            components.add(Terms.prepare(s.value(), new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()), markers, types));
+        } else {
+            Relation.Multi m = (Relation.Multi) r;
+            op = m.op();
+            boolean descending = table.clustering().get(start).descending();
+            for (int i = 1; i < m.columns().size(); i++) mixedOrderSlice |= table.clustering().get(start + i).descending() != descending;
+            TupleType tupleType = tupleType(m, start);
+            Value tuple = Terms.prepare(m.value(), tupleReceiver(m, tupleType), markers, types);
             for (int i = 0; i < m.columns().size(); i++) {
-                ColumnMetadata c = column(table, m.columns().get(i));
-                if (c.position() != start + i) {
-                    throw new InvalidRequestException("Clustering columns must appear in the PRIMARY KEY order in multi-column relations: "
-                            + "(" + String.join(", ", m.columns()) + ")");
-                }
-            }
-            List<CqlType> componentTypes = new ArrayList<>();
-            for (int i = 0; i < m.columns().size(); i++) componentTypes.add(clustering.get(start + i).type());
-            TupleType tupleType = CqlTypes.tuple(componentTypes);
-            ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), "(" + String.join(",", m.columns()) + ")", tupleType);
-            switch (m.op()) {
-                case EQ -> {
-                    if (!clusteringPrefix.isEmpty() || multiIn != null) throw new InvalidRequestException("Clustering columns may not be restricted by more than one EQ or IN relation");
-                    Value tuple = Terms.prepare(m.value(), receiver, markers, types);
-                    for (int i = 0; i < m.columns().size(); i++) {
-                        int index = i;
-                        clusteringEq.add(i);
-                        clusteringPrefix.add(b -> {
-                            ByteBuffer bound = tuple.bind(b);
-                            if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
-                            ByteBuffer component = tupleType.unpack(bound).get(index);
-                            if (component == null) throw new InvalidRequestException("Invalid null value in condition for column " + m.columns().get(index));
-                            return List.of(component);
-                        });
-                    }
-                }
-                case IN -> {
-                    if (!clusteringPrefix.isEmpty() || multiIn != null) throw new InvalidRequestException("Clustering columns may not be restricted by more than one EQ or IN relation");
-                    if (m.value() instanceof Term.BindMarker marker) {
-                        ColumnSpec listReceiver = new ColumnSpec(table.keyspace(), table.name(), "in(" + receiver.name() + ")", CqlTypes.list(tupleType, true));
-                        multiIn = new MultiIn(m.columns().size(), Terms.prepare(marker, listReceiver, markers, types), null, tupleType);
-                    } else {
-                        List<Value> literals = new ArrayList<>();
-                        for (Term t : ((Term.ListLiteral) m.value()).elements()) literals.add(Terms.prepare(t, receiver, markers, types));
-                        multiIn = new MultiIn(m.columns().size(), null, literals, tupleType);
-                    }
-                }
-                case GT, GTE, LT, LTE -> {
-                    boolean descending = clustering.get(start).descending();
-                    for (int i = 1; i < m.columns().size(); i++) mixedOrderSlice |= clustering.get(start + i).descending() != descending;
-                    Value tuple = Terms.prepare(m.value(), receiver, markers, types);
-                    List<Value> components = new ArrayList<>();
-                    for (int i = 0; i < m.columns().size(); i++) {
-                        int index = i;
-                        components.add(b -> {
-                            ByteBuffer bound = tuple.bind(b);
-                            if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
-                            return tupleType.unpack(bound).get(index);
-                        });
-                    }
-                    boolean lower = m.op() == Operator.GT || m.op() == Operator.GTE;
-                    Bound bound = new Bound(components, m.op() == Operator.GTE || m.op() == Operator.LTE);
-                    if (lower) {
-                        if (sliceLower != null) throw new InvalidRequestException("More than one restriction was found for the start bound on " + m.columns());
-                        sliceLower = bound;
-                    } else {
-                        if (sliceUpper != null) throw new InvalidRequestException("More than one restriction was found for the end bound on " + m.columns());
-                        sliceUpper = bound;
-                    }
-                    sliceColumns = Math.max(sliceColumns, m.columns().size());
-                }
-                default -> throw new InvalidRequestException("Unsupported operator " + m.op().symbol() + " in multi-column relation");
+                int index = i;
+                components.add(b -> {
+                    ByteBuffer bound = tuple.bind(b);
+                    if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
+                    return tupleType.unpack(bound).get(index);
+                });
             }
         }
+        Bound bound = new Bound(components, op == Operator.GTE || op == Operator.LTE);
+        if (op == Operator.GT || op == Operator.GTE) sliceLower = bound;
+        else sliceUpper = bound;
     }
 
     static ColumnMetadata column(TableMetadata table, String name) {
@@ -409,7 +385,7 @@ final class Restrictions {
     }
 
     boolean hasClusteringRestrictions() {
-        return !clusteringPrefix.isEmpty() || multiIn != null || sliceLower != null || sliceUpper != null;
+        return !clusteringPrefix.isEmpty() || sliceLower != null || sliceUpper != null;
     }
 
     boolean hasClusteringSlice() {
@@ -417,12 +393,14 @@ final class Restrictions {
     }
 
     boolean hasClusteringIn() {
-        return multiIn != null;
+        return clusteringTupleIn;
     }
 
     /** Number of clustering columns fixed by EQ/IN. */
     int clusteringPrefixSize() {
-        return multiIn != null ? multiIn.columns() : clusteringPrefix.size();
+        int columns = 0;
+        for (PrefixPart part : clusteringPrefix) columns += part.columns();
+        return columns;
     }
 
     boolean needsFiltering() {
@@ -544,25 +522,11 @@ final class Restrictions {
 
     /** EQ/IN prefixes in clustering order, deduplicated. */
     private List<ByteBuffer[]> prefixes(Bindings b) {
-        List<ByteBuffer[]> prefixes = new ArrayList<>();
-        if (multiIn != null) {
-            List<ByteBuffer> tuples = new ArrayList<>();
-            if (multiIn.tuples() != null) {
-                ByteBuffer list = multiIn.tuples().bind(b);
-                if (list == null || list == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value for IN restriction");
-                tuples.addAll(CqlTypes.list(multiIn.type(), true).unpack(list));
-            } else {
-                for (Value v : multiIn.literals()) tuples.add(v.bind(b));
-            }
-            for (ByteBuffer tuple : tuples) {
-                List<ByteBuffer> components = multiIn.type().unpack(tuple);
-                for (ByteBuffer c : components) if (c == null) throw new InvalidRequestException("Invalid null value in IN tuple");
-                prefixes.add(components.toArray(new ByteBuffer[0]));
-            }
-        } else {
-            List<List<ByteBuffer>> values = new ArrayList<>();
-            for (KeyValues k : clusteringPrefix) values.add(k.bind(b));
-            for (List<ByteBuffer> combination : cartesian(values)) prefixes.add(combination.toArray(new ByteBuffer[0]));
+        List<ByteBuffer[]> prefixes = List.<ByteBuffer[]>of(new ByteBuffer[0]);
+        for (PrefixPart part : clusteringPrefix) {
+            List<ByteBuffer[]> extended = new ArrayList<>();
+            for (ByteBuffer[] candidate : part.candidates().apply(b)) for (ByteBuffer[] p : prefixes) extended.add(concat(p, candidate));
+            prefixes = extended;
         }
         TreeSet<ByteBuffer[]> sorted = new TreeSet<>(table.clusteringOrder());
         sorted.addAll(prefixes);

@@ -39,8 +39,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * Statements run for real (parsed, prepared, executed) against a coordinator that keeps no storage: each partition is
- * what the one plain write given to it left, and a compare-and-set evaluates its request on the rows of that partition
- * its read selects, as Paxos would, and records the read and the update. Nothing a compare-and-set writes is kept.
+ * what the one plain write given to it left (a plain read in clustering order sees the rows in its slices), and a
+ * compare-and-set evaluates its request on the rows of that partition its read selects, as Paxos would, and records the
+ * read and the update. Nothing a compare-and-set writes is kept.
  */
 final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions, SchemaStore {
     static final long DECREE_TIMESTAMP = 1_000_000L;
@@ -201,7 +202,8 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
     /** A plain read of one partition sees what a serial one does. */
     @Override
     public CompletableFuture<PartitionData> read(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel consistency) {
-        return readSerial(table, key, spec, consistency);
+        if (spec.reversed()) throw new UnsupportedOperationException("the fixture reads in clustering order only");
+        return CompletableFuture.completedFuture(read(partitions.get(List.of(table.id(), key)), key, spec, table));
     }
 
     @Override
