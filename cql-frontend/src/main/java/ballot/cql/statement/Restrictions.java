@@ -49,6 +49,7 @@ final class Restrictions {
     private final List<Boolean> tokenLowerInclusive = new ArrayList<>();
     private final List<Value> tokenUpper = new ArrayList<>();
     private final List<Boolean> tokenUpperInclusive = new ArrayList<>();
+    private boolean tokenEq;
     /** The runs of clustering columns fixed by EQ or IN, from the first column on. */
     private final List<PrefixPart> clusteringPrefix = new ArrayList<>();
     /** The positions of the clustering columns restricted by equality (not IN). */
@@ -118,10 +119,6 @@ final class Restrictions {
             anyKey |= k != null;
             allKey &= k != null;
         }
-        if (anyKey && !r.tokenLower.isEmpty() || anyKey && !r.tokenUpper.isEmpty()) {
-            throw new InvalidRequestException("Columns \"" + table.partitionKey().get(0).name()
-                    + "\" cannot be restricted by both a normal relation and a token relation");
-        }
         r.analyseClustering(clusteringRelations, markers, types);
         if (anyKey && !allKey) {
             // Some but not all key parts: serve them as filters over a scan.
@@ -157,8 +154,12 @@ final class Restrictions {
         List<String> expected = new ArrayList<>();
         for (ColumnMetadata c : table.partitionKey()) expected.add(c.name());
         if (!t.columns().equals(expected)) {
+            if (new HashSet<>(t.columns()).equals(new HashSet<>(expected)) && t.columns().size() == expected.size()) {
+                throw new InvalidRequestException("The token function arguments must be in the partition key order: " + String.join(", ", expected));
+            }
             throw new InvalidRequestException("The token() function must be applied to all partition key components or none of them");
         }
+        refuseSecondTokenBound(t.op(), String.join(", ", expected));
         Value v;
         if (t.value() instanceof Term.FunctionCall f && isToken(f)) {
             v = tokenOf(f, markers, types);
@@ -176,6 +177,7 @@ final class Restrictions {
                 tokenUpperInclusive.add(t.op() == Operator.LTE);
             }
             case EQ -> {
+                tokenEq = true;
                 tokenLower.add(v);
                 tokenLowerInclusive.add(true);
                 tokenUpper.add(v);
@@ -183,6 +185,21 @@ final class Restrictions {
             }
             default -> throw new InvalidRequestException(t.op().symbol() + " cannot be used with the token function");
         }
+    }
+
+    /**
+     * A token restriction merges with an earlier one as Cassandra merges them: an EQ leaves no room for another, and
+     * slices may bound different sides only.
+     */
+    private void refuseSecondTokenBound(Operator op, String columns) {
+        if (!hasTokenRestriction()) return;
+        if (tokenEq) throw new InvalidRequestException(columns + " cannot be restricted by more than one relation if it includes an Equal");
+        if (op == Operator.EQ) {
+            throw new InvalidRequestException("Columns \"" + columns + "\" cannot be restricted by both an equality and an inequality relation");
+        }
+        boolean lower = op == Operator.GT || op == Operator.GTE;
+        if (lower && !tokenLower.isEmpty()) throw new InvalidRequestException("More than one restriction was found for the start bound on " + columns);
+        if (!lower && !tokenUpper.isEmpty()) throw new InvalidRequestException("More than one restriction was found for the end bound on " + columns);
     }
 
     private static boolean isToken(Term.FunctionCall f) {
@@ -440,6 +457,14 @@ final class Restrictions {
      * column, by type), as Cassandra sorts them: a query returns its partitions in this order.
      */
     List<PartitionKey> partitionKeys(Bindings b) {
+        List<PartitionKey> keys = restrictedPartitionKeys(b);
+        if (!hasTokenRestriction()) return keys;
+        // Token bounds besides the key's values keep the keys whose token is within them, as in Cassandra.
+        TokenRange range = tokenRange(b);
+        return keys.stream().filter(range::contains).toList();
+    }
+
+    private List<PartitionKey> restrictedPartitionKeys(Bindings b) {
         if (partitionKey.length == 1) {
             // The common case, one key column: no combinations to build.
             List<ByteBuffer> values = partitionKey[0].bind(b);
