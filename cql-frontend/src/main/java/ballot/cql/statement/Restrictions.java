@@ -94,10 +94,9 @@ final class Restrictions {
                 Relation.Single s = (Relation.Single) relation;
                 ColumnMetadata c = column(table, s.column());
                 if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && s.mapKey() == null && (s.op() == Operator.EQ || s.op() == Operator.IN)) {
-                    if (r.partitionKey[c.position()] != null) {
+                    if (r.partitionKeyRelations[c.position()] != null) {
                         throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
                     }
-                    r.partitionKey[c.position()] = keyValues(s, c, table, markers, types);
                     r.partitionKeyRelations[c.position()] = s;
                 } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && s.mapKey() == null
                         && (s.op() == Operator.EQ || s.op() == Operator.IN || s.op().isSlice())) {
@@ -115,36 +114,39 @@ final class Restrictions {
         });
         boolean anyKey = false;
         boolean allKey = true;
-        for (KeyValues k : r.partitionKey) {
-            anyKey |= k != null;
-            allKey &= k != null;
+        for (Relation.Single s : r.partitionKeyRelations) {
+            anyKey |= s != null;
+            allKey &= s != null;
         }
         r.analyseClustering(clusteringRelations, markers, types);
-        if (anyKey && !allKey) {
-            // Some but not all key parts: serve them as filters over a scan.
-            for (int i = 0; i < r.partitionKey.length; i++) {
-                if (r.partitionKey[i] != null) {
-                    ColumnMetadata c = table.partitionKey().get(i);
-                    r.filters.add(RowFilter.partitionKeyValues(c, r.partitionKeyRelations[i], i, r.partitionKey[i]::bind));
-                    r.partitionKey[i] = null;
-                }
+        for (int i = 0; i < r.partitionKey.length; i++) {
+            Relation.Single s = r.partitionKeyRelations[i];
+            if (s == null) continue;
+            ColumnMetadata c = table.partitionKey().get(i);
+            if (allKey) {
+                r.partitionKey[i] = keyValues(s, c, table, "Invalid null value in condition for column " + c.name(), markers, types);
+            } else {
+                // Some but not all key parts: filters over a scan, whose null values Cassandra words as any filter's.
+                KeyValues values = keyValues(s, c, table, "Unsupported null value for column " + c.name(), markers, types);
+                r.filters.add(RowFilter.partitionKeyValues(c, s, i, values::bind));
             }
-            return r;
         }
         r.partitionKeyRestricted = allKey;
         return r;
     }
 
-    private static KeyValues keyValues(Relation.Single s, ColumnMetadata c, TableMetadata table, Markers markers, UserTypeResolver types) {
+    /** The values of an EQ or IN on a key column; {@code nullValue} refuses a null one. */
+    private static KeyValues keyValues(Relation.Single s, ColumnMetadata c, TableMetadata table, String nullValue, Markers markers,
+            UserTypeResolver types) {
         ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type());
         if (s.op() == Operator.IN) {
-            Terms.InValues in = Terms.prepareIn(s.value(), receiver, markers, types);
+            Terms.InValues in = Terms.prepareIn(s.value(), receiver, nullValue, markers, types);
             return in::bind;
         }
         Value v = Terms.prepare(s.value(), receiver, markers, types);
         return b -> {
             ByteBuffer value = v.bind(b);
-            if (value == null) throw new InvalidRequestException("Invalid null value in condition for column " + c.name());
+            if (value == null) throw new InvalidRequestException(nullValue);
             if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + c.name());
             return List.of(value);
         };
@@ -250,7 +252,8 @@ final class Restrictions {
             }
             Relation r = claim.relations().get(0);
             if (r instanceof Relation.Single s) {
-                KeyValues values = keyValues(s, column(table, s.column()), table, markers, types);
+                ColumnMetadata c = column(table, s.column());
+                KeyValues values = keyValues(s, c, table, "Invalid null value in condition for column " + c.name(), markers, types);
                 clusteringPrefix.add(new PrefixPart(1, b -> values.bind(b).stream().map(v -> new ByteBuffer[] {v}).toList()));
                 if (isEq(s)) clusteringEq.add(position);
             } else if (((Relation.Multi) r).op() == Operator.IN) {
@@ -297,7 +300,7 @@ final class Restrictions {
             if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
             List<ByteBuffer> components = tupleType.unpack(bound);
             for (int i = 0; i < components.size(); i++) {
-                if (components.get(i) == null) throw new InvalidRequestException("Invalid null value in condition for column " + m.columns().get(i));
+                if (components.get(i) == null) throw new InvalidRequestException("Invalid null value for column " + m.columns().get(i));
             }
             return List.<ByteBuffer[]>of(components.toArray(new ByteBuffer[0]));
         });
@@ -325,7 +328,9 @@ final class Restrictions {
             List<ByteBuffer[]> candidates = new ArrayList<>();
             for (ByteBuffer tuple : tuples.apply(b)) {
                 List<ByteBuffer> components = tupleType.unpack(tuple);
-                for (ByteBuffer c : components) if (c == null) throw new InvalidRequestException("Invalid null value in IN tuple");
+                for (int i = 0; i < components.size(); i++) {
+                    if (components.get(i) == null) throw new InvalidRequestException("Invalid null value for column " + m.columns().get(i));
+                }
                 candidates.add(components.toArray(new ByteBuffer[0]));
             }
             return candidates;
@@ -342,7 +347,8 @@ final class Restrictions {
         if (r instanceof Relation.Single s) {
             op = s.op();
             ColumnMetadata c = table.clustering().get(start);
-            components.add(Terms.prepare(s.value(), new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()), markers, types));
+            Value value = Terms.prepare(s.value(), new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()), markers, types);
+            components.add(b -> emptyIfNull(value.bind(b)));
         } else {
             Relation.Multi m = (Relation.Multi) r;
             op = m.op();
@@ -355,7 +361,9 @@ final class Restrictions {
                 components.add(b -> {
                     ByteBuffer bound = tuple.bind(b);
                     if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
-                    return tupleType.unpack(bound).get(index);
+                    ByteBuffer component = tupleType.unpack(bound).get(index);
+                    if (component == null) throw new InvalidRequestException("Invalid null value in condition for column " + m.columns().get(index));
+                    return component;
                 });
             }
         }
@@ -533,7 +541,8 @@ final class Restrictions {
     }
 
     private static long bigint(ByteBuffer value) {
-        if (value == null || value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value for token restriction");
+        if (value == null) throw new InvalidRequestException("Invalid null token value");
+        if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset token value");
         return value.getLong(value.position());
     }
 
@@ -638,6 +647,11 @@ final class Restrictions {
         if (c != 0) return c > 0;
         if (start.length == end.length) return !(slice.start().inclusive() && slice.end().inclusive());
         return false;
+    }
+
+    /** A null bound of a single-column clustering slice is the empty value, as in Cassandra: before every other value. */
+    static ByteBuffer emptyIfNull(ByteBuffer value) {
+        return value == null ? ByteBuffer.allocate(0) : value;
     }
 
     private static ByteBuffer[] bindBound(Bound bound, Bindings b) {

@@ -84,8 +84,8 @@ final class RowFilter {
             Value key = Terms.prepare(s.mapKey(), Terms.element(receiver, "key", map.keys()), markers, types);
             Value value = Terms.prepare(s.value(), Terms.element(receiver, "value", map.values()), markers, types);
             return new RowFilter(c, s, b -> {
-                ByteBuffer k = required(key.bind(b), c);
-                ByteBuffer v = required(value.bind(b), c);
+                ByteBuffer k = required(key.bind(b), c, "Unsupported null map key for column " + c.name());
+                ByteBuffer v = required(value.bind(b), c, "Unsupported null map value for column " + c.name());
                 return row -> {
                     ByteBuffer actual = row.value(c);
                     if (actual == null) return false;
@@ -112,7 +112,7 @@ final class RowFilter {
             }
             Value value = Terms.prepare(s.value(), Terms.element(receiver, "value", element), markers, types);
             return new RowFilter(c, s, b -> {
-                ByteBuffer wanted = required(value.bind(b), c);
+                ByteBuffer wanted = required(value.bind(b), c, nullValue(c));
                 return row -> {
                     ByteBuffer actual = row.value(c);
                     if (actual == null) return false;
@@ -131,7 +131,7 @@ final class RowFilter {
             throw new InvalidRequestException("Slice restrictions are not supported on duration columns");
         }
         if (op == Operator.IN) {
-            Terms.InValues in = Terms.prepareIn(s.value(), receiver, markers, types);
+            Terms.InValues in = Terms.prepareIn(s.value(), receiver, nullValue(c), markers, types);
             return new RowFilter(c, s, b -> {
                 List<ByteBuffer> candidates = in.bind(b);
                 return row -> {
@@ -144,7 +144,11 @@ final class RowFilter {
         }
         Value value = Terms.prepare(s.value(), receiver, markers, types);
         return new RowFilter(c, s, b -> {
-            ByteBuffer wanted = required(value.bind(b), c);
+            ByteBuffer bound = value.bind(b);
+            if (bound == null && op == Operator.NEQ) throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != NULL");
+            ByteBuffer wanted = c.kind() == ColumnMetadata.Kind.CLUSTERING && op.isSlice()
+                    ? Restrictions.emptyIfNull(bound)
+                    : required(bound, c, nullValue(c));
             return row -> {
                 ByteBuffer actual = row.value(c);
                 if (actual == null) return false;
@@ -171,8 +175,15 @@ final class RowFilter {
         return out;
     }
 
-    private static ByteBuffer required(ByteBuffer value, ColumnMetadata c) {
-        if (value == null) throw new InvalidRequestException("Invalid null value for column " + c.name());
+    /** Cassandra's refusal of a null value: a clustering column's is in a condition, a filtered column's unsupported. */
+    private static String nullValue(ColumnMetadata c) {
+        return c.kind() == ColumnMetadata.Kind.CLUSTERING
+                ? "Invalid null value in condition for column " + c.name()
+                : "Unsupported null value for column " + c.name();
+    }
+
+    private static ByteBuffer required(ByteBuffer value, ColumnMetadata c, String nullValue) {
+        if (value == null) throw new InvalidRequestException(nullValue);
         if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + c.name());
         return value;
     }

@@ -64,8 +64,11 @@ final class Terms {
         throw new IllegalStateException("unknown term " + term);
     }
 
-    /** The candidates of an IN: a parenthesised list (each bound to the receiver) or one marker bound to list<type>. */
-    static InValues prepareIn(Term term, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
+    /**
+     * The candidates of an IN: a parenthesised list (each bound to the receiver) or one marker bound to list<type>; a
+     * null candidate is refused with {@code nullCandidate}.
+     */
+    static InValues prepareIn(Term term, ColumnSpec receiver, String nullCandidate, Markers markers, UserTypeResolver types) {
         if (term instanceof Term.BindMarker m) {
             ListType listType = CqlTypes.list(receiver.type().freeze(), true);
             markers.bind(m.index(), m.name(), new ColumnSpec(receiver.keyspace(), receiver.table(), "in(" + receiver.name() + ")", listType));
@@ -84,7 +87,7 @@ final class Terms {
             List<ByteBuffer> out = new ArrayList<>(values.size());
             for (Value v : values) {
                 ByteBuffer value = v.bind(b);
-                if (value == null) throw new InvalidRequestException("Invalid null value in IN restriction on " + receiver.name());
+                if (value == null) throw new InvalidRequestException(nullCandidate);
                 if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value in IN restriction on " + receiver.name());
                 out.add(value);
             }
