@@ -89,6 +89,13 @@ class IndexQueryIT {
                 + "query. If you want to execute this query despite the performance unpredictability, use ALLOW FILTERING");
         invalid("SELECT * FROM q.people WHERE id IN (1, 2) AND age = 3",
                 "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
+        // As in Cassandra, an IN of one value is an EQ, for the key and for the indexed column; an IN of several values
+        // is no index's, so it needs filtering.
+        assertThat(rows("SELECT id, seq FROM q.people WHERE id IN (3) AND seq IN (3) AND age = 3")).containsExactly("3,3");
+        assertThat(rows("SELECT id, seq FROM q.people WHERE age IN (3)")).containsExactlyInAnyOrderElementsOf(expected);
+        invalid("SELECT * FROM q.people WHERE age IN (3, 4)", FILTERING);
+        assertThat(rows("SELECT id, seq FROM q.people WHERE age IN (3) AND city IN ('Oslo', 'Lima') ALLOW FILTERING"))
+                .containsExactlyInAnyOrderElementsOf(expected.stream().filter(r -> Integer.parseInt(r.split(",")[1]) % 2 == 1).toList());
 
         // Overwrites, deletions of cells, rows, ranges and partitions, and expiry take rows out of the answers.
         session.execute("UPDATE q.people SET age = 100 WHERE id = 3 AND seq = 3");

@@ -7,6 +7,7 @@ import ballot.cql.index.StorageAttachedIndex;
 import ballot.cql.parse.Operator;
 import ballot.cql.parse.Relation;
 import ballot.cql.parse.Statement;
+import ballot.cql.parse.Term;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.schema.ColumnMetadata;
@@ -51,7 +52,6 @@ final class IndexQueryPlan {
     static IndexQueryPlan of(TableMetadata table, Statement.Select select, Restrictions where, Markers markers, UserTypeResolver types) {
         List<Served> served = new ArrayList<>();
         Set<ColumnMetadata> unserved = new LinkedHashSet<>();
-        boolean pkIn = false;
         for (Relation relation : select.where()) {
             if (relation instanceof Relation.TokenRange) continue;
             if (relation instanceof Relation.Multi) {
@@ -60,16 +60,16 @@ final class IndexQueryPlan {
             }
             Relation.Single s = (Relation.Single) relation;
             ColumnMetadata c = Restrictions.column(table, s.column());
-            pkIn |= c.kind() == ColumnMetadata.Kind.PARTITION_KEY && s.op() == Operator.IN;
             if (answeredByKey(c, where)) continue;
             Served use = serve(table, c, s, markers, types);
             if (use != null) served.add(use);
-            else unserved.add(c);
+            else unserved.add(s.op() == Operator.IN ? null : c); // an IN no index serves needs filtering, as any other column's
+
         }
         boolean needsFiltering = !unserved.isEmpty();
         String refusal = null;
         if (needsFiltering) refusal = served.isEmpty() ? unsupportedMessage(table, unserved) : SelectStatement.REQUIRES_ALLOW_FILTERING;
-        if (!served.isEmpty() && where.hasPartitionKey() && pkIn) {
+        if (!served.isEmpty() && where.hasPartitionKeyIn()) {
             throw new InvalidRequestException("Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
         }
         List<RowFilter> filters = new ArrayList<>();
@@ -128,7 +128,10 @@ final class IndexQueryPlan {
             ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type());
             String name = index.name();
             CqlType type = c.type();
-            Operator op = s.op();
+            // An IN of one value is an EQ, as in Cassandra.
+            boolean singleIn = s.op() == Operator.IN && s.value() instanceof Term.ListLiteral l && l.elements().size() == 1;
+            Operator op = singleIn ? Operator.EQ : s.op();
+            Term valueTerm = singleIn ? ((Term.ListLiteral) s.value()).elements().get(0) : s.value();
             if (s.mapKey() != null) {
                 if (op != Operator.EQ || target.type() != IndexTarget.Type.ENTRIES) continue;
                 MapType map = (MapType) type;
@@ -151,7 +154,7 @@ final class IndexQueryPlan {
                 case CONTAINS_KEY -> Terms.element(receiver, "key", ((MapType) type).keys());
                 default -> receiver;
             };
-            Value value = Terms.prepare(s.value(), valueReceiver, markers, types);
+            Value value = Terms.prepare(valueTerm, valueReceiver, markers, types);
             if (!op.isSlice()) return new Served(s, terms, b -> IndexExpression.equalTo(name, terms.term(required(value, b, c))), true);
             return new Served(s, terms, b -> {
                 byte[] bound = terms.term(required(value, b, c));
