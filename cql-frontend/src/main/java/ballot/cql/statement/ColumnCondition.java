@@ -127,14 +127,19 @@ final class ColumnCondition {
                 };
             });
         }
-        if (op.isSlice() && compared.isMultiCell()) {
-            throw new InvalidRequestException("Slice conditions (" + op.symbol() + ") are not supported on collections containing durations or non-frozen collections");
+        // As Cassandra 5.0: a collection, frozen or not, compares as its frozen value, unless it holds durations.
+        if (op.isSlice() && isCollection(compared) && compared.referencesDuration()) {
+            throw new InvalidRequestException("Slice conditions are not supported on collections containing durations");
         }
         Value value = Terms.prepare(condition.value(), valueSpec, markers, types);
         return new ColumnCondition(c, b -> {
             ByteBuffer wanted = value.bind(b);
             if (wanted == QueryOptions.UNSET) throw new InvalidRequestException("Invalid 'unset' value in condition");
             if (wanted == null && op.isSlice()) throw new InvalidRequestException("Invalid comparison with null for operator \"" + op.symbol() + "\"");
+            if (op.isSlice() && isEmptyCollection(comparedType, wanted)) {
+                throw new InvalidRequestException("Invalid comparison with an empty " + comparedType.kind().name().toLowerCase(java.util.Locale.ROOT)
+                        + " for operator \"" + op.symbol() + "\"");
+            }
             return row -> {
                 ByteBuffer actual = access.get(row, b);
                 return switch (op) {
@@ -201,8 +206,11 @@ final class ColumnCondition {
     }
 
     private static boolean isEmptyCollection(CqlType type, ByteBuffer v) {
-        return (type instanceof ListType || type instanceof SetType || type instanceof MapType)
-                && v.remaining() >= 4 && v.getInt(v.position()) == 0;
+        return isCollection(type) && v.remaining() >= 4 && v.getInt(v.position()) == 0;
+    }
+
+    private static boolean isCollection(CqlType type) {
+        return type instanceof ListType || type instanceof SetType || type instanceof MapType;
     }
 
     @FunctionalInterface
