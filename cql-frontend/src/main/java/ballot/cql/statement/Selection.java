@@ -399,9 +399,6 @@ final class Selection {
         if (c.type().isMultiCell()) {
             throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on non-frozen collection or UDT " + c.name());
         }
-        if (c.type().kind() == CqlType.Kind.COUNTER) {
-            throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on counter column " + c.name());
-        }
         boolean ttl = name.equals("ttl");
         return new Prepared() {
             public CqlType type() { return ttl ? CqlTypes.INT : CqlTypes.BIGINT; }
