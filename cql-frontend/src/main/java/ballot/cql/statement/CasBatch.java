@@ -48,7 +48,13 @@ final class CasBatch {
             for (Clustering c : readBeforeWrite) if (!c.isStatic()) rows.add(c.values());
             List<Slice> slices = new ArrayList<>(rows.size());
             for (ByteBuffer[] row : rows) slices.add(row.length == 0 ? Slice.ALL : Slice.of(row));
-            ReadSpec read = new ReadSpec(slices, false, Integer.MAX_VALUE, Integer.MAX_VALUE, nowInSec);
+            int rowLimit = Integer.MAX_VALUE;
+            if (slices.isEmpty() && conditions.rows().contains(Clustering.STATIC)) {
+                // The static row alone: read with the partition's first row, which a not-applied answer shows (CasResultRows).
+                slices.add(Slice.ALL);
+                rowLimit = 1;
+            }
+            ReadSpec read = new ReadSpec(slices, false, rowLimit, rowLimit, nowInSec);
             return new PartitionCas(table, key, read, conditions, List.copyOf(writes));
         }
     }
@@ -148,6 +154,7 @@ final class CasBatch {
         Clustering row = statement.casRow(b);
         if (statement.requiresRead()) current.readBeforeWrite.add(row);
         current.writes.add(new CasWrite(statement, context));
+        current.conditions.writes(!statement.writesOnlyStatic(), statement.writesStatic());
         return row;
     }
 

@@ -41,6 +41,23 @@ final class CasConditions {
     /** In the order a not-applied answer shows them: each statement's regular columns, then its static ones. */
     private final Set<ColumnMetadata> columns = new LinkedHashSet<>();
     private boolean checksExistence;
+    /** Whether the statements write regular rows and the static row: the columns an existence answer reads. */
+    private boolean writesRegular;
+    private boolean writesStatic;
+
+    /** That a statement of the compare-and-set writes regular columns (or a row marker), static ones, or both. */
+    void writes(boolean regular, boolean statics) {
+        writesRegular |= regular;
+        writesStatic |= statics;
+    }
+
+    boolean writesRegular() {
+        return writesRegular;
+    }
+
+    boolean writesStatic() {
+        return writesStatic;
+    }
 
     /** IF EXISTS ({@code exists}) or IF NOT EXISTS on {@code row}. */
     void requireExistence(Clustering row, boolean exists) {

@@ -18,9 +18,10 @@ import java.util.LinkedHashMap;
 /**
  * The answer to a compare-and-set: {@code [applied]}, then one row per conditioned row that has live data, in
  * clustering order, with the conditioned columns in the order Cassandra lists them (each statement's regular columns,
- * then its static ones; every column if a statement was IF EXISTS or IF NOT EXISTS). When no
- * clustering row is shown but the static row was conditioned and is live, it is shown alone. When no row is shown the
- * answer is {@code [applied]} alone, in one row, as Cassandra sends it.
+ * then its static ones; every column if a statement was IF EXISTS or IF NOT EXISTS, the regular and the static ones only
+ * if a statement writes such columns, as Cassandra reads them). When the static row alone was conditioned, the
+ * partition's first row is shown with it (or the static row alone). When no row is shown the answer is
+ * {@code [applied]} alone, in one row, as Cassandra sends it.
  *
  * <p>The values are those the conditions were evaluated on: the current ones when not applied (Cassandra), the
  * previous ones when applied (ScyllaDB; Cassandra then sends {@code [applied]} alone), so a client learns what it
@@ -39,6 +40,28 @@ final class CasResultRows {
     }
 
     /**
+     * The rows the answer shows of one partition: its live conditioned rows. Cassandra reads the static row with the
+     * partition's first row: a condition on it alone shows that row (its static columns null if the static row has no
+     * live data), or the static row alone in a partition without rows.
+     */
+    private static List<RowView> shownRows(CurrentPartition current, CasConditions c) {
+        List<RowView> shown = current.liveRows(c.rows());
+        if (shown.isEmpty() && c.rows().contains(Clustering.STATIC)) {
+            RowView withStatic = current.firstLiveRow();
+            if (withStatic == null) withStatic = current.row(Clustering.STATIC);
+            if (withStatic != null) shown = List.of(withStatic);
+        }
+        if (!c.checksExistence()) return shown;
+        return shown.stream().map(r -> readColumns(r, c)).toList();
+    }
+
+    /** An existence check reads the regular columns only if a statement writes them, and likewise the static ones. */
+    private static RowView readColumns(RowView row, CasConditions c) {
+        RowView read = c.writesStatic() ? row : row.withoutStatics();
+        return c.writesRegular() ? read : read.withoutRegulars();
+    }
+
+    /**
      * The answer for one compare-and-set per partition: {@code currents[i]} is partition {@code i} as its
      * {@code conditions[i]} were evaluated. With several partitions the rows come partition by partition; their
      * columns are those of every table involved, a row holding null in the columns of the other tables.
@@ -52,11 +75,7 @@ final class CasResultRows {
         for (int i = 0; i < currents.size(); i++) {
             CurrentPartition current = currents.get(i);
             CasConditions c = conditions.get(i);
-            List<RowView> shown = current.liveRows(c.rows());
-            if (shown.isEmpty() && c.rows().contains(Clustering.STATIC)) {
-                RowView staticRow = current.row(Clustering.STATIC);
-                if (staticRow != null) shown = List.of(staticRow);
-            }
+            List<RowView> shown = shownRows(current, c);
             shownByPartition.add(shown);
             if (shown.isEmpty()) continue;
             TableMetadata table = current.table();

@@ -239,6 +239,16 @@ final class ModificationStatement implements BatchableStatement {
         return requiresRead;
     }
 
+    /** Whether the statement writes static columns. */
+    boolean writesStatic() {
+        return !staticOperations.isEmpty();
+    }
+
+    /** Whether the statement writes static columns and nothing of a regular row. */
+    boolean writesOnlyStatic() {
+        return regularOperations.isEmpty() && !staticOperations.isEmpty();
+    }
+
     /**
      * The row this statement conditions and reads in a compare-and-set: its clustering, EMPTY without clustering
      * columns, or STATIC when it does not name one row (static columns only, the whole partition, a range). Refuses IN

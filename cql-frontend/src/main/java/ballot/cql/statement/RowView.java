@@ -1,6 +1,7 @@
 package ballot.cql.statement;
 
 import ballot.cql.data.Cell;
+import ballot.cql.data.LivenessInfo;
 import ballot.cql.data.Row;
 import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.type.CqlType;
@@ -35,6 +36,16 @@ final class RowView {
 
     ByteBuffer[] partitionKey() {
         return partitionKey;
+    }
+
+    /** This row without its static columns' values. */
+    RowView withoutStatics() {
+        return new RowView(partitionKey, row, null, nowInSec);
+    }
+
+    /** This row's key, clustering and static columns, without its regular columns' values. */
+    RowView withoutRegulars() {
+        return new RowView(partitionKey, row == null ? null : Row.of(row.clustering(), LivenessInfo.EMPTY, List.of()), staticRow, nowInSec);
     }
 
     Row row() {
