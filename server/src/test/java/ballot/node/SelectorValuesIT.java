@@ -154,4 +154,22 @@ class SelectorValuesIT {
         assertThat(r.getString(0)).isEqualTo(
                 "{\"k\": 1, \"v + 1\": 2, \"system.to_json(v)\": \"1\", \"cast(v as text)\": \"1\", \"\\\"Cap\\\"\": 3}");
     }
+
+    /** Cassandra 5.0 answers writetime, ttl and maxwritetime of a non-frozen collection element by element. */
+    @Test
+    void writetimeTtlAndMaxwritetimeOfANonFrozenCollection() {
+        session.execute("CREATE TABLE sv.coll (k int PRIMARY KEY, l list<int>, m map<text, int>)");
+        session.execute("INSERT INTO sv.coll (k, l, m) VALUES (1, [1, 2], {'a': 1}) USING TIMESTAMP 100");
+        session.execute("UPDATE sv.coll USING TIMESTAMP 200 AND TTL 2000 SET l = l + [3], m['b'] = 2 WHERE k = 1");
+        Row r = one("SELECT writetime(l), writetime(m), maxwritetime(l), maxwritetime(m), ttl(m) FROM sv.coll WHERE k = 1");
+        assertThat(r.getList(0, Long.class)).containsExactly(100L, 100L, 200L);
+        assertThat(r.getList(1, Long.class)).containsExactly(100L, 200L);
+        assertThat(r.getLong(2)).isEqualTo(200L);
+        assertThat(r.getLong(3)).isEqualTo(200L);
+        assertThat(r.getColumnDefinitions().get(4).getType().asCql(false, false)).isEqualTo("list<int>");
+        session.execute("INSERT INTO sv.coll (k) VALUES (2)");
+        Row empty = one("SELECT writetime(l), maxwritetime(m) FROM sv.coll WHERE k = 2");
+        assertThat(empty.isNull(0)).isTrue();
+        assertThat(empty.isNull(1)).isTrue();
+    }
 }

@@ -396,6 +396,7 @@ final class Selection {
 
     private static Prepared writetimeOrTtl(ColumnMetadata c, String name) {
         if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on PRIMARY KEY part " + c.name());
+        if (isCollection(c.type()) && c.type().isMultiCell()) return ofElements(c, name);
         if (c.type().isMultiCell()) {
             throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on non-frozen collection or UDT " + c.name());
         }
@@ -414,6 +415,55 @@ final class Selection {
                 });
             }
         };
+    }
+
+    /**
+     * {@code writetime}, {@code ttl} and {@code maxwritetime} of a non-frozen collection, as Cassandra 5.0 answers
+     * them: a list of each live element's timestamp or remaining TTL (a null element where it has none), in the
+     * collection's order, or the newest timestamp; null when the collection has no live element.
+     */
+    private static Prepared ofElements(ColumnMetadata c, String name) {
+        boolean max = name.equals("maxwritetime");
+        boolean ttl = name.equals("ttl");
+        CqlType type = max ? CqlTypes.BIGINT : CqlTypes.list(ttl ? CqlTypes.INT : CqlTypes.BIGINT, false);
+        return new Prepared() {
+            public CqlType type() { return type; }
+            public String name() { return name + "(" + c.name() + ")"; }
+            public boolean isAggregate() { return false; }
+            public Evaluator evaluator(Bindings b) {
+                return new FirstRow(row -> {
+                    List<Cell> cells = row.cells(c);
+                    if (cells.isEmpty()) return null;
+                    if (max) {
+                        long newest = Long.MIN_VALUE;
+                        for (Cell cell : cells) newest = Math.max(newest, cell.timestamp());
+                        return Functions.longValue(newest);
+                    }
+                    List<ByteBuffer> elements = new ArrayList<>(cells.size());
+                    for (Cell cell : cells) {
+                        if (!ttl) elements.add(Functions.longValue(cell.timestamp()));
+                        else elements.add(cell.isExpiring() ? ByteBuffer.allocate(4).putInt(0, Math.max(0, cell.localDeletionTime() - row.nowInSec())) : null);
+                    }
+                    return listWithNulls(elements);
+                });
+            }
+        };
+    }
+
+    private static boolean isCollection(CqlType type) {
+        return type instanceof ListType || type instanceof SetType || type instanceof MapType;
+    }
+
+    /** A list value in the native protocol's form, where a null element has length -1 (Cassandra's ttl() of elements). */
+    private static ByteBuffer listWithNulls(List<ByteBuffer> elements) {
+        int size = 4;
+        for (ByteBuffer e : elements) size += 4 + (e == null ? 0 : e.remaining());
+        ByteBuffer out = ByteBuffer.allocate(size).putInt(elements.size());
+        for (ByteBuffer e : elements) {
+            if (e == null) out.putInt(-1);
+            else out.putInt(e.remaining()).put(e.duplicate());
+        }
+        return out.flip();
     }
 
     interface ScalarBody {
