@@ -90,7 +90,7 @@ abstract class Operation {
         if (assignment instanceof Assignment.Add a) {
             if (type.kind() == CqlType.Kind.COUNTER) return new CounterDelta(c, Terms.prepare(a.value(), spec, markers, types), false);
             if (inTransaction && Arithmetic.isNumeric(type)) return new NumericDelta(c, Terms.prepare(a.value(), spec, markers, types), '+');
-            requireNonFrozenCollection(c, "+");
+            requireNonFrozenCollection(c, "+", a.value());
             return new AddElements(c, Terms.prepare(a.value(), spec, markers, types), false);
         }
         if (assignment instanceof Assignment.Prepend p) {
@@ -102,7 +102,7 @@ abstract class Operation {
         if (assignment instanceof Assignment.Subtract s) {
             if (type.kind() == CqlType.Kind.COUNTER) return new CounterDelta(c, Terms.prepare(s.value(), spec, markers, types), true);
             if (inTransaction && Arithmetic.isNumeric(type)) return new NumericDelta(c, Terms.prepare(s.value(), spec, markers, types), '-');
-            requireNonFrozenCollection(c, "-");
+            requireNonFrozenCollection(c, "-", s.value());
             if (type instanceof MapType map) {
                 SetType keys = CqlTypes.set(map.keys(), true);
                 Value value = Terms.prepare(s.value(), new ColumnSpec(table.keyspace(), table.name(), c.name(), keys), markers, types);
@@ -144,15 +144,13 @@ abstract class Operation {
         return new DeleteColumn(c);
     }
 
-    private static void requireNonFrozenCollection(ColumnMetadata c, String op) {
+    /** {@code c = c op value} needs a non-frozen collection; refused as Cassandra words it, the value as written. */
+    private static void requireNonFrozenCollection(ColumnMetadata c, String op, ballot.cql.parse.Term value) {
         CqlType type = c.type();
         boolean collection = type instanceof ListType || type instanceof SetType || type instanceof MapType;
-        if (!collection) {
-            throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " " + op + " ?) for non counter column " + c.name());
-        }
-        if (!type.isMultiCell()) {
-            throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " " + op + " ?) for frozen collection column " + c.name());
-        }
+        String operation = "Invalid operation (" + c.name() + " = " + c.name() + " " + op + " " + Terms.describe(value) + ")";
+        if (!collection) throw new InvalidRequestException(operation + " for non counter column " + c.name());
+        if (!type.isMultiCell()) throw new InvalidRequestException(operation + " for frozen collection column " + c.name());
     }
 
     private static ColumnSpec spec(TableMetadata table, ColumnMetadata c) {

@@ -142,4 +142,13 @@ class OperatorSelectorsTest {
         assertThatThrownBy(() -> f.execute("UPDATE t SET v = ? + 1 WHERE k = 4")).isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Ambiguous '+' operation with args ? and 1: use type hint to disambiguate, example '(int) ?'");
     }
+
+    /** {@code c = c + value} on a column that takes no such operation names the value as written, as Cassandra does. */
+    @Test
+    void anAdditionToAColumnThatTakesNoneNamesTheValueAsWritten() {
+        assertThatThrownBy(() -> f.execute("UPDATE t SET v = v + 1 WHERE k = 1")).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Invalid operation (v = v + 1) for non counter column v");
+        assertThatThrownBy(() -> f.execute("UPDATE t SET s = s - 'a' WHERE k = 1")).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Invalid operation (s = s - 'a') for non counter column s");
+    }
 }
