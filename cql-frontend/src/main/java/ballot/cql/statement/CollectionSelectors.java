@@ -8,6 +8,7 @@ import ballot.cql.type.ListType;
 import ballot.cql.type.MapType;
 import ballot.cql.type.SetType;
 import ballot.cql.type.TupleType;
+import ballot.cql.type.VectorType;
 import java.nio.ByteBuffer;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class CollectionSelectors {
             return true;
         }
         if (type instanceof MapType) return true; // {} as an empty map
-        return allFit(elementsOf(literal), type instanceof ListType list ? list.elements() : ((SetType) type).elements(), elements);
+        return allFit(elementsOf(literal), elementType(type), elements);
     }
 
     private static boolean allFit(List<Selector> selectors, CqlType type, Function<Selector, Operators.Operand> elements) {
@@ -55,7 +56,7 @@ final class CollectionSelectors {
     }
 
     private static boolean suits(Selector literal, CqlType type) {
-        if (literal instanceof Selector.ListLiteral) return type instanceof ListType;
+        if (literal instanceof Selector.ListLiteral) return type instanceof ListType || type instanceof VectorType;
         if (literal instanceof Selector.SetLiteral s) return type instanceof SetType || s.elements().isEmpty() && type instanceof MapType;
         if (literal instanceof Selector.MapLiteral) return type instanceof MapType;
         return type instanceof TupleType;
@@ -70,6 +71,11 @@ final class CollectionSelectors {
         CqlType type = expected != null ? expected : ownType(literal, typed);
         if (type == null) throw Selection.cannotInfer(text);
         if (!suits(literal, type)) throw new InvalidRequestException(text + " is not of the expected type: " + type.cqlName());
+        if (literal instanceof Selector.ListLiteral l && type instanceof VectorType vector) {
+            // a vector function's argument, whose dimension the function checked
+            List<Selection.Prepared> elements = each(l.elements(), vector.elements(), prepare);
+            return Selection.scalar(text(literal, elements), type, elements, values -> vector.pack(noNulls(values)));
+        }
         if (literal instanceof Selector.ListLiteral l) {
             ListType list = (ListType) type;
             List<Selection.Prepared> elements = each(l.elements(), list.elements(), prepare);
@@ -109,7 +115,7 @@ final class CollectionSelectors {
     }
 
     /** The type the literal's elements give it, or null. */
-    private static CqlType ownType(Selector literal, Function<Selector, Selection.Prepared> typed) {
+    static CqlType ownType(Selector literal, Function<Selector, Selection.Prepared> typed) {
         if (literal instanceof Selector.ListLiteral l) {
             CqlType element = firstType(l.elements(), typed);
             return element == null ? null : CqlTypes.list(element, true);
@@ -171,6 +177,12 @@ final class CollectionSelectors {
             for (Selection.Prepared p : prepared) parts.add(p.name());
         }
         return wrap(literal, String.join(", ", parts));
+    }
+
+    private static CqlType elementType(CqlType listSetOrVector) {
+        if (listSetOrVector instanceof ListType list) return list.elements();
+        if (listSetOrVector instanceof VectorType vector) return vector.elements();
+        return ((SetType) listSetOrVector).elements();
     }
 
     private static List<Selector> elementsOf(Selector literal) {

@@ -20,8 +20,9 @@ import java.util.UUID;
 
 /**
  * Cassandra's native scalar functions (system keyspace): time and uuid functions, blob conversions, token, math
- * ({@link MathFunctions}). Each overload has fixed argument and return types; a call is resolved by name and by how
- * its arguments suit each overload's argument types ({@link #resolve(String, List, CqlType)}).
+ * ({@link MathFunctions}), collection, masking and vector similarity functions ({@link VectorFunctions}). Each overload
+ * has fixed argument and return types; a call is resolved by name and by how its arguments suit each overload's
+ * argument types ({@link #resolve(String, List, CqlType)}).
  */
 final class Functions {
     /** How a function takes null and empty arguments. */
@@ -106,6 +107,7 @@ final class Functions {
         MathFunctions.overloads().forEach(Functions::register);
         CollectionFunctions.factories().forEach(FACTORIES::put);
         MaskingFunctions.factories().forEach(FACTORIES::put);
+        VectorFunctions.factories().forEach(FACTORIES::put);
 
         // Cassandra 5.0's snake_case names for the same functions (CASSANDRA-18037); the old names stay.
         Map.of("current_timeuuid", "currenttimeuuid", "current_timestamp", "currenttimestamp", "current_date", "currentdate",
@@ -157,11 +159,19 @@ final class Functions {
         /** The argument's own type (a column's, a hint's, a constant's preferred one), or null (a bind marker's). */
         CqlType exactType();
 
+        /** A list literal's number of elements (a vector function takes it as a vector of that dimension), else -1. */
+        int listLiteralSize();
+
         static Arg of(String text, CqlType exactType, java.util.function.Function<CqlType, Fit> fit) {
+            return of(text, exactType, fit, -1);
+        }
+
+        static Arg of(String text, CqlType exactType, java.util.function.Function<CqlType, Fit> fit, int listLiteralSize) {
             return new Arg() {
                 public String text() { return text; }
                 public Fit fit(CqlType parameter) { return fit.apply(parameter); }
                 public CqlType exactType() { return exactType; }
+                public int listLiteralSize() { return listLiteralSize; }
             };
         }
 

@@ -369,22 +369,40 @@ final class Selection {
                 List<Prepared> typed = new ArrayList<>();
                 for (Selector a : f.args()) {
                     Term literal = untypedTerm(a);
-                    Prepared arg = literal == null ? prepare(table, a, markers, types) : null;
-                    fitArgs.add(arg == null ? Terms.arg(literal, types) : Functions.Arg.typed(arg.name(), arg.type()));
+                    Prepared arg = literal == null && !isCollectionLiteral(a) ? prepare(table, a, markers, types) : null;
+                    fitArgs.add(arg != null ? Functions.Arg.typed(arg.name(), arg.type())
+                            : literal != null ? Terms.arg(literal, types) : collectionArg(table, a, markers, types));
                     typed.add(arg);
                 }
                 Functions.Function fn = Functions.resolve(name, fitArgs, null);
                 List<Prepared> args = new ArrayList<>();
                 List<String> names = new ArrayList<>();
                 for (int i = 0; i < f.args().size(); i++) {
-                    Term literal = untypedTerm(f.args().get(i));
-                    Prepared arg = literal == null ? typed.get(i) : value(table, literal, literal, fn.argTypes().get(i), markers, types);
+                    Selector selector = f.args().get(i);
+                    Term literal = untypedTerm(selector);
+                    Prepared arg = literal != null ? value(table, literal, literal, fn.argTypes().get(i), markers, types)
+                            : typed.get(i) != null ? typed.get(i) : prepare(table, selector, fn.argTypes().get(i), markers, types);
                     args.add(arg);
                     names.add(arg.name());
                 }
                 return scalar("system." + name + "(" + String.join(", ", names) + ")", fn.returnType(), args, fn::apply);
             }
         }
+    }
+
+    private static boolean isCollectionLiteral(Selector s) {
+        return s instanceof Selector.ListLiteral || s instanceof Selector.SetLiteral || s instanceof Selector.MapLiteral;
+    }
+
+    /** A collection literal as a function's argument: the type its elements give it, if any, and the types it suits. */
+    private static Functions.Arg collectionArg(TableMetadata table, Selector literal, Markers markers, UserTypeResolver types) {
+        Operators.Operand operand = operand(table, literal, markers, types);
+        CqlType own = CollectionSelectors.ownType(literal, element -> typed(table, element, markers, types));
+        return Functions.Arg.of(operand.text(), own, p -> switch (operand.fit(p)) {
+            case EXACT -> Functions.Fit.EXACT;
+            case WEAK -> Functions.Fit.WEAK;
+            case NONE -> Functions.Fit.NONE;
+        }, literal instanceof Selector.ListLiteral l ? l.elements().size() : -1);
     }
 
     /** The term of a selector that has no type of its own (a constant, marker, null or collection literal), or null. */

@@ -255,7 +255,8 @@ final class Terms {
                 return type == null ? Functions.Fit.NONE : Functions.Arg.typed(text, type).fit(p);
             });
         }
-        return Functions.Arg.of(text, literalType(term, types), p -> weaklyFits(term, p.kind()) ? Functions.Fit.WEAK : Functions.Fit.NONE);
+        return Functions.Arg.of(text, literalType(term, types), p -> weaklyFits(term, p.kind()) ? Functions.Fit.WEAK : Functions.Fit.NONE,
+                term instanceof Term.ListLiteral l ? l.elements().size() : -1);
     }
 
     /** The return type of the function a call resolves to for {@code receiver}, or null if it resolves to none. */

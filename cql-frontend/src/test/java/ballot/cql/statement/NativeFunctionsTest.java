@@ -201,4 +201,43 @@ class NativeFunctionsTest {
         assertRefused("SELECT fromJson('1') FROM n", ErrorCode.INVALID, "fromjson() cannot be used in the selection clause of a SELECT statement");
         assertRefused("SELECT from_json('1') FROM n", ErrorCode.INVALID, "from_json() cannot be used in the selection clause of a SELECT statement");
     }
+
+    @Test
+    void similarityFunctionsScoreFloatVectorsAsCassandra() {
+        db.execute("INSERT INTO coll (k, v) VALUES (1, [1.0, 2.0])");
+        db.execute("INSERT INTO coll (k, v) VALUES (2, [0.0, 0.0])");
+        db.execute("INSERT INTO coll (k) VALUES (3)");
+
+        assertThat(columns("SELECT similarity_cosine(v, [1.0, 1.0]), similarity_euclidean([1, 1], v), system.similarity_dot_product(v, v) "
+                + "FROM coll WHERE k = 1")).containsExactly("system.similarity_cosine(v, [1.0, 1.0]) float",
+                "system.similarity_euclidean([1, 1], v) float", "system.similarity_dot_product(v, v) float");
+        assertThat(row("SELECT similarity_cosine(v, [1.0, 1.0]), similarity_euclidean(v, [1.0, 1.0]), similarity_dot_product(v, [1.0, 1.0]) "
+                + "FROM coll WHERE k = 1")).as("(1 + cos) / 2, 1 / (1 + d²), (1 + a·b) / 2").containsExactly(0.97434163f, 0.5f, 2.0f);
+        assertThat(row("SELECT similarity_cosine([1.0, 2.0, 3.0], [1.0, 1.0, 1.0]), similarity_dot_product(?, [3.0, 4.0]) FROM coll WHERE k = 1",
+                (Object) null)).as("two literals; a null marker").containsExactly(0.96291006f, null);
+        assertThat(row("SELECT similarity_euclidean(v, [1.0, 1.0]), similarity_dot_product(v, [1.0, 1.0]) FROM coll WHERE k = 2"))
+                .containsExactly(0.33333334f, 0.5f);
+        assertThat(row("SELECT similarity_cosine(v, [1.0, 1.0]), similarity_cosine(v, null) FROM coll WHERE k = 3")).containsExactly(null, null);
+    }
+
+    @Test
+    void aSimilarityFunctionRefusesWhatCassandraRefuses() {
+        db.execute("INSERT INTO coll (k, v) VALUES (2, [0.0, 0.0])");
+        assertRefused("SELECT similarity_cosine(v, [1.0, 1.0]) FROM coll WHERE k = 2", ErrorCode.INVALID,
+                "Function system.similarity_cosine doesn't support all-zero vectors.");
+        assertRefused("SELECT similarity_cosine(v, [1.0, 1.0, 1.0]) FROM coll WHERE k = 2", ErrorCode.INVALID,
+                "All arguments must have the same vector dimensions");
+        assertRefused("SELECT similarity_euclidean(l, v) FROM coll WHERE k = 2", ErrorCode.INVALID,
+                "Function system.similarity_euclidean requires a float vector argument, but found argument l of type list<int>");
+        assertRefused("SELECT similarity_cosine((vector<double, 2>)[1, 1], v) FROM coll WHERE k = 2", ErrorCode.INVALID,
+                "Function system.similarity_cosine requires a float vector argument, but found argument (vector<double, 2>)[1, 1] of type vector<double, 2>");
+        assertRefused("SELECT similarity_cosine(v) FROM coll WHERE k = 2", ErrorCode.INVALID,
+                "Invalid number of arguments for function system.similarity_cosine(vector<float, n>, vector<float, n>)");
+        assertRefused("SELECT similarity_cosine(?, ?) FROM coll WHERE k = 2", ErrorCode.INVALID,
+                "Cannot infer type of argument ? in call to function system.similarity_cosine(vector<float, n>, vector<float, n>): use type casts to disambiguate");
+        assertRefused("SELECT similarity_dot_product(['a', 'b'], v) FROM coll WHERE k = 2", ErrorCode.INVALID,
+                "Type error: ['a', 'b'] cannot be passed as argument 0 of function system.similarity_dot_product of type vector<float, 2>");
+        assertRefused("SELECT similarity_dot_product([], []) FROM coll WHERE k = 2", ErrorCode.INVALID,
+                "vectors may only have positive dimensions; given 0");
+    }
 }
