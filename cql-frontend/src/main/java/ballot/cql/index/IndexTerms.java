@@ -86,6 +86,7 @@ public final class IndexTerms {
      */
     public List<byte[]> ofWrite(ByteBuffer[] partitionKey, Row fragment) {
         List<byte[]> out = new ArrayList<>();
+        if (StorageAttachedIndex.isAnn(column)) return out; // ANN queries score every row instead
         switch (column.kind()) {
             case PARTITION_KEY -> {
                 if (carriesData(fragment)) out.add(term(partitionKey[column.position()]));
@@ -103,6 +104,7 @@ public final class IndexTerms {
     /** The terms of the live data a reader sees: of {@code row} (null for a partition without rows) or its static row. */
     public List<byte[]> ofLive(ByteBuffer[] partitionKey, Row row, Row staticRow, int nowInSec) {
         List<byte[]> out = new ArrayList<>();
+        if (StorageAttachedIndex.isAnn(column)) return out;
         switch (column.kind()) {
             case PARTITION_KEY -> out.add(term(partitionKey[column.position()]));
             case CLUSTERING -> {

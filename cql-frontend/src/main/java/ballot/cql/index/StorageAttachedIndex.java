@@ -8,6 +8,7 @@ import ballot.cql.schema.IndexTarget;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.type.CqlType;
 import ballot.cql.type.MapType;
+import ballot.cql.type.VectorType;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
@@ -28,7 +29,8 @@ public final class StorageAttachedIndex {
     public static final String LEGACY_NAME = "legacy_local_table";
 
     private static final Set<String> VALID_OPTIONS = Set.of(IndexMetadata.TARGET, IndexMetadata.CLASS_NAME,
-            TextAnalyzer.CASE_SENSITIVE, TextAnalyzer.NORMALIZE, TextAnalyzer.ASCII);
+            TextAnalyzer.CASE_SENSITIVE, TextAnalyzer.NORMALIZE, TextAnalyzer.ASCII, VectorSimilarity.OPTION, VectorSimilarity.OPTIMIZE_FOR);
+    private static final Set<String> VECTOR_OPTIONS = Set.of(VectorSimilarity.OPTION, VectorSimilarity.OPTIMIZE_FOR);
     private static final Set<CqlType.Kind> SUPPORTED = EnumSet.of(CqlType.Kind.ASCII, CqlType.Kind.BIGINT, CqlType.Kind.DATE,
             CqlType.Kind.DOUBLE, CqlType.Kind.FLOAT, CqlType.Kind.INT, CqlType.Kind.SMALLINT, CqlType.Kind.TEXT, CqlType.Kind.TIME,
             CqlType.Kind.TIMESTAMP, CqlType.Kind.TIMEUUID, CqlType.Kind.TINYINT, CqlType.Kind.UUID, CqlType.Kind.INET,
@@ -62,14 +64,25 @@ public final class StorageAttachedIndex {
         }
         ColumnMetadata column = table.column(target.column());
         CqlType termType = IndexTerms.termType(column.type(), target.type());
-        if (termType == null) {
+        Map<String, String> analysis = new TreeMap<>(index.analyzerOptions());
+        Map<String, String> vectorOptions = new TreeMap<>(analysis);
+        analysis.keySet().removeAll(VECTOR_OPTIONS);
+        vectorOptions.keySet().retainAll(VECTOR_OPTIONS);
+        if (termType instanceof VectorType vector) {
+            // an index on a vector is an ANN index, of float vectors only
+            if (vector.elements().kind() != CqlType.Kind.FLOAT) {
+                throw new InvalidRequestException("SAI ANN indexes are only allowed on vector columns with float elements");
+            }
+            VectorSimilarity.validate(vectorOptions);
+        } else if (!vectorOptions.isEmpty()) {
+            throw new InvalidRequestException("CQL type " + (termType == null ? "entries" : termType.cqlName()) + " cannot have vector options");
+        } else if (termType == null) {
             MapType map = (MapType) column.type();
             checkSupported(map.keys());
             checkSupported(map.values());
         } else {
             checkSupported(termType);
         }
-        Map<String, String> analysis = index.analyzerOptions();
         if (column.isPrimaryKey() && !analysis.isEmpty()) {
             throw new InvalidRequestException("Analysis options are not supported on primary key columns, but found " + cqlMap(analysis));
         }
@@ -112,6 +125,11 @@ public final class StorageAttachedIndex {
 
     private static String quote(String s) {
         return "'" + s.replace("'", "''") + "'";
+    }
+
+    /** Whether an index on {@code column} is an ANN index: one on a vector, which serves only ANN ordering. */
+    public static boolean isAnn(ColumnMetadata column) {
+        return column.type() instanceof VectorType;
     }
 
     /** Whether an index of {@code terms} answers range restrictions (not SAI's literal and equality-only types). */

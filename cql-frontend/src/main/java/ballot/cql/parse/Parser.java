@@ -145,10 +145,15 @@ public final class Parser {
             expectWord("by");
             do {
                 String column = identifier("column name");
+                Term annOf = null;
+                if (acceptWord("ann")) {
+                    expectWord("of");
+                    annOf = term();
+                }
                 boolean descending = false;
                 if (acceptWord("desc")) descending = true;
                 else acceptWord("asc");
-                orderBy.add(new Statement.Ordering(column, descending));
+                orderBy.add(new Statement.Ordering(column, descending, annOf));
             } while (acceptSymbol(","));
         }
         Term perPartitionLimit = null;

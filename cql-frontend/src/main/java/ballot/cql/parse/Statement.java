@@ -201,7 +201,8 @@ public sealed interface Statement {
 
     record TxnNullness(RowReference reference, boolean isNull) implements TxnCondition {}
 
-    record Ordering(String column, boolean descending) {}
+    /** One ORDER BY column; {@code annOf} is the vector of {@code c ANN OF vector} (Cassandra 5.0's ANN ordering), or null. */
+    record Ordering(String column, boolean descending, Term annOf) {}
 
     /** A SELECT; {@code timeout} is ScyllaDB's USING TIMEOUT, or null. */
     record Select(QualifiedName table, boolean json, boolean distinct, List<Selector.Aliased> selectors,

@@ -52,6 +52,7 @@ final class IndexQueryPlan {
     static IndexQueryPlan of(TableMetadata table, Statement.Select select, Restrictions where, Markers markers, UserTypeResolver types) {
         List<Served> served = new ArrayList<>();
         Set<ColumnMetadata> unserved = new LinkedHashSet<>();
+        boolean ann = AnnOrdering.isAnn(select);
         for (Relation relation : select.where()) {
             if (relation instanceof Relation.TokenRange) continue;
             if (relation instanceof Relation.Multi) {
@@ -61,6 +62,7 @@ final class IndexQueryPlan {
             Relation.Single s = (Relation.Single) relation;
             ColumnMetadata c = Restrictions.column(table, s.column());
             if (answeredByKey(c, where)) continue;
+            if (hasAnnIndex(table, c)) throw new InvalidRequestException("Vector indexes only support ANN queries");
             Served use = serve(table, c, s, markers, types);
             if (use != null) served.add(use);
             else unserved.add(s.op() == Operator.IN ? null : c); // an IN no index serves needs filtering, as any other column's
@@ -68,8 +70,9 @@ final class IndexQueryPlan {
         }
         boolean needsFiltering = !unserved.isEmpty();
         String refusal = null;
-        if (needsFiltering) refusal = served.isEmpty() ? unsupportedMessage(table, unserved) : SelectStatement.REQUIRES_ALLOW_FILTERING;
-        if (!served.isEmpty() && where.hasPartitionKeyIn()) {
+        // an ANN ordering uses its index, as a served relation does
+        if (needsFiltering) refusal = served.isEmpty() && !ann ? unsupportedMessage(table, unserved) : SelectStatement.REQUIRES_ALLOW_FILTERING;
+        if ((!served.isEmpty() || ann) && where.hasPartitionKeyIn()) {
             throw new InvalidRequestException("Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
         }
         List<RowFilter> filters = new ArrayList<>();
@@ -78,6 +81,13 @@ final class IndexQueryPlan {
             filters.add(use == null ? f : matcher(f.column(), use));
         }
         return new IndexQueryPlan(served, filters, needsFiltering, refusal);
+    }
+
+    /** An ANN index serves no relation, only ANN ordering (SAI's vector indexes). */
+    private static boolean hasAnnIndex(TableMetadata table, ColumnMetadata c) {
+        if (!StorageAttachedIndex.isAnn(c)) return false;
+        for (IndexMetadata index : table.indexes()) if (index.target().column().equals(c.name())) return true;
+        return false;
     }
 
     /** With the whole partition key given, key and clustering-prefix relations are answered by the read itself. */

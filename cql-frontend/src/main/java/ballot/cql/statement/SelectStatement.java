@@ -61,8 +61,10 @@ final class SelectStatement implements CqlStatement {
     private final boolean distinct;
     private final boolean json;
     private final boolean reversed;
-    /** The ORDER BY columns, in their order; empty without ORDER BY. */
+    /** The ORDER BY columns, in their order; empty without ORDER BY or with ANN ordering. */
     private final List<ColumnMetadata> orderBy;
+    /** {@code ORDER BY v ANN OF vector}, or null. */
+    private final AnnOrdering ann;
     private final List<ColumnMetadata> groupBy;
     private final Value limit;
     private final Value perPartitionLimit;
@@ -71,8 +73,8 @@ final class SelectStatement implements CqlStatement {
     private final List<ColumnSpec> resultColumns;
 
     private SelectStatement(TableMetadata table, Selection selection, Restrictions where, IndexQueryPlan indexes, boolean distinct,
-            boolean json, boolean reversed, List<ColumnMetadata> orderBy, List<ColumnMetadata> groupBy, Value limit, Value perPartitionLimit,
-            StatementTimeout timeout, Markers markers) {
+            boolean json, boolean reversed, List<ColumnMetadata> orderBy, AnnOrdering ann, List<ColumnMetadata> groupBy, Value limit,
+            Value perPartitionLimit, StatementTimeout timeout, Markers markers) {
         this.table = table;
         this.selection = selection;
         this.where = where;
@@ -82,6 +84,7 @@ final class SelectStatement implements CqlStatement {
         this.json = json;
         this.reversed = reversed;
         this.orderBy = orderBy;
+        this.ann = ann;
         this.groupBy = groupBy;
         this.limit = limit;
         this.perPartitionLimit = perPartitionLimit;
@@ -101,8 +104,9 @@ final class SelectStatement implements CqlStatement {
             throw new InvalidRequestException(where.clusteringNotPrefixReason());
         }
         if (select.distinct()) validateDistinct(table, selection, where, select);
-        List<ColumnMetadata> orderBy = orderingColumns(table, select.orderBy());
-        boolean reversed = orderBy(table, select.orderBy(), where);
+        AnnOrdering ann = AnnOrdering.of(table, select, where, selection, markers, types);
+        List<ColumnMetadata> orderBy = ann != null ? List.of() : orderingColumns(table, select.orderBy());
+        boolean reversed = ann == null && orderBy(table, select.orderBy(), where);
         boolean needsFiltering = indexes != null ? indexes.needsFiltering()
                 : where.needsFiltering() || where.hasClusteringRestrictions() && !where.hasPartitionKey();
         if (needsFiltering && !select.allowFiltering()) {
@@ -119,7 +123,7 @@ final class SelectStatement implements CqlStatement {
         }
         StatementTimeout timeout = StatementTimeout.prepare(select.timeout(), table.keyspace(), table.name(), markers);
         return new SelectStatement(table, selection, where, indexes, select.distinct(), select.json(), reversed,
-                orderBy, groupBy, limit, perPartitionLimit, timeout, markers);
+                orderBy, ann, groupBy, limit, perPartitionLimit, timeout, markers);
     }
 
     /** Cassandra's rules for SELECT DISTINCT, on every column the selectors read (functions' arguments included). */
@@ -322,8 +326,11 @@ final class SelectStatement implements CqlStatement {
         int partitionLimit = distinct ? 1 : bindLimit(perPartitionLimit, b, "PER PARTITION LIMIT");
         boolean grouped = !groupBy.isEmpty();
         boolean aggregateAll = selection.isAggregate() || grouped;
-        // With GROUP BY a page holds at most pageSize groups, as in Cassandra; an aggregate of all rows is one row.
-        int pageSize = options.pageSize() > 0 && (!aggregateAll || grouped) ? options.pageSize() : Integer.MAX_VALUE;
+        // With GROUP BY a page holds at most pageSize groups, as in Cassandra; an aggregate of all rows is one row. An
+        // ANN ordering's rows are one page.
+        int pageSize = options.pageSize() > 0 && (!aggregateAll || grouped) && ann == null ? options.pageSize() : Integer.MAX_VALUE;
+        if (ann != null) ann.checkRun(userLimit, statementContext);
+        float[] annQuery = ann != null ? ann.query(b) : null;
 
         List<PartitionKey> keys = where.hasPartitionKey() ? where.partitionKeys(b) : null;
         // One deadline for the whole statement, however many chunks it reads (Cassandra's read and range timeouts).
@@ -342,13 +349,14 @@ final class SelectStatement implements CqlStatement {
                     + "you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query");
         }
         boolean sortAcrossPartitions = postOrdering && keys.size() > 1;
-        PagingState state = options.pagingState() == null || (aggregateAll && !grouped) ? null : PagingState.decode(options.pagingState());
+        PagingState state = options.pagingState() == null || (aggregateAll && !grouped) || ann != null ? null
+                : PagingState.decode(options.pagingState());
         // With GROUP BY, LIMIT and PER PARTITION LIMIT count groups (below), not rows, and so do a paging state's
         // remaining counts; a page of groups ends where a group begins, so the next starts with a new group.
         Cursor cursor = new Cursor(context, keys, where.slices(b), grouped ? rowsOf(state) : state,
                 grouped ? Integer.MAX_VALUE : partitionLimit, this.filters.isEmpty());
-        // Rows sorted across partitions are all read: LIMIT applies after the sort.
-        int remaining = sortAcrossPartitions ? Integer.MAX_VALUE : state != null ? state.remaining() : userLimit;
+        // Rows sorted across partitions, or by ANN, are all read: LIMIT applies after the sort.
+        int remaining = sortAcrossPartitions || ann != null ? Integer.MAX_VALUE : state != null ? state.remaining() : userLimit;
         int groupLimit = grouped && state != null ? state.remaining() : userLimit;
         ByteBuffer[] lastGroup = null;
         PartitionKey groupPartition = null;
@@ -363,7 +371,7 @@ final class SelectStatement implements CqlStatement {
         List<RowFilter.Bound> filters = new ArrayList<>();
         for (RowFilter f : this.filters) filters.add(f.bind(b));
         List<Selection.Evaluator> evaluators = selection.evaluators(b);
-        Output output = new Output(evaluators, aggregateAll, grouped, sortAcrossPartitions ? orderBy : null);
+        Output output = new Output(evaluators, aggregateAll, grouped, sortAcrossPartitions ? orderBy : ann != null ? List.of(ann.column()) : null);
         int emitted = 0;
         boolean more = false;
         while (remaining > 0 && emitted < pageSize) {
@@ -414,6 +422,7 @@ final class SelectStatement implements CqlStatement {
         List<ByteBuffer[]> rows = output.finish();
         lease.reserve(output.unreservedBytes());
         if (sortAcrossPartitions) rows = sortByOrdering(rows, output.orderingValues());
+        if (ann != null) rows = ann.nearest(rows, output.orderingValues(), annQuery, userLimit);
         if (rows.size() > userLimit) rows = rows.subList(0, userLimit);
         if (json) rows = toJson(rows);
         RowsMetadata metadata = RowsMetadata.of(resultColumns);

@@ -31,6 +31,15 @@ class ParserTest {
     }
 
     @Test
+    void parsesAnnOrdering() {
+        Statement.Select s = (Statement.Select) parse("SELECT k FROM t ORDER BY v ann OF [1.0, 2] ASC LIMIT 3");
+        assertThat(s.orderBy()).containsExactly(new Statement.Ordering("v", false,
+                new Term.ListLiteral(List.of(new Term.Constant(ConstantKind.FLOAT, "1.0"), integer("2")))));
+        assertThat(((Statement.Select) parse("SELECT k FROM t ORDER BY v ANN OF ? DESC LIMIT 3")).orderBy().get(0).descending()).isTrue();
+        assertThatThrownBy(() -> parse("SELECT k FROM t ORDER BY v DESC ANN OF [1.0] LIMIT 3")).isInstanceOf(SyntaxException.class);
+    }
+
+    @Test
     void parsesSelectWithEveryClause() {
         Statement.Select s = (Statement.Select) parse(
                 "SELECT DISTINCT k, writetime(v) AS wt, count(*) FROM ks.t WHERE k IN (1, 2) AND c >= 3 AND (c, d) < (4, 'x') "
@@ -47,7 +56,7 @@ class ParserTest {
                 new Relation.Multi(List.of("c", "d"), Operator.LT,
                         new Term.TupleLiteral(List.of(integer("4"), new Term.Constant(ConstantKind.STRING, "x")))));
         assertThat(s.groupBy()).containsExactly("k");
-        assertThat(s.orderBy()).containsExactly(new Statement.Ordering("c", true));
+        assertThat(s.orderBy()).containsExactly(new Statement.Ordering("c", true, null));
         assertThat(s.perPartitionLimit()).isEqualTo(integer("2"));
         assertThat(s.limit()).isEqualTo(integer("10"));
         assertThat(s.allowFiltering()).isTrue();
