@@ -33,7 +33,8 @@ class VectorSearchIT {
 
     @BeforeAll
     static void start() {
-        node = TestNode.start("vector-search");
+        // 1 MiB of results per connection: an ANN query holds only its best rows, not every row it scores
+        node = TestNode.start("vector-search", config -> config.resultDataPerConnectionMb = 1);
         session = node.session();
         session.execute("CREATE KEYSPACE vs WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         session.execute("CREATE TABLE vs.items (k int, c int, v vector<float, 3>, x int, PRIMARY KEY (k, c))");
@@ -117,6 +118,21 @@ class VectorSearchIT {
         assertThat(clusterings).containsExactlyElementsOf(nearest(i -> true, VectorSearchIT::cosine, 3));
         assertThat(scores).isSortedAccordingTo(Comparator.reverseOrder());
         assertThat(scores.get(0)).isCloseTo((float) (1 + cosine(VECTORS.get(clusterings.get(0)))) / 2, org.assertj.core.data.Offset.offset(1e-6f));
+    }
+
+    @Test
+    void anAnnQueryScoresMoreRowsThanTheConnectionHoldsForResults() {
+        session.execute("CREATE TABLE vs.wide (k int PRIMARY KEY, v vector<float, 256>)");
+        session.execute("CREATE CUSTOM INDEX wide_v ON vs.wide (v) USING 'StorageAttachedIndex' WITH OPTIONS = {'similarity_function': 'euclidean'}");
+        PreparedStatement insert = session.prepare("INSERT INTO vs.wide (k, v) VALUES (?, ?)");
+        int rows = 1500; // 1.5 MiB of vectors
+        for (int k = 0; k < rows; k++) {
+            List<Float> v = new ArrayList<>();
+            for (int i = 0; i < 256; i++) v.add((float) k);
+            session.execute(insert.bind(k, CqlVector.newInstance(v)));
+        }
+        String near = "[" + String.join(", ", java.util.Collections.nCopies(256, "700.25")) + "]";
+        assertThat(ints(session.execute("SELECT k, v FROM vs.wide ORDER BY v ANN OF " + near + " LIMIT 3"), "k")).containsExactly(700, 701, 699);
     }
 
     @Test

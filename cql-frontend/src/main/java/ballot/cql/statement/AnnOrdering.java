@@ -21,7 +21,8 @@ import java.util.List;
  * Cassandra 5.0's ANN ordering, {@code SELECT ... ORDER BY v ANN OF vector LIMIT k}: the k rows most similar to the
  * vector, best first, by the similarity of the ANN index on v ({@link VectorSimilarity}). Ballot scores every row the
  * rest of the query selects, so the answer is exact where SAI's graph search is approximate (and exact on small data);
- * rows of equal score keep their read order, rows without a vector are left out. The whole answer is one page.
+ * rows of equal score keep their read order, rows without a vector are left out. The whole answer is one page; only
+ * the best rows so far are held while reading.
  */
 final class AnnOrdering {
     /** SAI's largest LIMIT of a top-k query. */
@@ -145,22 +146,22 @@ final class AnnOrdering {
     }
 
     /**
-     * The {@code limit} rows of {@code rows} whose vectors ({@code vectors}, in the same order) are most similar to
-     * {@code query}, best first; rows without a vector, or with one the similarity cannot score, are left out.
+     * The indexes of the {@code limit} vectors of {@code vectors} (one-element rows, a row's vector or null) most similar
+     * to {@code query}, best first; rows without a vector, or with one the similarity cannot score, are left out.
      */
-    List<ByteBuffer[]> nearest(List<ByteBuffer[]> rows, List<ByteBuffer[]> vectors, float[] query, int limit) {
-        record Scored(ByteBuffer[] row, float score) {}
+    List<Integer> nearest(List<ByteBuffer[]> vectors, float[] query, int limit) {
+        record Scored(int index, float score) {}
         List<Scored> scored = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) {
+        for (int i = 0; i < vectors.size(); i++) {
             ByteBuffer v = vectors.get(i)[0];
             if (v == null || v.remaining() == 0) continue;
             float[] values = VectorSimilarity.floats(v);
             if (similarity == VectorSimilarity.COSINE && isZero(values)) continue; // SAI's cosine index refuses such writes
-            scored.add(new Scored(rows.get(i), similarity.score(query, values)));
+            scored.add(new Scored(i, similarity.score(query, values)));
         }
         scored.sort(Comparator.comparingDouble(Scored::score).reversed()); // stable: ties keep the read order
-        List<ByteBuffer[]> out = new ArrayList<>();
-        for (int i = 0; i < Math.min(limit, scored.size()); i++) out.add(scored.get(i).row());
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(limit, scored.size()); i++) out.add(scored.get(i).index());
         return out;
     }
 

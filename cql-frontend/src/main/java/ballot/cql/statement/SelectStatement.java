@@ -417,12 +417,14 @@ final class SelectStatement implements CqlStatement {
                     break;
                 }
             }
-            lease.reserve(output.unreservedBytes());
+            // ANN keeps only the best rows so far, reserved once they are known
+            if (ann != null) output.keep(ann.nearest(output.orderingValues(), annQuery, userLimit));
+            else lease.reserve(output.unreservedBytes());
         }
+        if (ann != null) output.keep(ann.nearest(output.orderingValues(), annQuery, userLimit));
         List<ByteBuffer[]> rows = output.finish();
         lease.reserve(output.unreservedBytes());
         if (sortAcrossPartitions) rows = sortByOrdering(rows, output.orderingValues());
-        if (ann != null) rows = ann.nearest(rows, output.orderingValues(), annQuery, userLimit);
         if (rows.size() > userLimit) rows = rows.subList(0, userLimit);
         if (json) rows = toJson(rows);
         RowsMetadata metadata = RowsMetadata.of(resultColumns);
@@ -579,6 +581,22 @@ final class SelectStatement implements CqlStatement {
             rows.add(row);
             unreserved += estimatedBytes(row);
             groupOpen = false;
+        }
+
+        /** Keeps only the rows at {@code indexes}, in that order, as rows not reserved yet (an ANN ordering's best). */
+        void keep(List<Integer> indexes) {
+            List<ByteBuffer[]> keptRows = new ArrayList<>(indexes.size());
+            List<ByteBuffer[]> keptValues = new ArrayList<>(indexes.size());
+            unreserved = 0;
+            for (int i : indexes) {
+                keptRows.add(rows.get(i));
+                keptValues.add(orderingValues.get(i));
+                unreserved += estimatedBytes(rows.get(i));
+            }
+            rows.clear();
+            rows.addAll(keptRows);
+            orderingValues.clear();
+            orderingValues.addAll(keptValues);
         }
 
         /** Bytes of rows added since the last call, to reserve in the statement's lease. */
