@@ -88,55 +88,47 @@ final class Reconciler {
     }
 
     /**
-     * Short-read protection of a scan: the last partition up to which the merge of {@code answers} is certain, or null
-     * if it is certain throughout. An answer that stopped at one of its limits (live partitions, live rows, or
-     * {@code deadMax} partitions without live data) says nothing of the partitions after its last one, where its replica
-     * may hold deletions the other answers lack.
+     * Short-read protection of a scan, read from its answers in one pass. {@code upTo}: the last partition up to which
+     * their merge is certain, or null if it is certain throughout; an answer that stopped at one of its limits (live
+     * partitions, live rows, or {@code deadMax} partitions without live data) says nothing of the partitions after its
+     * last one, where its replica may hold deletions the other answers lack. {@code reread}: the partitions up to there
+     * whose merge may miss rows, because some answer stopped inside them (at the per-partition row limit, or at its
+     * row limit in its last partition) and the answers do not all agree on them.
      */
-    static PartitionKey scanCertainUpTo(List<List<PartitionData>> answers, ReadSpec spec, int partitionLimit, int deadMax) {
-        PartitionKey cut = null;
+    record ScanCertainty(PartitionKey upTo, Set<PartitionKey> reread) {}
+
+    static ScanCertainty scanCertainty(List<List<PartitionData>> answers, ReadSpec spec, int partitionLimit, int deadMax) {
+        int now = spec.nowInSec();
+        PartitionKey upTo = null;
+        Set<PartitionKey> cutInside = new HashSet<>();
         for (List<PartitionData> answer : answers) {
             if (answer.isEmpty()) continue;
             int live = 0;
             int dead = 0;
-            int rows = 0;
-            for (PartitionData p : answer) {
-                if (p.hasLiveData(spec.nowInSec())) {
-                    live++;
-                    rows += p.liveRowCount(spec.nowInSec());
-                } else {
-                    dead++;
-                }
-            }
-            boolean stopped = live >= partitionLimit || rows >= spec.rowLimit() || (deadMax > 0 && dead >= deadMax);
-            PartitionKey last = answer.get(answer.size() - 1).key();
-            if (stopped && (cut == null || last.compareTo(cut) < 0)) cut = last;
-        }
-        return cut;
-    }
-
-    /**
-     * The partitions of a scan's {@code answers} whose merge may miss rows: some answer stopped inside the partition
-     * (at the per-partition row limit, or at the answer's row limit in its last partition), and the answers that cover
-     * the partition do not all agree on it. Past such a version's last row, its replica may have deleted what another
-     * answer returns, or hold rows the limit left out.
-     */
-    static Set<PartitionKey> cutInsideAndDisagreeing(List<List<PartitionData>> answers, ReadSpec spec, PartitionKey upTo) {
-        Set<PartitionKey> cutInside = new HashSet<>();
-        for (List<PartitionData> answer : answers) {
             int rowsLeft = spec.rowLimit();
             for (PartitionData p : answer) {
-                if (upTo != null && p.key().compareTo(upTo) > 0) break;
-                int rows = p.liveRowCount(spec.nowInSec());
+                if (p.hasLiveData(now)) live++;
+                else dead++;
+                int rows = p.liveRowCount(now);
                 if (rows > 0 && rows >= Math.min(rowsLeft, spec.partitionRowLimit())) cutInside.add(p.key());
                 rowsLeft -= rows;
             }
+            boolean stopped = live >= partitionLimit || rowsLeft <= 0 || (deadMax > 0 && dead >= deadMax);
+            PartitionKey last = answer.get(answer.size() - 1).key();
+            if (stopped && (upTo == null || last.compareTo(upTo) < 0)) upTo = last;
         }
-        if (cutInside.isEmpty() || answers.size() == 1) return Set.of();
+        PartitionKey certain = upTo;
+        if (certain != null) cutInside.removeIf(key -> key.compareTo(certain) > 0);
+        return new ScanCertainty(upTo, answers.size() == 1 ? Set.of() : disagreeing(answers, cutInside));
+    }
+
+    /** Those of {@code keys} that some answer lacks or on which two answers differ (by digest). */
+    private static Set<PartitionKey> disagreeing(List<List<PartitionData>> answers, Set<PartitionKey> keys) {
+        if (keys.isEmpty()) return Set.of();
         Map<PartitionKey, List<byte[]>> digests = new HashMap<>();
         for (List<PartitionData> answer : answers) {
             for (PartitionData p : answer) {
-                if (cutInside.contains(p.key())) digests.computeIfAbsent(p.key(), k -> new ArrayList<>()).add(LocalReplica.digest(p));
+                if (keys.contains(p.key())) digests.computeIfAbsent(p.key(), k -> new ArrayList<>()).add(LocalReplica.digest(p));
             }
         }
         Set<PartitionKey> out = new HashSet<>();

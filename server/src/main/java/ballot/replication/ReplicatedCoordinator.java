@@ -452,7 +452,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /**
      * One scan over a token range, walked one ring segment at a time (each segment has one replica set). Replicas answer
      * with their deleted partitions too, so that one replica's deletions shadow another's older data. What the merged
-     * answers make certain is kept (short-read protection, {@link Reconciler#scanCertainUpTo}); the segment is then read
+     * answers make certain is kept (short-read protection, {@link Reconciler#scanCertainty}); the segment is then read
      * on from the last certain partition, and a partition that an answer cut inside and the answers disagree on is read
      * again on its own ({@link #readReplicas}, which protects its rows the same way).
      */
@@ -522,8 +522,9 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 List<List<PartitionData>> received = new ArrayList<>();
                 for (CompletableFuture<List<PartitionData>> f : answers) if (!f.isCompletedExceptionally()) received.add(f.join());
                 if (received.size() < answers.size()) throw new ReadTimeoutException(cl, received.size(), blockFor, !received.isEmpty());
-                PartitionKey certainUpTo = Reconciler.scanCertainUpTo(received, partSpec, asked, deadMax);
-                Set<PartitionKey> reread = Reconciler.cutInsideAndDisagreeing(received, partSpec, certainUpTo);
+                Reconciler.ScanCertainty certainty = Reconciler.scanCertainty(received, partSpec, asked, deadMax);
+                PartitionKey certainUpTo = certainty.upTo();
+                Set<PartitionKey> reread = certainty.reread();
                 List<PartitionData> merged = new ArrayList<>();
                 for (PartitionData p : Reconciler.mergeScans(table, received, partSpec)) {
                     if (certainUpTo != null && p.key().compareTo(certainUpTo) > 0) break;
