@@ -128,7 +128,7 @@ final class ColumnCondition {
             });
         }
         // As Cassandra 5.0: a collection, frozen or not, compares as its frozen value, unless it holds durations.
-        if (op.isSlice() && isCollection(compared) && compared.referencesDuration()) {
+        if (op.isSlice() && compared.isCollection() && compared.referencesDuration()) {
             throw new InvalidRequestException("Slice conditions are not supported on collections containing durations");
         }
         Value value = Terms.prepare(condition.value(), valueSpec, markers, types);
@@ -206,11 +206,7 @@ final class ColumnCondition {
     }
 
     private static boolean isEmptyCollection(CqlType type, ByteBuffer v) {
-        return isCollection(type) && v.remaining() >= 4 && v.getInt(v.position()) == 0;
-    }
-
-    private static boolean isCollection(CqlType type) {
-        return type instanceof ListType || type instanceof SetType || type instanceof MapType;
+        return type.isCollection() && v.remaining() >= 4 && v.getInt(v.position()) == 0;
     }
 
     @FunctionalInterface

@@ -147,9 +147,8 @@ abstract class Operation {
     /** {@code c = c op value} needs a non-frozen collection; refused as Cassandra words it, the value as written. */
     private static void requireNonFrozenCollection(ColumnMetadata c, String op, ballot.cql.parse.Term value) {
         CqlType type = c.type();
-        boolean collection = type instanceof ListType || type instanceof SetType || type instanceof MapType;
         String operation = "Invalid operation (" + c.name() + " = " + c.name() + " " + op + " " + Terms.describe(value) + ")";
-        if (!collection) throw new InvalidRequestException(operation + " for non counter column " + c.name());
+        if (!type.isCollection()) throw new InvalidRequestException(operation + " for non counter column " + c.name());
         if (!type.isMultiCell()) throw new InvalidRequestException(operation + " for frozen collection column " + c.name());
     }
 

@@ -414,7 +414,7 @@ final class Selection {
 
     private static Prepared writetimeOrTtl(ColumnMetadata c, String name) {
         if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on PRIMARY KEY part " + c.name());
-        if (isCollection(c.type()) && c.type().isMultiCell()) return ofElements(c, name);
+        if (c.type().isCollection() && c.type().isMultiCell()) return ofElements(c, name);
         if (c.type().isMultiCell()) {
             throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on non-frozen collection or UDT " + c.name());
         }
@@ -427,9 +427,7 @@ final class Selection {
                 return new FirstRow(row -> {
                     Cell cell = row.cell(c);
                     if (cell == null) return null;
-                    if (!ttl) return Functions.longValue(cell.timestamp());
-                    if (!cell.isExpiring()) return null;
-                    return ByteBuffer.allocate(4).putInt(0, Math.max(0, cell.localDeletionTime() - row.nowInSec()));
+                    return ttl ? remainingTtl(cell, row) : Functions.longValue(cell.timestamp());
                 });
             }
         };
@@ -443,7 +441,8 @@ final class Selection {
     private static Prepared ofElements(ColumnMetadata c, String name) {
         boolean max = name.equals("maxwritetime");
         boolean ttl = name.equals("ttl");
-        CqlType type = max ? CqlTypes.BIGINT : CqlTypes.list(ttl ? CqlTypes.INT : CqlTypes.BIGINT, false);
+        ListType list = CqlTypes.list(ttl ? CqlTypes.INT : CqlTypes.BIGINT, false);
+        CqlType type = max ? CqlTypes.BIGINT : list;
         return new Prepared() {
             public CqlType type() { return type; }
             public String name() { return name + "(" + c.name() + ")"; }
@@ -458,30 +457,17 @@ final class Selection {
                         return Functions.longValue(newest);
                     }
                     List<ByteBuffer> elements = new ArrayList<>(cells.size());
-                    for (Cell cell : cells) {
-                        if (!ttl) elements.add(Functions.longValue(cell.timestamp()));
-                        else elements.add(cell.isExpiring() ? ByteBuffer.allocate(4).putInt(0, Math.max(0, cell.localDeletionTime() - row.nowInSec())) : null);
-                    }
-                    return listWithNulls(elements);
+                    for (Cell cell : cells) elements.add(ttl ? remainingTtl(cell, row) : Functions.longValue(cell.timestamp()));
+                    return list.packWithNulls(elements);
                 });
             }
         };
     }
 
-    private static boolean isCollection(CqlType type) {
-        return type instanceof ListType || type instanceof SetType || type instanceof MapType;
-    }
-
-    /** A list value in the native protocol's form, where a null element has length -1 (Cassandra's ttl() of elements). */
-    private static ByteBuffer listWithNulls(List<ByteBuffer> elements) {
-        int size = 4;
-        for (ByteBuffer e : elements) size += 4 + (e == null ? 0 : e.remaining());
-        ByteBuffer out = ByteBuffer.allocate(size).putInt(elements.size());
-        for (ByteBuffer e : elements) {
-            if (e == null) out.putInt(-1);
-            else out.putInt(e.remaining()).put(e.duplicate());
-        }
-        return out.flip();
+    /** The seconds a live cell has left before it expires, or null if it does not expire. */
+    private static ByteBuffer remainingTtl(Cell cell, RowView row) {
+        if (!cell.isExpiring()) return null;
+        return ByteBuffer.allocate(4).putInt(0, Math.max(0, cell.localDeletionTime() - row.nowInSec()));
     }
 
     interface ScalarBody {

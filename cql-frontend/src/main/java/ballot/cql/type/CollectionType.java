@@ -100,14 +100,17 @@ abstract class CollectionType extends CqlType {
     }
 
     /** Serializes element buffers (2 per map entry) as a collection of {@code count} elements. */
+    /** The native protocol's collection form: the count, then each value with its length (-1 for a null value). */
     static ByteBuffer join(List<ByteBuffer> values, int count) {
         int size = 4;
         for (ByteBuffer v : values)
-            size += 4 + v.remaining();
+            size += 4 + (v == null ? 0 : v.remaining());
         ByteBuffer out = ByteBuffer.allocate(size);
         out.putInt(count);
-        for (ByteBuffer v : values)
-            out.putInt(v.remaining()).put(v.duplicate());
+        for (ByteBuffer v : values) {
+            if (v == null) out.putInt(-1);
+            else out.putInt(v.remaining()).put(v.duplicate());
+        }
         return out.flip();
     }
 

@@ -45,6 +45,11 @@ public abstract class CqlType {
     /** True for a non-frozen collection or UDT, whose elements are stored as separate cells. */
     public abstract boolean isMultiCell();
 
+    /** True for a list, set or map, frozen or not. */
+    public final boolean isCollection() {
+        return this instanceof CollectionType;
+    }
+
     /** Writes this type as a native-protocol {@code [option]} (native_protocol_v4.spec §4.2.5.2) for protocol v5. */
     public void writeTypeOption(ByteBuf out) {
         writeTypeOption(out, LATEST_PROTOCOL_VERSION);

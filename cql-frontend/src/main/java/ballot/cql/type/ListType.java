@@ -71,6 +71,16 @@ public final class ListType extends CollectionType {
         return join(values, values.size());
     }
 
+    /**
+     * A list whose null elements are written as null (length -1), not refused: Cassandra's answer of {@code ttl()}
+     * of a collection's elements, where an element without a TTL is null. Not a value a client may write.
+     */
+    public ByteBuffer packWithNulls(List<ByteBuffer> values) {
+        for (ByteBuffer v : values)
+            if (v != null) elements.validate(v);
+        return join(values, values.size());
+    }
+
     /** The serialized elements of a list value, in order. */
     public List<ByteBuffer> unpack(ByteBuffer value) {
         validate(value);
