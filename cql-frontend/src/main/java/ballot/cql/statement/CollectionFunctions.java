@@ -30,7 +30,7 @@ final class CollectionFunctions {
         Map<String, Functions.Factory> out = new LinkedHashMap<>();
         out.put("map_keys", factory("map", new Kind("a map", t -> t instanceof MapType, t -> mapKeys((MapType) t))));
         out.put("map_values", factory("map", new Kind("a map", t -> t instanceof MapType, t -> mapValues((MapType) t))));
-        out.put("collection_count", factory("collection", new Kind("a collection", CollectionFunctions::isCollection, CollectionFunctions::count)));
+        out.put("collection_count", factory("collection", new Kind("a collection", CqlType::isCollection, CollectionFunctions::count)));
         out.put("collection_min", factory("collection", new Kind("a set or list", CollectionFunctions::isSetOrList, t -> extreme(t, false))));
         out.put("collection_max", factory("collection", new Kind("a set or list", CollectionFunctions::isSetOrList, t -> extreme(t, true))));
         out.put("collection_sum", factory("numeric_collection", new Kind("a numeric set/list", CollectionFunctions::isNumericSetOrList, t -> sum(t, false))));
@@ -55,10 +55,6 @@ final class CollectionFunctions {
             }
             return kind.body().apply(type);
         };
-    }
-
-    private static boolean isCollection(CqlType type) {
-        return type instanceof MapType || isSetOrList(type);
     }
 
     private static boolean isSetOrList(CqlType type) {
@@ -101,8 +97,8 @@ final class CollectionFunctions {
 
     private static Functions.Function count(CqlType collection) {
         return function("collection_count", collection, CqlTypes.INT, a -> {
-            int size = collection instanceof MapType map ? map.unpack(a.get(0)).size() : unpack(collection, a.get(0)).size();
-            return ByteBuffer.allocate(4).putInt(0, size);
+            // a collection's serialized form begins with its element count
+            return ByteBuffer.allocate(4).putInt(0, a.get(0).getInt(a.get(0).position()));
         });
     }
 
@@ -120,9 +116,9 @@ final class CollectionFunctions {
     private static Functions.Function sum(CqlType collection, boolean mean) {
         CqlType elements = elements(collection);
         return function(mean ? "collection_avg" : "collection_sum", collection, elements, a -> {
-            NumericSum sum = new NumericSum(elements);
+            NumericSum sum = new NumericSum(elements, mean);
             for (ByteBuffer e : unpack(collection, a.get(0))) sum.add(e);
-            return mean ? sum.mean() : sum.sum();
+            return sum.result();
         });
     }
 }

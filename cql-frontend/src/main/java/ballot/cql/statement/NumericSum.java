@@ -17,18 +17,22 @@ import java.nio.ByteBuffer;
 final class NumericSum {
     private final CqlType argType;
     private final CqlType resultType;
+    /** Whether the mean is asked for, not the sum: a decimal mean costs a division per number, a sum none. */
+    private final boolean mean;
     private BigDecimal sum = BigDecimal.ZERO;
     private BigDecimal decimalMean = BigDecimal.ZERO;
     private double floatingSum;
     private long count;
 
-    NumericSum(CqlType argType) {
+    NumericSum(CqlType argType, boolean mean) {
         this.argType = argType;
-        this.resultType = argType.kind() == CqlType.Kind.COUNTER ? CqlTypes.BIGINT : argType;
+        this.resultType = resultType(argType);
+        this.mean = mean;
     }
 
-    CqlType resultType() {
-        return resultType;
+    /** The type of the sum or mean of numbers of {@code argType}. */
+    static CqlType resultType(CqlType argType) {
+        return argType.kind() == CqlType.Kind.COUNTER ? CqlTypes.BIGINT : argType;
     }
 
     /** Adds a number; null and empty values are no numbers. */
@@ -42,21 +46,26 @@ final class NumericSum {
             // Cassandra's decimal avg is a running mean, each step's quotient rounded HALF_EVEN to the scale of
             // (value - mean): 0.10, 9, 10 average to 6.37
             BigDecimal x = (BigDecimal) argType.compose(v);
-            decimalMean = decimalMean.add(x.subtract(decimalMean).divide(BigDecimal.valueOf(count), RoundingMode.HALF_EVEN));
-            sum = sum.add(x);
+            if (mean) decimalMean = decimalMean.add(x.subtract(decimalMean).divide(BigDecimal.valueOf(count), RoundingMode.HALF_EVEN));
+            else sum = sum.add(x);
         } else {
             sum = sum.add(new BigDecimal(argType.asString(v)));
         }
     }
 
-    ByteBuffer sum() {
+    /** The sum, or the mean if that was asked for. */
+    ByteBuffer result() {
+        return mean ? mean() : sum();
+    }
+
+    private ByteBuffer sum() {
         if (isFloating()) return resultType.fromString(Double.toString(floatingSum));
         // a decimal sum is BigDecimal.add's, keeping the largest scale (0.10 + 9 + 10 is 19.10)
         if (resultType.kind() == CqlType.Kind.DECIMAL) return resultType.decompose(sum);
         return integral(sum.toBigInteger());
     }
 
-    ByteBuffer mean() {
+    private ByteBuffer mean() {
         if (isFloating()) return resultType.fromString(Double.toString(count == 0 ? 0 : floatingSum / count));
         if (resultType.kind() == CqlType.Kind.DECIMAL) return resultType.decompose(decimalMean);
         return integral(count == 0 ? BigInteger.ZERO : sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128).toBigInteger());

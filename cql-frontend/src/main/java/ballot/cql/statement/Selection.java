@@ -548,21 +548,21 @@ final class Selection {
             throw new InvalidRequestException("Invalid call to function " + name + ", none of its type signatures match (argument of type " + argType.cqlName() + ")");
         }
         boolean avg = name.equals("avg");
-        CqlType resultType = new NumericSum(argType).resultType();
+        CqlType resultType = NumericSum.resultType(argType);
         return new Prepared() {
             public CqlType type() { return resultType; }
             public String name() { return display; }
             public boolean isAggregate() { return true; }
             public Evaluator evaluator(Bindings b) {
                 Evaluator child = arg.evaluator(b);
-                NumericSum sum = new NumericSum(argType);
+                NumericSum sum = new NumericSum(argType, avg);
                 return new Evaluator() {
                     public void add(RowView row) {
                         child.reset();
                         child.add(row);
                         sum.add(child.get());
                     }
-                    public ByteBuffer get() { return avg ? sum.mean() : sum.sum(); }
+                    public ByteBuffer get() { return sum.result(); }
                     public void reset() { sum.reset(); }
                 };
             }
