@@ -114,7 +114,7 @@ final class IndexStatements {
             ColumnMetadata column = Restrictions.column(table, w.column());
             IndexTarget.Type type = w.part().isEmpty() ? IndexTarget.Type.SIMPLE : IndexTarget.Type.valueOf(w.part().toUpperCase(Locale.ROOT));
             // As in Cassandra, a plain target on a collection (frozen or not) means its values.
-            if (type == IndexTarget.Type.SIMPLE && isCollection(column.type())) type = IndexTarget.Type.VALUES;
+            if (type == IndexTarget.Type.SIMPLE && column.type().isCollection()) type = IndexTarget.Type.VALUES;
             targets.add(new IndexTarget(column.name(), type));
             if (written.size() > 1 && !columns.add(column.name())) {
                 throw new InvalidRequestException("Duplicate column '" + column.name() + "' in index target list");
@@ -130,7 +130,7 @@ final class IndexStatements {
         CqlType type = column.type();
         String name = column.name();
         if (type.referencesDuration()) {
-            if (isCollection(type)) throw new InvalidRequestException("Secondary indexes are not supported on collections containing durations");
+            if (type.isCollection()) throw new InvalidRequestException("Secondary indexes are not supported on collections containing durations");
             if (type.kind() == CqlType.Kind.TUPLE) throw new InvalidRequestException("Secondary indexes are not supported on tuples containing durations");
             if (type.kind() == CqlType.Kind.UDT) throw new InvalidRequestException("Secondary indexes are not supported on UDTs containing durations");
             throw new InvalidRequestException("Secondary indexes are not supported on duration columns");
@@ -138,7 +138,7 @@ final class IndexStatements {
         if (column.kind() == ColumnMetadata.Kind.PARTITION_KEY && table.partitionKey().size() == 1) {
             throw new InvalidRequestException("Cannot create secondary index on the only partition key column " + name);
         }
-        boolean frozenCollection = isCollection(type) && !type.isMultiCell();
+        boolean frozenCollection = type.isCollection() && !type.isMultiCell();
         if (frozenCollection && target.type() != IndexTarget.Type.FULL) {
             throw new InvalidRequestException("Cannot create " + target.type() + "() index on frozen column " + name
                     + ". Frozen collections are immutable and must be fully indexed by using the 'full(" + name + ")' modifier");
@@ -146,7 +146,7 @@ final class IndexStatements {
         if (!frozenCollection && target.type() == IndexTarget.Type.FULL) {
             throw new InvalidRequestException("full() indexes can only be created on frozen collections");
         }
-        if (!isCollection(type) && target.type() != IndexTarget.Type.SIMPLE) {
+        if (!type.isCollection() && target.type() != IndexTarget.Type.SIMPLE) {
             throw new InvalidRequestException("Cannot create " + target.type() + "() index on " + name + ". Non-collection columns only support simple indexes");
         }
         boolean multiCellMap = type.kind() == CqlType.Kind.MAP && type.isMultiCell();
@@ -156,10 +156,6 @@ final class IndexStatements {
         if (type.kind() == CqlType.Kind.UDT && type.isMultiCell()) {
             throw new InvalidRequestException("Cannot create index on non-frozen UDT column " + name);
         }
-    }
-
-    private static boolean isCollection(CqlType type) {
-        return type.kind() == CqlType.Kind.LIST || type.kind() == CqlType.Kind.SET || type.kind() == CqlType.Kind.MAP;
     }
 
     /** {@code <table>_<column>_idx} without non-word characters, then {@code _1}, {@code _2}, ... while taken. */
