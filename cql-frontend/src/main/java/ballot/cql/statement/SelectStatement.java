@@ -421,7 +421,6 @@ final class SelectStatement implements CqlStatement {
             if (ann != null) output.keep(ann.nearest(output.orderingValues(), annQuery, userLimit));
             else lease.reserve(output.unreservedBytes());
         }
-        if (ann != null) output.keep(ann.nearest(output.orderingValues(), annQuery, userLimit));
         List<ByteBuffer[]> rows = output.finish();
         lease.reserve(output.unreservedBytes());
         if (sortAcrossPartitions) rows = sortByOrdering(rows, output.orderingValues());
