@@ -134,4 +134,25 @@ class AnnOrderingTest {
         assertThat(db.schema().keyspace("ks").table("n").indexes().get(0).options()).isEqualTo(Map.of("class_name", "sai", "target", "v",
                 "similarity_function", "Dot_Product", "optimize_for", "recall"));
     }
+
+    /**
+     * A filtered ANN query reads in chunks of 512 rows and keeps only the best rows so far between them: the best
+     * rows, one in each chunk, must all survive the pruning, in order.
+     */
+    @Test
+    void theBestRowsOfEveryChunkSurviveThePruningBetweenChunks() {
+        StringBuilder batch = new StringBuilder("BEGIN UNLOGGED BATCH ");
+        for (int c = 0; c < 1200; c++) {
+            String v = switch (c) {
+                case 1100 -> "[0.0, 1.0]";
+                case 10 -> "[0.1, 1.0]";
+                case 600 -> "[0.2, 1.0]";
+                default -> "[1.0, 0.0]";
+            };
+            batch.append("INSERT INTO t (k, c, v, x, y) VALUES (7, ").append(c).append(", ").append(v).append(", 1, 1); ");
+        }
+        db.execute(batch.append("APPLY BATCH").toString());
+        assertThat(clusterings("SELECT c FROM t WHERE k = 7 AND x = 1 ORDER BY v ANN OF [0.0, 1.0] LIMIT 3"))
+                .containsExactly(1100, 10, 600);
+    }
 }
