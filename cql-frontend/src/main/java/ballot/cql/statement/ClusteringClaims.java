@@ -123,7 +123,7 @@ final class ClusteringClaims {
     /** An IN of a single value is an EQ, as in Cassandra. */
     private static Kind kind(Operator op, Term value) {
         if (op == Operator.EQ) return Kind.EQ;
-        if (op == Operator.IN) return value instanceof Term.ListLiteral l && l.elements().size() == 1 ? Kind.EQ : Kind.IN;
+        if (op == Operator.IN) return Restrictions.isSingleValueIn(op, value) ? Kind.EQ : Kind.IN;
         return Kind.SLICE;
     }
 

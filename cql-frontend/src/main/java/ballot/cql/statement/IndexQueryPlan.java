@@ -139,7 +139,7 @@ final class IndexQueryPlan {
             String name = index.name();
             CqlType type = c.type();
             // An IN of one value is an EQ, as in Cassandra.
-            boolean singleIn = s.op() == Operator.IN && s.value() instanceof Term.ListLiteral l && l.elements().size() == 1;
+            boolean singleIn = Restrictions.isSingleValueIn(s.op(), s.value());
             Operator op = singleIn ? Operator.EQ : s.op();
             Term valueTerm = singleIn ? ((Term.ListLiteral) s.value()).elements().get(0) : s.value();
             if (s.mapKey() != null) {

@@ -402,7 +402,12 @@ final class Restrictions {
     }
 
     private static boolean isEq(Relation.Single s) {
-        return s.op() == Operator.EQ || s.op() == Operator.IN && s.value() instanceof Term.ListLiteral l && l.elements().size() == 1;
+        return s.op() == Operator.EQ || isSingleValueIn(s.op(), s.value());
+    }
+
+    /** An IN of a single value, which is an EQ, as in Cassandra (for keys, clustering claims and indexes alike). */
+    static boolean isSingleValueIn(Operator op, Term value) {
+        return op == Operator.IN && value instanceof Term.ListLiteral l && l.elements().size() == 1;
     }
 
     boolean hasTokenRestriction() {
