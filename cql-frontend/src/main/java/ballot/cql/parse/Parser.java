@@ -1545,8 +1545,11 @@ public final class Parser {
             else if (t.isSymbol(">")) depth--;
             else if (t.isSymbol(")") && depth == 0) {
                 Token after = tokens.get(Math.min(i + 1, tokens.size() - 1));
+                Token next = tokens.get(Math.min(i + 2, tokens.size() - 1));
+                // a word after the type is a function's name, (int) abs(-2) or (int) system.abs(-2), or a constant word
+                boolean call = next.isSymbol("(") || next.isSymbol(".");
                 return !(after.is(Token.Kind.EOF) || after.isSymbol(",") || after.isSymbol(")") || after.isSymbol(";")
-                        || after.isSymbol("]") || after.isSymbol("}") || after.is(Token.Kind.IDENTIFIER) && !isConstantWord(after));
+                        || after.isSymbol("]") || after.isSymbol("}") || after.is(Token.Kind.IDENTIFIER) && !isConstantWord(after) && !call);
             } else if (!(t.is(Token.Kind.IDENTIFIER) || t.is(Token.Kind.QUOTED_NAME) || t.isSymbol(",") || t.isSymbol(".")
                     || t.is(Token.Kind.INTEGER) && depth > 0)) {
                 return false;

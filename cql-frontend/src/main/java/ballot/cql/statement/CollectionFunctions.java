@@ -43,8 +43,8 @@ final class CollectionFunctions {
         return (name, args) -> {
             String signature = name + "(" + parameter + ")";
             if (args.size() != 1) throw new InvalidRequestException("Invalid number of arguments for function " + signature);
-            Functions.Arg arg = args.get(0);
-            CqlType type = arg.exactType();
+            Argument arg = args.get(0);
+            CqlType type = arg.type();
             if (type == null) {
                 throw new InvalidRequestException("Cannot infer type of argument " + arg.text() + " in call to function " + signature
                         + ": use type casts to disambiguate");

@@ -26,15 +26,47 @@ import java.util.function.Function;
 final class CollectionSelectors {
     private CollectionSelectors() {}
 
-    /** What operator resolution knows of a literal: its text, and that it suits the types of its own kind. */
-    static Operators.Operand operand(Selector literal, Function<Selector, Operators.Operand> elements) {
+    /**
+     * What overload resolution knows of a literal: its text, that it suits the types of its own kind whose elements
+     * its elements fit, and the type a function factory infers for it, from the types its elements give
+     * ({@link #compatibleType}).
+     */
+    static Argument argument(Selector literal, Function<Selector, Argument> elements) {
         String text = text(literal, s -> elements.apply(s).text());
-        return new Selection.SelectorOperand(parameter -> suits(literal, parameter) && elementsFit(literal, parameter, elements)
-                ? Operators.Fit.WEAK : Operators.Fit.NONE, text, false);
+        return new Argument(text, compatibleType(literal, elements),
+                parameter -> suits(literal, parameter) && elementsFit(literal, parameter, elements) ? Fit.WEAK : Fit.NONE, false,
+                literal instanceof Selector.ListLiteral l ? l.elements().size() : -1);
+    }
+
+    /**
+     * The type a function factory infers for a literal (Cassandra's compatible type): a list's or set's of the one
+     * type its elements give (markers and nulls give none; two types, or none, give the literal none), a tuple's of
+     * each element's type if all give one; never a map's, as it may be a user type's value.
+     */
+    private static CqlType compatibleType(Selector literal, Function<Selector, Argument> elements) {
+        if (literal instanceof Selector.MapLiteral) return null;
+        if (literal instanceof Selector.Parenthesised p) {
+            List<CqlType> components = new ArrayList<>();
+            for (Selector s : p.elements()) {
+                CqlType type = elements.apply(s).type();
+                if (type == null) return null;
+                components.add(type);
+            }
+            return CqlTypes.tuple(components);
+        }
+        CqlType common = null;
+        for (Selector s : elementsOf(literal)) {
+            CqlType type = elements.apply(s).type();
+            if (type == null) continue;
+            if (common != null && !Functions.sameType(common, type)) return null;
+            common = type;
+        }
+        if (common == null) return null;
+        return literal instanceof Selector.ListLiteral ? CqlTypes.list(common, true) : CqlTypes.set(common, true);
     }
 
     /** True if each element of the literal fits its place in {@code type}, a type of the literal's kind. */
-    private static boolean elementsFit(Selector literal, CqlType type, Function<Selector, Operators.Operand> elements) {
+    private static boolean elementsFit(Selector literal, CqlType type, Function<Selector, Argument> elements) {
         if (literal instanceof Selector.MapLiteral m) {
             MapType map = (MapType) type;
             return allFit(m.keys(), map.keys(), elements) && allFit(m.values(), map.values(), elements);
@@ -43,15 +75,15 @@ final class CollectionSelectors {
             TupleType tuple = (TupleType) type;
             if (p.elements().size() > tuple.size()) return false;
             for (int i = 0; i < p.elements().size(); i++)
-                if (elements.apply(p.elements().get(i)).fit(tuple.fieldTypes().get(i)) == Operators.Fit.NONE) return false;
+                if (elements.apply(p.elements().get(i)).fit(tuple.fieldTypes().get(i)) == Fit.NONE) return false;
             return true;
         }
         if (type instanceof MapType) return true; // {} as an empty map
         return allFit(elementsOf(literal), elementType(type), elements);
     }
 
-    private static boolean allFit(List<Selector> selectors, CqlType type, Function<Selector, Operators.Operand> elements) {
-        for (Selector s : selectors) if (elements.apply(s).fit(type) == Operators.Fit.NONE) return false;
+    private static boolean allFit(List<Selector> selectors, CqlType type, Function<Selector, Argument> elements) {
+        for (Selector s : selectors) if (elements.apply(s).fit(type) == Fit.NONE) return false;
         return true;
     }
 
@@ -147,7 +179,7 @@ final class CollectionSelectors {
         List<Selection.Prepared> out = new ArrayList<>();
         for (Selector s : elements) {
             Selection.Prepared p = prepare.apply(s, type);
-            if (Operators.fit(p.type(), type) == Operators.Fit.NONE)
+            if (Fit.of(p.type(), type) == Fit.NONE)
                 throw new InvalidRequestException(p.name() + " is not of the expected type: " + type.cqlName());
             out.add(p);
         }

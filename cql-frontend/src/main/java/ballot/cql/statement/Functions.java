@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -56,11 +57,11 @@ final class Functions {
     }
 
     /**
-     * A function whose signature follows its arguments' types (Cassandra's FunctionFactory): each argument must have
-     * a type of its own ({@link Arg#exactType}), and the factory makes the function for those types or refuses them.
+     * A function whose signature follows its arguments' types (Cassandra's FunctionFactory): each argument must give
+     * a type ({@link Argument#type}), and the factory makes the function for those types or refuses them.
      */
     interface Factory {
-        Function create(String name, List<Arg> args);
+        Function create(String name, List<Argument> args);
     }
 
     private static final Map<String, List<Function>> BY_NAME = new LinkedHashMap<>();
@@ -90,19 +91,16 @@ final class Functions {
         add("maxtimeuuid", List.of(timestamp), timeuuid, a -> TimeUuids.bytes(TimeUuids.max(a.get(0).getLong(a.get(0).position()))));
 
         for (String name : List.of("ascii", "bigint", "boolean", "date", "decimal", "double", "duration", "float", "inet",
-                "int", "smallint", "text", "time", "timestamp", "timeuuid", "tinyint", "uuid", "varint")) {
-            CqlType type = CqlTypes.nativeType(name);
-            addRaw(name + "asblob", List.of(type), CqlTypes.BLOB, a -> a.get(0).duplicate());
-            addRaw("blobas" + name, List.of(CqlTypes.BLOB), type, a -> {
-                type.validate(a.get(0));
-                return a.get(0).duplicate();
-            });
+                "int", "smallint", "text", "time", "timestamp", "timeuuid", "tinyint", "uuid", "varint", "varchar")) {
+            CqlType type = name.equals("varchar") ? CqlTypes.TEXT : CqlTypes.nativeType(name);
+            // Cassandra 5.0's snake_case names beside the old ones (CASSANDRA-18037)
+            for (String toBlob : List.of(name + "asblob", name + "_as_blob")) {
+                addRaw(toBlob, List.of(type), CqlTypes.BLOB, a -> a.get(0).duplicate());
+            }
+            for (String fromBlob : List.of("blobas" + name, "blob_as_" + name)) {
+                addRaw(fromBlob, List.of(CqlTypes.BLOB), type, a -> validated(fromBlob, type, a.get(0)));
+            }
         }
-        addRaw("varcharasblob", List.of(CqlTypes.TEXT), CqlTypes.BLOB, a -> a.get(0).duplicate());
-        addRaw("blobasvarchar", List.of(CqlTypes.BLOB), CqlTypes.TEXT, a -> {
-            CqlTypes.TEXT.validate(a.get(0));
-            return a.get(0).duplicate();
-        });
 
         MathFunctions.overloads().forEach(Functions::register);
         CollectionFunctions.factories().forEach(FACTORIES::put);
@@ -114,13 +112,26 @@ final class Functions {
                 "current_time", "currenttime", "min_timeuuid", "mintimeuuid", "max_timeuuid", "maxtimeuuid", "to_date", "todate",
                 "to_timestamp", "totimestamp", "to_unix_timestamp", "tounixtimestamp")
                 .forEach((snake, old) -> BY_NAME.put(snake, BY_NAME.get(old)));
-        for (String name : List.copyOf(BY_NAME.keySet())) {
-            if (name.endsWith("asblob")) BY_NAME.put(name.substring(0, name.length() - "asblob".length()) + "_as_blob", BY_NAME.get(name));
-            if (name.startsWith("blobas")) BY_NAME.put("blob_as_" + name.substring("blobas".length()), BY_NAME.get(name));
-        }
     }
 
     private Functions() {}
+
+    /** A blob's bytes as a value of {@code type}, refused as Cassandra's blob conversions refuse what is not one. */
+    private static ByteBuffer validated(String function, CqlType type, ByteBuffer blob) {
+        try {
+            type.validate(blob);
+        } catch (RuntimeException e) {
+            throw new InvalidRequestException("In call to function system." + function + ", value 0x" + HexFormat.of().formatHex(bytes(blob))
+                    + " is not a valid binary representation for type " + type.cqlName());
+        }
+        return blob.duplicate();
+    }
+
+    private static byte[] bytes(ByteBuffer value) {
+        byte[] out = new byte[value.remaining()];
+        value.duplicate().get(out);
+        return out;
+    }
 
     private static void add(String name, List<CqlType> args, CqlType returnType, Body body) {
         register(new Function(name, args, returnType, body, Arguments.VALUES));
@@ -139,46 +150,17 @@ final class Functions {
         return BY_NAME.containsKey(normalize(name)) || FACTORIES.containsKey(normalize(name));
     }
 
+    /** True if {@code name}'s function is made for its arguments' types ({@link Factory}). */
+    static boolean isFactory(String name) {
+        return FACTORIES.containsKey(normalize(name));
+    }
+
     /** The fixed overloads of {@code name}; none for a factory's function. */
     static List<Function> overloads(String name) {
-        if (FACTORIES.containsKey(normalize(name))) return List.of();
+        if (isFactory(name)) return List.of();
         List<Function> overloads = BY_NAME.get(normalize(name));
         if (overloads == null) throw new InvalidRequestException("Unknown function '" + name + "'");
         return overloads;
-    }
-
-    /** How an argument suits an argument type, as Cassandra's {@code AssignmentTestable.TestResult}. */
-    enum Fit { EXACT, WEAK, NONE }
-
-    /** An argument of a call as overload resolution sees it: as written, and how it suits an argument type. */
-    interface Arg {
-        String text();
-
-        Fit fit(CqlType parameter);
-
-        /** The argument's own type (a column's, a hint's, a constant's preferred one), or null (a bind marker's). */
-        CqlType exactType();
-
-        /** A list literal's number of elements (a vector function takes it as a vector of that dimension), else -1. */
-        int listLiteralSize();
-
-        static Arg of(String text, CqlType exactType, java.util.function.Function<CqlType, Fit> fit) {
-            return of(text, exactType, fit, -1);
-        }
-
-        static Arg of(String text, CqlType exactType, java.util.function.Function<CqlType, Fit> fit, int listLiteralSize) {
-            return new Arg() {
-                public String text() { return text; }
-                public Fit fit(CqlType parameter) { return fit.apply(parameter); }
-                public CqlType exactType() { return exactType; }
-                public int listLiteralSize() { return listLiteralSize; }
-            };
-        }
-
-        /** An argument of a known type: exactly that type, weakly a type that reads its values. */
-        static Arg typed(String text, CqlType type) {
-            return of(text, type, p -> sameType(type, p) ? Fit.EXACT : readsValuesOf(p, type) ? Fit.WEAK : Fit.NONE);
-        }
     }
 
     /**
@@ -187,7 +169,7 @@ final class Functions {
      * first whose arguments all fit exactly, else the only one whose arguments all fit, else the call is ambiguous
      * (a bind marker or null fits every type weakly: {@code abs(?)}) or matches none.
      */
-    static Function resolve(String name, List<Arg> args, CqlType receiver) {
+    static Function resolve(String name, List<Argument> args, CqlType receiver) {
         Factory factory = FACTORIES.get(normalize(name));
         if (factory != null) return factory.create(qualified(name), args);
         List<Function> overloads = overloads(name);
@@ -207,18 +189,18 @@ final class Functions {
         }
         List<Function> compatible = new ArrayList<>();
         for (Function f : overloads) {
-            if (receiver != null && Arg.typed(name, f.returnType()).fit(receiver) == Fit.NONE) continue;
+            if (receiver != null && Fit.of(f.returnType(), receiver) == Fit.NONE) continue;
             Fit fit = fit(f, args);
             if (fit == Fit.EXACT) return f;
             if (fit == Fit.WEAK) compatible.add(f);
         }
         if (compatible.isEmpty()) {
             throw new InvalidRequestException("Invalid call to function " + name + ", none of its type signatures match (known type signatures: "
-                    + signatures(overloads) + ")");
+                    + signatures(name, overloads) + ")");
         }
         if (compatible.size() > 1) {
             throw new InvalidRequestException("Ambiguous call to function " + name + " (can be matched by following signatures: "
-                    + signatures(compatible) + "): use type casts to disambiguate");
+                    + signatures(name, compatible) + "): use type casts to disambiguate");
         }
         return compatible.get(0);
     }
@@ -238,45 +220,26 @@ final class Functions {
     }
 
     /** The weakest fit of the arguments, NONE if their number differs. */
-    private static Fit fit(Function f, List<Arg> args) {
+    private static Fit fit(Function f, List<Argument> args) {
         if (f.argTypes().size() != args.size()) return Fit.NONE;
         Fit all = Fit.EXACT;
-        for (int i = 0; i < args.size(); i++) {
-            Fit fit = args.get(i).fit(f.argTypes().get(i));
-            if (fit == Fit.NONE) return Fit.NONE;
-            if (fit == Fit.WEAK) all = Fit.WEAK;
-        }
+        for (int i = 0; i < args.size(); i++) all = all.and(args.get(i).fit(f.argTypes().get(i)));
         return all;
     }
 
-    /** Cassandra's "system.abs : (int) -> int, ...". */
-    private static String signatures(List<Function> overloads) {
+    /** Cassandra's "system.abs : (int) -> int, ...", each named as called (to_date's are system.to_date's). */
+    private static String signatures(String name, List<Function> overloads) {
         List<String> out = new ArrayList<>();
         for (Function f : overloads) {
             List<String> args = new ArrayList<>();
             for (CqlType t : f.argTypes()) args.add(t.cqlName());
-            out.add(qualified(f.name()) + " : (" + String.join(", ", args) + ") -> " + f.returnType().cqlName());
+            out.add(qualified(name) + " : (" + String.join(", ", args) + ") -> " + f.returnType().cqlName());
         }
         return String.join(", ", out);
     }
 
     static String qualified(String name) {
         return "system." + normalize(name);
-    }
-
-    /**
-     * True if values of {@code type} are valid values of {@code reader}, as Cassandra's isValueCompatibleWith: a
-     * timeuuid is a uuid, ascii is text, a timestamp a bigint, any fixed-size integer a varint.
-     */
-    private static boolean readsValuesOf(CqlType reader, CqlType type) {
-        CqlType.Kind from = type.kind();
-        return switch (reader.kind()) {
-            case UUID -> from == CqlType.Kind.TIMEUUID;
-            case TEXT -> from == CqlType.Kind.ASCII;
-            case BIGINT -> from == CqlType.Kind.TIMESTAMP;
-            case VARINT -> from == CqlType.Kind.INT || from == CqlType.Kind.BIGINT || from == CqlType.Kind.TIMESTAMP;
-            default -> false;
-        };
     }
 
     static boolean sameType(CqlType a, CqlType b) {

@@ -6,6 +6,8 @@ import ballot.cql.type.CqlTypes;
 import ballot.cql.type.ListType;
 import ballot.cql.type.MapType;
 import ballot.cql.type.SetType;
+import ballot.cql.type.TupleType;
+import ballot.cql.type.UserType;
 import ballot.cql.type.VectorType;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -82,11 +84,11 @@ final class MaskingFunctions {
     }
 
     /** The type of the masked value, the first argument, after checking the number of arguments. */
-    private static CqlType valueType(String name, String parameters, List<Functions.Arg> args, int min, int max) {
+    private static CqlType valueType(String name, String parameters, List<Argument> args, int min, int max) {
         if (args.size() < min || args.size() > max) {
             throw new InvalidRequestException("Invalid number of arguments for function " + name + "(" + parameters + ")");
         }
-        CqlType type = args.get(0).exactType();
+        CqlType type = args.get(0).type();
         if (type == null) {
             throw new InvalidRequestException("Cannot infer type of argument " + args.get(0).text() + " in call to function " + name + "("
                     + parameters.split(",")[0] + "): use type casts to disambiguate");
@@ -94,8 +96,8 @@ final class MaskingFunctions {
         return type;
     }
 
-    private static CqlType checkFits(String name, List<Functions.Arg> args, int index, CqlType type) {
-        if (args.get(index).fit(type) == Functions.Fit.NONE) {
+    private static CqlType checkFits(String name, List<Argument> args, int index, CqlType type) {
+        if (args.get(index).fit(type) == Fit.NONE) {
             throw new InvalidRequestException("Type error: " + args.get(index).text() + " cannot be passed as argument " + index
                     + " of function " + name + " of type " + type.cqlName());
         }
@@ -158,7 +160,16 @@ final class MaskingFunctions {
                 VectorType vector = (VectorType) type;
                 yield vector.pack(Collections.nCopies(vector.dimension(), maskedValue(vector.elements())));
             }
+            case TUPLE -> ((TupleType) type).pack(maskedValues(((TupleType) type).fieldTypes()));
+            case UDT -> ((UserType) type).pack(maskedValues(((UserType) type).fieldTypes()));
             default -> throw new InvalidRequestException("Function mask_default does not support values of type " + type.cqlName());
         };
+    }
+
+    /** Each field's masked value: a tuple's or user type's masked value has them all. */
+    private static List<ByteBuffer> maskedValues(List<CqlType> fieldTypes) {
+        List<ByteBuffer> out = new ArrayList<>(fieldTypes.size());
+        for (CqlType t : fieldTypes) out.add(maskedValue(t));
+        return out;
     }
 }

@@ -1,13 +1,9 @@
 package ballot.cql.statement;
 
 import ballot.cql.error.InvalidRequestException;
-import ballot.cql.type.ConstantKind;
 import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,21 +17,8 @@ import java.util.List;
  * signature per number type.
  */
 final class Operators {
-    /** How an operand fits a parameter type (Cassandra's AssignmentTestable.TestResult). */
-    enum Fit { EXACT, WEAK, NONE }
-
     /** One signature of an operator's function. */
     record Signature(char op, CqlType left, CqlType right, CqlType result) {}
-
-    /** What resolution knows of an operand before its type is settled. */
-    interface Operand {
-        Fit fit(CqlType parameter);
-
-        /** The operand as messages show it. */
-        String text();
-
-        boolean isMarker();
-    }
 
     /** In the order Cassandra lists them. */
     private static final List<CqlType> NUMBERS = List.of(CqlTypes.TINYINT, CqlTypes.SMALLINT, CqlTypes.INT, CqlTypes.BIGINT,
@@ -64,10 +47,10 @@ final class Operators {
      * The signature of {@code left op right}; {@code receiver} is the type the result is assigned to in a term (only
      * signatures whose result suits it compete), null in a selection.
      */
-    static Signature resolve(char op, Operand left, Operand right, CqlType receiver) {
+    static Signature resolve(char op, Argument left, Argument right, CqlType receiver) {
         List<Signature> compatible = new ArrayList<>();
         for (Signature s : signatures(op)) {
-            if (receiver != null && fit(s.result(), receiver) == Fit.NONE) continue;
+            if (receiver != null && Fit.of(s.result(), receiver) == Fit.NONE) continue;
             Fit l = left.fit(s.left());
             Fit r = right.fit(s.right());
             if (l == Fit.NONE || r == Fit.NONE) continue;
@@ -86,10 +69,10 @@ final class Operators {
     }
 
     /** The number type {@code -arg} is computed in. */
-    static CqlType resolveNegation(Operand arg, CqlType receiver) {
+    static CqlType resolveNegation(Argument arg, CqlType receiver) {
         List<CqlType> compatible = new ArrayList<>();
         for (CqlType type : NUMBERS) {
-            if (receiver != null && fit(type, receiver) == Fit.NONE) continue;
+            if (receiver != null && Fit.of(type, receiver) == Fit.NONE) continue;
             Fit f = arg.fit(type);
             if (f == Fit.EXACT) return type;
             if (f == Fit.WEAK) compatible.add(type);
@@ -119,54 +102,5 @@ final class Operators {
         ByteBuffer out = ByteBuffer.allocate(left.remaining() + right.remaining());
         out.put(left.duplicate()).put(right.duplicate());
         return out.flip();
-    }
-
-    /** How a value of type {@code provided} fits {@code parameter}: exactly its type, or one whose values it reads. */
-    static Fit fit(CqlType provided, CqlType parameter) {
-        if (Functions.sameType(provided, parameter)) return Fit.EXACT;
-        return readsValuesOf(parameter, provided) ? Fit.WEAK : Fit.NONE;
-    }
-
-    /** How a constant fits {@code parameter}: exactly its preferred type, or one that accepts it. */
-    static Fit fit(ConstantKind kind, String text, CqlType parameter) {
-        CqlType preferred = preferredType(kind, text);
-        if (preferred != null && Functions.sameType(preferred, parameter)) return Fit.EXACT;
-        return parameter.accepts(kind) ? Fit.WEAK : Fit.NONE;
-    }
-
-    /**
-     * A constant's own type: the narrowest of int, bigint and varint holding an integer, double for a float its double
-     * value keeps (else decimal), ascii for a string of ASCII characters (else text), boolean, duration.
-     */
-    static CqlType preferredType(ConstantKind kind, String text) {
-        return switch (kind) {
-            case INTEGER -> {
-                BigInteger n = new BigInteger(text);
-                yield n.bitLength() < 32 ? CqlTypes.INT : n.bitLength() < 64 ? CqlTypes.BIGINT : CqlTypes.VARINT;
-            }
-            case FLOAT -> {
-                if (text.endsWith("NaN") || text.endsWith("Infinity")) yield CqlTypes.DOUBLE;
-                BigDecimal d = new BigDecimal(text);
-                yield d.compareTo(BigDecimal.valueOf(d.doubleValue())) == 0 ? CqlTypes.DOUBLE : CqlTypes.DECIMAL;
-            }
-            case STRING -> StandardCharsets.US_ASCII.newEncoder().canEncode(text) ? CqlTypes.ASCII : CqlTypes.TEXT;
-            case BOOLEAN -> CqlTypes.BOOLEAN;
-            case DURATION -> CqlTypes.DURATION;
-            case UUID, HEX -> null;
-        };
-    }
-
-    /** Cassandra's isValueCompatibleWith: the values of {@code provided} are valid values of {@code receiver}. */
-    private static boolean readsValuesOf(CqlType receiver, CqlType provided) {
-        CqlType.Kind from = provided.kind();
-        return switch (receiver.kind()) {
-            case BLOB -> !provided.isMultiCell();
-            case TEXT -> from == CqlType.Kind.ASCII;
-            case TIMESTAMP -> from == CqlType.Kind.BIGINT;
-            case BIGINT -> from == CqlType.Kind.TIMESTAMP;
-            case VARINT -> from == CqlType.Kind.INT || from == CqlType.Kind.BIGINT || from == CqlType.Kind.TIMESTAMP;
-            case UUID -> from == CqlType.Kind.TIMEUUID;
-            default -> false;
-        };
     }
 }

@@ -130,7 +130,7 @@ final class Selection {
         if (selector instanceof Selector.Parenthesised p) return parenthesised(table, p, expected, markers, types);
         if (selector instanceof Selector.TypeHint h) return typeHint(table, h, markers, types);
         if (selector instanceof Selector.ListLiteral || selector instanceof Selector.SetLiteral || selector instanceof Selector.MapLiteral) {
-            return CollectionSelectors.prepare(selector, expected, operand(table, selector, markers, types).text(),
+            return CollectionSelectors.prepare(selector, expected, argument(table, selector, markers, types).text(),
                     (element, type) -> prepare(table, element, type, markers, types), element -> typed(table, element, markers, types));
         }
         if (selector instanceof Selector.Column c) return column(Restrictions.column(table, c.name()));
@@ -160,40 +160,28 @@ final class Selection {
         return prepare(table, s, null, markers, types);
     }
 
-    /** What operator resolution knows of a selector: its type if it has one, else how its literal fits a type. */
-    private static Operators.Operand operand(TableMetadata table, Selector s, Markers markers, UserTypeResolver types) {
-        if (s instanceof Selector.Value v && takesTypeFromContext(v.term())) {
-            Term t = v.term();
-            String text = Terms.describe(t);
-            if (t instanceof Term.Constant c) return new SelectorOperand(p -> Operators.fit(c.kind(), c.text(), p), text, false);
-            return new SelectorOperand(p -> Operators.Fit.WEAK, text, t instanceof Term.BindMarker);
-        }
+    /** What overload resolution knows of a selector: its type if it has one, else how it fits a type. */
+    private static Argument argument(TableMetadata table, Selector s, Markers markers, UserTypeResolver types) {
+        if (s instanceof Selector.Value v && takesTypeFromContext(v.term())) return Terms.argument(v.term(), types);
         if (s instanceof Selector.Parenthesised p && p.elements().size() == 1) {
-            Operators.Operand inner = operand(table, p.elements().get(0), markers, types);
-            return new SelectorOperand(inner::fit, "(" + inner.text() + ")", inner.isMarker());
+            Argument inner = argument(table, p.elements().get(0), markers, types);
+            return new Argument("(" + inner.text() + ")", null, inner::fit, inner.isMarker(), -1);
         }
-        if (s instanceof Selector.Parenthesised || s instanceof Selector.ListLiteral || s instanceof Selector.SetLiteral
-                || s instanceof Selector.MapLiteral) {
-            return CollectionSelectors.operand(s, element -> operand(table, element, markers, types));
+        if (s instanceof Selector.Parenthesised || isCollectionLiteral(s)) {
+            return CollectionSelectors.argument(s, element -> argument(table, element, markers, types));
         }
         Prepared typed = prepare(table, s, null, markers, types);
-        return new SelectorOperand(p -> Operators.fit(typed.type(), p), typed.name(), false);
-    }
-
-    record SelectorOperand(java.util.function.Function<CqlType, Operators.Fit> fits, String text, boolean isMarker) implements Operators.Operand {
-        public Operators.Fit fit(CqlType parameter) {
-            return fits.apply(parameter);
-        }
+        return Argument.typed(typed.name(), typed.type());
     }
 
     /** {@code (x)}, which is x where a type is expected, or a tuple {@code (x, y, ...)}. */
     private static Prepared parenthesised(TableMetadata table, Selector.Parenthesised p, CqlType expected, Markers markers,
             UserTypeResolver types) {
         if (p.elements().size() > 1 || expected instanceof TupleType) {
-            return CollectionSelectors.prepare(p, expected, operand(table, p, markers, types).text(),
+            return CollectionSelectors.prepare(p, expected, argument(table, p, markers, types).text(),
                     (element, type) -> prepare(table, element, type, markers, types), element -> typed(table, element, markers, types));
         }
-        if (expected == null) throw cannotInfer(operand(table, p, markers, types).text());
+        if (expected == null) throw cannotInfer(argument(table, p, markers, types).text());
         Prepared inner = prepare(table, p.elements().get(0), expected, markers, types);
         return renamed(inner, inner.type(), "(" + inner.name() + ")");
     }
@@ -205,9 +193,9 @@ final class Selection {
     /** {@code (type) x}: x, which must suit the type, as a value of it. */
     private static Prepared typeHint(TableMetadata table, Selector.TypeHint h, Markers markers, UserTypeResolver types) {
         CqlType hinted = CqlTypes.parse(h.type(), types).freeze();
-        Operators.Operand operand = operand(table, h.selector(), markers, types);
-        if (operand.fit(hinted) == Operators.Fit.NONE) {
-            String text = "(" + h.type() + ")" + operand.text();
+        Argument argument = argument(table, h.selector(), markers, types);
+        if (argument.fit(hinted) == Fit.NONE) {
+            String text = "(" + h.type() + ")" + argument.text();
             throw new InvalidRequestException("Cannot assign value " + text + " to " + text + " of type " + hinted.cqlName());
         }
         Prepared inner = prepare(table, h.selector(), hinted, markers, types);
@@ -365,13 +353,11 @@ final class Selection {
             default -> {
                 // A literal or marker argument takes the argument type of the overload resolved: abs(-1) an int,
                 // min_timeuuid(0) a timestamp, blob_as_int(?) a blob.
-                List<Functions.Arg> fitArgs = new ArrayList<>();
+                List<Argument> fitArgs = new ArrayList<>();
                 List<Prepared> typed = new ArrayList<>();
                 for (Selector a : f.args()) {
-                    Term literal = untypedTerm(a);
-                    Prepared arg = literal == null && !isCollectionLiteral(a) ? prepare(table, a, markers, types) : null;
-                    fitArgs.add(arg != null ? Functions.Arg.typed(arg.name(), arg.type())
-                            : literal != null ? Terms.arg(literal, types) : collectionArg(table, a, markers, types));
+                    Prepared arg = hasOwnType(a) ? prepare(table, a, markers, types) : null;
+                    fitArgs.add(arg != null ? Argument.typed(arg.name(), arg.type()) : argument(table, a, markers, types));
                     typed.add(arg);
                 }
                 Functions.Function fn = Functions.resolve(name, fitArgs, null);
@@ -394,15 +380,9 @@ final class Selection {
         return s instanceof Selector.ListLiteral || s instanceof Selector.SetLiteral || s instanceof Selector.MapLiteral;
     }
 
-    /** A collection literal as a function's argument: the type its elements give it, if any, and the types it suits. */
-    private static Functions.Arg collectionArg(TableMetadata table, Selector literal, Markers markers, UserTypeResolver types) {
-        Operators.Operand operand = operand(table, literal, markers, types);
-        CqlType own = CollectionSelectors.ownType(literal, element -> typed(table, element, markers, types));
-        return Functions.Arg.of(operand.text(), own, p -> switch (operand.fit(p)) {
-            case EXACT -> Functions.Fit.EXACT;
-            case WEAK -> Functions.Fit.WEAK;
-            case NONE -> Functions.Fit.NONE;
-        }, literal instanceof Selector.ListLiteral l ? l.elements().size() : -1);
+    /** True unless the selector takes its type from where it is used: a literal, marker, null or {@code (x)}. */
+    private static boolean hasOwnType(Selector s) {
+        return untypedTerm(s) == null && !isCollectionLiteral(s) && !(s instanceof Selector.Parenthesised);
     }
 
     /** The term of a selector that has no type of its own (a constant, marker, null or collection literal), or null. */
@@ -708,15 +688,15 @@ final class Selection {
     }
 
     private static Prepared negation(TableMetadata table, Selector.Negation n, Markers markers, UserTypeResolver types) {
-        CqlType type = Operators.resolveNegation(operand(table, n.selector(), markers, types), null);
+        CqlType type = Operators.resolveNegation(argument(table, n.selector(), markers, types), null);
         Prepared arg = prepare(table, n.selector(), type, markers, types);
         return scalar("-" + arg.name(), type, List.of(arg), values -> type.orNoValue(values.get(0)) == null ? null
                 : Arithmetic.negate(type, values.get(0)));
     }
 
     private static Prepared arithmetic(TableMetadata table, Selector.Arithmetic a, Markers markers, UserTypeResolver types) {
-        Operators.Signature signature = Operators.resolve(a.op(), operand(table, a.left(), markers, types),
-                operand(table, a.right(), markers, types), null);
+        Operators.Signature signature = Operators.resolve(a.op(), argument(table, a.left(), markers, types),
+                argument(table, a.right(), markers, types), null);
         Prepared left = prepare(table, a.left(), signature.left(), markers, types);
         Prepared right = prepare(table, a.right(), signature.right(), markers, types);
         return scalar(left.name() + " " + a.op() + " " + right.name(), signature.result(), List.of(left, right),

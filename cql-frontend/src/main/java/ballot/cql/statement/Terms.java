@@ -208,11 +208,9 @@ final class Terms {
                 return type.fromJson(JsonText.parse(CqlTypes.TEXT.compose(text).toString()));
             };
         }
-        List<Functions.Arg> fitArgs = new ArrayList<>();
-        for (Term arg : call.args()) fitArgs.add(arg(arg, types));
-        Functions.Function function = Functions.resolve(name, fitArgs, receiver.type());
+        Functions.Function function = Functions.resolve(name, arguments(call.args(), types), receiver.type());
         // a function's collection is frozen, and so cannot be a non-frozen column's value
-        if (Functions.Arg.typed(name, function.returnType()).fit(receiver.type()) == Functions.Fit.NONE
+        if (Fit.of(function.returnType(), receiver.type()) == Fit.NONE
                 || receiver.type().isMultiCell() && !function.returnType().isMultiCell()) {
             throw new InvalidRequestException("Type error: cannot assign result of function system." + name + " (type "
                     + function.returnType().cqlName() + ") to " + receiver.name() + " (type " + receiver.type().cqlName() + ")");
@@ -234,99 +232,119 @@ final class Terms {
     }
 
     /**
-     * A term as a function's argument, suiting argument types as Cassandra's terms do: a constant exactly the type it
-     * prefers ({@link #preferredType}) and weakly any type it may be assigned to; a bind marker weakly any type, null
-     * any but counter; a type hint exactly its type; a nested call the type of the overload it resolves to for that
-     * argument type; a collection, tuple or user type literal weakly the types of its shape.
+     * A term as an argument of a function or an operator, suiting parameter types as Cassandra's terms do: a constant
+     * exactly its preferred type ({@link Fit#preferredType}) and weakly any type it may be assigned to; a bind marker
+     * weakly any type, null any but counter; a type hint exactly its type; parentheses around one term as that term;
+     * a call or an operation as the type it resolves to for that parameter (weakly any type if it resolves to none,
+     * so that preparing it tells what is wrong, and weakly any type a factory's function suits); a collection, tuple
+     * or user type literal weakly the types of its shape.
      */
-    static Functions.Arg arg(Term term, UserTypeResolver types) {
+    static Argument argument(Term term, UserTypeResolver types) {
         String text = describe(term);
         if (term instanceof Term.Constant c) {
-            CqlType preferred = preferredType(c);
-            return Functions.Arg.of(text, preferred, p -> Functions.sameType(p, preferred) ? Functions.Fit.EXACT
-                    : p.accepts(c.kind()) ? Functions.Fit.WEAK : Functions.Fit.NONE);
+            return new Argument(text, Fit.preferredType(c.kind(), c.text()), p -> Fit.ofConstant(c.kind(), c.text(), p), false, -1);
         }
-        if (term instanceof Term.TypeHint h) return Functions.Arg.typed(text, CqlTypes.parse(h.type(), types));
+        if (term instanceof Term.BindMarker) return new Argument(text, null, p -> Fit.WEAK, true, -1);
+        if (term instanceof Term.Null) return Argument.untyped(text, p -> p.kind() == CqlType.Kind.COUNTER ? Fit.NONE : Fit.WEAK);
+        if (term instanceof Term.TypeHint h) return Argument.typed(text, CqlTypes.parse(h.type(), types));
+        if (term instanceof Term.TupleLiteral t && t.elements().size() == 1) {
+            Argument inner = argument(t.elements().get(0), types);
+            return Argument.untyped(text, p -> p instanceof TupleType ? Fit.WEAK : inner.fit(p));
+        }
         if (term instanceof Term.FunctionCall f && !isFromJson(f.name())) {
-            List<Functions.Arg> nested = new ArrayList<>();
-            for (Term a : f.args()) nested.add(arg(a, types));
-            return Functions.Arg.of(text, returnType(f.name(), nested, null), p -> {
-                CqlType type = returnType(f.name(), nested, p);
-                return type == null ? Functions.Fit.NONE : Functions.Arg.typed(text, type).fit(p);
-            });
+            List<Argument> args = arguments(f.args(), types);
+            boolean factory = Functions.isFactory(f.name());
+            return resolved(text, p -> Functions.resolve(f.name(), args, p).returnType(), factory);
         }
-        return Functions.Arg.of(text, literalType(term, types), p -> weaklyFits(term, p.kind()) ? Functions.Fit.WEAK : Functions.Fit.NONE,
+        if (term instanceof Term.Arithmetic a) {
+            Argument left = argument(a.left(), types);
+            Argument right = argument(a.right(), types);
+            return resolved(text, p -> Operators.resolve(a.op(), left, right, p).result(), false);
+        }
+        if (term instanceof Term.Negation n) {
+            Argument operand = argument(n.term(), types);
+            return resolved(text, p -> Operators.resolveNegation(operand, p), false);
+        }
+        return new Argument(text, literalType(term, types), p -> weaklyFits(term, p.kind()) ? Fit.WEAK : Fit.NONE, false,
                 term instanceof Term.ListLiteral l ? l.elements().size() : -1);
     }
 
-    /** The return type of the function a call resolves to for {@code receiver}, or null if it resolves to none. */
-    private static CqlType returnType(String name, List<Functions.Arg> args, CqlType receiver) {
+    static List<Argument> arguments(List<Term> terms, UserTypeResolver types) {
+        List<Argument> out = new ArrayList<>(terms.size());
+        for (Term t : terms) out.add(argument(t, types));
+        return out;
+    }
+
+    /**
+     * A call or an operation (Cassandra's operators are functions too), whose type is what {@code resolve} gives for
+     * a receiver type: it fits as that type, a factory's function weakly any, and weakly any if it resolves to
+     * nothing for it, so that preparing it tells what is wrong. Its type of its own is what it resolves to without a
+     * receiver, if anything.
+     */
+    private static Argument resolved(String text, java.util.function.Function<CqlType, CqlType> resolve, boolean factory) {
+        return new Argument(text, resolvedOrNull(resolve, null), p -> {
+            CqlType type = resolvedOrNull(resolve, p);
+            return type == null || factory ? Fit.WEAK : Fit.of(type, p);
+        }, false, -1);
+    }
+
+    private static CqlType resolvedOrNull(java.util.function.Function<CqlType, CqlType> resolve, CqlType receiver) {
         try {
-            return Functions.resolve(name, args, receiver).returnType();
+            return resolve.apply(receiver);
         } catch (InvalidRequestException e) {
             return null;
         }
     }
 
-    /** A frozen list, set or map literal's type when its elements, keys and values each have one type of their own, or null. */
+    /**
+     * The type a function factory infers for a literal (Cassandra's compatible type): a set's or a map's whose
+     * elements (keys, values) give one type, a constant its preferred one; a tuple's whose elements all have an
+     * exact type (a type hint's); never a list's (it may be a vector's value) or a user type's.
+     */
     private static CqlType literalType(Term term, UserTypeResolver types) {
+        if (term instanceof Term.SetLiteral set) {
+            CqlType element = commonType(set.elements(), types);
+            return element == null ? null : CqlTypes.set(element, true);
+        }
         if (term instanceof Term.MapLiteral m) {
             CqlType keys = commonType(m.keys(), types);
             CqlType values = commonType(m.values(), types);
             return keys == null || values == null ? null : CqlTypes.map(keys, values, true);
         }
-        List<Term> elements = term instanceof Term.ListLiteral l ? l.elements() : term instanceof Term.SetLiteral set ? set.elements() : List.of();
-        CqlType element = commonType(elements, types);
-        if (element == null) return null;
-        return term instanceof Term.ListLiteral ? CqlTypes.list(element, true) : CqlTypes.set(element, true);
+        if (term instanceof Term.TupleLiteral t) return exactTupleType(t, types);
+        return null;
     }
 
-    /**
-     * The type Cassandra gives a constant by itself: an integer the narrowest of int, bigint and varint it fits, a
-     * float a double if a double holds it exactly (0.1 as written is the double 0.1) and else a decimal, a string
-     * ascii if all its characters are.
-     */
-    static CqlType preferredType(Term.Constant c) {
-        return switch (c.kind()) {
-            case INTEGER -> {
-                int bits = new java.math.BigInteger(c.text()).bitLength();
-                yield bits < 32 ? CqlTypes.INT : bits < 64 ? CqlTypes.BIGINT : CqlTypes.VARINT;
-            }
-            case FLOAT -> isExactDouble(c.text()) ? CqlTypes.DOUBLE : CqlTypes.DECIMAL;
-            case STRING -> c.text().chars().allMatch(ch -> ch < 128) ? CqlTypes.ASCII : CqlTypes.TEXT;
-            case BOOLEAN -> CqlTypes.BOOLEAN;
-            case UUID -> CqlTypes.UUID;
-            case HEX -> CqlTypes.BLOB;
-            case DURATION -> CqlTypes.DURATION;
-        };
-    }
-
-    /** The type of its own all {@code terms} have, or null. */
+    /** The one type {@code terms} give as arguments (a marker or null gives none), or null (none, or two). */
     private static CqlType commonType(List<Term> terms, UserTypeResolver types) {
         CqlType common = null;
         for (Term t : terms) {
-            CqlType type = arg(t, types).exactType();
-            if (type == null || common != null && !Functions.sameType(type, common)) return null;
+            CqlType type = argument(t, types).type();
+            if (type == null) continue;
+            if (common != null && !Functions.sameType(type, common)) return null;
             common = type;
         }
         return common;
     }
 
-    private static boolean isExactDouble(String text) {
-        if (text.endsWith("NaN") || text.endsWith("Infinity")) return true;
-        double d = Double.parseDouble(text);
-        return Double.isFinite(d) && new java.math.BigDecimal(text).compareTo(java.math.BigDecimal.valueOf(d)) == 0;
+    private static CqlType exactTupleType(Term.TupleLiteral tuple, UserTypeResolver types) {
+        List<CqlType> components = new ArrayList<>();
+        for (Term e : tuple.elements()) {
+            CqlType type = e instanceof Term.TypeHint h ? CqlTypes.parse(h.type(), types)
+                    : e instanceof Term.TupleLiteral t && t.elements().size() > 1 ? exactTupleType(t, types) : null;
+            if (type == null) return null;
+            components.add(type);
+        }
+        return CqlTypes.tuple(components);
     }
 
     private static boolean weaklyFits(Term term, CqlType.Kind kind) {
-        if (term instanceof Term.Null) return kind != CqlType.Kind.COUNTER;
         if (term instanceof Term.ListLiteral) return kind == CqlType.Kind.LIST || kind == CqlType.Kind.SET || kind == CqlType.Kind.VECTOR;
         if (term instanceof Term.SetLiteral) return kind == CqlType.Kind.SET;
         if (term instanceof Term.MapLiteral m) return kind == CqlType.Kind.MAP || m.keys().isEmpty() && kind == CqlType.Kind.SET;
         if (term instanceof Term.TupleLiteral) return kind == CqlType.Kind.TUPLE;
         if (term instanceof Term.UdtLiteral) return kind == CqlType.Kind.UDT;
-        if (term instanceof Term.Arithmetic) return Arithmetic.isNumeric(kind);
-        return true; // a bind marker, or fromJson
+        return true; // fromJson
     }
 
     private static boolean isFromJson(String name) {
@@ -339,11 +357,16 @@ final class Terms {
         return String.join(", ", out);
     }
 
-    /** A term as Cassandra's Term.Raw.getText() writes it in column names: a string unescaped in quotes, any marker {@code ?}. */
+    /**
+     * A term as Cassandra's Term.Raw.getText() writes it, in column names and messages: a string unescaped in quotes,
+     * any marker {@code ?}, a call by its name as written.
+     */
     static String describe(Term term) {
         if (term instanceof Term.Constant c) return c.kind() == ballot.cql.type.ConstantKind.STRING ? "'" + c.text() + "'" : c.text();
         if (term instanceof Term.BindMarker) return "?";
-        if (term instanceof Term.FunctionCall f) return "system." + f.name() + "()";
+        if (term instanceof Term.FunctionCall f) {
+            return (f.keyspace() == null ? "" : f.keyspace() + ".") + f.name() + "(" + describeAll(f.args()) + ")";
+        }
         if (term instanceof Term.TypeHint h) return "(" + h.type() + ")" + describe(h.term());
         if (term instanceof Term.Null) return "NULL";
         if (term instanceof Term.ListLiteral l) return "[" + describeAll(l.elements()) + "]";
@@ -354,12 +377,19 @@ final class Terms {
             for (int i = 0; i < m.keys().size(); i++) entries.add(describe(m.keys().get(i)) + ": " + describe(m.values().get(i)));
             return "{" + String.join(", ", entries) + "}";
         }
-        return "literal";
+        if (term instanceof Term.UdtLiteral u) {
+            List<String> fields = new ArrayList<>();
+            for (int i = 0; i < u.fields().size(); i++) fields.add(u.fields().get(i) + ": " + describe(u.values().get(i)));
+            return "{" + String.join(", ", fields) + "}";
+        }
+        if (term instanceof Term.Arithmetic a) return describe(a.left()) + " " + a.op() + " " + describe(a.right());
+        if (term instanceof Term.Negation n) return "-" + describe(n.term());
+        return term.toString();
     }
 
     /** {@code left op right} by the operator signature its operands and the receiver select ({@link Operators}). */
     private static Value arithmetic(Term.Arithmetic a, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
-        Operators.Signature signature = Operators.resolve(a.op(), operand(a.left()), operand(a.right()), receiver.type());
+        Operators.Signature signature = Operators.resolve(a.op(), argument(a.left(), types), argument(a.right(), types), receiver.type());
         String function = "system." + Arithmetic.functionName(a.op());
         Value left = prepare(a.left(), argument(receiver, 0, function, signature.left()), markers, types);
         Value right = prepare(a.right(), argument(receiver, 1, function, signature.right()), markers, types);
@@ -372,7 +402,7 @@ final class Terms {
     }
 
     private static Value negation(Term.Negation n, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
-        CqlType type = Operators.resolveNegation(operand(n.term()), receiver.type());
+        CqlType type = Operators.resolveNegation(argument(n.term(), types), receiver.type());
         Value arg = prepare(n.term(), argument(receiver, 0, "system._negate", type), markers, types);
         return b -> {
             ByteBuffer v = arg.bind(b);
@@ -384,60 +414,6 @@ final class Terms {
     /** Cassandra's receiver of an operator's argument: {@code arg0(system._add)}. */
     private static ColumnSpec argument(ColumnSpec receiver, int index, String function, CqlType type) {
         return new ColumnSpec(receiver.keyspace(), receiver.table(), "arg" + index + "(" + function + ")", type);
-    }
-
-    /** What operator resolution knows of a term before its type is settled. */
-    private static Operators.Operand operand(Term term) {
-        return new Operators.Operand() {
-            public Operators.Fit fit(CqlType parameter) {
-                return Terms.fit(term, parameter);
-            }
-
-            public String text() {
-                return Terms.text(term);
-            }
-
-            public boolean isMarker() {
-                return term instanceof Term.BindMarker;
-            }
-        };
-    }
-
-    private static Operators.Fit fit(Term term, CqlType parameter) {
-        if (term instanceof Term.Constant c) return Operators.fit(c.kind(), c.text(), parameter);
-        if (term instanceof Term.BindMarker || term instanceof Term.Null) return Operators.Fit.WEAK;
-        if (term instanceof Term.TypeHint h) return Operators.fit(CqlTypes.parse(h.type(), null), parameter);
-        if (term instanceof Term.TupleLiteral t && t.elements().size() == 1 && !(parameter instanceof TupleType)) {
-            return fit(t.elements().get(0), parameter);
-        }
-        if (term instanceof Term.FunctionCall f && Functions.exists(f.name())) {
-            Operators.Fit best = Operators.Fit.NONE;
-            for (Functions.Function g : Functions.overloads(f.name())) {
-                Operators.Fit fit = Operators.fit(g.returnType(), parameter);
-                if (fit.ordinal() < best.ordinal()) best = fit;
-            }
-            return best;
-        }
-        try {
-            if (term instanceof Term.Arithmetic a)
-                return Operators.fit(Operators.resolve(a.op(), operand(a.left()), operand(a.right()), parameter).result(), parameter);
-            if (term instanceof Term.Negation n) return Operators.fit(Operators.resolveNegation(operand(n.term()), parameter), parameter);
-        } catch (InvalidRequestException e) {
-            return Operators.Fit.WEAK; // preparing it will tell what is wrong
-        }
-        return Operators.Fit.NONE;
-    }
-
-    /** A term as Cassandra's messages show it. */
-    private static String text(Term term) {
-        if (term instanceof Term.Constant c) return c.kind() == ballot.cql.type.ConstantKind.STRING ? "'" + c.text() + "'" : c.text();
-        if (term instanceof Term.BindMarker) return "?";
-        if (term instanceof Term.Null) return "NULL";
-        if (term instanceof Term.TypeHint h) return "(" + h.type() + ")" + text(h.term());
-        if (term instanceof Term.FunctionCall f) return f.name() + "()";
-        if (term instanceof Term.Arithmetic a) return text(a.left()) + " " + a.op() + " " + text(a.right());
-        if (term instanceof Term.Negation n) return "-" + text(n.term());
-        return term.toString();
     }
 
     private static List<Value> elements(List<Term> terms, ColumnSpec receiver, Markers markers, UserTypeResolver types) {

@@ -28,11 +28,11 @@ final class VectorFunctions {
         return out;
     }
 
-    private static Functions.Function function(VectorSimilarity similarity, String name, List<Functions.Arg> args) {
+    private static Functions.Function function(VectorSimilarity similarity, String name, List<Argument> args) {
         String signature = name + PARAMETERS;
         if (args.size() != 2) throw new InvalidRequestException("Invalid number of arguments for function " + signature);
         List<CqlType> types = new ArrayList<>();
-        for (Functions.Arg arg : args) types.add(ownType(name, arg));
+        for (Argument arg : args) types.add(ownType(name, arg));
         CqlType known = types.get(0) != null ? types.get(0) : types.get(1);
         if (known == null) {
             throw new InvalidRequestException("Cannot infer type of argument " + args.get(0).text() + " in call to function " + signature
@@ -44,7 +44,7 @@ final class VectorFunctions {
             }
         }
         for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).fit(known) == Functions.Fit.NONE) {
+            if (args.get(i).fit(known) == Fit.NONE) {
                 throw new InvalidRequestException("Type error: " + args.get(i).text() + " cannot be passed as argument " + i
                         + " of function " + name + " of type " + known.cqlName());
             }
@@ -54,8 +54,8 @@ final class VectorFunctions {
     }
 
     /** An argument's type as a float vector: a list literal's of its length, null for a marker or null. */
-    private static CqlType ownType(String name, Functions.Arg arg) {
-        CqlType type = arg.listLiteralSize() >= 0 ? CqlTypes.vector(CqlTypes.FLOAT, arg.listLiteralSize()) : arg.exactType();
+    private static CqlType ownType(String name, Argument arg) {
+        CqlType type = arg.listLiteralSize() >= 0 ? CqlTypes.vector(CqlTypes.FLOAT, arg.listLiteralSize()) : arg.type();
         if (type != null && !(type instanceof VectorType v && v.elements().kind() == CqlType.Kind.FLOAT)) {
             throw new InvalidRequestException("Function " + name + " requires a float vector argument, but found argument " + arg.text()
                     + " of type " + type.cqlName());

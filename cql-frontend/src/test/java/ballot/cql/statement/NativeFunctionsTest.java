@@ -157,6 +157,52 @@ class NativeFunctionsTest {
                 "Type error: cannot assign result of function system.map_keys (type frozen<set<int>>) to s (type set<int>)");
     }
 
+    /** An argument fits a parameter whose type reads its values (Cassandra's isValueCompatibleWith): a blob reads any. */
+    @Test
+    void anArgumentFitsAParameterWhoseTypeReadsItsValues() {
+        db.execute("INSERT INTO n (k, i, bi) VALUES (1, 5, 7)");
+        db.execute("INSERT INTO coll (k, l) VALUES (1, [1, 2])");
+        assertThat(columns("SELECT blobasint(i), blob_as_bigint(bi), tounixtimestamp(bi), to_date(bi) FROM n WHERE k = 1")).containsExactly(
+                "system.blobasint(i) int", "system.blob_as_bigint(bi) bigint", "system.tounixtimestamp(bi) bigint", "system.to_date(bi) date");
+        assertThat(row("SELECT blobasint(i), tounixtimestamp(bi) FROM n WHERE k = 1")).containsExactly(5, 7L);
+        assertRefused("SELECT blob_as_int(l) FROM coll WHERE k = 1", ErrorCode.INVALID, "In call to function system.blob_as_int, value "
+                + "0x0000000200000004000000010000000400000002 is not a valid binary representation for type int");
+        assertRefused("SELECT to_timestamp(bi) FROM n WHERE k = 1", ErrorCode.INVALID, "Invalid call to function to_timestamp, none of its type "
+                + "signatures match (known type signatures: system.to_timestamp : (timeuuid) -> timestamp, system.to_timestamp : (date) -> timestamp)");
+    }
+
+    /**
+     * The type a collection or masking function infers for a literal, as Cassandra 5.0: in a selection a list's or
+     * set's of the one type its elements give; in a term a set's or map's so, never a list's (it may be a vector's);
+     * a call's or operation's what it resolves to. A factory's function is an operand like any other.
+     */
+    @Test
+    void aFactoryFunctionInfersALiteralsTypeFromItsElements() {
+        db.execute("INSERT INTO n (k, i) VALUES (1, 5)");
+        db.execute("INSERT INTO coll (k) VALUES (1)");
+        assertThat(row("SELECT collection_count([1, 2, 3]), collection_count({1, 2}), collection_count([[1]]), collection_count([2, ?]) "
+                + "FROM coll WHERE k = 1", 7)).containsExactly(3, 2, 1, 2);
+        assertThat(columns("SELECT mask_default((1, i)), mask_default(1 + 1), abs((1)) FROM n WHERE k = 1")).containsExactly(
+                "system.mask_default((1, i)) frozen<tuple<int, int>>", "system.mask_default(1 + 1) int", "system.abs((1)) int");
+        assertRefused("SELECT collection_count([i, 2000000000000]) FROM n WHERE k = 1", ErrorCode.INVALID,
+                "Cannot infer type of argument [i, 2000000000000] in call to function system.collection_count(collection)");
+        assertRefused("SELECT collection_max([1, 2.5]) FROM n WHERE k = 1", ErrorCode.INVALID, "Cannot infer type of argument [1, 2.5]");
+
+        assertRefused("UPDATE n SET i = collection_count([1, 2]) WHERE k = 1", ErrorCode.INVALID,
+                "Cannot infer type of argument [1, 2] in call to function system.collection_count(collection): use type casts to disambiguate");
+        assertRefused("UPDATE n SET t = mask_default((1, 2)) WHERE k = 1", ErrorCode.INVALID,
+                "Cannot infer type of argument (1, 2) in call to function system.mask_default(any)");
+        assertRefused("UPDATE n SET i = mask_default(abs(?)) WHERE k = 1", ErrorCode.INVALID,
+                "Cannot infer type of argument abs(?) in call to function system.mask_default(any)");
+        db.execute("UPDATE n SET i = collection_count({1, 2}) + 1, t = 'a' + mask_default('b'), bi = (bigint) abs(-2), "
+                + "d = mask_default(1.5 * 2) WHERE k = 2");
+        assertThat(row("SELECT i, t, bi, d FROM n WHERE k = 2")).containsExactly(3, "a****", 2L, 0.0);
+        db.execute("UPDATE n SET i = -collection_count({(int) 1: 'a'}) WHERE k = 3");
+        assertThat(row("SELECT i FROM n WHERE k = 3")).containsExactly(-1);
+        assertRefused("UPDATE n SET si = -collection_count({(int) 1: 'a'}) WHERE k = 4", ErrorCode.INVALID,
+                "Type error: cannot assign result of function system.collection_count (type int) to arg0(system._negate) (type smallint)");
+    }
+
     @Test
     void maskingFunctionsMaskNullsTooAndKeepTheValuesType() {
         db.execute("INSERT INTO n (k, i, t) VALUES (1, 7, 'hello')");
