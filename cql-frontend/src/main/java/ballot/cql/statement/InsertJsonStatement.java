@@ -128,8 +128,7 @@ final class InsertJsonStatement implements BatchableStatement {
     Bindings innerBindings(Bindings outer) {
         ByteBuffer text = json.bind(outer);
         if (text == null || text == QueryOptions.UNSET) throw new InvalidRequestException("Got null for INSERT JSON values");
-        Object parsed = JsonText.parse(CqlTypes.TEXT.compose(text).toString());
-        if (!(parsed instanceof Map<?, ?> object)) throw new InvalidRequestException("Could not decode JSON string as a map: " + parsed);
+        Map<?, ?> object = JsonText.parseObject(CqlTypes.TEXT.compose(text).toString());
         Map<String, Object> byColumn = new HashMap<>();
         for (Map.Entry<?, ?> e : object.entrySet()) {
             String key = e.getKey().toString();

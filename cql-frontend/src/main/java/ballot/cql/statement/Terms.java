@@ -205,7 +205,7 @@ final class Terms {
             return b -> {
                 ByteBuffer text = json.bind(b);
                 if (text == null) return null;
-                return type.fromJson(JsonText.parse(CqlTypes.TEXT.compose(text).toString()));
+                return JsonText.fromJson(CqlTypes.TEXT.compose(text).toString(), type);
             };
         }
         Functions.Function function = Functions.resolve(name, arguments(call.args(), types), receiver.type());
