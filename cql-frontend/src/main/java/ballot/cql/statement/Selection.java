@@ -139,8 +139,9 @@ final class Selection {
         if (selector instanceof Selector.Cast c) return cast(prepare(table, c.selector(), markers, types), CqlTypes.parse(c.type(), types));
         if (selector instanceof Selector.Field f) return field(prepare(table, f.selector(), markers, types), f.field());
         if (selector instanceof Selector.Element e) {
-            if (e.isSlice()) throw new InvalidRequestException("Ballot does not support collection slices in selections");
-            return element(table, prepare(table, e.selector(), markers, types), e.key(), markers, types);
+            Prepared collection = prepare(table, e.selector(), markers, types);
+            if (e.isSlice()) throw sliceRefusal(collection);
+            return element(table, collection, e.key(), markers, types);
         }
         if (selector instanceof Selector.Negation n) return negation(table, n, markers, types);
         if (selector instanceof Selector.Value v) return value(table, v.term(), markers, types);
@@ -629,8 +630,20 @@ final class Selection {
         });
     }
 
+    /** Slices of a set or map are not implemented; of anything else, Cassandra refuses them too. */
+    private static InvalidRequestException sliceRefusal(Prepared arg) {
+        if (arg.type() instanceof ListType)
+            return new InvalidRequestException("Slice selection is only allowed on sets and maps, but " + arg.name() + " is a list");
+        if (!arg.type().isCollection())
+            return new InvalidRequestException("Invalid slice selection: " + arg.name() + " of type " + arg.type().cqlName() + " is not a collection");
+        return new InvalidRequestException("Ballot does not support collection slices in selections");
+    }
+
+    /** An element of a set or map, by value or key; a list's elements cannot be selected, as in Cassandra. */
     private static Prepared element(TableMetadata table, Prepared arg, Term key, Markers markers, UserTypeResolver types) {
         CqlType type = arg.type();
+        if (type instanceof ListType)
+            throw new InvalidRequestException("Element selection is only allowed on sets and maps, but " + arg.name() + " is a list");
         ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), arg.name(), type);
         String name = arg.name() + "[" + Terms.describe(key) + "]"; // Cassandra's "%s[%s]" of the selector and the key as written
         if (type instanceof MapType map) {
@@ -647,23 +660,6 @@ final class Selection {
                             if (map.keys().compare(e.getKey(), wanted) == 0) return e.getValue();
                         }
                         return null;
-                    }).evaluator(b);
-                }
-            };
-        }
-        if (type instanceof ListType list) {
-            Value k = Terms.prepare(key, Terms.element(spec, "idx", CqlTypes.INT), markers, types);
-            return new Prepared() {
-                public CqlType type() { return list.elements(); }
-                public String name() { return name; }
-                public boolean isAggregate() { return arg.isAggregate(); }
-                public Evaluator evaluator(Bindings b) {
-                    ByteBuffer idx = k.bind(b);
-                    return scalar(name(), list.elements(), List.of(arg), values -> {
-                        if (values.get(0) == null || idx == null) return null;
-                        List<ByteBuffer> elements = list.unpack(values.get(0));
-                        int i = idx.getInt(idx.position());
-                        return i >= 0 && i < elements.size() ? elements.get(i) : null;
                     }).evaluator(b);
                 }
             };

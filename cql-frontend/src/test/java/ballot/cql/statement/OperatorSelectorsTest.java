@@ -151,4 +151,15 @@ class OperatorSelectorsTest {
         assertThatThrownBy(() -> f.execute("UPDATE t SET s = s - 'a' WHERE k = 1")).isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Invalid operation (s = s - 'a') for non counter column s");
     }
+
+    /** Only a set's or a map's elements can be selected, as in Cassandra, which refuses a list's by name. */
+    @Test
+    void elementsOfSetsAndMapsAreSelectedAndOfListsRefused() {
+        assertThat(select("(set<int>){7}[7]")).isEqualTo("(set<int>){7}[7] int 7");
+        assertThat(select("(map<int, text>){7: 'a'}[7]")).isEqualTo("(map<int, text>){7: 'a'}[7] text a");
+        assertRefused("(list<int>)[1][0]", "Element selection is only allowed on sets and maps, but (list<int>)[1] is a list");
+        assertRefused("(list<int>)[1][0..1]", "Slice selection is only allowed on sets and maps, but (list<int>)[1] is a list");
+        assertRefused("v[0]", "Invalid element selection: v is of type int is not a collection");
+        assertRefused("v[0..1]", "Invalid slice selection: v of type int is not a collection");
+    }
 }
