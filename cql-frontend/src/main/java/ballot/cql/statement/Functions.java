@@ -12,7 +12,6 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -80,26 +79,21 @@ final class Functions {
 
         add("totimestamp", List.of(timeuuid), timestamp, a -> longValue(TimeUuids.unixMillis(TimeUuids.uuid(a.get(0)))));
         add("totimestamp", List.of(date), timestamp, a -> longValue(dateMillis(a.get(0))));
-        add("dateof", List.of(timeuuid), timestamp, a -> longValue(TimeUuids.unixMillis(TimeUuids.uuid(a.get(0)))));
         add("todate", List.of(timeuuid), date, a -> dateOfMillis(TimeUuids.unixMillis(TimeUuids.uuid(a.get(0)))));
         add("todate", List.of(timestamp), date, a -> dateOfMillis(a.get(0).getLong(a.get(0).position())));
         add("tounixtimestamp", List.of(timeuuid), CqlTypes.BIGINT, a -> longValue(TimeUuids.unixMillis(TimeUuids.uuid(a.get(0)))));
         add("tounixtimestamp", List.of(timestamp), CqlTypes.BIGINT, a -> a.get(0).duplicate());
         add("tounixtimestamp", List.of(date), CqlTypes.BIGINT, a -> longValue(dateMillis(a.get(0))));
-        add("unixtimestampof", List.of(timeuuid), CqlTypes.BIGINT, a -> longValue(TimeUuids.unixMillis(TimeUuids.uuid(a.get(0)))));
         add("mintimeuuid", List.of(timestamp), timeuuid, a -> TimeUuids.bytes(TimeUuids.min(a.get(0).getLong(a.get(0).position()))));
         add("maxtimeuuid", List.of(timestamp), timeuuid, a -> TimeUuids.bytes(TimeUuids.max(a.get(0).getLong(a.get(0).position()))));
 
         for (String name : List.of("ascii", "bigint", "boolean", "date", "decimal", "double", "duration", "float", "inet",
-                "int", "smallint", "text", "time", "timestamp", "timeuuid", "tinyint", "uuid", "varint", "varchar")) {
-            CqlType type = name.equals("varchar") ? CqlTypes.TEXT : CqlTypes.nativeType(name);
-            // Cassandra 5.0's snake_case names beside the old ones (CASSANDRA-18037)
-            for (String toBlob : List.of(name + "asblob", name + "_as_blob")) {
+                "int", "smallint", "text", "varchar", "time", "timestamp", "timeuuid", "tinyint", "uuid", "varint")) {
+            CqlType type = CqlTypes.nativeType(name);
+            for (String toBlob : List.of(name + "asblob", name + "_as_blob"))
                 addRaw(toBlob, List.of(type), CqlTypes.BLOB, a -> a.get(0).duplicate());
-            }
-            for (String fromBlob : List.of("blobas" + name, "blob_as_" + name)) {
-                addRaw(fromBlob, List.of(CqlTypes.BLOB), type, a -> validated(fromBlob, type, a.get(0)));
-            }
+            for (String fromBlob : List.of("blobas" + name, "blob_as_" + name))
+                addRaw(fromBlob, List.of(CqlTypes.BLOB), type, a -> fromBlob(fromBlob, name, type, a.get(0)));
         }
 
         MathFunctions.overloads().forEach(Functions::register);
@@ -107,31 +101,30 @@ final class Functions {
         MaskingFunctions.factories().forEach(FACTORIES::put);
         VectorFunctions.factories().forEach(FACTORIES::put);
 
-        // Cassandra 5.0's snake_case names for the same functions (CASSANDRA-18037); the old names stay.
+        // Cassandra 5.0's snake_case names for the same functions (CASSANDRA-18037), each a function of its own name,
+        // which its refusals list; the old names stay.
         Map.of("current_timeuuid", "currenttimeuuid", "current_timestamp", "currenttimestamp", "current_date", "currentdate",
                 "current_time", "currenttime", "min_timeuuid", "mintimeuuid", "max_timeuuid", "maxtimeuuid", "to_date", "todate",
                 "to_timestamp", "totimestamp", "to_unix_timestamp", "tounixtimestamp")
-                .forEach((snake, old) -> BY_NAME.put(snake, BY_NAME.get(old)));
+                .forEach((snake, old) -> BY_NAME.put(snake, BY_NAME.get(old).stream()
+                        .map(f -> new Function(snake, f.argTypes(), f.returnType(), f.body(), f.arguments())).toList()));
     }
 
-    private Functions() {}
-
-    /** A blob's bytes as a value of {@code type}, refused as Cassandra's blob conversions refuse what is not one. */
-    private static ByteBuffer validated(String function, CqlType type, ByteBuffer blob) {
+    /**
+     * A blob's bytes as a value of {@code type}, refused as Cassandra refuses bytes that are none of its values,
+     * naming the type as the function does ({@code varchar} for blobAsVarchar).
+     */
+    private static ByteBuffer fromBlob(String name, String typeName, CqlType type, ByteBuffer blob) {
         try {
             type.validate(blob);
-        } catch (RuntimeException e) {
-            throw new InvalidRequestException("In call to function system." + function + ", value 0x" + HexFormat.of().formatHex(bytes(blob))
-                    + " is not a valid binary representation for type " + type.cqlName());
+        } catch (InvalidRequestException e) {
+            throw new InvalidRequestException("In call to function system." + name + ", value " + CqlTypes.BLOB.toCqlLiteral(blob)
+                    + " is not a valid binary representation for type " + typeName);
         }
         return blob.duplicate();
     }
 
-    private static byte[] bytes(ByteBuffer value) {
-        byte[] out = new byte[value.remaining()];
-        value.duplicate().get(out);
-        return out;
-    }
+    private Functions() {}
 
     private static void add(String name, List<CqlType> args, CqlType returnType, Body body) {
         register(new Function(name, args, returnType, body, Arguments.VALUES));
@@ -196,11 +189,11 @@ final class Functions {
         }
         if (compatible.isEmpty()) {
             throw new InvalidRequestException("Invalid call to function " + name + ", none of its type signatures match (known type signatures: "
-                    + signatures(name, overloads) + ")");
+                    + signatures(overloads) + ")");
         }
         if (compatible.size() > 1) {
             throw new InvalidRequestException("Ambiguous call to function " + name + " (can be matched by following signatures: "
-                    + signatures(name, compatible) + "): use type casts to disambiguate");
+                    + signatures(compatible) + "): use type casts to disambiguate");
         }
         return compatible.get(0);
     }
@@ -227,13 +220,13 @@ final class Functions {
         return all;
     }
 
-    /** Cassandra's "system.abs : (int) -> int, ...", each named as called (to_date's are system.to_date's). */
-    private static String signatures(String name, List<Function> overloads) {
+    /** Cassandra's "system.abs : (int) -> int, ...". */
+    private static String signatures(List<Function> overloads) {
         List<String> out = new ArrayList<>();
         for (Function f : overloads) {
             List<String> args = new ArrayList<>();
             for (CqlType t : f.argTypes()) args.add(t.cqlName());
-            out.add(qualified(name) + " : (" + String.join(", ", args) + ") -> " + f.returnType().cqlName());
+            out.add(qualified(f.name()) + " : (" + String.join(", ", args) + ") -> " + f.returnType().cqlName());
         }
         return String.join(", ", out);
     }

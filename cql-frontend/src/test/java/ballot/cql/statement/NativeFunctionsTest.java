@@ -237,6 +237,29 @@ class NativeFunctionsTest {
         assertRefused("SELECT mask_hash(t, 'NOPE') FROM n WHERE k = 1", ErrorCode.INVALID, "Hash algorithm not found: NOPE");
     }
 
+    /** A blob conversion refuses bytes that are no value of its type by its name as called, as Cassandra 5.0.9. */
+    @Test
+    void blobConversionsRefuseInvalidBytesNamingTheFunction() {
+        db.execute("INSERT INTO n (k) VALUES (1)");
+        assertThat(row("SELECT blob_as_varchar(0x61), blobAsInt(0x), varchar_as_blob('a') FROM n WHERE k = 1"))
+                .containsExactly("a", null, ByteBuffer.wrap(new byte[] {'a'}));
+        assertRefused("SELECT blobAsInt(0x0001) FROM n WHERE k = 1", ErrorCode.INVALID,
+                "In call to function system.blobasint, value 0x0001 is not a valid binary representation for type int");
+        assertRefused("SELECT blob_as_text(0xcafe) FROM n WHERE k = 1", ErrorCode.INVALID,
+                "In call to function system.blob_as_text, value 0xcafe is not a valid binary representation for type text");
+        assertRefused("SELECT blobAsVarchar(0xff) FROM n WHERE k = 1", ErrorCode.INVALID,
+                "In call to function system.blobasvarchar, value 0xff is not a valid binary representation for type varchar");
+    }
+
+    /** dateOf and unixTimestampOf are gone from 5.0; a snake_case name is listed by itself in a refusal. */
+    @Test
+    void timeFunctionsAreCassandra50s() {
+        assertRefused("SELECT dateOf(now()) FROM n", ErrorCode.INVALID, "Unknown function 'dateof'");
+        assertRefused("SELECT unixTimestampOf(now()) FROM n", ErrorCode.INVALID, "Unknown function 'unixtimestampof'");
+        assertRefused("SELECT to_timestamp(i) FROM n", ErrorCode.INVALID, "known type signatures: system.to_timestamp : (timeuuid) -> timestamp, "
+                + "system.to_timestamp : (date) -> timestamp)");
+    }
+
     /** to_json is named by its 5.0 name however it is called; from_json has no place in a selection. */
     @Test
     void jsonFunctionsInSelectionsAsCassandraNamesAndRefusesThem() {
