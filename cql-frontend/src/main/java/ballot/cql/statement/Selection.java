@@ -554,8 +554,10 @@ final class Selection {
         return Arithmetic.isNumeric(type);
     }
 
+    /** A cast of a value to its own type is the value itself, named as it is, as in Cassandra. */
     private static Prepared cast(Prepared arg, CqlType target) {
         CqlType source = arg.type();
+        if (Functions.sameType(source, target)) return arg;
         String name = "cast(" + arg.name() + " as " + target.cqlName() + ")";
         ScalarBody body = castBody(source, target);
         return scalar(name, target, List.of(arg), values -> source.orNoValue(values.get(0)) == null ? null : body.apply(values));
@@ -564,7 +566,6 @@ final class Selection {
     private static ScalarBody castBody(CqlType source, CqlType target) {
         CqlType.Kind to = target.kind();
         CqlType.Kind from = source.kind();
-        if (Functions.sameType(source, target)) return v -> v.get(0).duplicate();
         if ((to == CqlType.Kind.TEXT || to == CqlType.Kind.ASCII) && castsToText(source)) {
             return v -> target.decompose(source.asString(v.get(0)));
         }
@@ -582,6 +583,16 @@ final class Selection {
         if (from == CqlType.Kind.TIMEUUID && to == CqlType.Kind.DATE) return Functions.resolve("todate", List.of(source))::apply;
         if (from == CqlType.Kind.TIMESTAMP && to == CqlType.Kind.DATE) return Functions.resolve("todate", List.of(source))::apply;
         if (from == CqlType.Kind.DATE && to == CqlType.Kind.TIMESTAMP) return Functions.resolve("totimestamp", List.of(source))::apply;
+        // Cassandra's casts also take the types whose bytes are a timestamp's (bigint) or a date's (int) as those:
+        // a timestamp to bigint is its milliseconds, to varint likewise; a bigint to date is that of the timestamp
+        // of those milliseconds, an int to timestamp that of the date of that serialized day number.
+        if (from == CqlType.Kind.TIMESTAMP && to == CqlType.Kind.BIGINT) return v -> v.get(0).duplicate();
+        if (from == CqlType.Kind.TIMESTAMP && to == CqlType.Kind.VARINT)
+            return v -> target.decompose(BigInteger.valueOf(v.get(0).getLong(v.get(0).position())));
+        if (from == CqlType.Kind.BIGINT && to == CqlType.Kind.DATE)
+            return Functions.resolve("todate", List.of(CqlTypes.TIMESTAMP))::apply;
+        if (from == CqlType.Kind.INT && to == CqlType.Kind.TIMESTAMP)
+            return Functions.resolve("totimestamp", List.of(CqlTypes.DATE))::apply;
         throw new InvalidRequestException("Cannot cast value of type " + source.cqlName() + " to type " + target.cqlName());
     }
 

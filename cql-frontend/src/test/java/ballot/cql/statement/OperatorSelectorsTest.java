@@ -162,4 +162,20 @@ class OperatorSelectorsTest {
         assertRefused("v[0]", "Invalid element selection: v is of type int is not a collection");
         assertRefused("v[0..1]", "Invalid slice selection: v of type int is not a collection");
     }
+
+    /**
+     * A cast to the value's own type is the value, named as it is; a timestamp casts to bigint and varint as its
+     * milliseconds, a bigint to date as a timestamp, an int to timestamp as a date's day number (Cassandra 5.0.9).
+     */
+    @Test
+    void castsOfTimestampsAndToTheSameTypeAreCassandras() {
+        assertThat(select("cast(v as int)")).isEqualTo("v int 10");
+        assertThat(select("cast(count(*) as bigint)")).isEqualTo("count bigint 1");
+        assertThat(select("cast(ts as bigint)")).isEqualTo("cast(ts as bigint) bigint 1706670245000");
+        assertThat(select("cast(ts as varint)")).isEqualTo("cast(ts as varint) varint 1706670245000");
+        assertThat(select("cast(w as date)")).isEqualTo("cast(w as date) date 1970-01-01");
+        assertThat(select("cast(cast(v as timestamp) as bigint)"))
+                .isEqualTo("cast(cast(v as timestamp) as bigint) bigint -185542586323200000");
+        assertRefused("cast(ts as int)", "Cannot cast value of type timestamp to type int");
+    }
 }
