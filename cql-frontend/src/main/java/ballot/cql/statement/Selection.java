@@ -394,7 +394,7 @@ final class Selection {
     }
 
     private static Prepared writetimeOrTtl(ColumnMetadata c, String name) {
-        if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on PRIMARY KEY part " + c.name());
+        if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot use selection function " + name + " on PRIMARY KEY part " + c.name());
         if (c.type().isCollection() && c.type().isMultiCell()) return ofElements(c, name);
         if (c.type().isMultiCell()) {
             throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on non-frozen collection or UDT " + c.name());

@@ -178,4 +178,12 @@ class OperatorSelectorsTest {
                 .isEqualTo("cast(cast(v as timestamp) as bigint) bigint -185542586323200000");
         assertRefused("cast(ts as int)", "Cannot cast value of type timestamp to type int");
     }
+
+    /** Cassandra 5.0.9 names the function as called, in lower case. */
+    @Test
+    void writetimeOfAKeyColumnIsRefusedNamingTheFunction() {
+        assertRefused("WRITETIME(k)", "Cannot use selection function writetime on PRIMARY KEY part k");
+        assertRefused("maxWriteTime(k)", "Cannot use selection function maxwritetime on PRIMARY KEY part k");
+        assertRefused("ttl(k)", "Cannot use selection function ttl on PRIMARY KEY part k");
+    }
 }
