@@ -137,9 +137,9 @@ class SelectorValuesIT {
         session.execute("CREATE TABLE sv.elements (k int PRIMARY KEY, m map<text, int>, s list<int>, st set<text>)");
         session.execute("INSERT INTO sv.elements (k, m, s, st) VALUES (1, {'a': 1, 'it''s': 2}, [1, 2, 3], {'x'})");
 
-        ResultSet rs = session.execute("SELECT m['a'], s[2], max(m['a']), m['it''s'], st['x'] FROM sv.elements");
-        assertThat(names(rs)).containsExactly("m['a']", "s[2]", "system.max(m['a'])", "m['it's']", "st['x']");
-        assertThat(rs.one().getInt(3)).isEqualTo(2);
+        ResultSet rs = session.execute("SELECT m['a'], max(m['a']), m['it''s'], st['x'] FROM sv.elements");
+        assertThat(names(rs)).containsExactly("m['a']", "system.max(m['a'])", "m['it's']", "st['x']");
+        assertThat(rs.one().getInt(2)).isEqualTo(2);
 
         rs = session.execute(session.prepare("SELECT m[?], m[:key] FROM sv.elements").bind("a", "a"));
         assertThat(names(rs)).containsExactly("m[?]", "m[?]");
