@@ -88,6 +88,11 @@ final class BatchStatement implements CqlStatement {
     }
 
     @Override
+    public List<Integer> partitionKeyIndexes() {
+        return PartitionKeyIndexes.ofBatch(statements, markers);
+    }
+
+    @Override
     public Duration usingTimeout(QueryOptions options) {
         return timeout.before(options, markerNames());
     }

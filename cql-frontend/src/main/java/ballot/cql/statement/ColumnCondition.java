@@ -54,10 +54,12 @@ final class ColumnCondition {
         ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), c.name(), type);
         Operator op = condition.op();
         if (op == Operator.CONTAINS || op == Operator.CONTAINS_KEY) return contains(c, spec, condition, markers, types);
-        // What the condition compares: the column itself, one element, or one field.
+        // What the condition compares: the column itself, one element, or one field, and the name its markers bind.
         CqlType compared;
         ElementAccess access;
+        String comparedName = c.name();
         if (condition.elementKey() != null) {
+            comparedName = "value(" + c.name() + ")";
             if (type instanceof MapType map) {
                 compared = map.values();
                 Value key = Terms.prepare(condition.elementKey(), Terms.element(spec, "key", map.keys()), markers, types);
@@ -89,6 +91,7 @@ final class ColumnCondition {
             int index = udt.fieldIndex(condition.field());
             if (index < 0) throw new InvalidRequestException("Unknown field " + condition.field() + " for column " + c.name());
             compared = udt.fieldTypes().get(index);
+            comparedName = c.name() + "." + condition.field();
             access = (row, b) -> {
                 ByteBuffer whole = row == null ? null : row.value(c);
                 if (whole == null) return null;
@@ -99,7 +102,7 @@ final class ColumnCondition {
             compared = type;
             access = (row, b) -> row == null ? null : row.value(c);
         }
-        ColumnSpec valueSpec = new ColumnSpec(table.keyspace(), table.name(), spec.name(), compared.isMultiCell() ? compared.freeze() : compared);
+        ColumnSpec valueSpec = new ColumnSpec(table.keyspace(), table.name(), comparedName, compared.isMultiCell() ? compared.freeze() : compared);
         CqlType comparedType = valueSpec.type();
         if (op == Operator.IN) {
             List<Value> candidates = new ArrayList<>();
@@ -107,7 +110,7 @@ final class ColumnCondition {
             if (condition.value() instanceof ballot.cql.parse.Term.ListLiteral l) {
                 for (ballot.cql.parse.Term t : l.elements()) candidates.add(Terms.prepare(t, valueSpec, markers, types));
             } else {
-                marker = Terms.prepare(condition.value(), new ColumnSpec(table.keyspace(), table.name(), "in(" + c.name() + ")",
+                marker = Terms.prepare(condition.value(), new ColumnSpec(table.keyspace(), table.name(), "in(" + comparedName + ")",
                         CqlTypes.list(comparedType, true)), markers, types);
             }
             Value listMarker = marker;

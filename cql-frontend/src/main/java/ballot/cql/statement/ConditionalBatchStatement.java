@@ -51,10 +51,9 @@ final class ConditionalBatchStatement implements CqlStatement {
         return markers.names();
     }
 
-    /** The first markers that bind the key columns, for drivers to route by: every statement writes that partition. */
     @Override
     public List<Integer> partitionKeyIndexes() {
-        return PartitionKeyIndexes.of(statements.get(0).table(), markers);
+        return PartitionKeyIndexes.ofBatch(statements, markers);
     }
 
     @Override

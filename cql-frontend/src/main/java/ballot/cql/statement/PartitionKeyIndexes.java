@@ -10,19 +10,34 @@ import java.util.List;
 final class PartitionKeyIndexes {
     private PartitionKeyIndexes() {}
 
-    /** For each key column in key order the index of the marker of its {@code k = ?} relation; empty if one has none. */
+    /**
+     * For each key column in key order the index of the last marker bound to the column itself ({@code k = ?}, an
+     * element of {@code k IN (?, ?)}, a value of INSERT), as Cassandra gives it; empty if a key column has none.
+     */
     static List<Integer> of(TableMetadata table, Markers markers) {
         List<ColumnSpec> specs = markers.specs();
         List<Integer> indexes = new ArrayList<>();
         for (ColumnMetadata c : table.partitionKey()) {
             int found = -1;
-            for (int i = 0; i < specs.size() && found < 0; i++) {
-                ColumnSpec spec = specs.get(i);
-                if (markers.receiverName(i).equals(c.name()) && spec.type().equals(c.type()) && spec.table().equals(table.name())) found = i;
+            for (int i = 0; i < specs.size(); i++) {
+                if (bindsColumn(table, c, specs.get(i), markers.receiverName(i))) found = i;
             }
             if (found < 0) return List.of();
             indexes.add(found);
         }
         return indexes;
+    }
+
+    /**
+     * A batch's: those of its first statement's table over all its markers (the PREPARED result sends them only when
+     * every marker is of that table).
+     */
+    static List<Integer> ofBatch(List<? extends CasPart> statements, Markers markers) {
+        return statements.isEmpty() ? List.of() : of(statements.get(0).table(), markers);
+    }
+
+    private static boolean bindsColumn(TableMetadata table, ColumnMetadata c, ColumnSpec spec, String receiver) {
+        return receiver.equals(c.name()) && spec.type().equals(c.type())
+                && spec.keyspace().equals(table.keyspace()) && spec.table().equals(table.name());
     }
 }

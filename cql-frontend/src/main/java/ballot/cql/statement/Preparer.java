@@ -142,7 +142,7 @@ public final class Preparer {
             return new ConditionalBatchStatement(b.type(), parts, markers);
         }
         Value timestamp = b.attributes().timestamp() == null ? null : Terms.prepare(b.attributes().timestamp(),
-                new ColumnSpec("", "", "[timestamp]", ballot.cql.type.CqlTypes.BIGINT), markers, UserTypeResolver.NONE);
+                new ColumnSpec("[batch]", "[batch]", "[timestamp]", ballot.cql.type.CqlTypes.BIGINT), markers, UserTypeResolver.NONE);
         return new BatchStatement(b.type(), plain, markers, timestamp, timeout);
     }
 

@@ -291,10 +291,23 @@ final class Restrictions {
         return new ColumnSpec(table.keyspace(), table.name(), "(" + String.join(",", m.columns()) + ")", type);
     }
 
+    /** A tuple compared with {@code m}'s columns: the elements of {@code (?, ?)} bind the columns themselves, as in Cassandra. */
+    private Value tupleValue(Relation.Multi m, Term value, TupleType type, Markers markers, UserTypeResolver types) {
+        if (!(value instanceof Term.TupleLiteral literal) || literal.elements().size() != m.columns().size()) {
+            return Terms.prepare(value, tupleReceiver(m, type), markers, types);
+        }
+        List<ColumnSpec> receivers = new ArrayList<>();
+        for (String name : m.columns()) {
+            ColumnMetadata c = column(table, name);
+            receivers.add(new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()));
+        }
+        return Terms.tuple(literal.elements(), receivers, type, markers, types);
+    }
+
     /** {@code (c1, c2) = (v1, v2)} over the clustering columns from {@code start} on. */
     private PrefixPart tupleEq(Relation.Multi m, int start, Markers markers, UserTypeResolver types) {
         TupleType tupleType = tupleType(m, start);
-        Value tuple = Terms.prepare(m.value(), tupleReceiver(m, tupleType), markers, types);
+        Value tuple = tupleValue(m, m.value(), tupleType, markers, types);
         return new PrefixPart(m.columns().size(), b -> {
             ByteBuffer bound = tuple.bind(b);
             if (bound == null || bound == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value in condition for columns " + m.columns());
@@ -309,10 +322,10 @@ final class Restrictions {
     /** {@code (c1, c2) IN ((v1, v2), ...)} over the clustering columns from {@code start} on. */
     private PrefixPart tupleIn(Relation.Multi m, int start, Markers markers, UserTypeResolver types) {
         TupleType tupleType = tupleType(m, start);
-        ColumnSpec receiver = tupleReceiver(m, tupleType);
         java.util.function.Function<Bindings, List<ByteBuffer>> tuples;
         if (m.value() instanceof Term.BindMarker marker) {
-            ColumnSpec listReceiver = new ColumnSpec(table.keyspace(), table.name(), "in(" + receiver.name() + ")", CqlTypes.list(tupleType, true));
+            ColumnSpec listReceiver = new ColumnSpec(table.keyspace(), table.name(), "in(" + String.join(",", m.columns()) + ")",
+                    CqlTypes.list(tupleType, true));
             Value list = Terms.prepare(marker, listReceiver, markers, types);
             tuples = b -> {
                 ByteBuffer value = list.bind(b);
@@ -321,7 +334,7 @@ final class Restrictions {
             };
         } else {
             List<Value> literals = new ArrayList<>();
-            for (Term t : ((Term.ListLiteral) m.value()).elements()) literals.add(Terms.prepare(t, receiver, markers, types));
+            for (Term t : ((Term.ListLiteral) m.value()).elements()) literals.add(tupleValue(m, t, tupleType, markers, types));
             tuples = b -> literals.stream().map(v -> v.bind(b)).toList();
         }
         return new PrefixPart(m.columns().size(), b -> {
@@ -355,7 +368,7 @@ final class Restrictions {
             boolean descending = table.clustering().get(start).descending();
             for (int i = 1; i < m.columns().size(); i++) mixedOrderSlice |= table.clustering().get(start + i).descending() != descending;
             TupleType tupleType = tupleType(m, start);
-            Value tuple = Terms.prepare(m.value(), tupleReceiver(m, tupleType), markers, types);
+            Value tuple = tupleValue(m, m.value(), tupleType, markers, types);
             for (int i = 0; i < m.columns().size(); i++) {
                 int index = i;
                 components.add(b -> {

@@ -110,7 +110,8 @@ final class RowFilter {
             } else {
                 throw new InvalidRequestException("Cannot use CONTAINS on non-collection column " + c.name());
             }
-            Value value = Terms.prepare(s.value(), Terms.element(receiver, "value", element), markers, types);
+            String role = op == Operator.CONTAINS_KEY ? "key" : "value";
+            Value value = Terms.prepare(s.value(), Terms.element(receiver, role, element), markers, types);
             return new RowFilter(c, s, b -> {
                 ByteBuffer wanted = required(value.bind(b), c, nullValue(c));
                 return row -> {

@@ -275,9 +275,13 @@ final class Selection {
         return value(table, inner, term, type, markers, types);
     }
 
-    /** A literal or bind marker of a known type: {@code term} as written names the column, {@code inner} is bound. */
+    /**
+     * A literal or bind marker of a known type: {@code term} as written names the column, {@code inner} is bound. A
+     * marker there binds {@code [selection]}, as Cassandra names it in PREPARED.
+     */
     private static Prepared value(TableMetadata table, Term inner, Term term, CqlType type, Markers markers, UserTypeResolver types) {
-        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), Terms.describe(term), type);
+        String receiverName = inner instanceof Term.BindMarker ? "[selection]" : Terms.describe(term);
+        ColumnSpec receiver = new ColumnSpec(table.keyspace(), table.name(), receiverName, type);
         Value value = Terms.prepare(inner, receiver, markers, types);
         String name = Terms.describe(term);
         return new Prepared() {

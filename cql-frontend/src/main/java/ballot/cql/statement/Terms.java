@@ -180,12 +180,21 @@ final class Terms {
             throw new InvalidRequestException("Invalid tuple literal for " + receiver.name() + ": too many elements. Type "
                     + tuple.cqlName() + " expects " + tuple.size() + " but got " + terms.size());
         }
-        List<Value> components = new ArrayList<>();
+        List<ColumnSpec> componentReceivers = new ArrayList<>();
         for (int i = 0; i < terms.size(); i++) {
-            ColumnSpec componentReceiver = new ColumnSpec(receiver.keyspace(), receiver.table(),
-                    "component(" + receiver.name() + ", " + i + ")", tuple.fieldTypes().get(i));
-            components.add(prepare(terms.get(i), componentReceiver, markers, types));
+            componentReceivers.add(new ColumnSpec(receiver.keyspace(), receiver.table(), receiver.name() + "[" + i + "]",
+                    tuple.fieldTypes().get(i)));
         }
+        return tuple(terms, componentReceivers, tuple, markers, types);
+    }
+
+    /**
+     * A tuple of {@code terms}, each bound to its own receiver: a tuple column's component {@code t[0]}, or in a
+     * multi-column relation {@code (c, d) > (?, ?)} the column itself.
+     */
+    static Value tuple(List<Term> terms, List<ColumnSpec> receivers, TupleType tuple, Markers markers, UserTypeResolver types) {
+        List<Value> components = new ArrayList<>();
+        for (int i = 0; i < terms.size(); i++) components.add(prepare(terms.get(i), receivers.get(i), markers, types));
         return b -> {
             List<ByteBuffer> bound = new ArrayList<>(components.size());
             for (Value v : components) {
@@ -200,7 +209,7 @@ final class Terms {
         String name = call.name();
         if (isFromJson(name)) {
             if (call.args().size() != 1) throw new InvalidRequestException("fromJson() takes exactly 1 argument");
-            Value json = prepare(call.args().get(0), element(receiver, "json", CqlTypes.TEXT), markers, types);
+            Value json = prepare(call.args().get(0), argument(receiver, 0, "system.fromjson", CqlTypes.TEXT), markers, types);
             CqlType type = receiver.type();
             return b -> {
                 ByteBuffer text = json.bind(b);
@@ -217,9 +226,7 @@ final class Terms {
         }
         List<Value> args = new ArrayList<>();
         for (int i = 0; i < call.args().size(); i++) {
-            ColumnSpec argReceiver = new ColumnSpec(receiver.keyspace(), receiver.table(), "arg" + i + "(" + name + ")",
-                    function.argTypes().get(i));
-            args.add(prepare(call.args().get(i), argReceiver, markers, types));
+            args.add(prepare(call.args().get(i), argument(receiver, i, "system." + name, function.argTypes().get(i)), markers, types));
         }
         return b -> {
             List<ByteBuffer> bound = new ArrayList<>(args.size());

@@ -57,8 +57,10 @@ final class ResultCodec {
         out.writeInt((global ? GLOBAL_TABLES_SPEC : 0) | (m.lwt() ? PreparedMetadata.LWT_FLAG : 0));
         out.writeInt(m.variables().size());
         if (version.isAtLeast(ProtocolVersion.V4)) {
-            out.writeInt(m.partitionKeyIndexes().size());
-            for (int index : m.partitionKeyIndexes()) out.writeShort(index);
+            // Key indexes are sent only when every marker is of one table, as Cassandra sends them.
+            List<Integer> keyIndexes = global ? m.partitionKeyIndexes() : List.of();
+            out.writeInt(keyIndexes.size());
+            for (int index : keyIndexes) out.writeShort(index);
         }
         encodeColumnSpecs(m.variables(), global, version, out);
     }

@@ -299,6 +299,19 @@ class ResponseCodecTest {
     }
 
     @Test
+    void sendsPartitionKeyIndexesOnlyWhenEveryMarkerIsOfOneTable() {
+        ColumnSpec batchTimestamp = new ColumnSpec("[batch]", "[batch]", "[timestamp]", CqlTypes.BIGINT);
+        Prepared prepared = new Prepared(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.wrap(new byte[] {2}),
+                new PreparedMetadata(List.of(batchTimestamp, K), List.of(1)), RowsMetadata.EMPTY);
+
+        var driver = (com.datastax.oss.protocol.internal.response.result.Prepared) driverDecode(encode(prepared, ProtocolVersion.V4)).message;
+
+        assertThat(driver.variablesMetadata.flags & 0x0001).isZero();
+        assertThat(driver.variablesMetadata.pkIndices).isNullOrEmpty();
+        assertThat(driver.variablesMetadata.columnSpecs).extracting(c -> c.ksName).containsExactly("[batch]", "ks");
+    }
+
+    @Test
     void marksAConditionalStatementWithBit31OfThePreparedMetadataFlagsOnly() {
         Prepared conditional = new Prepared(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.wrap(new byte[] {2}),
                 new PreparedMetadata(List.of(K), List.of(0), true), RowsMetadata.EMPTY);
