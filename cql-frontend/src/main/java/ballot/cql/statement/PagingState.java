@@ -48,7 +48,7 @@ record PagingState(PartitionKey partition, ByteBuffer[] clustering, boolean part
     static PagingState decode(ByteBuffer bytes) {
         try {
             ByteBuffer in = bytes.duplicate();
-            if (in.get() != VERSION) throw new ProtocolException("Invalid value for the paging state: unknown version");
+            if (in.get() != VERSION) throw new ProtocolException("Invalid value for the paging state");
             ByteBuffer key = slice(in, in.getShort() & 0xFFFF);
             int flags = in.get();
             ByteBuffer[] clustering = null;

@@ -114,6 +114,7 @@ public final class RequestCodec {
             }
         }
         int pageSize = (flags & PAGE_SIZE) != 0 ? readInt(body, "page size") : -1;
+        if (pageSize == 0) throw new ProtocolException("The page size cannot be 0"); // a negative one asks for no paging
         ByteBuffer pagingState = (flags & PAGING_STATE) != 0 ? Primitives.readBytes(body, "paging state") : null;
         ConsistencyLevel serial = (flags & SERIAL_CONSISTENCY) != 0 ? readSerial(body) : null;
         Long timestamp = (flags & DEFAULT_TIMESTAMP) != 0 ? readTimestamp(body) : null;

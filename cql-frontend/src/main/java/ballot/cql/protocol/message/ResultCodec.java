@@ -42,7 +42,7 @@ final class ResultCodec {
 
     private static void encodeRowsMetadata(RowsMetadata m, ProtocolVersion version, ByteBuf out) {
         boolean changed = m.newMetadataId() != null && version.isAtLeast(ProtocolVersion.V5);
-        boolean global = !m.noMetadata() && isSingleTable(m.columns());
+        boolean global = isSingleTable(m.columns());
         int flags = (global ? GLOBAL_TABLES_SPEC : 0) | (m.pagingState() != null ? HAS_MORE_PAGES : 0)
                 | (m.noMetadata() ? NO_METADATA : 0) | (changed ? METADATA_CHANGED : 0);
         out.writeInt(flags);

@@ -8,7 +8,8 @@ import java.util.List;
  * itself when every column comes from the same table.
  *
  * @param columnCount the number of columns of each row, also when the column specs are left out
- * @param columns the column specs; empty when {@code noMetadata}
+ * @param columns the column specs; when {@code noMetadata} they are not sent (and may be empty), but still decide
+ *     Global_tables_spec, which Cassandra sets with No_metadata too
  * @param noMetadata the client asked to skip metadata (it holds it from PREPARE): only the count is sent
  * @param pagingState set when more pages follow (Has_more_pages), else null
  * @param newMetadataId v5: set when the result metadata differs from the id the client sent in EXECUTE
@@ -21,9 +22,8 @@ public record RowsMetadata(int columnCount, List<ColumnSpec> columns, boolean no
 
     public RowsMetadata {
         columns = List.copyOf(columns);
-        if (noMetadata && !columns.isEmpty()) throw new IllegalArgumentException("no_metadata with column specs");
         if (noMetadata && newMetadataId != null) throw new IllegalArgumentException("no_metadata with a new metadata id");
-        if (!noMetadata && columns.size() != columnCount)
+        if ((!noMetadata || !columns.isEmpty()) && columns.size() != columnCount)
             throw new IllegalArgumentException(columns.size() + " column specs for " + columnCount + " columns");
     }
 
@@ -40,9 +40,9 @@ public record RowsMetadata(int columnCount, List<ColumnSpec> columns, boolean no
         return new RowsMetadata(columnCount, columns, false, pagingState, id);
     }
 
-    /** Drops the column specs, as the client asked with Skip_metadata, unless the metadata changed. */
+    /** Leaves the column specs out of the wire, as the client asked with Skip_metadata, unless the metadata changed. */
     public RowsMetadata withoutColumnSpecsUnlessChanged() {
         if (noMetadata || newMetadataId != null) return this;
-        return new RowsMetadata(columnCount, List.of(), true, pagingState, null);
+        return new RowsMetadata(columnCount, columns, true, pagingState, null);
     }
 }

@@ -244,6 +244,14 @@ class RequestCodecTest {
     }
 
     @Test
+    void rejectsAPageSizeOfZero() {
+        assertThatThrownBy(() -> RequestCodec.decode(envelope(ProtocolVersion.V4, Opcode.QUERY,
+                "00 00 00 01 78  00 01  04  00 00 00 00")))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessage("The page size cannot be 0");
+    }
+
+    @Test
     void rejectsANonSerialSerialConsistency() {
         assertThatThrownBy(() -> RequestCodec.decode(envelope(ProtocolVersion.V4, Opcode.QUERY,
                 "00 00 00 01 78  00 01  10  00 01")))
