@@ -69,7 +69,8 @@ class ParticipantsTest {
     void localSerialWithoutAReplicaInTheDataCenterIsUnavailable() {
         assertThatThrownBy(() -> Participants.of(REPLICAS, "dc3", ConsistencyLevel.LOCAL_SERIAL, ConsistencyLevel.LOCAL_QUORUM))
                 .isInstanceOf(UnavailableException.class)
-                .hasMessage("Cannot achieve consistency level LOCAL_SERIAL (required=1, alive=0)");
+                .hasMessage("Cannot achieve consistency level LOCAL_SERIAL").hasFieldOrPropertyWithValue("required", 1)
+                .hasFieldOrPropertyWithValue("alive", 0);
     }
 
     @Test

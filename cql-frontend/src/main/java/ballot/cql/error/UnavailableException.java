@@ -10,8 +10,7 @@ public final class UnavailableException extends CqlException {
     private final int alive;
 
     public UnavailableException(ConsistencyLevel consistency, int required, int alive) {
-        super(ErrorCode.UNAVAILABLE, "Cannot achieve consistency level " + consistency
-                + " (required=" + required + ", alive=" + alive + ")");
+        super(ErrorCode.UNAVAILABLE, "Cannot achieve consistency level " + consistency); // the counts go in their own fields
         this.consistency = consistency;
         this.required = required;
         this.alive = alive;

@@ -1,6 +1,7 @@
 package ballot.cql.statement;
 
 import ballot.cql.WriteType;
+import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.parse.Statement;
@@ -11,8 +12,8 @@ import ballot.cql.protocol.message.VoidResult;
 import ballot.cql.schema.TableMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 final class BatchStatement implements CqlStatement {
     private static final Logger log = LoggerFactory.getLogger(BatchStatement.class);
+    private static final int UNLOGGED_PARTITIONS_WARNED_AFTER = 10;
     private final Statement.BatchType type;
     private final List<BatchableStatement> statements;
     private final Markers markers;
@@ -133,6 +135,7 @@ final class BatchStatement implements CqlStatement {
         return collected.thenCompose(b -> {
             List<PartitionUpdate> updates = b.build();
             checkSize(updates, statements, batch);
+            if (type != Statement.BatchType.LOGGED) warnOfPartitions(updates, statements, batch);
             return batch.data().write(updates, batch.consistency(), writeType);
         }).thenApply(ignored -> new VoidResult());
     }
@@ -148,12 +151,12 @@ final class BatchStatement implements CqlStatement {
         long size = 0;
         for (PartitionUpdate u : updates) size += u.dataSize();
         if (size <= limits.batchSizeWarnBytes()) return;
-        Set<String> tables = new TreeSet<>();
-        for (BatchableStatement s : statements) tables.add(s.table().keyspace() + "." + s.table().name());
+        Set<String> tables = tables(statements);
         boolean fails = size > limits.batchSizeFailBytes();
         long threshold = fails ? limits.batchSizeFailBytes() : limits.batchSizeWarnBytes();
-        String message = "Batch for " + tables + " is of size " + kib(size) + ", exceeding specified threshold of " + kib(threshold)
-                + " by " + kib(size - threshold) + "." + (fails ? " (see batch_size_fail_threshold_in_kb)" : "");
+        // in bytes, as Cassandra 5.0 writes it
+        String message = "Batch for " + tables + " is of size " + size + ", exceeding specified threshold of " + threshold
+                + " by " + (size - threshold) + "." + (fails ? " (see batch_size_fail_threshold_in_kb)" : "");
         if (fails) {
             log.error(message);
             throw new InvalidRequestException("Batch too large");
@@ -162,7 +165,22 @@ final class BatchStatement implements CqlStatement {
         batch.warn(message);
     }
 
-    private static String kib(long bytes) {
-        return String.format(Locale.ROOT, "%.3fKiB", bytes / 1024.0);
+    /**
+     * Cassandra's warning for a batch that is not logged over more than {@value #UNLOGGED_PARTITIONS_WARNED_AFTER}
+     * partitions (unlogged_batch_across_partitions_warn_threshold's default), told apart by their keys alone.
+     */
+    private static void warnOfPartitions(List<PartitionUpdate> updates, List<BatchableStatement> statements, QueryContext batch) {
+        Set<PartitionKey> keys = new HashSet<>();
+        for (PartitionUpdate u : updates) keys.add(u.key());
+        if (keys.size() <= UNLOGGED_PARTITIONS_WARNED_AFTER) return;
+        Set<String> tables = tables(statements);
+        batch.warn("Unlogged batch covering " + keys.size() + " partitions detected against table" + (tables.size() == 1 ? " " : "s ")
+                + tables + ". You should use a logged batch for atomicity, or asynchronous writes for performance.");
+    }
+
+    private static Set<String> tables(List<BatchableStatement> statements) {
+        Set<String> tables = new TreeSet<>();
+        for (BatchableStatement s : statements) tables.add(s.table().keyspace() + "." + s.table().name());
+        return tables;
     }
 }
