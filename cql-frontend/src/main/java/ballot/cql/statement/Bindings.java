@@ -15,6 +15,7 @@ import java.util.Map;
  */
 final class Bindings {
     static final Bindings NONE = new Bindings(List.of());
+    private static final String WRONG_COUNT = "Invalid amount of bind variables";
 
     private final List<ByteBuffer> values;
 
@@ -25,8 +26,7 @@ final class Bindings {
     static Bindings of(List<ByteBuffer> values, List<String> valueNames, List<String> markerNames) {
         if (valueNames == null) {
             if (values.size() != markerNames.size()) {
-                throw new InvalidRequestException("There were " + markerNames.size() + " markers(?) in CQL but "
-                        + values.size() + " bound variables");
+                throw new InvalidRequestException(WRONG_COUNT);
             }
             return new Bindings(values);
         }
@@ -37,7 +37,7 @@ final class Bindings {
             if (name == null) throw new InvalidRequestException("Named values were sent for a statement whose markers have no names");
             ByteBuffer value = byName.containsKey(name) ? byName.get(name) : byName.get(name.toLowerCase(java.util.Locale.ROOT));
             if (value == null && !byName.containsKey(name) && !byName.containsKey(name.toLowerCase(java.util.Locale.ROOT))) {
-                throw new InvalidRequestException("No value has been provided for bind marker " + name);
+                throw new InvalidRequestException(WRONG_COUNT); // as in Cassandra, a marker without a value is one value too few
             }
             ordered.add(value);
         }

@@ -361,7 +361,11 @@ final class Restrictions {
             op = s.op();
             ColumnMetadata c = table.clustering().get(start);
             Value value = Terms.prepare(s.value(), new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()), markers, types);
-            components.add(b -> emptyIfNull(value.bind(b)));
+            components.add(b -> {
+                ByteBuffer v = value.bind(b);
+                if (v == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + c.name());
+                return emptyIfNull(v);
+            });
         } else {
             Relation.Multi m = (Relation.Multi) r;
             op = m.op();
@@ -677,7 +681,6 @@ final class Restrictions {
         for (int i = 0; i < values.length; i++) {
             ByteBuffer v = bound.values().get(i).bind(b);
             if (v == null) throw new InvalidRequestException("Invalid null value in condition for a clustering column slice");
-            if (v == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value in condition for a clustering column slice");
             values[i] = v;
         }
         return values;

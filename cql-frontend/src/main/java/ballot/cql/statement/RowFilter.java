@@ -185,7 +185,7 @@ final class RowFilter {
 
     private static ByteBuffer required(ByteBuffer value, ColumnMetadata c, String nullValue) {
         if (value == null) throw new InvalidRequestException(nullValue);
-        if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + c.name());
+        if (value == QueryOptions.UNSET) throw new InvalidRequestException("Unsupported unset value for column " + c.name());
         return value;
     }
 }

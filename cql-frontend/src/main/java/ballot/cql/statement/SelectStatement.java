@@ -256,7 +256,7 @@ final class SelectStatement implements CqlStatement {
     private static int bindLimit(Value value, Bindings b, String what) {
         if (value == null) return Integer.MAX_VALUE;
         ByteBuffer v = value.bind(b);
-        if (v == null) throw new InvalidRequestException("Invalid null value of " + what);
+        if (v == null) throw new InvalidRequestException("Invalid null value of limit"); // PER PARTITION LIMIT's too, as in Cassandra
         if (v == QueryOptions.UNSET) return Integer.MAX_VALUE;
         int n = v.getInt(v.position());
         if (n <= 0) throw new InvalidRequestException(what + " must be strictly positive");

@@ -75,8 +75,8 @@ final class Terms {
             int index = m.index();
             return b -> {
                 ByteBuffer value = b.get(index);
-                if (value == null) throw new InvalidRequestException("Invalid null value for IN restriction on " + receiver.name());
-                if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for IN restriction on " + receiver.name());
+                if (value == null) throw new InvalidRequestException("Invalid null value for column " + receiver.name());
+                if (value == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + receiver.name());
                 listType.validate(value);
                 return listType.unpack(listType.normalized(value));
             };
