@@ -112,13 +112,15 @@ final class Terms {
                 throw new InvalidRequestException("Invalid vector literal for " + receiver.name() + " of type " + type.cqlName()
                         + "; expected " + vector.dimension() + " elements, but given " + literal.elements().size());
             }
+            checkElements("vector", receiver, "value", literal.elements(), vector.elements(), types);
             List<Value> elements = elements(literal.elements(), element(receiver, "value", vector.elements()), markers, types);
             return b -> vector.pack(bindAll(elements, b, receiver));
         }
         if (!(type instanceof ListType list)) {
             if (type instanceof SetType && literal.elements().isEmpty()) return setLiteral(List.of(), receiver, markers, types);
-            throw invalidLiteral("list", receiver);
+            throw new InvalidRequestException("Unexpected receiver type '" + type.cqlName() + "'; only list and vector are expected");
         }
+        checkElements("list", receiver, "value", literal.elements(), list.elements(), types);
         List<Value> elements = elements(literal.elements(), element(receiver, "value", list.elements()), markers, types);
         return b -> list.pack(bindAll(elements, b, receiver));
     }
@@ -127,14 +129,20 @@ final class Terms {
         CqlType type = receiver.type();
         if (type instanceof MapType map && terms.isEmpty()) return b -> map.pack(List.of());
         if (!(type instanceof SetType set)) throw invalidLiteral("set", receiver);
+        checkElements("set", receiver, "value", terms, set.elements(), types);
         List<Value> elements = elements(terms, element(receiver, "value", set.elements()), markers, types);
         return b -> set.pack(bindAll(elements, b, receiver));
     }
 
     private static Value mapLiteral(Term.MapLiteral literal, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
         CqlType type = receiver.type();
-        if (literal.keys().isEmpty() && type instanceof SetType) return setLiteral(List.of(), receiver, markers, types);
+        // {} is an empty set to Cassandra where no map is expected
+        if (literal.keys().isEmpty() && !(type instanceof MapType)) return setLiteral(List.of(), receiver, markers, types);
         if (!(type instanceof MapType map)) throw invalidLiteral("map", receiver);
+        for (int i = 0; i < literal.keys().size(); i++) {
+            checkElements("map", receiver, "key", List.of(literal.keys().get(i)), map.keys(), types);
+            checkElements("map", receiver, "value", List.of(literal.values().get(i)), map.values(), types);
+        }
         List<Value> keys = elements(literal.keys(), element(receiver, "key", map.keys()), markers, types);
         List<Value> values = elements(literal.values(), element(receiver, "value", map.values()), markers, types);
         return b -> {
@@ -154,6 +162,10 @@ final class Terms {
             int index = udt.fieldIndex(field);
             if (index < 0) {
                 throw new InvalidRequestException("Unknown field '" + field + "' in value of user defined type " + udt.name());
+            }
+            if (argument(literal.values().get(i), types).fit(udt.fieldTypes().get(index)) == Fit.NONE) {
+                throw new InvalidRequestException("Invalid user type literal for " + receiver.name() + ": field " + field
+                        + " is not of type " + udt.fieldTypes().get(index).cqlName());
             }
             ColumnSpec fieldReceiver = new ColumnSpec(receiver.keyspace(), receiver.table(), receiver.name() + "." + field,
                     udt.fieldTypes().get(index));
@@ -182,6 +194,10 @@ final class Terms {
         }
         List<ColumnSpec> componentReceivers = new ArrayList<>();
         for (int i = 0; i < terms.size(); i++) {
+            if (argument(terms.get(i), types).fit(tuple.fieldTypes().get(i)) == Fit.NONE) {
+                throw new InvalidRequestException("Invalid tuple literal for " + receiver.name() + ": component " + i
+                        + " is not of type " + tuple.fieldTypes().get(i).cqlName());
+            }
             componentReceivers.add(new ColumnSpec(receiver.keyspace(), receiver.table(), receiver.name() + "[" + i + "]",
                     tuple.fieldTypes().get(i)));
         }
@@ -272,7 +288,7 @@ final class Terms {
             Argument operand = argument(n.term(), types);
             return resolved(text, p -> Operators.resolveNegation(operand, p), false);
         }
-        return new Argument(text, literalType(term, types), p -> weaklyFits(term, p.kind()) ? Fit.WEAK : Fit.NONE, false,
+        return new Argument(text, literalType(term, types), p -> literalFits(term, p, types) ? Fit.WEAK : Fit.NONE, false,
                 term instanceof Term.ListLiteral l ? l.elements().size() : -1);
     }
 
@@ -345,13 +361,56 @@ final class Terms {
         return CqlTypes.tuple(components);
     }
 
-    private static boolean weaklyFits(Term term, CqlType.Kind kind) {
-        if (term instanceof Term.ListLiteral) return kind == CqlType.Kind.LIST || kind == CqlType.Kind.SET || kind == CqlType.Kind.VECTOR;
-        if (term instanceof Term.SetLiteral) return kind == CqlType.Kind.SET;
-        if (term instanceof Term.MapLiteral m) return kind == CqlType.Kind.MAP || m.keys().isEmpty() && kind == CqlType.Kind.SET;
-        if (term instanceof Term.TupleLiteral) return kind == CqlType.Kind.TUPLE;
-        if (term instanceof Term.UdtLiteral) return kind == CqlType.Kind.UDT;
+    /**
+     * Whether a collection, tuple or user type literal may be assigned to {@code type} (Cassandra's testAssignment of
+     * literals): a type of its shape whose elements, keys, values, components or fields its own each fit.
+     */
+    private static boolean literalFits(Term term, CqlType type, UserTypeResolver types) {
+        if (term instanceof Term.ListLiteral l) {
+            if (type instanceof ListType list) return allFit(l.elements(), list.elements(), types);
+            if (type instanceof VectorType vector) return allFit(l.elements(), vector.elements(), types);
+            return type instanceof SetType && l.elements().isEmpty();
+        }
+        if (term instanceof Term.SetLiteral set) return type instanceof SetType st && allFit(set.elements(), st.elements(), types);
+        if (term instanceof Term.MapLiteral m) {
+            if (m.keys().isEmpty()) return type instanceof MapType || type instanceof SetType;
+            return type instanceof MapType map && allFit(m.keys(), map.keys(), types) && allFit(m.values(), map.values(), types);
+        }
+        if (term instanceof Term.TupleLiteral t) {
+            if (!(type instanceof TupleType tuple) || t.elements().size() > tuple.size()) return false;
+            for (int i = 0; i < t.elements().size(); i++) {
+                if (argument(t.elements().get(i), types).fit(tuple.fieldTypes().get(i)) == Fit.NONE) return false;
+            }
+            return true;
+        }
+        if (term instanceof Term.UdtLiteral u) {
+            if (!(type instanceof UserType udt)) return false;
+            for (int i = 0; i < u.fields().size(); i++) {
+                int index = udt.fieldIndex(u.fields().get(i));
+                if (index < 0 || argument(u.values().get(i), types).fit(udt.fieldTypes().get(index)) == Fit.NONE) return false;
+            }
+            return true;
+        }
         return true; // fromJson
+    }
+
+    private static boolean allFit(List<Term> terms, CqlType type, UserTypeResolver types) {
+        for (Term t : terms) if (argument(t, types).fit(type) == Fit.NONE) return false;
+        return true;
+    }
+
+    /**
+     * Cassandra's check of a collection literal before its elements are prepared: each element (key, value) must be
+     * assignable to its place, else {@code Invalid list literal for l: value 'a' is not of type int}.
+     */
+    private static void checkElements(String literal, ColumnSpec receiver, String role, List<Term> terms, CqlType type,
+            UserTypeResolver types) {
+        for (Term t : terms) {
+            if (argument(t, types).fit(type) == Fit.NONE) {
+                throw new InvalidRequestException("Invalid " + literal + " literal for " + receiver.name() + ": " + role + " "
+                        + describe(t) + " is not of type " + type.cqlName());
+            }
+        }
     }
 
     private static boolean isFromJson(String name) {
