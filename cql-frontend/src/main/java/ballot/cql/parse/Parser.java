@@ -764,7 +764,6 @@ public final class Parser {
                 compactStorage = true;
                 continue;
             }
-            Token nameToken = peek();
             String property = identifier("property name");
             expectSymbol("=");
             Object value;
@@ -773,9 +772,8 @@ public final class Parser {
             } else {
                 value = propertyValue();
             }
-            if (values.put(property, value) != null) {
-                throw syntax(nameToken, "Multiple definitions for property '" + property + "'");
-            }
+            // Cassandra reports a repeated property, and a repeated key of a property's map, without a position
+            if (values.put(property, value) != null) throw new SyntaxException("Multiple definitions for property '" + property + "'");
         } while (acceptWord("and"));
         return new Properties(values, List.copyOf(clusteringOrder), compactStorage);
     }
@@ -787,7 +785,7 @@ public final class Parser {
             do {
                 String key = propertyValue();
                 expectSymbol(":");
-                map.put(key, propertyValue());
+                if (map.put(key, propertyValue()) != null) throw new SyntaxException("Multiple definition for property " + key);
             } while (acceptSymbol(","));
         }
         expectSymbol("}");

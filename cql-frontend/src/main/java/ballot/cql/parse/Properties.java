@@ -1,7 +1,9 @@
 package ballot.cql.parse;
 
+import ballot.cql.error.SyntaxException;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -15,5 +17,19 @@ public record Properties(Map<String, Object> values, List<Ordering> clusteringOr
 
     public Properties {
         values = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    }
+
+    /** A boolean property's value, as Cassandra reads one: 1, true or yes; 0, false or no; in any case. */
+    public static boolean parseBoolean(String name, Object value) {
+        switch (value.toString().toLowerCase(Locale.ROOT)) {
+            case "1", "true", "yes" -> {
+                return true;
+            }
+            case "0", "false", "no" -> {
+                return false;
+            }
+            default -> throw new SyntaxException("Invalid boolean value " + value + " for '" + name + "'. Positive values can be '1', "
+                    + "'true' or 'yes'. Negative values can be '0', 'false' or 'no'.");
+        }
     }
 }

@@ -2,6 +2,7 @@ package ballot.cql.schema;
 
 import ballot.cql.error.ConfigurationException;
 import ballot.cql.error.SyntaxException;
+import ballot.cql.parse.Properties;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -134,9 +135,7 @@ public final class TableParams {
     }
 
     private static Object bool(String name, Object value) {
-        String s = text(value).toString().toLowerCase(Locale.ROOT);
-        if (s.equals("true") || s.equals("false")) return Boolean.parseBoolean(s);
-        throw new SyntaxException("Invalid boolean value " + value + " for '" + name + "'");
+        return Properties.parseBoolean(name, text(value));
     }
 
     private static Object nonNegative(String name, Object value) {

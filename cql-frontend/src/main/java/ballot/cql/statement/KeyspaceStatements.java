@@ -9,7 +9,6 @@ import ballot.cql.parse.Statement;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.schema.KeyspaceMetadata;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -21,19 +20,20 @@ final class KeyspaceStatements {
     private KeyspaceStatements() {}
 
     static SchemaStatement create(Statement.CreateKeyspace s, Set<String> dataCenters) {
-        SchemaStatement.checkName(s.name(), "Keyspace", SchemaStatement.KEYSPACE_NAME_MAX);
+        checkKeyspaceName(s.name());
         // Creating one is invalid, as in Cassandra; altering or dropping one is unauthorized (checkUserKeyspace).
         if (SchemaStatement.SYSTEM_KEYSPACES.contains(s.name()))
             throw new InvalidRequestException("System keyspace '" + s.name() + "' is not user-modifiable");
-        Options options = options(s.properties(), true, dataCenters);
+        Options options = options(s.properties(), true);
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
                 if (current.containsKey(s.name())) {
                     if (s.ifNotExists()) return current;
                     throw new AlreadyExistsException(s.name(), "");
                 }
-                return with(current, new KeyspaceMetadata(s.name(), options.replication(),
-                        options.durableWrites() == null || options.durableWrites(), Map.of(), Map.of()));
+                // As in Cassandra, the options' values are read once the keyspace is known not to exist
+                return with(current, new KeyspaceMetadata(s.name(), options.replication(Map.of(), s.name(), dataCenters),
+                        options.durableWrites(true), Map.of(), Map.of()));
             }
 
             SchemaChange change() {
@@ -42,9 +42,21 @@ final class KeyspaceStatements {
         };
     }
 
+    /** Cassandra's rules for a new keyspace's name: the characters first, then the length. */
+    private static void checkKeyspaceName(String name) {
+        if (name.isEmpty() || !SchemaStatement.NAME.matcher(name).matches()) {
+            throw new InvalidRequestException("Keyspace name must not be empty and must contain alphanumeric or underscore characters only (got \""
+                    + name + "\")");
+        }
+        if (name.length() > SchemaStatement.KEYSPACE_NAME_MAX) {
+            throw new InvalidRequestException("Keyspace name must not be more than " + SchemaStatement.KEYSPACE_NAME_MAX
+                    + " characters long (got " + name.length() + " characters for \"" + name + "\")");
+        }
+    }
+
     static SchemaStatement alter(Statement.AlterKeyspace s, Set<String> dataCenters) {
         if (!SchemaStatement.REPLICATION_ALTERABLE_KEYSPACES.contains(s.name())) SchemaStatement.checkUserKeyspace(s.name());
-        Options options = options(s.properties(), false, dataCenters);
+        Options options = options(s.properties(), false);
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
                 KeyspaceMetadata ks = current.get(s.name());
@@ -52,9 +64,8 @@ final class KeyspaceStatements {
                     if (s.ifExists()) return current;
                     throw new InvalidRequestException("Keyspace '" + s.name() + "' doesn't exist");
                 }
-                Map<String, String> replication = options.replication() != null ? options.replication() : ks.replication();
-                boolean durable = options.durableWrites() != null ? options.durableWrites() : ks.durableWrites();
-                return with(current, ks.withReplication(replication, durable));
+                return with(current, ks.withReplication(options.replication(ks.replication(), s.name(), dataCenters),
+                        options.durableWrites(ks.durableWrites())));
             }
 
             SchemaChange change() {
@@ -82,24 +93,36 @@ final class KeyspaceStatements {
         };
     }
 
-    private record Options(Map<String, String> replication, Boolean durableWrites) {}
+    /**
+     * The options as given: {@code replication} (null, or a map with a class unless it is empty) and {@code
+     * durableWrites} (null or its text), read against the keyspace by {@link #replication} and {@link #durableWrites}.
+     */
+    private record Options(Map<String, String> replication, String durableWrites) {
+        /** The replication the keyspace gets, given its current one (empty for a new keyspace). */
+        Map<String, String> replication(Map<String, String> current, String keyspace, Set<String> dataCenters) {
+            // ALTER with an empty map keeps the replication, as Cassandra does
+            if (replication == null || replication.isEmpty()) return current;
+            return KeyspaceStatements.replication(replication, current, keyspace, dataCenters);
+        }
 
-    private static Options options(Properties properties, boolean create, Set<String> dataCenters) {
+        boolean durableWrites(boolean current) {
+            return durableWrites == null ? current : Properties.parseBoolean("durable_writes", durableWrites);
+        }
+    }
+
+    private static Options options(Properties properties, boolean create) {
         Map<String, String> replication = null;
-        Boolean durableWrites = null;
+        String durableWrites = null;
         for (Map.Entry<String, Object> e : properties.values().entrySet()) {
             switch (e.getKey()) {
                 case "replication" -> {
-                    if (!(e.getValue() instanceof Map<?, ?> map)) throw new SyntaxException("Invalid value for property 'replication': expected a map");
+                    if (!(e.getValue() instanceof Map<?, ?> map)) throw new SyntaxException("Invalid value for property 'replication'. It should be a map.");
                     @SuppressWarnings("unchecked")
                     Map<String, String> raw = (Map<String, String>) map;
-                    replication = replication(raw, dataCenters);
+                    if (!raw.containsKey("class") && (create || !raw.isEmpty())) throw new ConfigurationException("Missing replication strategy class");
+                    replication = raw;
                 }
-                case "durable_writes" -> {
-                    String v = e.getValue().toString().toLowerCase(Locale.ROOT);
-                    if (!v.equals("true") && !v.equals("false")) throw new SyntaxException("Invalid boolean value " + e.getValue() + " for 'durable_writes'");
-                    durableWrites = Boolean.parseBoolean(v);
-                }
+                case "durable_writes" -> durableWrites = e.getValue().toString();
                 default -> throw new SyntaxException("Unknown property '" + e.getKey() + "'");
             }
         }
@@ -112,53 +135,88 @@ final class KeyspaceStatements {
      * NetworkTopologyStrategy: Cassandra 4.1+'s {@code default_keyspace_rf}, 1 by default.
      */
     private static final String DEFAULT_REPLICATION_FACTOR = "1";
+    private static final String REPLICATION_FACTOR = "replication_factor";
 
-    /** Validates replication options and normalises them as Cassandra stores them (fully qualified class name). */
-    static Map<String, String> replication(Map<String, String> raw, Set<String> dataCenters) {
+    /**
+     * Validates replication options and normalises them as Cassandra stores them (fully qualified class name), given
+     * the keyspace's current replication ({@code current}, empty for a new keyspace).
+     */
+    static Map<String, String> replication(Map<String, String> raw, Map<String, String> current, String keyspace, Set<String> dataCenters) {
         String cls = raw.get("class");
-        if (cls == null) throw new ConfigurationException("Missing replication strategy class");
-        String simple = cls.startsWith(LOCATOR) ? cls.substring(LOCATOR.length()) : cls;
+        String qualified = cls.contains(".") ? cls : LOCATOR + cls;
+        String simple = qualified.startsWith(LOCATOR) ? qualified.substring(LOCATOR.length()) : qualified;
+        Map<String, String> options = new LinkedHashMap<>(raw);
+        options.remove("class");
+        Map<String, String> previous = new LinkedHashMap<>(current);
+        previous.remove("class");
         Map<String, String> out = new LinkedHashMap<>();
+        out.put("class", qualified);
         switch (simple) {
             case "SimpleStrategy" -> {
-                out.put("class", LOCATOR + "SimpleStrategy");
-                for (Map.Entry<String, String> e : raw.entrySet()) {
-                    if (e.getKey().equals("class")) continue;
-                    if (!e.getKey().equals("replication_factor")) {
-                        throw new ConfigurationException("Unrecognized strategy option {" + e.getKey() + "} passed to SimpleStrategy");
-                    }
-                    out.put("replication_factor", factor(e.getValue()));
-                }
-                out.putIfAbsent("replication_factor", DEFAULT_REPLICATION_FACTOR);
+                options.putIfAbsent(REPLICATION_FACTOR, DEFAULT_REPLICATION_FACTOR);
+                String factor = factor(options.remove(REPLICATION_FACTOR));
+                if (!options.isEmpty()) throw unrecognized(options.keySet().iterator().next(), "SimpleStrategy", keyspace);
+                out.put(REPLICATION_FACTOR, factor);
             }
-            case "NetworkTopologyStrategy" -> {
-                out.put("class", LOCATOR + "NetworkTopologyStrategy");
-                String defaultFactor = raw.get("replication_factor");
-                if (defaultFactor == null && raw.size() == 1) defaultFactor = DEFAULT_REPLICATION_FACTOR; // no option but the class
-                if (defaultFactor != null) for (String dc : dataCenters) out.put(dc, factor(defaultFactor));
-                for (Map.Entry<String, String> e : raw.entrySet()) {
-                    if (e.getKey().equals("class") || e.getKey().equals("replication_factor")) continue;
-                    if (!dataCenters.contains(e.getKey())) {
-                        throw new ConfigurationException("Unrecognized strategy option {" + e.getKey()
-                                + "} passed to NetworkTopologyStrategy for keyspace; known data centers: " + dataCenters);
-                    }
-                    out.put(e.getKey(), factor(e.getValue()));
-                }
-            }
-            case "LocalStrategy", "EverywhereStrategy" ->
-                    throw new ConfigurationException("Unable to use given strategy class: " + simple + " is reserved for internal use.");
-            default -> throw new ConfigurationException("Unable to find replication strategy class '" + cls + "'");
+            case "NetworkTopologyStrategy" -> out.putAll(networkTopology(options, previous, keyspace, dataCenters));
+            case "LocalStrategy" -> throw new InvalidRequestException("Unable to use given strategy class: LocalStrategy is reserved for internal use.");
+            case "OldNetworkTopologyStrategy" -> throw new ConfigurationException("The support for the OldNetworkTopologyStrategy has been removed in "
+                    + "C* version 4.0. The keyspace strategy should be switch to NetworkTopologyStrategy");
+            default -> throw new ConfigurationException("Unable to find replication strategy class '" + qualified + "'");
         }
         return out;
     }
 
+    /**
+     * NetworkTopologyStrategy's factor per data center, as Cassandra prepares them: {@code replication_factor} is
+     * given to every data center not named, but never changes one the keyspace already has; no option at all keeps
+     * the current factors (or takes SimpleStrategy's, or the default for a new keyspace); data centers with factor 0
+     * are left out, and at least one must remain.
+     */
+    private static Map<String, String> networkTopology(Map<String, String> options, Map<String, String> previous, String keyspace,
+            Set<String> dataCenters) {
+        String factor = options.remove(REPLICATION_FACTOR);
+        if (factor == null && options.isEmpty()) {
+            factor = previous.get(REPLICATION_FACTOR);
+            if (factor == null && !previous.isEmpty()) options.putAll(previous);
+            else if (factor == null) factor = DEFAULT_REPLICATION_FACTOR;
+        } else if (factor != null) {
+            previous.forEach((dc, n) -> {
+                if (!dc.equals(REPLICATION_FACTOR)) options.putIfAbsent(dc, n);
+            });
+        }
+        if (factor != null) {
+            count(factor);
+            for (String dc : dataCenters) options.putIfAbsent(dc, factor);
+        }
+        options.values().removeIf("0"::equals);
+        Map<String, String> out = new LinkedHashMap<>();
+        options.forEach((dc, n) -> out.put(dc, factor(n)));
+        for (String dc : out.keySet()) if (!dataCenters.contains(dc)) throw unrecognized(dc, "NetworkTopologyStrategy", keyspace);
+        if (out.isEmpty()) throw new ConfigurationException("Configuration for at least one datacenter must be present");
+        return out;
+    }
+
+    private static ConfigurationException unrecognized(String option, String strategy, String keyspace) {
+        return new ConfigurationException("Unrecognized strategy option {" + option + "} passed to " + strategy + " for keyspace " + keyspace);
+    }
+
+    /** A replication factor's text, checked as Cassandra checks it (transient replicas, {@code 3/1}, are off). */
     private static String factor(String value) {
+        if (value.contains("/")) {
+            for (String part : value.split("/")) count(part);
+            throw new ConfigurationException("Transient replication is not enabled on this node");
+        }
+        int n = count(value);
+        if (n < 0) throw new ConfigurationException("Replication factor must be non-negative, found " + value);
+        return Integer.toString(n);
+    }
+
+    private static int count(String value) {
         try {
-            int n = Integer.parseInt(value.trim());
-            if (n < 0) throw new ConfigurationException("Replication factor must be non-negative; found " + value);
-            return Integer.toString(n);
+            return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new ConfigurationException("Replication factor must be numeric; found " + value);
+            throw new ConfigurationException(e.getMessage());
         }
     }
 }

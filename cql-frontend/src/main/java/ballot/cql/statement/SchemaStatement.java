@@ -79,7 +79,7 @@ abstract class SchemaStatement implements CqlStatement {
 
     static void checkUserKeyspace(String keyspace) {
         if (SYSTEM_KEYSPACES.contains(keyspace)) {
-            throw new ballot.cql.error.UnauthorizedException(keyspace + " keyspace is not user-modifiable");
+            throw new ballot.cql.error.UnauthorizedException(keyspace + " keyspace is not user-modifiable.");
         }
     }
 
