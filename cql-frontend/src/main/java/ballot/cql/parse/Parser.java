@@ -643,9 +643,8 @@ public final class Parser {
         TableElements elements = new TableElements();
         elementList(elements::element);
         Properties properties = acceptWord("with") ? properties(true) : Properties.NONE;
-        if (elements.partitionKey.isEmpty()) throw new InvalidRequestException("No PRIMARY KEY specifed for table '" + name.name() + "' (exactly one required)");
         return new Statement.CreateTable(name, ifNotExists, List.copyOf(elements.columns), List.copyOf(elements.partitionKey),
-                List.copyOf(elements.clustering), properties);
+                List.copyOf(elements.clustering), elements.primaryKeys, properties);
     }
 
     /**
@@ -666,6 +665,7 @@ public final class Parser {
         final List<Statement.ColumnDefinition> columns = new ArrayList<>();
         final List<String> partitionKey = new ArrayList<>();
         final List<String> clustering = new ArrayList<>();
+        int primaryKeys;
 
         void element() {
             if (acceptWord("primary")) {
@@ -678,8 +678,9 @@ public final class Parser {
                 } else {
                     key.add(identifier("partition key column"));
                 }
-                setPartitionKey(key);
-                while (acceptSymbol(",")) clustering.add(identifier("clustering column"));
+                List<String> clusteringKey = new ArrayList<>();
+                while (acceptSymbol(",")) clusteringKey.add(identifier("clustering column"));
+                setPrimaryKey(key, clusteringKey);
                 expectSymbol(")");
                 return;
             }
@@ -687,13 +688,14 @@ public final class Parser {
             columns.add(column);
             if (acceptWord("primary")) {
                 expectWord("key");
-                setPartitionKey(List.of(column.name()));
+                setPrimaryKey(List.of(column.name()), List.of());
             }
         }
 
-        private void setPartitionKey(List<String> key) {
-            if (!partitionKey.isEmpty()) throw new InvalidRequestException("Multiple PRIMARY KEYs specified (exactly one required)");
+        private void setPrimaryKey(List<String> key, List<String> clusteringKey) {
+            if (primaryKeys++ > 0) return;
             partitionKey.addAll(key);
+            clustering.addAll(clusteringKey);
         }
     }
 

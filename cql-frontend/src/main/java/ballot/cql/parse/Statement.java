@@ -88,8 +88,13 @@ public sealed interface Statement {
 
     record ColumnDefinition(String name, String type, boolean isStatic) {}
 
+    /**
+     * {@code primaryKeys} counts the PRIMARY KEY declarations, inline or not: exactly one is valid, which is checked
+     * once the keyspace is known, for the refusal to name the table; {@code partitionKey} and {@code clustering} are
+     * the first one's.
+     */
     record CreateTable(QualifiedName name, boolean ifNotExists, List<ColumnDefinition> columns,
-            List<String> partitionKey, List<String> clustering, Properties properties) implements Statement {}
+            List<String> partitionKey, List<String> clustering, int primaryKeys, Properties properties) implements Statement {}
 
     sealed interface AlterTableAction {}
 

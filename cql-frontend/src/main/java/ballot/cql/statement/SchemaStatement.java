@@ -70,13 +70,6 @@ abstract class SchemaStatement implements CqlStatement {
         return next;
     }
 
-    static void checkName(String name, String what, int max) {
-        if (name.isEmpty() || name.length() > max || !NAME.matcher(name).matches()) {
-            throw new InvalidRequestException(what + " name must not be empty, more than " + max
-                    + " characters long, or contain non-alphanumeric-underscore characters (got '" + name + "')");
-        }
-    }
-
     static void checkUserKeyspace(String keyspace) {
         if (SYSTEM_KEYSPACES.contains(keyspace)) {
             throw new ballot.cql.error.UnauthorizedException(keyspace + " keyspace is not user-modifiable.");

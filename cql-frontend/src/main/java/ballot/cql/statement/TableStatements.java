@@ -16,9 +16,9 @@ import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
 import ballot.cql.type.UserTypeResolver;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.LongSupplier;
@@ -30,7 +30,7 @@ final class TableStatements {
     /** {@code nowMillis} is read when the statement runs, for the id of the table (unless it names one). */
     static SchemaStatement create(Statement.CreateTable s, String keyspace, LongSupplier nowMillis) {
         SchemaStatement.checkUserKeyspace(keyspace);
-        SchemaStatement.checkName(s.name().name(), "Table", SchemaStatement.TABLE_NAME_MAX);
+        checkTableName(keyspace, s.name().name());
         if (s.properties().compactStorage()) {
             throw new InvalidRequestException("Compact tables are not allowed in Cassandra starting with 4.0 version.");
         }
@@ -52,6 +52,19 @@ final class TableStatements {
         };
     }
 
+    /** Cassandra's rules for a new table's name: the characters first, then the length. */
+    private static void checkTableName(String keyspace, String name) {
+        String prefix = keyspace + "." + name + ": ";
+        if (name.isEmpty() || !SchemaStatement.NAME.matcher(name).matches()) {
+            throw new ConfigurationException(prefix + "Table name must not be empty or not contain non-alphanumeric-underscore characters (got \""
+                    + name + "\")");
+        }
+        if (name.length() > SchemaStatement.TABLE_NAME_MAX) {
+            throw new ConfigurationException(prefix + "Table name must not be more than " + SchemaStatement.TABLE_NAME_MAX
+                    + " characters long (got " + name.length() + " characters for \"" + name + "\")");
+        }
+    }
+
     /** The id the statement gives the table (WITH id = ...), or null. */
     private static UUID requestedId(Properties properties) {
         Object id = properties.values().get("id");
@@ -59,39 +72,36 @@ final class TableStatements {
         try {
             return UUID.fromString(id.toString());
         } catch (IllegalArgumentException e) {
-            throw new ConfigurationException("Invalid table id '" + id + "'");
+            throw new ConfigurationException("Invalid table id");
         }
     }
 
     static TableMetadata build(Statement.CreateTable s, KeyspaceMetadata ks, UUID id) {
         String table = s.name().name();
+        String qualified = ks.name() + "." + table;
         UserTypeResolver types = TypeStatements.resolver(ks);
         Map<String, Statement.ColumnDefinition> definitions = new LinkedHashMap<>();
         for (Statement.ColumnDefinition d : s.columns()) {
-            if (definitions.put(d.name(), d) != null) throw new InvalidRequestException("Multiple definition of identifier " + d.name());
-        }
-        Map<String, Boolean> order = new HashMap<>();
-        for (Properties.Ordering o : s.properties().clusteringOrder()) {
-            if (!s.clustering().contains(o.column())) {
-                throw new InvalidRequestException("Only clustering key columns can be defined in CLUSTERING ORDER directive: " + o.column()
-                        + " is not a clustering column");
-            }
-            order.put(o.column(), o.descending());
-        }
-        List<Properties.Ordering> ordering = s.properties().clusteringOrder();
-        for (int i = 0; i < ordering.size(); i++) {
-            if (!ordering.get(i).column().equals(s.clustering().get(i))) {
-                throw new InvalidRequestException("The order of columns in the CLUSTERING ORDER directive must match that of the "
-                        + "clustering columns (" + s.clustering().get(i) + " must appear before " + ordering.get(i).column() + ")");
+            if (definitions.put(d.name(), d) != null) {
+                throw new InvalidRequestException("Duplicate column '" + d.name() + "' declaration for table '" + qualified + "'");
             }
         }
+        if (s.primaryKeys() != 1) {
+            throw new InvalidRequestException((s.primaryKeys() == 0 ? "No PRIMARY KEY specifed" : "Multiple PRIMARY KEY specified")
+                    + " for table '" + qualified + "' (exactly one required)");
+        }
+        Map<String, Boolean> order = clusteringOrder(s, qualified);
         List<ColumnMetadata> columns = new ArrayList<>();
         int nextId = 0;
         List<String> keyNames = new ArrayList<>(s.partitionKey());
         keyNames.addAll(s.clustering());
         for (String key : keyNames) {
-            if (!definitions.containsKey(key)) throw new InvalidRequestException("Unknown definition " + key + " referenced in PRIMARY KEY");
-            if (keyNames.indexOf(key) != keyNames.lastIndexOf(key)) throw new InvalidRequestException("Duplicate column '" + key + "' in PRIMARY KEY");
+            if (!definitions.containsKey(key)) {
+                throw new InvalidRequestException("Unknown column '" + key + "' referenced in PRIMARY KEY for table '" + table + "'");
+            }
+            if (keyNames.indexOf(key) != keyNames.lastIndexOf(key)) {
+                throw new InvalidRequestException("Duplicate column '" + key + "' in PRIMARY KEY clause for table '" + table + "'");
+            }
         }
         boolean hasCounter = false;
         boolean hasNonCounter = false;
@@ -104,7 +114,7 @@ final class TableStatements {
                     : d.isStatic() ? ColumnMetadata.Kind.STATIC : ColumnMetadata.Kind.REGULAR;
             if (pk >= 0 || ck >= 0) {
                 if (d.isStatic()) throw new InvalidRequestException("Static column " + d.name() + " cannot be part of the PRIMARY KEY");
-                checkKeyType(d.name(), type);
+                checkKeyType(ks.name(), d.name(), type);
             } else {
                 if (type.kind() == CqlType.Kind.COUNTER) hasCounter = true;
                 else hasNonCounter = true;
@@ -125,12 +135,44 @@ final class TableStatements {
         return new TableMetadata(ks.name(), s.name().name(), id, columns, params, Map.of(), nextId);
     }
 
-    private static void checkKeyType(String name, CqlType type) {
+    /**
+     * The clustering order the statement declares, by column, as Cassandra checks it: no column twice, only clustering
+     * columns, and if any, every clustering column in key order.
+     */
+    private static Map<String, Boolean> clusteringOrder(Statement.CreateTable s, String qualified) {
+        Map<String, Boolean> order = new LinkedHashMap<>();
+        for (Properties.Ordering o : s.properties().clusteringOrder()) {
+            if (order.put(o.column(), o.descending()) != null) {
+                throw new InvalidRequestException("Duplicate column '" + o.column() + "' in CLUSTERING ORDER BY clause for table '" + qualified + "'");
+            }
+        }
+        List<String> notClustering = order.keySet().stream().filter(c -> !s.clustering().contains(c)).toList();
+        if (!notClustering.isEmpty()) {
+            throw new InvalidRequestException("Only clustering key columns can be defined in CLUSTERING ORDER directive: " + notClustering
+                    + " are not clustering columns");
+        }
+        if (order.isEmpty()) return order;
+        for (String c : s.clustering()) {
+            if (!order.containsKey(c)) throw new InvalidRequestException("Missing CLUSTERING ORDER for column " + c);
+        }
+        List<String> ordered = List.copyOf(order.keySet());
+        for (int i = 0; i < ordered.size(); i++) {
+            if (!ordered.get(i).equals(s.clustering().get(i))) {
+                throw new InvalidRequestException("The order of columns in the CLUSTERING ORDER directive must match that of the "
+                        + "clustering columns (" + s.clustering().get(i) + " must appear before " + ordered.get(i) + ")");
+            }
+        }
+        return order;
+    }
+
+    private static void checkKeyType(String keyspace, String name, CqlType type) {
         if (type.kind() == CqlType.Kind.COUNTER) throw new InvalidRequestException("counter type is not supported for PRIMARY KEY column '" + name + "'");
         if (type.referencesDuration()) throw new InvalidRequestException("duration type is not supported for PRIMARY KEY column '" + name + "'");
         if (type.isMultiCell()) {
-            throw new InvalidRequestException("Invalid non-frozen " + (type.kind() == CqlType.Kind.UDT ? "user-defined type" : "collection type")
-                    + " for PRIMARY KEY component " + name);
+            String what = type.kind() == CqlType.Kind.UDT
+                    ? "user-defined type \"" + keyspace + "." + type.cqlName() + "\""
+                    : "collection type " + type.cqlName();
+            throw new InvalidRequestException("Invalid non-frozen " + what + " for PRIMARY KEY column '" + name + "'");
         }
     }
 
@@ -140,8 +182,8 @@ final class TableStatements {
         String name = s.name().name();
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
-                KeyspaceMetadata ks = keyspace(current, keyspace);
-                TableMetadata table = ks.table(name);
+                KeyspaceMetadata ks = current.get(keyspace);
+                TableMetadata table = ks == null ? null : ks.table(name);
                 if (table == null) {
                     if (s.ifExists()) return current;
                     throw new InvalidRequestException("Table '" + keyspace + "." + name + "' doesn't exist");
@@ -163,7 +205,7 @@ final class TableStatements {
             int nextId = table.nextColumnId();
             boolean changed = false;
             for (Statement.ColumnDefinition d : add.columns()) {
-                if (table.column(d.name()) != null) {
+                if (findColumn(columns, d.name()) != null) {
                     if (add.ifNotExists()) continue;
                     throw new InvalidRequestException("Column with name '" + d.name() + "' already exists");
                 }
@@ -173,9 +215,11 @@ final class TableStatements {
                     throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the table has at least one clustering column");
                 }
                 boolean counter = type.kind() == CqlType.Kind.COUNTER;
-                if (counter && !table.isCounter()) throw new InvalidRequestException("Cannot add a counter column (" + d.name() + ") in a non counter column family");
-                if (!counter && table.isCounter()) throw new InvalidRequestException("Cannot add a non counter column (" + d.name() + ") in a counter column family");
-                dropped.remove(d.name());
+                if (counter != table.isCounter()) {
+                    throw new ConfigurationException(table + ": Cannot have a" + (counter ? "" : " non") + " counter column (\"" + d.name()
+                            + "\") in a" + (counter ? " non" : "") + " counter table");
+                }
+                checkReAdd(dropped.get(d.name()), d);
                 columns.add(new ColumnMetadata(d.name(), nextId++, d.isStatic() ? ColumnMetadata.Kind.STATIC : ColumnMetadata.Kind.REGULAR, -1, type, false));
                 changed = true;
             }
@@ -189,7 +233,7 @@ final class TableStatements {
                 ColumnMetadata c = table.column(name);
                 if (c == null) {
                     if (drop.ifExists()) continue;
-                    throw new InvalidRequestException("Column " + name + " was not found in table " + table.name());
+                    throw new InvalidRequestException("Column " + name + " was not found in table '" + table + "'");
                 }
                 if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot drop PRIMARY KEY column " + name);
                 IndexStatements.checkNoDependentIndexes(table, name, "drop");
@@ -206,17 +250,15 @@ final class TableStatements {
                 String from = rename.from().get(i);
                 String to = rename.to().get(i);
                 ColumnMetadata c = findColumn(columns, from);
-                if (c == null) {
-                    if (rename.ifExists()) continue;
-                    throw new InvalidRequestException("Column with name '" + from + "' was not found in table " + table.name());
-                }
+                // Cassandra 5.0 refuses an unknown column so even with IF EXISTS
+                if (c == null) throw new InvalidRequestException("Undefined column name " + from + " in table " + table);
                 if (!c.isPrimaryKey()) {
                     throw new InvalidRequestException("Cannot rename non PRIMARY KEY column " + from);
                 }
                 IndexStatements.checkNoDependentIndexes(table, from, "rename");
                 if (findColumn(columns, to) != null) {
-                    throw new InvalidRequestException("Cannot rename column " + from + " to " + to + " in table " + table.name()
-                            + "; another column with that name already exists");
+                    throw new InvalidRequestException("Cannot rename column " + from + " to " + to + " in table '" + table
+                            + "'; another column with that name already exists");
                 }
                 columns.set(columns.indexOf(c), c.withName(to));
                 changed = true;
@@ -241,6 +283,19 @@ final class TableStatements {
         throw new IllegalStateException("unknown ALTER TABLE action " + action);
     }
 
+    /**
+     * A column may be added again under a dropped one's name only as the same kind (static or regular), as in
+     * Cassandra. The dropped column stays recorded, as Cassandra keeps it (DESCRIBE WITH INTERNALS replays both).
+     */
+    private static void checkReAdd(DroppedColumn dropped, Statement.ColumnDefinition added) {
+        if (dropped == null) return;
+        String kind = added.isStatic() ? "static" : "regular";
+        if (!dropped.kind().equals(kind)) {
+            throw new InvalidRequestException("Cannot re-add previously dropped column '" + added.name() + "' of kind " + kind.toUpperCase(Locale.ROOT)
+                    + ", incompatible with previous kind " + dropped.kind().toUpperCase(Locale.ROOT));
+        }
+    }
+
     private static ColumnMetadata findColumn(List<ColumnMetadata> columns, String name) {
         for (ColumnMetadata c : columns) if (c.name().equals(name)) return c;
         return null;
@@ -254,7 +309,6 @@ final class TableStatements {
                 KeyspaceMetadata ks = current.get(keyspace);
                 if (ks == null || ks.table(name) == null) {
                     if (s.ifExists()) return current;
-                    if (ks == null) throw new InvalidRequestException("Keyspace '" + keyspace + "' doesn't exist");
                     throw new InvalidRequestException("Table '" + keyspace + "." + name + "' doesn't exist");
                 }
                 return with(current, ks.withoutTable(name));

@@ -344,11 +344,10 @@ class ParserTest {
     }
 
     @Test
-    void aSecondPrimaryKeyIsInvalidWhereverItIsDeclared() {
-        assertThatThrownBy(() -> parse("CREATE TABLE t (a int PRIMARY KEY, b int, PRIMARY KEY (b))"))
-                .isInstanceOf(InvalidRequestException.class).hasMessage("Multiple PRIMARY KEYs specified (exactly one required)");
-        assertThatThrownBy(() -> parse("CREATE TABLE t (a int, PRIMARY KEY (a), PRIMARY KEY (a))"))
-                .isInstanceOf(InvalidRequestException.class).hasMessage("Multiple PRIMARY KEYs specified (exactly one required)");
+    void everyPrimaryKeyIsCountedWhereverItIsDeclared() {
+        assertThat(((Statement.CreateTable) parse("CREATE TABLE t (a int PRIMARY KEY, b int, PRIMARY KEY (b))")).primaryKeys()).isEqualTo(2);
+        assertThat(((Statement.CreateTable) parse("CREATE TABLE t (a int, PRIMARY KEY (a), PRIMARY KEY (a))")).primaryKeys()).isEqualTo(2);
+        assertThat(((Statement.CreateTable) parse("CREATE TABLE t (a int)")).primaryKeys()).isZero();
     }
 
     @Test

@@ -1,0 +1,100 @@
+package ballot.cql.statement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ballot.cql.error.ConfigurationException;
+import ballot.cql.error.InvalidRequestException;
+import ballot.cql.schema.DroppedColumn;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** CREATE, ALTER and DROP TABLE refusals as a Cassandra 5.0.9 node gave them. */
+class TableStatementsTest {
+    private final SchemaFixture schema = new SchemaFixture();
+
+    @BeforeEach
+    void keyspace() {
+        schema.run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    }
+
+    private void refused(String cql, Class<? extends Throwable> type, String message) {
+        assertThatThrownBy(() -> schema.run(cql)).isExactlyInstanceOf(type).hasMessage(message);
+    }
+
+    @Test
+    void columnsAndPrimaryKeysAreCheckedWithTheTableNamed() {
+        refused("CREATE TABLE ks.a (k int PRIMARY KEY, v int, v text)", InvalidRequestException.class,
+                "Duplicate column 'v' declaration for table 'ks.a'");
+        refused("CREATE TABLE ks.a (k int, v int)", InvalidRequestException.class, "No PRIMARY KEY specifed for table 'ks.a' (exactly one required)");
+        refused("CREATE TABLE ks.a (k int PRIMARY KEY, v int, PRIMARY KEY (k))", InvalidRequestException.class,
+                "Multiple PRIMARY KEY specified for table 'ks.a' (exactly one required)");
+        refused("CREATE TABLE ks.a (k int, v int, PRIMARY KEY (x))", InvalidRequestException.class,
+                "Unknown column 'x' referenced in PRIMARY KEY for table 'a'");
+        refused("CREATE TABLE ks.a (k int, v int, PRIMARY KEY (k, k))", InvalidRequestException.class,
+                "Duplicate column 'k' in PRIMARY KEY clause for table 'a'");
+        refused("CREATE TABLE ks.a (k map<text, int> PRIMARY KEY)", InvalidRequestException.class,
+                "Invalid non-frozen collection type map<text, int> for PRIMARY KEY column 'k'");
+    }
+
+    @Test
+    void clusteringOrderNamesNoColumnTwiceOnlyClusteringColumnsAndAllOfThem() {
+        refused("CREATE TABLE ks.a (k int, c int, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC, c ASC)", InvalidRequestException.class,
+                "Duplicate column 'c' in CLUSTERING ORDER BY clause for table 'ks.a'");
+        refused("CREATE TABLE ks.a (k int, c int, d int, v int, PRIMARY KEY (k, c, d)) WITH CLUSTERING ORDER BY (v DESC, k ASC, c ASC)",
+                InvalidRequestException.class, "Only clustering key columns can be defined in CLUSTERING ORDER directive: [v, k] are not clustering columns");
+        refused("CREATE TABLE ks.a (k int, c int, d int, PRIMARY KEY (k, c, d)) WITH CLUSTERING ORDER BY (d DESC)", InvalidRequestException.class,
+                "Missing CLUSTERING ORDER for column c");
+        refused("CREATE TABLE ks.a (k int, c int, d int, PRIMARY KEY (k, c, d)) WITH CLUSTERING ORDER BY (d DESC, c ASC)",
+                InvalidRequestException.class,
+                "The order of columns in the CLUSTERING ORDER directive must match that of the clustering columns (c must appear before d)");
+    }
+
+    @Test
+    void tableNamesAreCheckedForCharactersThenLength() {
+        refused("CREATE TABLE ks.\"A-b\" (k int PRIMARY KEY)", ConfigurationException.class,
+                "ks.A-b: Table name must not be empty or not contain non-alphanumeric-underscore characters (got \"A-b\")");
+        String longName = "a".repeat(223);
+        refused("CREATE TABLE ks." + longName + " (k int PRIMARY KEY)", ConfigurationException.class,
+                "ks." + longName + ": Table name must not be more than 222 characters long (got 223 characters for \"" + longName + "\")");
+        refused("CREATE TABLE ks.a (k int PRIMARY KEY) WITH ID = 'abc'", ConfigurationException.class, "Invalid table id");
+    }
+
+    @Test
+    void addingAColumnTwiceInOneStatementIsRefused() {
+        schema.run("CREATE TABLE ks.t (k int PRIMARY KEY, v int)");
+        refused("ALTER TABLE ks.t ADD (z int, z text)", InvalidRequestException.class, "Column with name 'z' already exists");
+        assertThat(schema.table("ks", "t").column("z")).isNull();
+    }
+
+    @Test
+    void counterAndNonCounterColumnsDoNotMix() {
+        schema.run("CREATE TABLE ks.t (k int PRIMARY KEY, v int)");
+        schema.run("CREATE TABLE ks.c (k int PRIMARY KEY, n counter)");
+        refused("ALTER TABLE ks.t ADD q counter", ConfigurationException.class, "ks.t: Cannot have a counter column (\"q\") in a non counter table");
+        refused("ALTER TABLE ks.c ADD x int", ConfigurationException.class, "ks.c: Cannot have a non counter column (\"x\") in a counter table");
+    }
+
+    @Test
+    void aDroppedColumnComesBackOnlyAsTheSameKindAndStaysRecorded() {
+        schema.run("CREATE TABLE ks.t (k int, c int, s int static, v int, PRIMARY KEY (k, c))");
+        schema.run("ALTER TABLE ks.t DROP s");
+        refused("ALTER TABLE ks.t ADD s int", InvalidRequestException.class,
+                "Cannot re-add previously dropped column 's' of kind REGULAR, incompatible with previous kind STATIC");
+        schema.run("ALTER TABLE ks.t DROP v");
+        schema.run("ALTER TABLE ks.t ADD v int");
+        assertThat(schema.table("ks", "t").dropped()).containsOnlyKeys("s", "v");
+        assertThat(schema.table("ks", "t").dropped().get("v")).extracting(DroppedColumn::type, DroppedColumn::kind).containsExactly("int", "regular");
+    }
+
+    @Test
+    void dropAndRenameRefusalsNameTheTableWithItsKeyspace() {
+        schema.run("CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))");
+        refused("ALTER TABLE ks.t DROP x", InvalidRequestException.class, "Column x was not found in table 'ks.t'");
+        refused("ALTER TABLE ks.t RENAME c TO k", InvalidRequestException.class,
+                "Cannot rename column c to k in table 'ks.t'; another column with that name already exists");
+        refused("ALTER TABLE ks.t RENAME IF EXISTS x TO y", InvalidRequestException.class, "Undefined column name x in table ks.t");
+        refused("ALTER TABLE nope.t ADD x int", InvalidRequestException.class, "Table 'nope.t' doesn't exist");
+        refused("DROP TABLE nope.t", InvalidRequestException.class, "Table 'nope.t' doesn't exist");
+    }
+}
