@@ -58,6 +58,8 @@ final class TypeStatements {
                     if (s.ifNotExists()) return current;
                     throw new InvalidRequestException("A user type with name '" + name + "' already exists");
                 }
+                // Read against the types that exist before it, so a type naming itself is an unknown type, as in Cassandra
+                for (String field : s.fieldTypes()) checkFieldType(CqlTypes.parse(field, resolver(ks)));
                 Map<String, UserTypes.Definition> definitions = definitions(ks);
                 definitions.put(name, new UserTypes.Definition(s.fieldNames(), s.fieldTypes()));
                 return with(current, checkedDepth(UserTypes.rebuild(ks, definitions), name));
@@ -86,8 +88,14 @@ final class TypeStatements {
                 if (s.action() instanceof Statement.AddField add) {
                     if (names.contains(add.name())) {
                         if (add.ifNotExists()) return current;
-                        throw new InvalidRequestException("Cannot add new field " + add.name() + " to type " + keyspace + "." + name
+                        throw new InvalidRequestException("Cannot add field " + add.name() + " to type " + keyspace + "." + name
                                 + ": a field with name " + add.name() + " already exists");
+                    }
+                    CqlType fieldType = CqlTypes.parse(add.type(), resolver(ks));
+                    checkFieldType(fieldType);
+                    if (references(fieldType, name)) {
+                        throw new InvalidRequestException("Cannot add new field " + add.name() + " of type " + fieldType.cqlName() + " to user type "
+                                + keyspace + "." + name + " as it would create a circular reference");
                     }
                     names.add(add.name());
                     types.add(add.type());
@@ -97,10 +105,11 @@ final class TypeStatements {
                         int index = names.indexOf(rename.from().get(i));
                         if (index < 0) {
                             if (rename.ifExists()) continue;
-                            throw new InvalidRequestException("Unknown field " + rename.from().get(i) + " in user type " + keyspace + "." + name);
+                            // sic: Cassandra's spelling, and its naming of the keyspace for the type below
+                            throw new InvalidRequestException("Unkown field " + rename.from().get(i) + " in user type " + keyspace + "." + name);
                         }
                         if (names.contains(rename.to().get(i))) {
-                            throw new InvalidRequestException("Duplicate field name " + rename.to().get(i) + " in type " + name);
+                            throw new InvalidRequestException("Duplicate field name " + rename.to().get(i) + " in type " + keyspace);
                         }
                         names.set(index, rename.to().get(i));
                     }
@@ -125,32 +134,40 @@ final class TypeStatements {
                 KeyspaceMetadata ks = current.get(keyspace);
                 if (ks == null || ks.type(name) == null) {
                     if (s.ifExists()) return current;
-                    if (ks == null) throw new InvalidRequestException("Keyspace '" + keyspace + "' doesn't exist");
                     throw new InvalidRequestException("Type '" + keyspace + "." + name + "' doesn't exist");
                 }
+                List<String> types = new ArrayList<>();
                 for (CqlType other : ks.types().values()) {
                     UserType u = (UserType) other;
-                    if (!u.name().equals(name) && references(u, name)) {
-                        throw new InvalidRequestException("Cannot drop user type " + keyspace + "." + name + " as it is still used by user type " + u.name());
-                    }
+                    if (!u.name().equals(name) && references(u, name)) types.add(u.name());
                 }
+                checkUnused(keyspace, name, "user types", types);
+                List<String> tables = new ArrayList<>();
                 for (TableMetadata t : ks.tables().values()) {
-                    for (ColumnMetadata c : t.columns()) {
-                        if (references(c.type(), name)) {
-                            throw new InvalidRequestException("Cannot drop user type " + keyspace + "." + name + " as it is still used by table "
-                                    + keyspace + "." + t.name());
-                        }
-                    }
+                    if (t.columns().stream().anyMatch(c -> references(c.type(), name))) tables.add(t.name());
                 }
-                Map<String, CqlType> types = new TreeMap<>(ks.types());
-                types.remove(name);
-                return with(current, ks.withTypes(types, ks.tables()));
+                checkUnused(keyspace, name, "tables", tables);
+                Map<String, CqlType> remaining = new TreeMap<>(ks.types());
+                remaining.remove(name);
+                return with(current, ks.withTypes(remaining, ks.tables()));
             }
 
             SchemaChange change() {
                 return SchemaChange.type(SchemaChange.Change.DROPPED, keyspace, name);
             }
         };
+    }
+
+    private static void checkUnused(String keyspace, String name, String users, List<String> names) {
+        if (!names.isEmpty()) {
+            throw new InvalidRequestException("Cannot drop user type '" + keyspace + "." + name + "' as it is still used by " + users + " "
+                    + String.join(", ", names));
+        }
+    }
+
+    /** A field of a user type may hold a user type only frozen, as in Cassandra. */
+    private static void checkFieldType(CqlType type) {
+        if (type.kind() == CqlType.Kind.UDT && type.isMultiCell()) throw new InvalidRequestException("A user type cannot contain non-frozen UDTs");
     }
 
     /** True if {@code type} is or contains the user type {@code name}. */
