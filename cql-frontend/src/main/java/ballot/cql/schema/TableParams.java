@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -21,9 +22,9 @@ public final class TableParams {
     private static final Map<String, Option> OPTIONS = new LinkedHashMap<>();
 
     static {
-        OPTIONS.put("additional_write_policy", new Option("99p", TableParams::text));
+        OPTIONS.put("additional_write_policy", new Option("99p", v -> SpeculativeRetry.normalize("additional_write_policy", (String) text(v))));
         OPTIONS.put("allow_auto_snapshot", new Option(true, v -> bool("allow_auto_snapshot", v)));
-        OPTIONS.put("bloom_filter_fp_chance", new Option(0.01, v -> fraction("bloom_filter_fp_chance", v)));
+        OPTIONS.put("bloom_filter_fp_chance", new Option(0.01, TableParams::bloomFilterFpChance));
         OPTIONS.put("caching", new Option(Map.of("keys", "ALL", "rows_per_partition", "NONE"), v -> caching(map("caching", v))));
         OPTIONS.put("cdc", new Option(false, v -> bool("cdc", v)));
         OPTIONS.put("comment", new Option("", TableParams::text));
@@ -33,17 +34,17 @@ public final class TableParams {
         OPTIONS.put("compression", new Option(Map.of(
                 "chunk_length_in_kb", "16", "class", "org.apache.cassandra.io.compress.LZ4Compressor"),
                 v -> compression(map("compression", v))));
-        OPTIONS.put("crc_check_chance", new Option(1.0, v -> fraction("crc_check_chance", v)));
-        OPTIONS.put("default_time_to_live", new Option(0, v -> nonNegative("default_time_to_live", v)));
+        OPTIONS.put("crc_check_chance", new Option(1.0, TableParams::crcCheckChance));
+        OPTIONS.put("default_time_to_live", new Option(0, TableParams::defaultTimeToLive));
         OPTIONS.put("extensions", new Option(Map.of(), v -> map("extensions", v)));
         OPTIONS.put("gc_grace_seconds", new Option(864000, v -> nonNegative("gc_grace_seconds", v)));
         OPTIONS.put("incremental_backups", new Option(true, v -> bool("incremental_backups", v)));
         OPTIONS.put("max_index_interval", new Option(2048, v -> nonNegative("max_index_interval", v)));
-        OPTIONS.put("memtable", new Option("default", TableParams::text));
+        OPTIONS.put("memtable", new Option("default", v -> memtable((String) text(v))));
         OPTIONS.put("memtable_flush_period_in_ms", new Option(0, v -> nonNegative("memtable_flush_period_in_ms", v)));
-        OPTIONS.put("min_index_interval", new Option(128, v -> nonNegative("min_index_interval", v)));
+        OPTIONS.put("min_index_interval", new Option(128, TableParams::minIndexInterval));
         OPTIONS.put("read_repair", new Option("BLOCKING", v -> readRepair((String) text(v))));
-        OPTIONS.put("speculative_retry", new Option("99p", TableParams::text));
+        OPTIONS.put("speculative_retry", new Option("99p", v -> SpeculativeRetry.normalize("speculative_retry", (String) text(v))));
     }
 
     public static final TableParams DEFAULT = new TableParams(defaults());
@@ -87,6 +88,11 @@ public final class TableParams {
             if (option == null) throw new SyntaxException("Unknown property '" + name + "'");
             next.put(name, option.parser().apply(value));
         });
+        int min = (Integer) next.get("min_index_interval");
+        int max = (Integer) next.get("max_index_interval");
+        if (max < min) {
+            throw new ConfigurationException("max_index_interval must be greater than or equal to min_index_interval (" + min + ") (got " + max + ")");
+        }
         return new TableParams(next);
     }
 
@@ -148,14 +154,54 @@ public final class TableParams {
         }
     }
 
-    private static Object fraction(String name, Object value) {
+    /** The longest default_time_to_live Cassandra takes: 20 years. */
+    private static final int MAX_DEFAULT_TIME_TO_LIVE = 630720000;
+    /** The smallest false positive chance Cassandra's bloom filters can give (its BloomCalculations). */
+    private static final double MIN_BLOOM_FILTER_FP_CHANCE = 6.71E-5;
+
+    private static Object defaultTimeToLive(Object value) {
+        int ttl = (Integer) nonNegative("default_time_to_live", value);
+        if (ttl > MAX_DEFAULT_TIME_TO_LIVE) {
+            throw new ConfigurationException("default_time_to_live must be less than or equal to " + MAX_DEFAULT_TIME_TO_LIVE + " (got " + ttl + ")");
+        }
+        return ttl;
+    }
+
+    private static Object minIndexInterval(Object value) {
+        int interval = (Integer) nonNegative("min_index_interval", value);
+        if (interval < 1) throw new ConfigurationException("min_index_interval must be greater than or equal to 1 (got " + interval + ")");
+        return interval;
+    }
+
+    private static Object bloomFilterFpChance(Object value) {
+        double chance = number("bloom_filter_fp_chance", value);
+        if (chance <= MIN_BLOOM_FILTER_FP_CHANCE || chance > 1) {
+            throw new ConfigurationException("bloom_filter_fp_chance must be larger than " + MIN_BLOOM_FILTER_FP_CHANCE
+                    + " and less than or equal to 1.0 (got " + chance + ")");
+        }
+        return chance;
+    }
+
+    private static Object crcCheckChance(Object value) {
+        double chance = number("crc_check_chance", value);
+        if (chance < 0 || chance > 1) {
+            throw new ConfigurationException("crc_check_chance must be larger than or equal to 0 and smaller than or equal to 1.0 (got " + chance + ")");
+        }
+        return chance;
+    }
+
+    private static double number(String name, Object value) {
         try {
-            double d = Double.parseDouble(text(value).toString());
-            if (d < 0 || d > 1) throw new ConfigurationException(name + " must be between 0.0 and 1.0 (got " + d + ")");
-            return d;
+            return Double.parseDouble(text(value).toString());
         } catch (NumberFormatException e) {
             throw new SyntaxException("Invalid double value " + value + " for '" + name + "'");
         }
+    }
+
+    /** Ballot has one memtable configuration, Cassandra 5.0's {@code default}. */
+    private static Object memtable(String value) {
+        if (!value.equals("default")) throw new ConfigurationException("Memtable configuration \"" + value + "\" not found.");
+        return value;
     }
 
     @SuppressWarnings("unchecked")
@@ -177,7 +223,7 @@ public final class TableParams {
                 normalized.putIfAbsent("min_threshold", "4");
             }
             case "UnifiedCompactionStrategy" -> { }
-            default -> throw new ConfigurationException("Unable to find compaction strategy class '" + cls + "'");
+            default -> throw new ConfigurationException("Unable to find compaction strategy class '" + normalized.get("class") + "'");
         }
         return Collections.unmodifiableMap(normalized);
     }
@@ -229,11 +275,16 @@ public final class TableParams {
         String cls = options.getOrDefault("class", options.get("sstable_compression"));
         if (cls == null) throw new ConfigurationException("Missing sub-option 'class' for the 'compression' option.");
         normalized.remove("sstable_compression");
-        if (!cls.contains(".")) cls = "org.apache.cassandra.io.compress." + cls;
+        if (!cls.contains(".")) cls = COMPRESSORS + cls;
+        if (!COMPRESSOR_CLASSES.contains(cls)) throw new ConfigurationException("Could not create Compression for type " + cls);
         normalized.put("class", cls);
         normalized.putIfAbsent("chunk_length_in_kb", "16");
         return Collections.unmodifiableMap(normalized);
     }
+
+    private static final String COMPRESSORS = "org.apache.cassandra.io.compress.";
+    private static final Set<String> COMPRESSOR_CLASSES = Set.of(COMPRESSORS + "LZ4Compressor", COMPRESSORS + "SnappyCompressor",
+            COMPRESSORS + "DeflateCompressor", COMPRESSORS + "ZstdCompressor", COMPRESSORS + "NoopCompressor");
 
     private static Object readRepair(String value) {
         String upper = value.toUpperCase(Locale.ROOT);

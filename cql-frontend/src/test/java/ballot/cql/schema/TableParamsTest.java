@@ -49,4 +49,35 @@ class TableParamsTest {
         assertThat(TableParams.DEFAULT.with(Map.of("compaction", Map.of("class", "LeveledCompactionStrategy"))).get("bloom_filter_fp_chance"))
                 .isEqualTo(0.01);
     }
+
+    @Test
+    void speculativeRetryAndAdditionalWritePolicyAreReadAndStoredAsCassandraDoes() {
+        for (String option : new String[] {"speculative_retry", "additional_write_policy"}) {
+            Map<String, String> stored = Map.of("none", "NEVER", "always", "ALWAYS", "99.50p", "99.5p", "99.5PERCENTILE", "99.5p",
+                    "10.5ms", "10ms", "max(10ms, 90p)", "MAX(90p,10ms)", "MIN(99p,50ms)", "MIN(99p,50ms)");
+            stored.forEach((given, shown) -> assertThat(TableParams.DEFAULT.with(Map.of(option, given)).get(option)).isEqualTo(shown));
+            assertThatThrownBy(() -> TableParams.DEFAULT.with(Map.of(option, "bogus"))).isInstanceOf(ConfigurationException.class)
+                    .hasMessage("Invalid value bogus for option '" + option + "'");
+            assertThatThrownBy(() -> TableParams.DEFAULT.with(Map.of(option, "100p"))).isInstanceOf(ConfigurationException.class)
+                    .hasMessage("Invalid value 100p for PERCENTILE option '" + option + "': must be between (0.0 and 100.0)");
+        }
+    }
+
+    @Test
+    void rangesAndClassesAreCheckedAsCassandraChecksThem() {
+        assertRefused(Map.of("default_time_to_live", "700000000"), "default_time_to_live must be less than or equal to 630720000 (got 700000000)");
+        assertRefused(Map.of("min_index_interval", "0"), "min_index_interval must be greater than or equal to 1 (got 0)");
+        assertRefused(Map.of("max_index_interval", "64"), "max_index_interval must be greater than or equal to min_index_interval (128) (got 64)");
+        assertRefused(Map.of("bloom_filter_fp_chance", "2"), "bloom_filter_fp_chance must be larger than 6.71E-5 and less than or equal to 1.0 (got 2.0)");
+        assertRefused(Map.of("crc_check_chance", "1.5"), "crc_check_chance must be larger than or equal to 0 and smaller than or equal to 1.0 (got 1.5)");
+        assertRefused(Map.of("memtable", "trie"), "Memtable configuration \"trie\" not found.");
+        assertRefused(Map.of("compression", Map.of("class", "Bogus")), "Could not create Compression for type org.apache.cassandra.io.compress.Bogus");
+        assertRefused(Map.of("compaction", Map.of("class", "Bogus")), "Unable to find compaction strategy class 'org.apache.cassandra.db.compaction.Bogus'");
+        assertThat(TableParams.DEFAULT.with(Map.of("compression", Map.of("class", "ZstdCompressor"))).get("compression"))
+                .isEqualTo(Map.of("class", "org.apache.cassandra.io.compress.ZstdCompressor", "chunk_length_in_kb", "16"));
+    }
+
+    private static void assertRefused(Map<String, Object> options, String message) {
+        assertThatThrownBy(() -> TableParams.DEFAULT.with(options)).isInstanceOf(ConfigurationException.class).hasMessage(message);
+    }
 }
