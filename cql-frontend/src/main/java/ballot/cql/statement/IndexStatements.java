@@ -32,6 +32,9 @@ final class IndexStatements {
     private static final Pattern NON_WORD = Pattern.compile("\\W");
     private static final Pattern WORD = Pattern.compile("\\w+");
 
+    /** Cassandra's SASI indexes, off by default in 5.0 (sasi_indexes_enabled: false), as they are in Ballot. */
+    private static final String SASI_CLASS = "org.apache.cassandra.index.sasi.SASIIndex";
+
     private IndexStatements() {}
 
     static SchemaStatement create(Statement.CreateIndex s, String current, LongSupplier nowMillis) {
@@ -46,6 +49,7 @@ final class IndexStatements {
             throw new InvalidRequestException("Legacy secondary indexes (" + StorageAttachedIndex.LEGACY_NAME
                     + ") are not supported by Ballot; create a storage-attached index (USING 'sai')");
         }
+        if (s.custom() && className.equals(SASI_CLASS)) throw new InvalidRequestException("SASI indexes are disabled. Enable in cassandra.yaml to use.");
         Map<String, String> options = options(s);
         String tableName = s.table().name();
         String indexName = s.name() == null ? null : s.name().name();
@@ -61,6 +65,7 @@ final class IndexStatements {
                 }
                 if (table.isCounter()) throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
                 List<IndexTarget> targets = targets(table, s.targets());
+                if (!s.custom() && targets.size() > 1) throw new InvalidRequestException("Only CUSTOM indexes support multiple columns");
                 String name = indexName != null ? indexName : availableName(ks, tableName, targets);
                 Map<String, String> all = new TreeMap<>(options);
                 all.put(IndexMetadata.CLASS_NAME, className);
@@ -191,12 +196,12 @@ final class IndexStatements {
         };
     }
 
-    /** Cassandra refuses to drop or rename a column an index depends on; the message names the indexes. */
+    /** Cassandra refuses to drop or rename a column an index depends on; the message ({@code action}: "Cannot drop", "Can't rename") names the indexes. */
     static void checkNoDependentIndexes(TableMetadata table, String column, String action) {
         List<String> dependent = new ArrayList<>();
         for (IndexMetadata index : table.indexes()) if (index.target().column().equals(column)) dependent.add(index.name());
         if (!dependent.isEmpty()) {
-            throw new InvalidRequestException("Cannot " + action + " column " + column + " because it has dependent secondary indexes ("
+            throw new InvalidRequestException(action + " column " + column + " because it has dependent secondary indexes ("
                     + String.join(", ", dependent) + ")");
         }
     }

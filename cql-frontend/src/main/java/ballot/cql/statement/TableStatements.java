@@ -236,7 +236,7 @@ final class TableStatements {
                     throw new InvalidRequestException("Column " + name + " was not found in table '" + table + "'");
                 }
                 if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot drop PRIMARY KEY column " + name);
-                IndexStatements.checkNoDependentIndexes(table, name, "drop");
+                IndexStatements.checkNoDependentIndexes(table, name, "Cannot drop");
                 columns.remove(c);
                 dropped.put(name, new DroppedColumn(name, c.type().freeze().cqlName(), c.kind().schemaName(), nowMicros));
                 changed = true;
@@ -255,7 +255,7 @@ final class TableStatements {
                 if (!c.isPrimaryKey()) {
                     throw new InvalidRequestException("Cannot rename non PRIMARY KEY column " + from);
                 }
-                IndexStatements.checkNoDependentIndexes(table, from, "rename");
+                IndexStatements.checkNoDependentIndexes(table, from, "Can't rename");
                 if (findColumn(columns, to) != null) {
                     throw new InvalidRequestException("Cannot rename column " + from + " to " + to + " in table '" + table
                             + "'; another column with that name already exists");
