@@ -562,7 +562,8 @@ public final class SystemKeyspaces {
                 row.put("allow_auto_snapshot", Boolean.TRUE.equals(p.get("allow_auto_snapshot")) ? null : Boolean.FALSE);
                 row.put("bloom_filter_fp_chance", p.get("bloom_filter_fp_chance"));
                 row.put("caching", new TreeMap<>((Map<String, String>) p.get("caching")));
-                row.put("cdc", Boolean.TRUE.equals(p.get("cdc")) ? Boolean.TRUE : null);
+                // Cassandra 5.0.9 with its default settings (CDC off) leaves cdc null here, even for a table WITH cdc = true
+                row.put("cdc", null);
                 row.put("comment", p.comment());
                 row.put("compaction", new TreeMap<>((Map<String, String>) p.get("compaction")));
                 row.put("compression", new TreeMap<>((Map<String, String>) p.get("compression")));

@@ -44,8 +44,24 @@ class SystemKeyspacesTest {
                 .anyMatch(r -> r.startsWith("bank.accounts local_primary")).anyMatch(r -> r.startsWith("bank.accounts primary"));
     }
 
-    /** Each row of a system table as "keyspace.first-clustering other-clustering... column=value...". */
+    /** system_schema.tables shows no cdc, even for a table WITH cdc = true, as Cassandra 5.0.9 with CDC off. */
+    @Test
+    void tablesShowNoCdc() {
+        TableMetadata audit = SchemaDefinitions.table("bank", "CREATE TABLE audit (id int PRIMARY KEY) WITH cdc = true", UUID.randomUUID());
+        Schema withCdc = new Schema(Map.of("bank", new KeyspaceMetadata("bank", Map.of("class", "SimpleStrategy"), true,
+                Map.of("audit", audit), Map.of())), UUID.randomUUID());
+        SystemKeyspaces node = new SystemKeyspaces(new LocalNode("c", UUID.randomUUID(), InetAddress.getLoopbackAddress(), 7000,
+                InetAddress.getLoopbackAddress(), 9042, "dc1", "rack1", List.of(0L), 1), () -> withCdc, VirtualTable.Source.of(List::of));
+        assertThat(rows(node, "system_schema", "tables")).filteredOn(r -> r.startsWith("bank.audit ")).singleElement()
+                .satisfies(r -> assertThat(r).contains(" comment=").doesNotContain("cdc="));
+    }
+
     private List<String> rows(String keyspace, String name) {
+        return rows(system, keyspace, name);
+    }
+
+    /** Each row of a system table as "keyspace.first-clustering other-clustering... column=value...". */
+    private static List<String> rows(SystemKeyspaces system, String keyspace, String name) {
         TableMetadata view = system.keyspaces().get(keyspace).table(name);
         List<String> rows = new ArrayList<>();
         for (PartitionData p : system.table(view.id()).scan(TokenRange.ALL, ReadSpec.all(0), 100)) {

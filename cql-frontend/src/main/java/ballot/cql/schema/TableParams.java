@@ -36,7 +36,11 @@ public final class TableParams {
                 v -> compression(map("compression", v))));
         OPTIONS.put("crc_check_chance", new Option(1.0, TableParams::crcCheckChance));
         OPTIONS.put("default_time_to_live", new Option(0, TableParams::defaultTimeToLive));
-        OPTIONS.put("extensions", new Option(Map.of(), v -> map("extensions", v)));
+        // Accepted and ignored, as Cassandra 5.0.9 does: a table's extensions are never set from CQL
+        OPTIONS.put("extensions", new Option(Map.of(), v -> {
+            map("extensions", v);
+            return Map.of();
+        }));
         OPTIONS.put("gc_grace_seconds", new Option(864000, v -> nonNegative("gc_grace_seconds", v)));
         OPTIONS.put("incremental_backups", new Option(true, v -> bool("incremental_backups", v)));
         OPTIONS.put("max_index_interval", new Option(2048, v -> nonNegative("max_index_interval", v)));

@@ -77,6 +77,11 @@ class TableParamsTest {
                 .isEqualTo(Map.of("class", "org.apache.cassandra.io.compress.ZstdCompressor", "chunk_length_in_kb", "16"));
     }
 
+    @Test
+    void extensionsFromCqlAreIgnoredAsCassandraIgnoresThem() {
+        assertThat(TableParams.DEFAULT.with(Map.of("extensions", Map.of("a", "b"))).get("extensions")).isEqualTo(Map.of());
+    }
+
     private static void assertRefused(Map<String, Object> options, String message) {
         assertThatThrownBy(() -> TableParams.DEFAULT.with(options)).isInstanceOf(ConfigurationException.class).hasMessage(message);
     }
