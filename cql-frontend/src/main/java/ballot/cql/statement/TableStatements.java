@@ -14,6 +14,7 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.schema.TableParams;
 import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
+import ballot.cql.type.UserType;
 import ballot.cql.type.UserTypeResolver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -108,6 +109,9 @@ final class TableStatements {
         for (Statement.ColumnDefinition d : s.columns()) {
             CqlType type = CqlTypes.parse(d.type(), types);
             CqlTypes.checkDepth(type, "The type of column " + d.name());
+            if (hasNonFrozenCollectionInNonFrozenUserType(type)) {
+                throw new InvalidRequestException("Non-frozen UDTs with nested non-frozen collections are not supported");
+            }
             int pk = s.partitionKey().indexOf(d.name());
             int ck = s.clustering().indexOf(d.name());
             ColumnMetadata.Kind kind = pk >= 0 ? ColumnMetadata.Kind.PARTITION_KEY : ck >= 0 ? ColumnMetadata.Kind.CLUSTERING
@@ -165,6 +169,11 @@ final class TableStatements {
         return order;
     }
 
+    /** Cassandra stores a non-frozen user type field by field, and cannot so store a non-frozen collection in one. */
+    private static boolean hasNonFrozenCollectionInNonFrozenUserType(CqlType type) {
+        return type instanceof UserType u && u.isMultiCell() && u.fieldTypes().stream().anyMatch(CqlType::isMultiCell);
+    }
+
     private static void checkKeyType(String keyspace, String name, CqlType type) {
         if (type.kind() == CqlType.Kind.COUNTER) throw new InvalidRequestException("counter type is not supported for PRIMARY KEY column '" + name + "'");
         if (type.referencesDuration()) throw new InvalidRequestException("duration type is not supported for PRIMARY KEY column '" + name + "'");
@@ -211,6 +220,9 @@ final class TableStatements {
                 }
                 CqlType type = CqlTypes.parse(d.type(), TypeStatements.resolver(ks));
                 CqlTypes.checkDepth(type, "The type of column " + d.name());
+                if (hasNonFrozenCollectionInNonFrozenUserType(type)) {
+                    throw new InvalidRequestException("Non-frozen UDTs with nested non-frozen collections are not supported for column " + d.name());
+                }
                 if (d.isStatic() && table.clustering().isEmpty()) {
                     throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the table has at least one clustering column");
                 }
@@ -236,9 +248,12 @@ final class TableStatements {
                     throw new InvalidRequestException("Column " + name + " was not found in table '" + table + "'");
                 }
                 if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot drop PRIMARY KEY column " + name);
+                if (c.type() instanceof UserType u && u.isMultiCell()) {
+                    throw new InvalidRequestException("Cannot drop non-frozen column " + name + " of user type " + u.name());
+                }
                 IndexStatements.checkNoDependentIndexes(table, name, "Cannot drop");
                 columns.remove(c);
-                dropped.put(name, new DroppedColumn(name, c.type().freeze().cqlName(), c.kind().schemaName(), nowMicros));
+                dropped.put(name, new DroppedColumn(name, CqlTypes.withoutUserTypes(c.type()).cqlName(), c.kind().schemaName(), nowMicros));
                 changed = true;
             }
             return changed ? table.withColumns(columns, dropped, table.nextColumnId()) : table;

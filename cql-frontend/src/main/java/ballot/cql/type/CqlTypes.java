@@ -104,6 +104,20 @@ public final class CqlTypes {
         return List.of();
     }
 
+    /**
+     * {@code type} with every user type in it replaced by the tuple of its fields, frozen or not as it was elsewhere:
+     * the type Cassandra records for a dropped column, which outlives the user types it used.
+     */
+    public static CqlType withoutUserTypes(CqlType type) {
+        if (type instanceof UserType u) return tuple(u.fieldTypes().stream().map(CqlTypes::withoutUserTypes).toList());
+        if (type instanceof TupleType t) return tuple(t.fieldTypes().stream().map(CqlTypes::withoutUserTypes).toList());
+        if (type instanceof ListType l) return list(withoutUserTypes(l.elements()), !l.isMultiCell());
+        if (type instanceof SetType s) return set(withoutUserTypes(s.elements()), !s.isMultiCell());
+        if (type instanceof MapType m) return map(withoutUserTypes(m.keys()), withoutUserTypes(m.values()), !m.isMultiCell());
+        if (type instanceof VectorType v) return vector(withoutUserTypes(v.elements()), v.dimension());
+        return type;
+    }
+
     /** How deep {@code type} nests: 1 without components, else 1 more than its deepest component. */
     public static int depth(CqlType type) {
         int inner = 0;

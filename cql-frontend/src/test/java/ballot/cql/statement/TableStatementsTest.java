@@ -2,6 +2,7 @@ package ballot.cql.statement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import ballot.cql.error.ConfigurationException;
 import ballot.cql.error.InvalidRequestException;
@@ -96,5 +97,29 @@ class TableStatementsTest {
         refused("ALTER TABLE ks.t RENAME IF EXISTS x TO y", InvalidRequestException.class, "Undefined column name x in table ks.t");
         refused("ALTER TABLE nope.t ADD x int", InvalidRequestException.class, "Table 'nope.t' doesn't exist");
         refused("DROP TABLE nope.t", InvalidRequestException.class, "Table 'nope.t' doesn't exist");
+    }
+
+    @Test
+    void aDroppedColumnIsRecordedWithItsUserTypesAsTuplesAndItsCollectionsAsTheyWere() {
+        schema.run("CREATE TYPE ks.a (x int, y text)");
+        schema.run("CREATE TABLE ks.t (k int PRIMARY KEY, f frozen<a>, lu list<frozen<a>>, m map<text, frozen<list<int>>>, fl frozen<list<int>>, "
+                + "s set<int>, tu tuple<int, frozen<a>>, v vector<int, 2>)");
+        schema.run("ALTER TABLE ks.t DROP (f, lu, m, fl, s, tu, v)");
+        assertThat(schema.table("ks", "t").dropped().values()).extracting(DroppedColumn::name, DroppedColumn::type).containsExactlyInAnyOrder(
+                tuple("f", "frozen<tuple<int, text>>"), tuple("lu", "list<frozen<tuple<int, text>>>"), tuple("m", "map<text, frozen<list<int>>>"),
+                tuple("fl", "frozen<list<int>>"), tuple("s", "set<int>"), tuple("tu", "frozen<tuple<int, frozen<tuple<int, text>>>>"),
+                tuple("v", "vector<int, 2>"));
+    }
+
+    @Test
+    void aNonFrozenUserTypeColumnIsNeitherDroppedNorMadeOfNonFrozenCollections() {
+        schema.run("CREATE TYPE ks.a (x int)");
+        schema.run("CREATE TYPE ks.b (l list<int>)");
+        schema.run("CREATE TABLE ks.t (k int PRIMARY KEY, n a)");
+        refused("ALTER TABLE ks.t DROP n", InvalidRequestException.class, "Cannot drop non-frozen column n of user type a");
+        refused("CREATE TABLE ks.t2 (k int PRIMARY KEY, b b)", InvalidRequestException.class,
+                "Non-frozen UDTs with nested non-frozen collections are not supported");
+        refused("ALTER TABLE ks.t ADD b b", InvalidRequestException.class, "Non-frozen UDTs with nested non-frozen collections are not supported for column b");
+        schema.run("CREATE TABLE ks.t3 (k int PRIMARY KEY, b frozen<b>, lb list<frozen<b>>)");
     }
 }
