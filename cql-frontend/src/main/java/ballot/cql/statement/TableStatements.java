@@ -4,8 +4,10 @@ import ballot.cql.data.TimeUuids;
 import ballot.cql.error.AlreadyExistsException;
 import ballot.cql.error.ConfigurationException;
 import ballot.cql.error.InvalidRequestException;
+import ballot.cql.error.SyntaxException;
 import ballot.cql.parse.Properties;
 import ballot.cql.parse.Statement;
+import ballot.cql.parse.Term;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.DroppedColumn;
@@ -44,6 +46,7 @@ final class TableStatements {
                     throw new AlreadyExistsException(keyspace, s.name().name());
                 }
                 UUID id = requestedId != null ? requestedId : TimeUuids.next(nowMillis.getAsLong());
+                checkUnusedId(current, id);
                 return with(current, ks.withTable(build(s, ks, id)));
             }
 
@@ -63,6 +66,15 @@ final class TableStatements {
         if (name.length() > SchemaStatement.TABLE_NAME_MAX) {
             throw new ConfigurationException(prefix + "Table name must not be more than " + SchemaStatement.TABLE_NAME_MAX
                     + " characters long (got " + name.length() + " characters for \"" + name + "\")");
+        }
+    }
+
+    /** A table's id names its data: no two tables may share one (Cassandra fails such a CREATE with a server error). */
+    private static void checkUnusedId(Map<String, KeyspaceMetadata> current, UUID id) {
+        for (KeyspaceMetadata ks : current.values()) {
+            for (TableMetadata t : ks.tables().values()) {
+                if (t.id().equals(id)) throw new InvalidRequestException("Table id " + id + " is already used by table " + t);
+            }
         }
     }
 
@@ -238,6 +250,7 @@ final class TableStatements {
             return changed ? table.withColumns(columns, dropped, nextId) : table;
         }
         if (action instanceof Statement.DropColumns drop) {
+            long droppedAt = drop.timestamp() == null ? nowMicros : droppedAt(drop.timestamp());
             List<ColumnMetadata> columns = new ArrayList<>(table.columns());
             Map<String, DroppedColumn> dropped = new LinkedHashMap<>(table.dropped());
             boolean changed = false;
@@ -253,7 +266,7 @@ final class TableStatements {
                 }
                 IndexStatements.checkNoDependentIndexes(table, name, "Cannot drop");
                 columns.remove(c);
-                dropped.put(name, new DroppedColumn(name, CqlTypes.withoutUserTypes(c.type()).cqlName(), c.kind().schemaName(), nowMicros));
+                dropped.put(name, new DroppedColumn(name, CqlTypes.withoutUserTypes(c.type()).cqlName(), c.kind().schemaName(), droppedAt));
                 changed = true;
             }
             return changed ? table.withColumns(columns, dropped, table.nextColumnId()) : table;
@@ -296,6 +309,16 @@ final class TableStatements {
             throw new InvalidRequestException("Altering column types is no longer supported");
         }
         throw new IllegalStateException("unknown ALTER TABLE action " + action);
+    }
+
+    /** The time DROP ... USING TIMESTAMP gives, in micros (an integer literal, as Cassandra's grammar takes). */
+    private static long droppedAt(Term timestamp) {
+        String text = ((Term.Constant) timestamp).text();
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new SyntaxException("Invalid timestamp " + text);
+        }
     }
 
     /**

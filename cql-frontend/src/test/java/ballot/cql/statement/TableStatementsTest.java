@@ -122,4 +122,21 @@ class TableStatementsTest {
         refused("ALTER TABLE ks.t ADD b b", InvalidRequestException.class, "Non-frozen UDTs with nested non-frozen collections are not supported for column b");
         schema.run("CREATE TABLE ks.t3 (k int PRIMARY KEY, b frozen<b>, lb list<frozen<b>>)");
     }
+
+    @Test
+    void dropUsingTimestampRecordsThatTime() {
+        schema.run("CREATE TABLE ks.t (k int PRIMARY KEY, v int, w int)");
+        schema.run("ALTER TABLE ks.t DROP v USING TIMESTAMP 100");
+        schema.run("ALTER TABLE ks.t DROP w");
+        assertThat(schema.table("ks", "t").dropped().get("v").droppedTime()).isEqualTo(100L);
+        assertThat(schema.table("ks", "t").dropped().get("w").droppedTime()).isEqualTo(1_000_000L); // the fixture's clock: 1000 ms
+    }
+
+    @Test
+    void noTwoTablesShareAnId() {
+        schema.run("CREATE TABLE ks.a (k int PRIMARY KEY) WITH ID = 5a1c395e-b41f-11e5-9f22-ba0be0483c19");
+        schema.run("CREATE KEYSPACE other WITH replication = {'class': 'SimpleStrategy'}");
+        refused("CREATE TABLE other.b (k int PRIMARY KEY) WITH ID = 5a1c395e-b41f-11e5-9f22-ba0be0483c19", InvalidRequestException.class,
+                "Table id 5a1c395e-b41f-11e5-9f22-ba0be0483c19 is already used by table ks.a");
+    }
 }
