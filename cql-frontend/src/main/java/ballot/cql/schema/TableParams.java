@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -268,27 +269,53 @@ public final class TableParams {
                 + "only 'ALL', 'NONE', and integer values are allowed");
     }
 
+    /**
+     * As Cassandra 5.0's CompressionParams: an empty map, or {@code enabled} other than true and nothing else, turns
+     * compression off; else a class of Cassandra's compressors, the options common to all ({@code chunk_length_in_kb},
+     * a power of 2, {@code enabled}, {@code min_compress_ratio}) and the compressor's own.
+     */
     private static Object compression(Map<String, String> options) {
-        Map<String, String> normalized = new LinkedHashMap<>(options);
-        // As Cassandra 5.0: an empty map, or enabled = false and nothing else, turns compression off.
         if (options.isEmpty()) return Map.of("enabled", "false");
-        if ("false".equalsIgnoreCase(options.get("enabled"))) {
+        if (options.containsKey("enabled") && !Boolean.parseBoolean(options.get("enabled"))) {
             if (options.size() > 1) throw new ConfigurationException("If the 'enabled' option is set to false no other options must be specified");
             return Map.of("enabled", "false");
         }
-        String cls = options.getOrDefault("class", options.get("sstable_compression"));
+        String cls = options.get("class");
         if (cls == null) throw new ConfigurationException("Missing sub-option 'class' for the 'compression' option.");
-        normalized.remove("sstable_compression");
         if (!cls.contains(".")) cls = COMPRESSORS + cls;
-        if (!COMPRESSOR_CLASSES.contains(cls)) throw new ConfigurationException("Could not create Compression for type " + cls);
+        Set<String> own = COMPRESSOR_OPTIONS.get(cls);
+        if (own == null) throw new ConfigurationException("Could not create Compression for type " + cls);
+        new TreeSet<>(options.keySet()).stream().filter(o -> !COMMON_COMPRESSION_OPTIONS.contains(o) && !own.contains(o)).findFirst()
+                .ifPresent(o -> {
+                    throw new ConfigurationException("Unknown compression options " + o);
+                });
+        Map<String, String> normalized = new LinkedHashMap<>(options);
         normalized.put("class", cls);
+        if (normalized.containsKey("chunk_length_in_kb")) checkChunkLength(normalized.get("chunk_length_in_kb"));
         normalized.putIfAbsent("chunk_length_in_kb", "16");
         return Collections.unmodifiableMap(normalized);
     }
 
+    private static void checkChunkLength(String value) {
+        int kb;
+        try {
+            kb = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException("Invalid value for chunk_length_in_kb");
+        }
+        if (kb <= 0) throw new ConfigurationException("Invalid negative or null chunk_length_in_kb");
+        if (Integer.bitCount(kb) != 1) throw new ConfigurationException("chunk_length_in_kb must be a power of 2");
+    }
+
     private static final String COMPRESSORS = "org.apache.cassandra.io.compress.";
-    private static final Set<String> COMPRESSOR_CLASSES = Set.of(COMPRESSORS + "LZ4Compressor", COMPRESSORS + "SnappyCompressor",
-            COMPRESSORS + "DeflateCompressor", COMPRESSORS + "ZstdCompressor", COMPRESSORS + "NoopCompressor");
+    private static final Set<String> COMMON_COMPRESSION_OPTIONS = Set.of("class", "chunk_length_in_kb", "enabled", "min_compress_ratio");
+    /** Cassandra's compressors and the options each takes besides the common ones. */
+    private static final Map<String, Set<String>> COMPRESSOR_OPTIONS = Map.of(
+            COMPRESSORS + "LZ4Compressor", Set.of("lz4_compressor_type", "lz4_high_compressor_level"),
+            COMPRESSORS + "ZstdCompressor", Set.of("compression_level"),
+            COMPRESSORS + "SnappyCompressor", Set.of(),
+            COMPRESSORS + "DeflateCompressor", Set.of(),
+            COMPRESSORS + "NoopCompressor", Set.of());
 
     private static Object readRepair(String value) {
         String upper = value.toUpperCase(Locale.ROOT);

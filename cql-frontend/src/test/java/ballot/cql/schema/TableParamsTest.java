@@ -82,6 +82,21 @@ class TableParamsTest {
         assertThat(TableParams.DEFAULT.with(Map.of("extensions", Map.of("a", "b"))).get("extensions")).isEqualTo(Map.of());
     }
 
+    @Test
+    void compressionTakesTheCommonOptionsAndItsCompressorsOwn() {
+        assertRefused(Map.of("compression", Map.of("sstable_compression", "LZ4Compressor")), "Missing sub-option 'class' for the 'compression' option.");
+        assertRefused(Map.of("compression", Map.of("class", "LZ4Compressor", "chunk_length_kb", "32")), "Unknown compression options chunk_length_kb");
+        assertRefused(Map.of("compression", Map.of("class", "LZ4Compressor", "compression_level", "5")), "Unknown compression options compression_level");
+        assertRefused(Map.of("compression", Map.of("class", "LZ4Compressor", "chunk_length_in_kb", "3", "foo", "1")), "Unknown compression options foo");
+        assertRefused(Map.of("compression", Map.of("class", "LZ4Compressor", "chunk_length_in_kb", "3")), "chunk_length_in_kb must be a power of 2");
+        assertRefused(Map.of("compression", Map.of("class", "LZ4Compressor", "chunk_length_in_kb", "0")), "Invalid negative or null chunk_length_in_kb");
+        assertRefused(Map.of("compression", Map.of("class", "LZ4Compressor", "chunk_length_in_kb", "x")), "Invalid value for chunk_length_in_kb");
+        assertRefused(Map.of("compression", Map.of("class", "LZ4Compressor", "enabled", "maybe")),
+                "If the 'enabled' option is set to false no other options must be specified");
+        assertThat(TableParams.DEFAULT.with(Map.of("compression", Map.of("class", "ZstdCompressor", "compression_level", "5"))).get("compression"))
+                .isEqualTo(Map.of("class", "org.apache.cassandra.io.compress.ZstdCompressor", "chunk_length_in_kb", "16", "compression_level", "5"));
+    }
+
     private static void assertRefused(Map<String, Object> options, String message) {
         assertThatThrownBy(() -> TableParams.DEFAULT.with(options)).isInstanceOf(ConfigurationException.class).hasMessage(message);
     }
