@@ -797,8 +797,12 @@ public final class Parser {
     private String propertyValue() {
         Token t = next();
         switch (t.kind()) {
-            case STRING, INTEGER, FLOAT, UUID, IDENTIFIER, QUOTED_NAME:
+            // Cassandra's propertyValue: a constant or an unreserved keyword (Ballot takes any unreserved word)
+            case STRING, INTEGER, FLOAT, UUID, HEX, DURATION:
                 return t.text();
+            case IDENTIFIER:
+                if (!RESERVED.contains(lower(t.text()))) return t.text();
+                break;
             case SYMBOL:
                 if (t.text().equals("-") && (peek().is(Token.Kind.INTEGER) || peek().is(Token.Kind.FLOAT))) return "-" + next().text();
                 break;

@@ -387,6 +387,15 @@ class ParserTest {
     }
 
     @Test
+    void propertyValuesAreConstantsOrUnreservedWords() {
+        assertThat(((Statement.AlterTable) parse("ALTER TABLE t WITH comment = 0x01 AND speculative_retry = ttl")).action())
+                .isEqualTo(new Statement.SetTableOptions(new Properties(Map.of("comment", "0x01", "speculative_retry", "ttl"), List.of(), false)));
+        for (String value : List.of("null", "select", "\"Quoted\"", "?")) {
+            assertThatThrownBy(() -> parse("ALTER TABLE t WITH comment = " + value)).as(value).isInstanceOf(SyntaxException.class);
+        }
+    }
+
+    @Test
     void usingAndLimitTakeIntegersOrMarkersInCassandrasOrder() {
         Statement.Insert i = (Statement.Insert) parse("INSERT INTO t (k) VALUES (1) IF NOT EXISTS USING TTL -1 AND TIMESTAMP :ts");
         assertThat(i.attributes()).isEqualTo(new Statement.Attributes(integer("-1"), new Term.BindMarker(0, "ts")));
