@@ -16,6 +16,7 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.schema.TableParams;
 import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
+import ballot.cql.type.TypeCompatibility;
 import ballot.cql.type.UserType;
 import ballot.cql.type.UserTypeResolver;
 import java.util.ArrayList;
@@ -243,7 +244,7 @@ final class TableStatements {
                     throw new ConfigurationException(table + ": Cannot have a" + (counter ? "" : " non") + " counter column (\"" + d.name()
                             + "\") in a" + (counter ? " non" : "") + " counter table");
                 }
-                checkReAdd(dropped.get(d.name()), d);
+                checkReAdd(dropped.get(d.name()), d, type, ks);
                 columns.add(new ColumnMetadata(d.name(), nextId++, d.isStatic() ? ColumnMetadata.Kind.STATIC : ColumnMetadata.Kind.REGULAR, -1, type, false));
                 changed = true;
             }
@@ -322,15 +323,34 @@ final class TableStatements {
     }
 
     /**
-     * A column may be added again under a dropped one's name only as the same kind (static or regular), as in
-     * Cassandra. The dropped column stays recorded, as Cassandra keeps it (DESCRIBE WITH INTERNALS replays both).
+     * A column may be added again under a dropped one's name only with a type compatible with the dropped one's and as
+     * the same kind (static or regular), as in Cassandra. The dropped column stays recorded, as Cassandra keeps it
+     * (DESCRIBE WITH INTERNALS replays both).
      */
-    private static void checkReAdd(DroppedColumn dropped, Statement.ColumnDefinition added) {
+    private static void checkReAdd(DroppedColumn dropped, Statement.ColumnDefinition added, CqlType type, KeyspaceMetadata ks) {
         if (dropped == null) return;
+        // A user type never reads the tuple its dropped namesake is recorded as, as in Cassandra
+        CqlType droppedType = droppedType(dropped, ks);
+        if (droppedType != null && !TypeCompatibility.isCompatibleWith(type, droppedType)) {
+            throw new InvalidRequestException("Cannot add a column '" + added.name() + "' of type " + type.cqlName()
+                    + ", incompatible with previously dropped column '" + added.name() + "' of type " + dropped.type());
+        }
         String kind = added.isStatic() ? "static" : "regular";
         if (!dropped.kind().equals(kind)) {
             throw new InvalidRequestException("Cannot re-add previously dropped column '" + added.name() + "' of kind " + kind.toUpperCase(Locale.ROOT)
                     + ", incompatible with previous kind " + dropped.kind().toUpperCase(Locale.ROOT));
+        }
+    }
+
+    /**
+     * The type a dropped column is recorded with, user types as tuples; a record older than that may name a user type
+     * dropped since: null then, and the re-added type is not checked against it.
+     */
+    private static CqlType droppedType(DroppedColumn dropped, KeyspaceMetadata ks) {
+        try {
+            return CqlTypes.parse(dropped.type(), TypeStatements.resolver(ks));
+        } catch (InvalidRequestException e) {
+            return null;
         }
     }
 

@@ -139,4 +139,33 @@ class TableStatementsTest {
         refused("CREATE TABLE other.b (k int PRIMARY KEY) WITH ID = 5a1c395e-b41f-11e5-9f22-ba0be0483c19", InvalidRequestException.class,
                 "Table id 5a1c395e-b41f-11e5-9f22-ba0be0483c19 is already used by table ks.a");
     }
+
+    @Test
+    void aDroppedColumnComesBackOnlyWithATypeThatReadsWhatItWrote() {
+        schema.run("CREATE TYPE ks.a (x int, y text)");
+        schema.run("CREATE TABLE ks.t (k int PRIMARY KEY, i int, l list<text>, m map<int, text>, tx text, tu frozen<tuple<int, text>>, "
+                + "f frozen<a>, b bigint, fl frozen<list<int>>)");
+        schema.run("ALTER TABLE ks.t DROP (i, l, m, tx, tu, f, b, fl)");
+        refused("ALTER TABLE ks.t ADD f frozen<a>", InvalidRequestException.class,
+                "Cannot add a column 'f' of type frozen<a>, incompatible with previously dropped column 'f' of type frozen<tuple<int, text>>");
+        refused("ALTER TABLE ks.t ADD fl frozen<list<varint>>", InvalidRequestException.class,
+                "Cannot add a column 'fl' of type frozen<list<varint>>, incompatible with previously dropped column 'fl' of type frozen<list<int>>");
+        refused("ALTER TABLE ks.t ADD i varint", InvalidRequestException.class,
+                "Cannot add a column 'i' of type varint, incompatible with previously dropped column 'i' of type int");
+        refused("ALTER TABLE ks.t ADD i blob", InvalidRequestException.class,
+                "Cannot add a column 'i' of type blob, incompatible with previously dropped column 'i' of type int");
+        refused("ALTER TABLE ks.t ADD l frozen<list<text>>", InvalidRequestException.class,
+                "Cannot add a column 'l' of type frozen<list<text>>, incompatible with previously dropped column 'l' of type list<text>");
+        refused("ALTER TABLE ks.t ADD l set<text>", InvalidRequestException.class,
+                "Cannot add a column 'l' of type set<text>, incompatible with previously dropped column 'l' of type list<text>");
+        refused("ALTER TABLE ks.t ADD m map<int, int>", InvalidRequestException.class,
+                "Cannot add a column 'm' of type map<int, int>, incompatible with previously dropped column 'm' of type map<int, text>");
+        schema.run("ALTER TABLE ks.t ADD l list<blob>");
+        schema.run("ALTER TABLE ks.t ADD i int");
+        schema.run("ALTER TABLE ks.t ADD tx blob");
+        schema.run("ALTER TABLE ks.t ADD tu frozen<tuple<int, text, int>>");
+        schema.run("ALTER TABLE ks.t ADD b timestamp");
+        schema.run("ALTER TABLE ks.t ADD m map<int, blob>");
+        assertThat(schema.table("ks", "t").column("tu")).isNotNull();
+    }
 }
