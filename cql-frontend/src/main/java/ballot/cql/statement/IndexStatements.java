@@ -174,6 +174,7 @@ final class IndexStatements {
 
     static SchemaStatement drop(Statement.DropIndex s, String current) {
         String keyspace = Preparer.keyspaceOf(s.name(), current);
+        if (SchemaStatement.SYSTEM_KEYSPACES.contains(keyspace)) throw SchemaStatement.systemKeyspace(keyspace);
         String indexName = s.name().name();
         String[] table = new String[1];
         return new SchemaStatement() {

@@ -21,9 +21,9 @@ final class KeyspaceStatements {
 
     static SchemaStatement create(Statement.CreateKeyspace s, Set<String> dataCenters) {
         checkKeyspaceName(s.name());
-        // Creating one is invalid, as in Cassandra; altering or dropping one is unauthorized (checkUserKeyspace).
-        if (SchemaStatement.SYSTEM_KEYSPACES.contains(s.name()))
-            throw new InvalidRequestException("System keyspace '" + s.name() + "' is not user-modifiable");
+        // Creating a local one is invalid, as in Cassandra, and a replicated one (system_auth) already exists;
+        // altering or dropping one is unauthorized (checkUserKeyspace).
+        if (SchemaStatement.LOCAL_SYSTEM_KEYSPACES.contains(s.name())) throw SchemaStatement.systemKeyspace(s.name());
         Options options = options(s.properties(), true);
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
@@ -31,6 +31,7 @@ final class KeyspaceStatements {
                     if (s.ifNotExists()) return current;
                     throw new AlreadyExistsException(s.name(), "");
                 }
+                if (SchemaStatement.SYSTEM_KEYSPACES.contains(s.name())) throw SchemaStatement.systemKeyspace(s.name());
                 // As in Cassandra, the options' values are read once the keyspace is known not to exist
                 return with(current, new KeyspaceMetadata(s.name(), options.replication(Map.of(), s.name(), dataCenters),
                         options.durableWrites(true), Map.of(), Map.of()));

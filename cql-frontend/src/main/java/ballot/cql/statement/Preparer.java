@@ -83,6 +83,9 @@ public final class Preparer {
         if (statement instanceof Statement.Use u) return use(schema, u.keyspace());
         if (statement instanceof Statement.Truncate t) {
             TableMetadata table = table(schema, t.name(), keyspace);
+            if (SchemaStatement.VIRTUAL_KEYSPACES.contains(table.keyspace())) {
+                throw new InvalidRequestException("Truncation is not supported by table " + table);
+            }
             checkWritable(table.keyspace());
             // Looked up again when it runs, as Cassandra does: a prepared TRUNCATE empties the table now under the name.
             return new TruncateStatement(current -> table(current, t.name(), keyspace),

@@ -24,6 +24,16 @@ abstract class SchemaStatement implements CqlStatement {
     static final java.util.Set<String> SYSTEM_KEYSPACES = java.util.Set.of("system", "system_schema", "system_auth",
             "system_distributed", "system_traces", "system_views", "system_virtual_schema");
 
+    /** The system keyspaces each node has of its own (Cassandra's local system keyspaces), as opposed to replicated ones. */
+    static final java.util.Set<String> LOCAL_SYSTEM_KEYSPACES = java.util.Set.of("system", "system_schema", "system_views", "system_virtual_schema");
+
+    /** The keyspaces of virtual tables, which cannot be truncated. */
+    static final java.util.Set<String> VIRTUAL_KEYSPACES = java.util.Set.of("system_views", "system_virtual_schema");
+
+    static InvalidRequestException systemKeyspace(String keyspace) {
+        return new InvalidRequestException("System keyspace '" + keyspace + "' is not user-modifiable");
+    }
+
     /**
      * System keyspaces whose replication ALTER KEYSPACE may change, as in Cassandra: with replication factor 1 each
      * role lives on one node, and cannot log in while that node is down. Who may is checked before (superusers only).

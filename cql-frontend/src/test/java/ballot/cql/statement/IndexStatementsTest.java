@@ -6,7 +6,7 @@ import ballot.cql.error.InvalidRequestException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** CREATE INDEX refusals, and those of columns indexes depend on, as a Cassandra 5.0.9 node gave them. */
+/** CREATE and DROP INDEX refusals, and those of columns indexes depend on, as a Cassandra 5.0.9 node gave them. */
 class IndexStatementsTest {
     private final SchemaFixture schema = new SchemaFixture();
 
@@ -28,6 +28,11 @@ class IndexStatementsTest {
     @Test
     void sasiIsDisabledAsInCassandrasDefaults() {
         refused("CREATE CUSTOM INDEX ON ks.t (v) USING 'org.apache.cassandra.index.sasi.SASIIndex'", "SASI indexes are disabled. Enable in cassandra.yaml to use.");
+    }
+
+    @Test
+    void noIndexOfASystemKeyspaceIsDropped() {
+        refused("DROP INDEX IF EXISTS system.i", "System keyspace 'system' is not user-modifiable");
     }
 
     @Test

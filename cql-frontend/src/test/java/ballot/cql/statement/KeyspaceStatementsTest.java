@@ -9,6 +9,7 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.protocol.message.VoidResult;
+import ballot.cql.schema.KeyspaceMetadata;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +107,19 @@ class KeyspaceStatementsTest {
                 .isInstanceOf(ConfigurationException.class).hasMessage("Transient replication is not enabled on this node");
         assertThat(schema.run("CREATE KEYSPACE k WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 0}"))
                 .isEqualTo(SchemaChange.keyspace(SchemaChange.Change.CREATED, "k"));
+    }
+
+    @Test
+    void aReplicatedSystemKeyspaceAlreadyExistsAndALocalOneIsNotUserModifiable() {
+        schema.put(new KeyspaceMetadata("system_auth", Map.of("class", SIMPLE, "replication_factor", "1"), true, Map.of(), Map.of()));
+        assertThatThrownBy(() -> schema.run("CREATE KEYSPACE system_auth WITH replication = {'class': 'SimpleStrategy'}"))
+                .isInstanceOf(AlreadyExistsException.class);
+        assertThat(schema.run("CREATE KEYSPACE IF NOT EXISTS system_auth WITH replication = {'class': 'SimpleStrategy'}"))
+                .isInstanceOf(VoidResult.class);
+        for (String keyspace : new String[] {"system", "system_traces"}) {
+            assertThatThrownBy(() -> schema.run("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = {'class': 'SimpleStrategy'}"))
+                    .isExactlyInstanceOf(InvalidRequestException.class).hasMessage("System keyspace '" + keyspace + "' is not user-modifiable");
+        }
     }
 
     @Test

@@ -37,6 +37,14 @@ final class SchemaFixture implements SchemaStore {
         return statement.execute(QueryContext.of(environment, null, QueryOptions.DEFAULT, statement)).join();
     }
 
+    /** Puts {@code keyspace} in the schema as it is, as the node does with its system keyspaces. */
+    void put(KeyspaceMetadata keyspace) {
+        update(keyspaces -> {
+            keyspaces.put(keyspace.name(), keyspace);
+            return keyspaces;
+        });
+    }
+
     KeyspaceMetadata keyspace(String name) {
         return schema.keyspace(name);
     }

@@ -7,10 +7,14 @@ import static org.assertj.core.api.Assertions.tuple;
 import ballot.cql.error.ConfigurationException;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.schema.DroppedColumn;
+import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.TableMetadata;
+import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** CREATE, ALTER and DROP TABLE refusals as a Cassandra 5.0.9 node gave them. */
+/** CREATE, ALTER, DROP and TRUNCATE TABLE refusals as a Cassandra 5.0.9 node gave them. */
 class TableStatementsTest {
     private final SchemaFixture schema = new SchemaFixture();
 
@@ -167,5 +171,12 @@ class TableStatementsTest {
         schema.run("ALTER TABLE ks.t ADD b timestamp");
         schema.run("ALTER TABLE ks.t ADD m map<int, blob>");
         assertThat(schema.table("ks", "t").column("tu")).isNotNull();
+    }
+
+    @Test
+    void aVirtualTableIsNotTruncated() {
+        TableMetadata clients = SchemaDefinitions.table("system_views", "CREATE TABLE clients (address inet PRIMARY KEY)", UUID.randomUUID());
+        schema.put(new KeyspaceMetadata("system_views", Map.of(), true, Map.of("clients", clients), Map.of()));
+        refused("TRUNCATE system_views.clients", InvalidRequestException.class, "Truncation is not supported by table system_views.clients");
     }
 }
