@@ -35,10 +35,11 @@ abstract class SchemaStatement implements CqlStatement {
     }
 
     /**
-     * System keyspaces whose replication ALTER KEYSPACE may change, as in Cassandra: with replication factor 1 each
-     * role lives on one node, and cannot log in while that node is down. Who may is checked before (superusers only).
+     * System keyspaces whose replication ALTER KEYSPACE may change, Cassandra's replicated ones: with replication factor
+     * 1 each role lives on one node, and cannot log in while that node is down; traces and system_distributed are
+     * given more replicas as data centers are added. Who may is checked before (superusers only for system_auth).
      */
-    static final java.util.Set<String> REPLICATION_ALTERABLE_KEYSPACES = java.util.Set.of("system_auth");
+    static final java.util.Set<String> REPLICATION_ALTERABLE_KEYSPACES = java.util.Set.of("system_auth", "system_distributed", "system_traces");
 
     /** Changes nothing, answers with a void result: a DROP ... IF EXISTS of something that cannot exist. */
     static final SchemaStatement NOTHING = new SchemaStatement() {

@@ -7,6 +7,7 @@ import ballot.cql.error.AlreadyExistsException;
 import ballot.cql.error.ConfigurationException;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
+import ballot.cql.error.UnauthorizedException;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.protocol.message.VoidResult;
 import ballot.cql.schema.KeyspaceMetadata;
@@ -120,6 +121,18 @@ class KeyspaceStatementsTest {
             assertThatThrownBy(() -> schema.run("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = {'class': 'SimpleStrategy'}"))
                     .isExactlyInstanceOf(InvalidRequestException.class).hasMessage("System keyspace '" + keyspace + "' is not user-modifiable");
         }
+    }
+
+    @Test
+    void theReplicationOfCassandrasReplicatedSystemKeyspacesMayBeAltered() {
+        for (String keyspace : new String[] {"system_auth", "system_distributed", "system_traces"}) {
+            schema.put(new KeyspaceMetadata(keyspace, Map.of("class", SIMPLE, "replication_factor", "1"), true, Map.of(), Map.of()));
+            schema.run("ALTER KEYSPACE " + keyspace + " WITH replication = {'class': 'NetworkTopologyStrategy', 'datacenter1': 3}");
+            assertThat(replication(keyspace)).isEqualTo(Map.of("class", NTS, "datacenter1", "3"));
+        }
+        schema.put(new KeyspaceMetadata("system_schema", Map.of("class", "org.apache.cassandra.locator.LocalStrategy"), true, Map.of(), Map.of()));
+        assertThatThrownBy(() -> schema.run("ALTER KEYSPACE system_schema WITH durable_writes = false")).isInstanceOf(UnauthorizedException.class)
+                .hasMessage("system_schema keyspace is not user-modifiable.");
     }
 
     @Test
