@@ -134,12 +134,12 @@ class IndexDefinitionIT {
         invalid("CREATE INDEX ON d.e (keys(v))", "Cannot create keys() index on v. Non-collection columns only support simple indexes");
         invalid("CREATE INDEX ON d.e (keys(s))", "Cannot create index on keys of column s with non-map type");
         invalid("CREATE INDEX ON d.missing (v)", "Table 'missing' doesn't exist");
-        invalid("CREATE INDEX ON d.e (t) WITH OPTIONS = {'case_sensitive': 'maybe'}", "Illegal value for boolean option 'case_sensitive': maybe");
-        invalid("CREATE INDEX ON d.e (m) WITH OPTIONS = {'case_sensitive': 'false'}", "CQL type int cannot be analyzed.");
-        invalid("CREATE INDEX ON d.e2 (a) WITH OPTIONS = {'normalize': 'true'}",
+        invalid("CREATE INDEX ON d.e (t) USING 'sai' WITH OPTIONS = {'case_sensitive': 'maybe'}", "Illegal value for boolean option 'case_sensitive': maybe");
+        invalid("CREATE INDEX ON d.e (m) USING 'sai' WITH OPTIONS = {'case_sensitive': 'false'}", "CQL type int cannot be analyzed.");
+        invalid("CREATE INDEX ON d.e2 (a) USING 'sai' WITH OPTIONS = {'normalize': 'true'}",
                 "Analysis options are not supported on primary key columns, but found {'normalize': 'true'}");
-        invalid("CREATE INDEX ON d.e (t) WITH OPTIONS = {'target': 'v'}", "Cannot specify target as a CUSTOM option");
-        assertThatThrownBy(() -> session.execute("CREATE INDEX ON d.e (t) WITH OPTIONS = {'similarity': 'x'}"))
+        invalid("CREATE INDEX ON d.e (t) USING 'sai' WITH OPTIONS = {'target': 'v'}", "Cannot specify target as a CUSTOM option");
+        assertThatThrownBy(() -> session.execute("CREATE INDEX ON d.e (t) USING 'sai' WITH OPTIONS = {'similarity': 'x'}"))
                 .isInstanceOf(InvalidConfigurationInQueryException.class)
                 .hasMessage("Properties specified [similarity] are not understood by StorageAttachedIndex");
         assertThatThrownBy(() -> session.execute("CREATE CUSTOM INDEX ON d.e (t) USING 'com.example.Nope'"))

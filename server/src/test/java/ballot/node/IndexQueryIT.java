@@ -85,8 +85,7 @@ class IndexQueryIT {
 
         invalid("SELECT * FROM q.people WHERE age = 3 AND name = 'p3'", FILTERING);
         assertThat(rows("SELECT id, seq FROM q.people WHERE age = 3 AND name = 'p3' ALLOW FILTERING")).containsExactly("3,3");
-        invalid("SELECT * FROM q.people WHERE city > 'A'", "Column 'city' has an index but does not support the operators specified in the "
-                + "query. If you want to execute this query despite the performance unpredictability, use ALLOW FILTERING");
+        invalid("SELECT * FROM q.people WHERE city > 'A'", FILTERING);
         invalid("SELECT * FROM q.people WHERE id IN (1, 2) AND age = 3",
                 "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
         // As in Cassandra, an IN of one value is an EQ, for the key and for the indexed column; an IN of several values
@@ -201,15 +200,14 @@ class IndexQueryIT {
         session.execute("DELETE attrs['w'] FROM q.coll WHERE k = 2");
         assertThat(rows("SELECT k FROM q.coll WHERE tags CONTAINS 'red'")).containsExactly("2");
         assertThat(rows("SELECT k FROM q.coll WHERE attrs['w'] = 3")).isEmpty();
-        invalid("SELECT k FROM q.coll WHERE attrs CONTAINS 1", "Column 'attrs' has an index but does not support the operators specified "
-                + "in the query. If you want to execute this query despite the performance unpredictability, use ALLOW FILTERING");
+        invalid("SELECT k FROM q.coll WHERE attrs CONTAINS 1", FILTERING);
         invalid("SELECT k FROM q.coll WHERE attrs CONTAINS 1 AND tags CONTAINS 'red'", FILTERING);
     }
 
     @Test
     void caseInsensitiveTextIndexesMatchAnalyzedValues() {
         session.execute("CREATE TABLE q.words (k int PRIMARY KEY, w text)");
-        session.execute("CREATE INDEX ON q.words (w) WITH OPTIONS = {'case_sensitive': 'false', 'normalize': 'true'}");
+        session.execute("CREATE INDEX ON q.words (w) USING 'sai' WITH OPTIONS = {'case_sensitive': 'false', 'normalize': 'true'}");
         session.execute("INSERT INTO q.words (k, w) VALUES (1, 'Hello')");
         session.execute("INSERT INTO q.words (k, w) VALUES (2, 'HELLO')");
         session.execute("INSERT INTO q.words (k, w) VALUES (3, 'help')");

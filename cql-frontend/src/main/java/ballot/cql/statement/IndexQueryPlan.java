@@ -21,9 +21,7 @@ import ballot.cql.type.SetType;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -36,42 +34,46 @@ final class IndexQueryPlan {
     /** A relation an index serves: its index, and its bound form as an index expression. */
     private record Served(Relation.Single relation, IndexTerms terms, Function<Bindings, IndexExpression> expression, boolean equality) {}
 
+    private static final String NULL_VALUE = "Unsupported null value for column ";
+
     private final List<Served> served;
     private final List<RowFilter> filters;
     private final boolean needsFiltering;
-    private final String refusal;
+    private final boolean queriable;
+    private final boolean usesIndex;
 
-    private IndexQueryPlan(List<Served> served, List<RowFilter> filters, boolean needsFiltering, String refusal) {
+    private IndexQueryPlan(List<Served> served, List<RowFilter> filters, boolean needsFiltering, boolean queriable, boolean usesIndex) {
         this.served = served;
         this.filters = filters;
         this.needsFiltering = needsFiltering;
-        this.refusal = refusal;
+        this.queriable = queriable;
+        this.usesIndex = usesIndex;
     }
 
     /** The plan of {@code select} on a table with indexes; {@code where} is its analysed WHERE clause. */
     static IndexQueryPlan of(TableMetadata table, Statement.Select select, Restrictions where, Markers markers, UserTypeResolver types) {
         List<Served> served = new ArrayList<>();
-        Set<ColumnMetadata> unserved = new LinkedHashSet<>();
+        boolean needsFiltering = false;
+        boolean keyServed = false;
         boolean ann = AnnOrdering.isAnn(select);
         for (Relation relation : select.where()) {
             if (relation instanceof Relation.TokenRange) continue;
             if (relation instanceof Relation.Multi) {
-                if (!where.hasPartitionKey()) unserved.add(null);
+                needsFiltering |= !where.hasPartitionKey();
                 continue;
             }
             Relation.Single s = (Relation.Single) relation;
             ColumnMetadata c = Restrictions.column(table, s.column());
-            if (answeredByKey(c, where)) continue;
-            if (hasAnnIndex(table, c)) throw new InvalidRequestException("Vector indexes only support ANN queries");
+            if (hasAnnIndex(table, c) && !answeredByKey(c, where)) throw new InvalidRequestException("Vector indexes only support ANN queries");
             Served use = serve(table, c, s, markers, types);
-            if (use != null) served.add(use);
-            else unserved.add(s.op() == Operator.IN ? null : c); // an IN no index serves needs filtering, as any other column's
-
+            if (answeredByKey(c, where)) keyServed |= use != null;
+            else if (use != null) served.add(use);
+            else needsFiltering = true;
         }
-        boolean needsFiltering = !unserved.isEmpty();
-        String refusal = null;
-        // an ANN ordering uses its index, as a served relation does
-        if (needsFiltering) refusal = served.isEmpty() && !ann ? unsupportedMessage(table, unserved) : SelectStatement.REQUIRES_ALLOW_FILTERING;
+        // As Cassandra's StatementRestrictions: an index serving any relation, a key relation included, makes the query
+        // an index query as soon as something is left to filter, and then no clustering prefix is required.
+        boolean queriable = keyServed || !served.isEmpty();
+        boolean usesIndex = !served.isEmpty() || keyServed && where.needsFiltering();
         if ((!served.isEmpty() || ann) && where.hasPartitionKeyIn()) {
             throw new InvalidRequestException("Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
         }
@@ -80,7 +82,7 @@ final class IndexQueryPlan {
             Served use = find(served, f.relation());
             filters.add(use == null ? f : matcher(f.column(), use));
         }
-        return new IndexQueryPlan(served, filters, needsFiltering, refusal);
+        return new IndexQueryPlan(served, filters, needsFiltering, queriable, usesIndex);
     }
 
     /** An ANN index serves no relation, only ANN ordering (SAI's vector indexes). */
@@ -111,24 +113,6 @@ final class IndexQueryPlan {
         });
     }
 
-    /** SAI's message when no relation is served: naming the indexed columns whose operators it does not support. */
-    private static String unsupportedMessage(TableMetadata table, Set<ColumnMetadata> unserved) {
-        List<String> indexed = new ArrayList<>();
-        for (ColumnMetadata c : unserved) {
-            if (c == null) continue;
-            for (IndexMetadata index : table.indexes()) {
-                if (index.target().column().equals(c.name()) && !indexed.contains(c.name())) indexed.add(c.name());
-            }
-        }
-        if (indexed.isEmpty()) return SelectStatement.REQUIRES_ALLOW_FILTERING;
-        if (indexed.size() == 1) {
-            return "Column '" + indexed.get(0) + "' has an index but does not support the operators specified in the query. "
-                    + "If you want to execute this query despite the performance unpredictability, use ALLOW FILTERING";
-        }
-        return "Columns " + indexed + " have indexes but do not support the operators specified in the query. "
-                + "If you want to execute this query despite the performance unpredictability, use ALLOW FILTERING";
-    }
-
     /** The index that serves {@code s}, with its expression; null if none does. */
     private static Served serve(TableMetadata table, ColumnMetadata c, Relation.Single s, Markers markers, UserTypeResolver types) {
         for (IndexMetadata index : table.indexes()) {
@@ -147,7 +131,8 @@ final class IndexQueryPlan {
                 MapType map = (MapType) type;
                 Value key = Terms.prepare(s.mapKey(), Terms.element(receiver, "key", map.keys()), markers, types);
                 Value value = Terms.prepare(s.value(), Terms.element(receiver, "value", map.values()), markers, types);
-                return new Served(s, terms, b -> IndexExpression.equalTo(name, terms.entryTerm(required(key, b, c), required(value, b, c))), true);
+                return new Served(s, terms, b -> IndexExpression.equalTo(name, terms.entryTerm(required(key, b, c, "Unsupported null map key for column "),
+                        required(value, b, c, "Unsupported null map value for column "))), true);
             }
             IndexTarget.Type part = switch (op) {
                 case CONTAINS -> IndexTarget.Type.VALUES;
@@ -165,9 +150,9 @@ final class IndexQueryPlan {
                 default -> receiver;
             };
             Value value = Terms.prepare(valueTerm, valueReceiver, markers, types);
-            if (!op.isSlice()) return new Served(s, terms, b -> IndexExpression.equalTo(name, terms.term(required(value, b, c))), true);
+            if (!op.isSlice()) return new Served(s, terms, b -> IndexExpression.equalTo(name, terms.term(required(value, b, c, NULL_VALUE))), true);
             return new Served(s, terms, b -> {
-                byte[] bound = terms.term(required(value, b, c));
+                byte[] bound = terms.term(required(value, b, c, NULL_VALUE));
                 return switch (op) {
                     case GT, GTE -> new IndexExpression(name, bound, op == Operator.GTE, null, false);
                     default -> new IndexExpression(name, null, false, bound, op == Operator.LTE);
@@ -177,9 +162,10 @@ final class IndexQueryPlan {
         return null;
     }
 
-    private static ByteBuffer required(Value value, Bindings b, ColumnMetadata c) {
+    /** A served relation's null value is unsupported, as a filtered column's (Cassandra words both alike). */
+    private static ByteBuffer required(Value value, Bindings b, ColumnMetadata c, String nullValue) {
         ByteBuffer v = value.bind(b);
-        if (v == null) throw new InvalidRequestException("Invalid null value for column " + c.name());
+        if (v == null) throw new InvalidRequestException(nullValue + c.name());
         if (v == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + c.name());
         return v;
     }
@@ -193,9 +179,14 @@ final class IndexQueryPlan {
         return needsFiltering;
     }
 
-    /** The error for this query without ALLOW FILTERING, when it needs it. */
-    String refusal() {
-        return refusal;
+    /** Whether an index supports some relation, one the key answers included (Cassandra's "queriable index"). */
+    boolean queriable() {
+        return queriable;
+    }
+
+    /** Whether the query is an index query: an index serves a relation the key cannot answer, or a key relation with filtering. */
+    boolean usesIndex() {
+        return usesIndex;
     }
 
     /** Whether a scan (no partition key) is driven by an index. */

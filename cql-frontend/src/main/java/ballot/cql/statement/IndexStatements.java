@@ -44,6 +44,10 @@ final class IndexStatements {
             throw new InvalidRequestException("Keyspace name '" + keyspace + "' doesn't match index name '" + s.table() + "'");
         }
         SchemaStatement.checkUserKeyspace(keyspace);
+        // USING makes an index custom, with or without the CUSTOM keyword (Cassandra's grammar).
+        if (!s.custom() && s.using() == null && !s.properties().values().isEmpty()) {
+            throw new InvalidRequestException("Cannot specify options for a non-CUSTOM index");
+        }
         String className = s.using() != null ? s.using() : StorageAttachedIndex.DEFAULT_NAME;
         if (!s.custom() && className.equalsIgnoreCase(StorageAttachedIndex.LEGACY_NAME)) {
             throw new InvalidRequestException("Legacy secondary indexes (" + StorageAttachedIndex.LEGACY_NAME

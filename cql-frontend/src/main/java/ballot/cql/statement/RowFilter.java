@@ -74,7 +74,8 @@ final class RowFilter {
         Operator op = s.op();
         if (op == Operator.IS_NOT) throw new InvalidRequestException("Unsupported restriction: " + c.name() + " IS NOT NULL");
         if (op == Operator.LIKE) {
-            throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns. " + c.name() + " LIKE ... is not valid.");
+            throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns. " + c.name() + " LIKE "
+                    + Terms.describe(s.value()) + " is not valid.");
         }
         if (s.mapKey() != null) {
             if (!(type instanceof MapType map)) {

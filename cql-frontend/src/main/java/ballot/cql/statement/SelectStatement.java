@@ -100,17 +100,20 @@ final class SelectStatement implements CqlStatement {
         Restrictions where = Restrictions.of(table, select.where(), markers, types);
         IndexQueryPlan indexes = table.indexes().isEmpty() ? null : IndexQueryPlan.of(table, select, where, markers, types);
         // Cassandra's order of refusals: the restrictions themselves, then DISTINCT, then ORDER BY, then filtering.
-        if (!select.allowFiltering() && indexes == null && where.clusteringNotPrefixReason() != null) {
+        if (!select.allowFiltering() && (indexes == null || !indexes.queriable()) && where.clusteringNotPrefixReason() != null) {
             throw new InvalidRequestException(where.clusteringNotPrefixReason());
         }
         if (select.distinct()) validateDistinct(table, selection, where, select);
         AnnOrdering ann = AnnOrdering.of(table, select, where, selection, markers, types);
+        if (ann == null && !select.orderBy().isEmpty() && indexes != null && indexes.usesIndex()) {
+            throw new InvalidRequestException("ORDER BY with 2ndary indexes is not supported, except for ANN queries.");
+        }
         List<ColumnMetadata> orderBy = ann != null ? List.of() : orderingColumns(table, select.orderBy());
         boolean reversed = ann == null && orderBy(table, select.orderBy(), where);
         boolean needsFiltering = indexes != null ? indexes.needsFiltering()
                 : where.needsFiltering() || where.hasClusteringRestrictions() && !where.hasPartitionKey();
         if (needsFiltering && !select.allowFiltering()) {
-            throw new InvalidRequestException(indexes != null ? indexes.refusal() : REQUIRES_ALLOW_FILTERING);
+            throw new InvalidRequestException(REQUIRES_ALLOW_FILTERING);
         }
         List<ColumnMetadata> groupBy = groupBy(table, select.groupBy(), where);
         Value limit = limitValue(select.limit(), table, "[limit]", markers, types);
