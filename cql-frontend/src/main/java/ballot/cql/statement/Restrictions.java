@@ -78,7 +78,7 @@ final class Restrictions {
     static Restrictions of(TableMetadata table, List<Relation> where, Markers markers, UserTypeResolver types) {
         Restrictions r = new Restrictions(table);
         List<Relation> clusteringRelations = new ArrayList<>();
-        java.util.Map<ColumnMetadata, List<Operator>> filterOperators = new java.util.LinkedHashMap<>();
+        java.util.Map<ColumnMetadata, List<Relation.Single>> byColumn = new java.util.LinkedHashMap<>();
         for (Relation relation : where) {
             if (relation instanceof Relation.TokenRange t) {
                 r.addToken(t, markers, types);
@@ -98,20 +98,17 @@ final class Restrictions {
                         throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
                     }
                     r.partitionKeyRelations[c.position()] = s;
+                    byColumn.computeIfAbsent(c, k -> new ArrayList<>()).add(s);
                 } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && s.mapKey() == null
                         && (s.op() == Operator.EQ || s.op() == Operator.IN || s.op().isSlice())) {
                     clusteringRelations.add(s);
                 } else {
                     r.filters.add(RowFilter.of(table, c, s, markers, types));
-                    if (s.mapKey() == null) filterOperators.computeIfAbsent(c, k -> new ArrayList<>()).add(s.op());
+                    if (s.mapKey() == null) byColumn.computeIfAbsent(c, k -> new ArrayList<>()).add(s);
                 }
             }
         }
-        // As for key columns: an EQ on a filtered column leaves no room for another relation on it.
-        filterOperators.forEach((c, ops) -> {
-            if (ops.size() > 1 && ops.contains(Operator.EQ))
-                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
-        });
+        byColumn.forEach(Restrictions::checkMergeable);
         boolean anyKey = false;
         boolean allKey = true;
         for (Relation.Single s : r.partitionKeyRelations) {
@@ -133,6 +130,32 @@ final class Restrictions {
         }
         r.partitionKeyRestricted = allKey;
         return r;
+    }
+
+    /**
+     * Cassandra's merging of the relations on one partition key or filtered column, in the order written: an EQ or IN
+     * leaves no room for another relation, a slice none for an EQ or IN, nor for another bound on its side. CONTAINS,
+     * CONTAINS KEY, != and LIKE combine with anything.
+     */
+    private static void checkMergeable(ColumnMetadata c, List<Relation.Single> relations) {
+        Operator first = null;
+        boolean lower = false;
+        boolean upper = false;
+        for (Relation.Single s : relations) {
+            Operator op = isSingleValueIn(s.op(), s.value()) ? Operator.EQ : s.op();
+            if (op != Operator.EQ && op != Operator.IN && !op.isSlice()) continue;
+            if (first == Operator.EQ) throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
+            if (first == Operator.IN) throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes a IN");
+            if (first != null && !op.isSlice()) {
+                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted by both an equality and an inequality relation");
+            }
+            boolean isLower = op == Operator.GT || op == Operator.GTE;
+            if (isLower && lower) throw new InvalidRequestException("More than one restriction was found for the start bound on " + c.name());
+            if (op.isSlice() && !isLower && upper) throw new InvalidRequestException("More than one restriction was found for the end bound on " + c.name());
+            lower |= isLower;
+            upper |= op.isSlice() && !isLower;
+            if (first == null) first = op;
+        }
     }
 
     /** The values of an EQ or IN on a key column; {@code nullValue} refuses a null one. */

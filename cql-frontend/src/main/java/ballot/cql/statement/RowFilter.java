@@ -125,7 +125,9 @@ final class RowFilter {
                 };
             });
         }
-        if (type.isMultiCell() && op != Operator.EQ && op != Operator.NEQ && op != Operator.IN) {
+        // A non-frozen collection is restricted only through its elements (CONTAINS, CONTAINS KEY, m[k] = v), as in Cassandra.
+        boolean wholeValue = op == Operator.NEQ || !type.isCollection() && (op == Operator.EQ || op == Operator.IN);
+        if (type.isMultiCell() && !wholeValue) {
             throw new InvalidRequestException("Collection column '" + c.name() + "' (" + type.cqlName() + ") cannot be restricted by a '"
                     + op.symbol() + "' relation");
         }
