@@ -44,10 +44,6 @@ final class IndexStatements {
             throw new InvalidRequestException("Keyspace name '" + keyspace + "' doesn't match index name '" + s.table() + "'");
         }
         SchemaStatement.checkUserKeyspace(keyspace);
-        // USING makes an index custom, with or without the CUSTOM keyword (Cassandra's grammar).
-        if (!s.custom() && s.using() == null && !s.properties().values().isEmpty()) {
-            throw new InvalidRequestException("Cannot specify options for a non-CUSTOM index");
-        }
         String className = s.using() != null ? s.using() : StorageAttachedIndex.DEFAULT_NAME;
         if (!s.custom() && className.equalsIgnoreCase(StorageAttachedIndex.LEGACY_NAME)) {
             throw new InvalidRequestException("Legacy secondary indexes (" + StorageAttachedIndex.LEGACY_NAME
@@ -108,6 +104,10 @@ final class IndexStatements {
             if (!e.getKey().equals("options")) throw new SyntaxException("Unknown property '" + e.getKey() + "'");
             if (!(e.getValue() instanceof Map<?, ?> map)) throw new SyntaxException("Invalid value for property 'options'. It should be a map.");
             map.forEach((k, v) -> options.put(k.toString(), v.toString()));
+        }
+        // USING makes an index custom, with or without the CUSTOM keyword (Cassandra's grammar).
+        if (!s.custom() && s.using() == null && !s.properties().values().isEmpty()) {
+            throw new InvalidRequestException("Cannot specify options for a non-CUSTOM index");
         }
         for (String reserved : List.of(IndexMetadata.CLASS_NAME, IndexMetadata.TARGET)) {
             if (options.containsKey(reserved)) throw new InvalidRequestException("Cannot specify " + reserved + " as a CUSTOM option");

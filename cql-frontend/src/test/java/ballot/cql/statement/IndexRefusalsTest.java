@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import ballot.cql.error.InvalidRequestException;
+import ballot.cql.error.SyntaxException;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,9 @@ class IndexRefusalsTest {
     @Test
     void aPlainCreateIndexTakesNoOptions() {
         refused("CREATE INDEX ON ks.p (c) WITH OPTIONS = {'case_sensitive': 'false'}", "Cannot specify options for a non-CUSTOM index");
+        // an unknown property is a syntax error first
+        assertThat(catchThrowable(() -> fixture.execute("CREATE INDEX ON ks.p (c) WITH foo = 1"))).isInstanceOf(SyntaxException.class)
+                .hasMessage("Unknown property 'foo'");
         fixture.execute("CREATE INDEX ON ks.q (t) USING 'sai' WITH OPTIONS = {'case_sensitive': 'false'}");
     }
 }
