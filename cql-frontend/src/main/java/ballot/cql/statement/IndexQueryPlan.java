@@ -74,7 +74,7 @@ final class IndexQueryPlan {
         // an index query as soon as something is left to filter, and then no clustering prefix is required.
         boolean queriable = keyServed || !served.isEmpty();
         boolean usesIndex = !served.isEmpty() || keyServed && where.needsFiltering();
-        if ((!served.isEmpty() || ann) && where.hasPartitionKeyIn()) {
+        if ((usesIndex || ann) && where.hasPartitionKeyInRelation()) {
             throw new InvalidRequestException("Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
         }
         List<RowFilter> filters = new ArrayList<>();

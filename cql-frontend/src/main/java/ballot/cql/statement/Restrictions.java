@@ -435,6 +435,12 @@ final class Restrictions {
         return false;
     }
 
+    /** Whether some partition key column is restricted by an IN of several values, the key given whole or in part. */
+    boolean hasPartitionKeyInRelation() {
+        for (Relation.Single s : partitionKeyRelations) if (s != null && !isEq(s)) return true;
+        return false;
+    }
+
     /** Whether a primary key column is restricted by equality (an IN listing one value counts, as in Cassandra). */
     boolean restrictedByEq(ColumnMetadata c) {
         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) return partitionKeyRestricted && isEq(partitionKeyRelations[c.position()]);

@@ -59,6 +59,17 @@ class IndexRefusalsTest {
     }
 
     @Test
+    void anIndexQueryTakesNoInOnAnyPartitionKeyColumn() {
+        String refusal = "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported";
+        refused("SELECT * FROM ks.q WHERE k1 IN (1, 2) AND s = 'x1' ALLOW FILTERING", refusal);
+        refused("SELECT * FROM ks.q WHERE k2 IN ('x', 'y') AND s = 'x1'", refusal);
+        // the index on k1 serves its relation, and t is filtered
+        refused("SELECT * FROM ks.q WHERE k1 = 1 AND k2 IN ('x', 'y') AND t = 'x' ALLOW FILTERING", refusal);
+        // an IN no index serves, with nothing else, is a plain filtered scan
+        refused("SELECT * FROM ks.q WHERE k1 IN (1, 2)", SelectStatement.REQUIRES_ALLOW_FILTERING);
+    }
+
+    @Test
     void orderByIsRefusedWhenAnIndexServesTheQuery() {
         String refusal = "ORDER BY with 2ndary indexes is not supported, except for ANN queries.";
         refused("SELECT * FROM ks.p WHERE v = 2 ORDER BY c DESC", refusal);
