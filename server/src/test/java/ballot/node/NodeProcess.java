@@ -74,6 +74,10 @@ final class NodeProcess implements AutoCloseable {
     static com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder driverConfig() {
         return com.datastax.oss.driver.api.core.config.DriverConfigLoader.programmaticBuilder()
                 .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.REQUEST_TIMEOUT, java.time.Duration.ofSeconds(20))
+                // a connection's first queries get as long as any request: on a loaded 2-core machine the driver's
+                // 5 s failed tests whose node was busy but serving (ResultMemoryIT while forty scans wait)
+                .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, java.time.Duration.ofSeconds(20))
+                .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, java.time.Duration.ofSeconds(20))
                 .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.RECONNECTION_BASE_DELAY, java.time.Duration.ofMillis(200))
                 .withDuration(com.datastax.oss.driver.api.core.config.DefaultDriverOption.RECONNECTION_MAX_DELAY, java.time.Duration.ofSeconds(1));
     }
