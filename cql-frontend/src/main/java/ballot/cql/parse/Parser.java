@@ -249,8 +249,7 @@ public final class Parser {
                 && !peek(1).isSymbol("(") && !isConstantWord(t)) {
             String operand = identifier("column name");
             if (!operand.equals(column)) {
-                throw new InvalidRequestException("Only expressions of the form X = X + <value> and X = <value> + X are supported, "
-                        + "but found " + column + " = " + operand);
+                throw new SyntaxException("Only expressions of the form X = X +<value> are supported.");
             }
             if (acceptSymbol("+")) return new Assignment.Add(column, term());
             if (acceptSymbol("-")) return new Assignment.Subtract(column, term());
@@ -262,8 +261,7 @@ public final class Parser {
             next();
             String operand = identifier("column name");
             if (!operand.equals(column)) {
-                throw new InvalidRequestException("Only expressions of the form X = <value> + X are supported, "
-                        + "but found " + column + " = <value> + " + operand);
+                throw new SyntaxException("Only expressions of the form X = <value> + X are supported.");
             }
             return new Assignment.Prepend(column, value);
         }

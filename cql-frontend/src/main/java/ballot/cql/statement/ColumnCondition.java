@@ -51,6 +51,7 @@ final class ColumnCondition {
         ColumnMetadata c = Restrictions.column(table, condition.column());
         if (c.isPrimaryKey()) throw new InvalidRequestException("PRIMARY KEY column '" + c.name() + "' cannot have IF conditions");
         CqlType type = c.type();
+        if (type.kind() == CqlType.Kind.COUNTER) throw new InvalidRequestException("Conditions on counters are not supported");
         ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), c.name(), type);
         Operator op = condition.op();
         if (op == Operator.CONTAINS || op == Operator.CONTAINS_KEY) return contains(c, spec, condition, markers, types);

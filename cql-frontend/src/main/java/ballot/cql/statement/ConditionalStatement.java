@@ -33,10 +33,11 @@ final class ConditionalStatement implements ConditionalPart {
 
     static ConditionalStatement prepare(ModificationStatement base, Statement.Modification ast, Markers markers, UserTypeResolver types) {
         TableMetadata table = base.table();
-        if (table.isCounter()) throw new InvalidRequestException("Conditional updates are not supported on counter tables");
         Kind kind = ast.ifNotExists() ? Kind.IF_NOT_EXISTS : ast.ifExists() ? Kind.IF_EXISTS : Kind.CONDITIONS;
         List<ColumnCondition> conditions = new ArrayList<>();
+        // the conditions are checked first: a counter column's is refused as such (Cassandra's order)
         for (Condition c : ast.conditions()) conditions.add(ColumnCondition.of(table, c, markers, types));
+        if (table.isCounter()) throw new InvalidRequestException("Conditional updates are not supported on counter tables");
         base.checkConditionalDelete(conditions.stream().anyMatch(c -> !c.column().isStatic()));
         if (ast.attributes().timestamp() != null) throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
         return new ConditionalStatement(base, kind, conditions, markers);

@@ -158,7 +158,7 @@ final class ModificationStatement implements BatchableStatement {
             if (onlyKeys) {
                 throw new InvalidRequestException("Some partition key parts are missing: " + missingPartitionKeyParts());
             }
-            throw new InvalidRequestException("Non PRIMARY KEY columns found in where clause: " + String.join(", ", names));
+            throw new InvalidRequestException("Non PRIMARY KEY columns found in where clause: " + String.join(", ", names) + " ");  // Cassandra ends it with a space
         }
         if (!where.hasPartitionKey()) {
             throw new InvalidRequestException("Some partition key parts are missing: " + missingPartitionKeyParts());

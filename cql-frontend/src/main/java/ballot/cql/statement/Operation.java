@@ -75,8 +75,9 @@ abstract class Operation {
                 Value value = Terms.prepare(s.value(), Terms.element(spec, "value", map.values()), markers, types);
                 return new SetMapEntry(c, key, value);
             }
-            throw new InvalidRequestException("Invalid operation (" + c.name() + "[?] = ?) for "
-                    + (type.isMultiCell() ? "" : "frozen collection or non collection ") + "column " + c.name());
+            String kind = !type.isCollection() ? "non collection" : !type.isMultiCell() ? "frozen collection" : "set";
+            throw new InvalidRequestException("Invalid operation (" + c.name() + "[" + Terms.describe(s.key()) + "] = "
+                    + Terms.describe(s.value()) + ") for " + kind + " column " + c.name());
         }
         if (assignment instanceof Assignment.SetField s) {
             if (!(type instanceof UserType udt)) throw new InvalidRequestException("Invalid operation (" + c.name() + "." + s.field() + " = ?) for non-UDT column " + c.name());
@@ -95,7 +96,9 @@ abstract class Operation {
         }
         if (assignment instanceof Assignment.Prepend p) {
             if (!(type instanceof ListType) || !type.isMultiCell()) {
-                throw new InvalidRequestException("Invalid operation (" + c.name() + " = ? + " + c.name() + ") for non list column " + c.name());
+                // Cassandra writes a prepend with '-' in this message
+                throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + Terms.describe(p.value()) + " - " + c.name()
+                        + ") for " + (type instanceof ListType ? "frozen" : "non") + " list column " + c.name());
             }
             return new AddElements(c, Terms.prepare(p.value(), spec, markers, types), true);
         }
@@ -121,22 +124,22 @@ abstract class Operation {
         ColumnSpec spec = spec(table, c);
         CqlType type = c.type();
         if (target.elementKey() != null) {
+            if (!type.isCollection()) throw new InvalidRequestException("Invalid deletion operation for non collection column " + c.name());
             if (!type.isMultiCell()) throw new InvalidRequestException("Invalid deletion operation for frozen collection column " + c.name());
             if (type instanceof ListType) {
                 return new DeleteListElement(c, Terms.prepare(target.elementKey(), Terms.element(spec, "idx", CqlTypes.INT), markers, types));
             }
             if (type instanceof MapType map) {
-                return new DeleteElement(c, Terms.prepare(target.elementKey(), Terms.element(spec, "key", map.keys()), markers, types));
+                return new DeleteElement(c, Terms.prepare(target.elementKey(), Terms.element(spec, "key", map.keys()), markers, types),
+                        "Invalid null map key");
             }
-            if (type instanceof SetType set) {
-                return new DeleteElement(c, Terms.prepare(target.elementKey(), Terms.element(spec, "value", set.elements()), markers, types));
-            }
-            throw new InvalidRequestException("Invalid deletion operation for non collection column " + c.name());
+            SetType set = (SetType) type;
+            return new DeleteElement(c, Terms.prepare(target.elementKey(), Terms.element(spec, "value", set.elements()), markers, types),
+                    "Invalid null set element");
         }
         if (target.field() != null) {
-            if (!(type instanceof UserType udt) || !type.isMultiCell()) {
-                throw new InvalidRequestException("Invalid deletion operation for frozen UDT column " + c.name());
-            }
+            if (!(type instanceof UserType udt)) throw new InvalidRequestException("Invalid field deletion operation for non-UDT column " + c.name());
+            if (!type.isMultiCell()) throw new InvalidRequestException("Frozen UDT column " + c.name() + " does not support field deletions");
             int index = udt.fieldIndex(target.field());
             if (index < 0) throw new InvalidRequestException("UDT column " + c.name() + " does not have a field named " + target.field());
             return new DeleteField(c, index);
@@ -355,7 +358,7 @@ abstract class Operation {
         void apply(UpdatesBuilder.RowBuilder row, Bindings b, UpdateParams params, RowView existing) {
             ByteBuffer v = value.bind(b);
             if (unset(v)) return;
-            Cell cell = listCell(column, index, b, existing);
+            Cell cell = listCell(column, index, b, existing, "set an element on");
             row.add(params.cell(column.id(), cell.path(), v));
         }
     }
@@ -375,16 +378,18 @@ abstract class Operation {
 
         @Override
         void apply(UpdatesBuilder.RowBuilder row, Bindings b, UpdateParams params, RowView existing) {
-            Cell cell = listCell(column, index, b, existing);
+            Cell cell = listCell(column, index, b, existing, "delete an element from");
             row.add(params.tombstone(column.id(), cell.path()));
         }
     }
 
-    private static Cell listCell(ColumnMetadata column, Value indexValue, Bindings b, RowView existing) {
+    /** The live cell at a list index; a list with no live element is null, whatever the index (Cassandra's wording). */
+    private static Cell listCell(ColumnMetadata column, Value indexValue, Bindings b, RowView existing, String action) {
         ByteBuffer idx = indexValue.bind(b);
         if (idx == null || unset(idx)) throw new InvalidRequestException("Invalid null value for list index");
         int i = idx.getInt(idx.position());
         List<Cell> cells = existing == null ? List.of() : existing.cells(column);
+        if (cells.isEmpty()) throw new InvalidRequestException("Attempted to " + action + " a list which is null");
         if (i < 0 || i >= cells.size()) {
             throw new InvalidRequestException("List index " + i + " out of bound, list has size " + cells.size());
         }
@@ -443,7 +448,7 @@ abstract class Operation {
         void apply(UpdatesBuilder.RowBuilder row, Bindings b, UpdateParams params, RowView existing) {
             ByteBuffer v = value.bind(b);
             if (unset(v)) return;
-            if (v == null) throw new InvalidRequestException("Invalid null value for counter increment");
+            if (v == null) throw new InvalidRequestException("Invalid null value for counter increment/decrement");
             long delta = v.getLong(v.position());
             if (negate) {
                 if (delta == Long.MIN_VALUE) throw new InvalidRequestException("The negation of " + delta + " overflows supported counter precision (signed 8 bytes integer)");
@@ -467,16 +472,18 @@ abstract class Operation {
 
     private static final class DeleteElement extends Operation {
         private final Value key;
+        private final String nullKeyMessage;
 
-        DeleteElement(ColumnMetadata c, Value key) {
+        DeleteElement(ColumnMetadata c, Value key, String nullKeyMessage) {
             super(c);
             this.key = key;
+            this.nullKeyMessage = nullKeyMessage;
         }
 
         @Override
         void apply(UpdatesBuilder.RowBuilder row, Bindings b, UpdateParams params, RowView existing) {
             ByteBuffer k = key.bind(b);
-            if (k == null || unset(k)) throw new InvalidRequestException("Invalid null map key");
+            if (k == null || unset(k)) throw new InvalidRequestException(nullKeyMessage);
             row.add(params.tombstone(column.id(), elementPath(column.type(), k)));
         }
     }

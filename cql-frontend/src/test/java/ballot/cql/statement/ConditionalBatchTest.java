@@ -227,6 +227,8 @@ class ConditionalBatchTest {
         assertRefused("BEGIN BATCH UPDATE t USING TIMESTAMP 5 SET v = 1 WHERE k = 1 AND c = 1 IF v = 10; APPLY BATCH",
                 "Cannot provide custom timestamp for conditional updates");
         assertRefused("BEGIN COUNTER BATCH UPDATE cnt SET n = n + 1 WHERE k = 1 IF n = 0; APPLY BATCH",
+                "Conditions on counters are not supported");
+        assertRefused("BEGIN COUNTER BATCH UPDATE cnt SET n = n + 1 WHERE k = 1 IF EXISTS; APPLY BATCH",
                 "Conditional updates are not supported on counter tables");
         assertRefused("BEGIN COUNTER BATCH UPDATE cnt SET n = n + 1 WHERE k = 1; UPDATE u SET v = 1 WHERE k = 1 IF v = 0; APPLY BATCH",
                 "Cannot include non-counter statement in a counter batch");
