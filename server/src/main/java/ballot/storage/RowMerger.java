@@ -61,11 +61,11 @@ public final class RowMerger {
                 if (current == null || cell.supersedes(current)) winners.put(key, cell);
             }
         }
-        // A counter deleted after its last increment stays deleted; increments after the deletion bring it back.
+        // A deleted counter cell stays deleted: its tombstone wins over every increment, older or newer (Cassandra's
+        // rule since CASSANDRA-7346). Row, range and partition deletions shadow counters by timestamp, as other cells.
         for (Cell counter : counters.values()) {
             CellKey key = new CellKey(counter.column(), null);
-            Cell tombstone = winners.get(key);
-            if (tombstone == null || counter.timestamp() > tombstone.timestamp()) winners.put(key, counter);
+            if (!winners.containsKey(key)) winners.put(key, counter);
         }
 
         List<Cell> cells = new ArrayList<>(winners.size());

@@ -225,6 +225,21 @@ class StorageEngineTest {
         assertThat(row.cells().get(0).counterValue()).isEqualTo(13);
     }
 
+    /** A counter cell's tombstone wins over its increments, even newer ones, as in Cassandra 5.0.9 (checked). */
+    @Test
+    void aDeletedCounterStaysDeletedThroughLaterIncrements() {
+        int n = table.column("n").id();
+        UUID host = UUID.randomUUID();
+        write(row(1, 1, Cell.counter(n, CounterContext.shard(host, 1, 5), 10)));
+        write(row(1, 1, Cell.tombstone(n, null, 11, NOW)));
+        write(row(1, 1, Cell.counter(n, CounterContext.shard(host, 2, 7), 12)));
+        write(row(1, 2, Cell.tombstone(n, null, 11, NOW)));
+        write(row(1, 2, Cell.counter(n, CounterContext.shard(host, 1, 2), 12)));
+        for (Row row : read(1, ReadSpec.all(NOW)).rows()) {
+            assertThat(row.cells()).as("row " + row.clustering()).noneMatch(c -> c.column() == n && !c.isTombstone());
+        }
+    }
+
     @Test
     void sweepMergesFragmentsAndKeepsTheSameAnswers() {
         int n = table.column("n").id();
