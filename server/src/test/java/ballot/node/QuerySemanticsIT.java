@@ -70,6 +70,36 @@ class QuerySemanticsIT {
                 .hasMessage("SELECT DISTINCT queries must only request partition key columns and/or static columns (not v)");
     }
 
+    /** Checked against Cassandra 5.0.9: a list's element order is the order its writes ran, not their timestamps. */
+    @Test
+    void listsGrowInTheOrderTheirWritesRunWhateverTheirTimestamps() {
+        session.execute("CREATE TABLE q.lists (k int PRIMARY KEY, l list<int>)");
+        session.execute("UPDATE q.lists USING TIMESTAMP 20 SET l = l + [1] WHERE k = 1");
+        session.execute("UPDATE q.lists USING TIMESTAMP 10 SET l = l + [2] WHERE k = 1");
+        session.execute("UPDATE q.lists USING TIMESTAMP 30 SET l = [3] + l WHERE k = 1");
+        session.execute("UPDATE q.lists USING TIMESTAMP 5 SET l = [4] + l WHERE k = 1");
+        assertThat(rows("SELECT l, writetime(l) FROM q.lists WHERE k = 1")).containsExactly("[4, 3, 1, 2],[5, 30, 20, 10]");
+        session.execute("BEGIN BATCH UPDATE q.lists SET l = l + [1] WHERE k = 2; UPDATE q.lists SET l = l + [2, 3] WHERE k = 2; "
+                + "UPDATE q.lists SET l = [0] + l WHERE k = 2; APPLY BATCH");
+        assertThat(rows("SELECT l FROM q.lists WHERE k = 2")).containsExactly("[0, 1, 2, 3]");
+    }
+
+    /** Checked against Cassandra 5.0.9: a deleted counter stays deleted, while a deleted row's counters count again. */
+    @Test
+    void aDeletedCounterIgnoresLaterIncrements() {
+        session.execute("CREATE TABLE q.counts (k int, c int, n counter, m counter, PRIMARY KEY (k, c))");
+        session.execute("UPDATE q.counts SET n = n + 5, m = m + 7 WHERE k = 1 AND c = 1");
+        session.execute("DELETE n FROM q.counts WHERE k = 1 AND c = 1");
+        session.execute("UPDATE q.counts SET n = n + 2 WHERE k = 1 AND c = 1");
+        assertThat(rows("SELECT c, n, m FROM q.counts WHERE k = 1")).containsExactly("1,null,7");
+        session.execute("DELETE n FROM q.counts WHERE k = 2 AND c = 1");
+        session.execute("UPDATE q.counts SET n = n + 2 WHERE k = 2 AND c = 1");
+        assertThat(rows("SELECT c, n FROM q.counts WHERE k = 2")).isEmpty();
+        session.execute("DELETE FROM q.counts WHERE k = 3 AND c = 1");
+        session.execute("UPDATE q.counts SET n = n + 2 WHERE k = 3 AND c = 1");
+        assertThat(rows("SELECT c, n FROM q.counts WHERE k = 3")).containsExactly("1,2");
+    }
+
     @Test
     void descendingClusteringSlicesAndReversedOrder() {
         session.execute("CREATE TABLE q.descending (k int, c int, v int, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC)");

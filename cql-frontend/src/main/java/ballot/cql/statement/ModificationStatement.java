@@ -267,7 +267,7 @@ final class ModificationStatement implements BatchableStatement {
 
     /** Adds this statement's updates of one partition at {@code timestamp}, given its current rows (compare-and-set). */
     void addForCas(QueryContext context, UpdatesBuilder.PartitionBuilder partition, long timestamp, Map<Clustering, RowView> existing) {
-        addTo(partition, context.bindings(), new UpdateParams(timestamp, ttl(context), context.nowInSec()), existing);
+        addTo(partition, context.bindings(), new UpdateParams(timestamp, ttl(context), context.nowInSec(), listTime(context)), existing);
     }
 
     @Override
@@ -331,7 +331,7 @@ final class ModificationStatement implements BatchableStatement {
     public CompletableFuture<UpdatesBuilder> collect(QueryContext context, UpdatesBuilder builder) {
         Bindings b = context.bindings();
         List<PartitionKey> keys = where.partitionKeys(b);
-        UpdateParams params = new UpdateParams(timestamp(context), ttl(context), context.nowInSec());
+        UpdateParams params = new UpdateParams(timestamp(context), ttl(context), context.nowInSec(), listTime(context));
         if (!requiresRead) {
             for (PartitionKey key : keys) addTo(builder.partition(table, key), b, params, Map.of());
             return CompletableFuture.completedFuture(builder);
@@ -402,6 +402,10 @@ final class ModificationStatement implements BatchableStatement {
         for (Slice slice : where.slices(b)) {
             partition.addRangeTombstone(new RangeTombstone(slice, params.deletion()));
         }
+    }
+
+    private static long listTime(QueryContext context) {
+        return context.environment().timestampMicros().getAsLong();
     }
 
     private long timestamp(QueryContext context) {

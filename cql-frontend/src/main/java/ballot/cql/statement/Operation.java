@@ -243,7 +243,7 @@ abstract class Operation {
         if (type instanceof ListType list) {
             List<ByteBuffer> elements = list.unpack(value);
             for (int i = 0; i < elements.size(); i++) {
-                ByteBuffer path = prepend ? ListPaths.prepend(params.timestamp(), i) : ListPaths.append(params.timestamp(), i);
+                ByteBuffer path = prepend ? ListPaths.prepend(params.listTime(), i) : ListPaths.append(params.listTime(), i);
                 row.add(params.cell(column.id(), path, elements.get(i)));
             }
         } else if (type instanceof SetType set) {

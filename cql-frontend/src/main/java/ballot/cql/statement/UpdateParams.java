@@ -5,8 +5,12 @@ import ballot.cql.data.DeletionTime;
 import ballot.cql.data.LivenessInfo;
 import java.nio.ByteBuffer;
 
-/** The timestamp, TTL and time of one modification, and how they turn values into cells. */
-record UpdateParams(long timestamp, int ttl, int nowInSec) {
+/**
+ * The timestamp, TTL and time of one modification, and how they turn values into cells. {@code listTime} orders the
+ * list elements it appends or prepends: the node's clock when the statement runs, not its timestamp, so lists grow in
+ * the order statements arrive whatever their USING TIMESTAMP (as in Cassandra, whose element ids are time UUIDs).
+ */
+record UpdateParams(long timestamp, int ttl, int nowInSec, long listTime) {
     /** A cell for {@code value}: a tombstone if it is null, expiring if the statement has a TTL. */
     Cell cell(int column, ByteBuffer path, ByteBuffer value) {
         if (value == null) return Cell.tombstone(column, path, timestamp, nowInSec);
