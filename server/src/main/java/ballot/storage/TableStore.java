@@ -104,12 +104,25 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
      * Leaves the iterator somewhere inside or after the partition.
      */
     PartitionData readPartition(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit) {
+        return readPartition(it, prefix, key, spec, rowLimit, true);
+    }
+
+    /**
+     * {@link #readPartition}, or with {@code deletions} false the partition as if its partition, range and row
+     * deletions were not there (cell tombstones still count); such a read writes nothing back.
+     */
+    PartitionData readPartition(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit, boolean deletions) {
         it.seek(StorageKeys.section(prefix, StorageKeys.PARTITION_DELETION));
-        return readPartitionAtItsStart(it, prefix, key, spec, rowLimit);
+        return readPartitionAtItsStart(it, prefix, key, spec, rowLimit, deletions);
     }
 
     /** {@link #readPartition} with {@code it} already at the partition's first key (a scan moving forward). */
     PartitionData readPartitionAtItsStart(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit) {
+        return readPartitionAtItsStart(it, prefix, key, spec, rowLimit, true);
+    }
+
+    private PartitionData readPartitionAtItsStart(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit,
+            boolean deletions) {
         DeletionTime partitionDeletion = DeletionTime.LIVE;
         List<StoredRangeTombstone> rangeTombstones = new ArrayList<>();
         List<Row> staticFragments = new ArrayList<>();
@@ -119,11 +132,12 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
             byte section = k[prefix.length];
             if (section >= StorageKeys.ROW) break;
             ByteReader value = new ByteReader(it.value());
+            if (!deletions && section != StorageKeys.STATIC_ROW) continue;
             switch (section) {
                 case StorageKeys.PARTITION_DELETION ->
                         partitionDeletion = partitionDeletion.max(new DeletionTime(value.readLong(), value.readInt()));
                 case StorageKeys.RANGE_TOMBSTONE -> rangeTombstones.add(readRangeTombstone(value));
-                case StorageKeys.STATIC_ROW -> staticFragments.add(FragmentCodec.decode(Clustering.STATIC, it.value()));
+                case StorageKeys.STATIC_ROW -> staticFragments.add(fragment(Clustering.STATIC, it.value(), deletions));
                 default -> throw new IllegalStateException("corrupt key: unknown section " + section + " in table " + metadata);
             }
         }
@@ -152,7 +166,7 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
                 if (spec.reversed() ? Arrays.compareUnsigned(k, lower) < 0 : Arrays.compareUnsigned(k, upper) >= 0) break;
                 byte[] clusteringBytes = Arrays.copyOfRange(k, prefix.length + 1, k.length - WriteId.BYTES);
                 if (current != null && !Arrays.equals(current, clusteringBytes)) {
-                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
+                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec(), deletions);
                     fragments.clear();
                     fragmentKeys.clear();
                     if (live >= rowLimit) break;
@@ -160,13 +174,13 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
                 current = clusteringBytes;
                 Clustering c = fragments.isEmpty() ? Clustering.of(clustering.decode(clusteringBytes, 0, clusteringBytes.length))
                         : fragments.get(0).clustering();
-                fragments.add(FragmentCodec.decode(c, it.value()));
+                fragments.add(fragment(c, it.value(), deletions));
                 fragmentKeys.add(k);
                 if (spec.reversed()) it.prev();
                 else it.next();
             }
             if (!fragments.isEmpty() && live < rowLimit) {
-                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
+                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec(), deletions);
             }
         }
         List<RangeTombstone> tombstones = new ArrayList<>(rangeTombstones.size());
@@ -179,16 +193,22 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
      * A row of many fragments is handed to the sweeper to be written back merged, so the next read finds one.
      */
     private int emit(byte[] prefix, List<Row> fragments, List<byte[]> keys, byte[] clusteringBytes, DeletionTime partitionDeletion,
-            List<StoredRangeTombstone> rangeTombstones, List<Row> out, int nowInSec) {
+            List<StoredRangeTombstone> rangeTombstones, List<Row> out, int nowInSec, boolean deletions) {
         DeletionTime covering = partitionDeletion;
         for (StoredRangeTombstone rt : rangeTombstones) {
             if (rt.covers(clusteringBytes)) covering = covering.max(rt.deletion());
         }
         Row row = RowMerger.merge(fragments, covering);
-        if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.writeBack(metadata.id(), prefix, List.copyOf(keys), row);
+        if (deletions && fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.writeBack(metadata.id(), prefix, List.copyOf(keys), row);
         if (row.isEmpty()) return 0;
         out.add(row);
         return row.hasLiveData(nowInSec) ? 1 : 0;
+    }
+
+    /** A stored row fragment, without its row deletion unless {@code deletions}. */
+    private static Row fragment(Clustering clustering, byte[] stored, boolean deletions) {
+        Row row = FragmentCodec.decode(clustering, stored);
+        return deletions ? row : new Row(row.clustering(), row.liveness(), DeletionTime.LIVE, row.cells(), row.complexDeletions());
     }
 
     private static boolean inPartition(byte[] key, byte[] prefix) {

@@ -98,6 +98,16 @@ class QuerySemanticsIT {
         session.execute("DELETE FROM q.counts WHERE k = 3 AND c = 1");
         session.execute("UPDATE q.counts SET n = n + 2 WHERE k = 3 AND c = 1");
         assertThat(rows("SELECT c, n FROM q.counts WHERE k = 3")).containsExactly("1,2");
+        // A row or partition deletion hides what was counted, but an increment counts on from it, as Cassandra's does.
+        session.execute("UPDATE q.counts SET n = n + 5 WHERE k = 4 AND c = 1");
+        session.execute("DELETE FROM q.counts WHERE k = 4 AND c = 1");
+        assertThat(rows("SELECT c, n FROM q.counts WHERE k = 4")).isEmpty();
+        session.execute("UPDATE q.counts SET n = n + 2 WHERE k = 4 AND c = 1");
+        assertThat(rows("SELECT c, n FROM q.counts WHERE k = 4")).containsExactly("1,7");
+        session.execute("UPDATE q.counts SET n = n + 5 WHERE k = 5 AND c = 1");
+        session.execute("DELETE FROM q.counts WHERE k = 5");
+        session.execute("UPDATE q.counts SET n = n + 2, m = m + 1 WHERE k = 5 AND c = 1");
+        assertThat(rows("SELECT c, n, m FROM q.counts WHERE k = 5")).containsExactly("1,7,1");
     }
 
     @Test

@@ -240,6 +240,24 @@ class StorageEngineTest {
         }
     }
 
+    /** Where a node counts on from: its shards hidden by row and partition deletions, not by a counter's tombstone. */
+    @Test
+    void aReadIgnoringDeletionsSeesTheShardsDeletionsHide() {
+        int n = table.column("n").id();
+        UUID host = UUID.randomUUID();
+        write(row(1, 1, Cell.counter(n, CounterContext.shard(host, 3, 5), 10)));
+        write(update(1, List.of(), List.of(Row.deletion(clustering(1), new DeletionTime(11, NOW)))));
+        write(row(2, 1, Cell.counter(n, CounterContext.shard(host, 2, 4), 10)));
+        write(new PartitionUpdate(table.id(), key(2), new DeletionTime(11, NOW), List.of(), null, List.of()));
+        write(row(3, 1, Cell.counter(n, CounterContext.shard(host, 2, 4), 10)));
+        write(row(3, 1, Cell.tombstone(n, null, 11, NOW)));
+        for (int k = 1; k <= 3; k++) assertThat(values(k)).as("partition " + k).isEmpty();
+        assertThat(storage.readIgnoringDeletions(table, key(1), ReadSpec.all(NOW)).rows().get(0).cells().get(0).counterValue()).isEqualTo(5);
+        assertThat(storage.readIgnoringDeletions(table, key(2), ReadSpec.all(NOW)).rows().get(0).cells().get(0).counterValue()).isEqualTo(4);
+        assertThat(storage.readIgnoringDeletions(table, key(3), ReadSpec.all(NOW)).rows().get(0).cells())
+                .noneMatch(c -> c.column() == n && !c.isTombstone());
+    }
+
     @Test
     void sweepMergesFragmentsAndKeepsTheSameAnswers() {
         int n = table.column("n").id();
