@@ -62,10 +62,12 @@ public final class RowMerger {
             }
         }
         // A deleted counter cell stays deleted: its tombstone wins over every increment, older or newer (Cassandra's
-        // rule since CASSANDRA-7346). Row, range and partition deletions shadow counters by timestamp, as other cells.
+        // rule since CASSANDRA-7346), until a row, range or partition deletion shadows the tombstone itself. Those
+        // deletions shadow counters by timestamp, as other cells.
         for (Cell counter : counters.values()) {
             CellKey key = new CellKey(counter.column(), null);
-            if (!winners.containsKey(key)) winners.put(key, counter);
+            Cell tombstone = winners.get(key);
+            if (tombstone == null || shadow.deletes(tombstone.timestamp())) winners.put(key, counter);
         }
 
         List<Cell> cells = new ArrayList<>(winners.size());

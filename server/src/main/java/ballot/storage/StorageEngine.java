@@ -857,9 +857,9 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
-     * The partition as if no partition, range or row deletion were there (cell tombstones still count): where a node
-     * finds its own counter shards to count on, as Cassandra's counter cache keeps them through deletions, so that an
-     * increment after a deletion is not outranked by the deleted shard it could not see.
+     * The partition as if nothing in it had been deleted: where a node finds its own counter shards to count on, as
+     * Cassandra's counter cache keeps them through deletions, so that an increment after a deletion is not outranked
+     * by the deleted shard it could not see.
      */
     public PartitionData readIgnoringDeletions(TableMetadata table, PartitionKey key, ReadSpec spec) {
         TableStore store = store(table.id());

@@ -1,5 +1,6 @@
 package ballot.storage;
 
+import ballot.cql.data.Cell;
 import ballot.cql.data.Clustering;
 import ballot.cql.data.ClusteringBound;
 import ballot.cql.data.DeletionTime;
@@ -108,8 +109,8 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
     }
 
     /**
-     * {@link #readPartition}, or with {@code deletions} false the partition as if its partition, range and row
-     * deletions were not there (cell tombstones still count); such a read writes nothing back.
+     * {@link #readPartition}, or with {@code deletions} false the partition as if nothing in it had been deleted; such
+     * a read writes nothing back.
      */
     PartitionData readPartition(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit, boolean deletions) {
         it.seek(StorageKeys.section(prefix, StorageKeys.PARTITION_DELETION));
@@ -205,10 +206,12 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
         return row.hasLiveData(nowInSec) ? 1 : 0;
     }
 
-    /** A stored row fragment, without its row deletion unless {@code deletions}. */
+    /** A stored row fragment, or unless {@code deletions} its live part: no row deletion, no tombstone. */
     private static Row fragment(Clustering clustering, byte[] stored, boolean deletions) {
         Row row = FragmentCodec.decode(clustering, stored);
-        return deletions ? row : new Row(row.clustering(), row.liveness(), DeletionTime.LIVE, row.cells(), row.complexDeletions());
+        if (deletions) return row;
+        List<Cell> live = row.cells().stream().filter(c -> !c.isTombstone()).toList();
+        return new Row(row.clustering(), row.liveness(), DeletionTime.LIVE, live, List.of());
     }
 
     private static boolean inPartition(byte[] key, byte[] prefix) {
