@@ -315,6 +315,9 @@ final class Selection {
         String name = f.name();
         switch (name) {
             case "writetime", "ttl", "maxwritetime" -> {
+                if (f.args().size() == 1 && f.args().get(0) instanceof Selector.Element e && e.selector() instanceof Selector.Column) {
+                    return writetimeOrTtlOfElement(table, e, name, markers, types);
+                }
                 if (f.args().size() != 1 || !(f.args().get(0) instanceof Selector.Column col)) {
                     throw new InvalidRequestException(name + "() requires exactly one column argument");
                 }
@@ -416,6 +419,49 @@ final class Selection {
                 });
             }
         };
+    }
+
+    /**
+     * {@code writetime}, {@code ttl} and {@code maxwritetime} of one element of a set or map, as Cassandra 5.0 answers
+     * them: those of the element's cell (of the whole value if frozen), or null if there is no such element.
+     */
+    private static Prepared writetimeOrTtlOfElement(TableMetadata table, Selector.Element e, String name, Markers markers,
+            UserTypeResolver types) {
+        Prepared collection = prepare(table, e.selector(), markers, types);
+        if (e.isSlice()) throw sliceRefusal(collection);
+        Prepared element = element(table, collection, e.key(), markers, types); // refused as an element selection would be
+        ColumnMetadata c = collection.column();
+        CqlType keys = c.type() instanceof MapType map ? map.keys() : ((SetType) c.type()).elements();
+        ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type());
+        Value key = Terms.prepare(e.key(), Terms.element(spec, c.type() instanceof MapType ? "key" : "value", keys), markers, types);
+        boolean ttl = name.equals("ttl");
+        return new Prepared() {
+            public CqlType type() { return ttl ? CqlTypes.INT : CqlTypes.BIGINT; }
+            public String name() { return name + "(" + element.name() + ")"; }
+            public boolean isAggregate() { return false; }
+            public Evaluator evaluator(Bindings b) {
+                ByteBuffer wanted = key.bind(b);
+                return new FirstRow(row -> {
+                    Cell cell = wanted == null ? null : elementCell(row, c, keys, wanted);
+                    if (cell == null) return null;
+                    return ttl ? remainingTtl(cell, row) : Functions.longValue(cell.timestamp());
+                });
+            }
+        };
+    }
+
+    /** The cell holding element {@code wanted} of collection {@code c}: its own, or the whole frozen value's. */
+    private static Cell elementCell(RowView row, ColumnMetadata c, CqlType keys, ByteBuffer wanted) {
+        if (c.type().isMultiCell()) {
+            for (Cell cell : row.cells(c)) if (keys.compare(cell.path(), wanted) == 0) return cell;
+            return null;
+        }
+        Cell whole = row.cell(c);
+        if (whole == null || whole.value() == null) return null;
+        List<ByteBuffer> elements = c.type() instanceof MapType map ? map.unpack(whole.value()).stream().map(Map.Entry::getKey).toList()
+                : ((SetType) c.type()).unpack(whole.value());
+        for (ByteBuffer element : elements) if (keys.compare(element, wanted) == 0) return whole;
+        return null;
     }
 
     /**

@@ -1,0 +1,36 @@
+package ballot.cql.statement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ballot.cql.error.InvalidRequestException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** writetime(), ttl() and maxwritetime() of one set or map element, as Cassandra 5.0.9 answers them (checked). */
+class ElementWritetimeTest {
+    private final CasFixture fixture = new CasFixture(
+            "CREATE TABLE ks.t (k int PRIMARY KEY, mp map<int, int>, st set<int>, fm frozen<map<int, int>>, l list<int>, v int)");
+
+    @Test
+    void anElementHasItsCellsTimestampAndTtlOrNullIfAbsent() {
+        fixture.execute("INSERT INTO ks.t (k, mp, st, fm) VALUES (1, {1: 5}, {3}, {0: 1}) USING TIMESTAMP 77 AND TTL 500");
+        List<Map<String, Object>> rows = CasFixture.rows(fixture.execute(
+                "SELECT writetime(mp[1]), ttl(mp[1]), maxwritetime(mp[1]), writetime(mp[2]), writetime(st[3]), ttl(st[4]), "
+                        + "writetime(fm[0]), writetime(fm[7]) FROM ks.t WHERE k = 1"));
+        assertThat(CasFixture.columns(fixture.execute("SELECT writetime(mp[1]), ttl(st[3]) FROM ks.t WHERE k = 1")))
+                .containsExactly("writetime(mp[1])", "ttl(st[3])");
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).values()).containsExactlyElementsOf(Arrays.asList(77L, 500, 77L, null, 77L, null, 77L, null));
+    }
+
+    @Test
+    void refusedWhereElementSelectionIs() {
+        assertThatThrownBy(() -> fixture.execute("SELECT writetime(l[0]) FROM ks.t")).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Element selection is only allowed on sets and maps, but l is a list");
+        assertThatThrownBy(() -> fixture.execute("SELECT writetime(v[0]) FROM ks.t")).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Invalid element selection: v is of type int is not a collection");
+    }
+}
