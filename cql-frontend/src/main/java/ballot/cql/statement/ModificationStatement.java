@@ -267,7 +267,8 @@ final class ModificationStatement implements BatchableStatement {
 
     /** Adds this statement's updates of one partition at {@code timestamp}, given its current rows (compare-and-set). */
     void addForCas(QueryContext context, UpdatesBuilder.PartitionBuilder partition, long timestamp, Map<Clustering, RowView> existing) {
-        addTo(partition, context.bindings(), new UpdateParams(timestamp, ttl(context), context.nowInSec(), listTime(context)), existing);
+        // a decree's timestamps follow the Paxos chain (docs/paxos.md §5.6): so do the list elements it appends
+        addTo(partition, context.bindings(), new UpdateParams(timestamp, ttl(context), context.nowInSec(), timestamp), existing);
     }
 
     @Override

@@ -8,7 +8,8 @@ import java.nio.ByteBuffer;
 /**
  * The timestamp, TTL and time of one modification, and how they turn values into cells. {@code listTime} orders the
  * list elements it appends or prepends: the node's clock when the statement runs, not its timestamp, so lists grow in
- * the order statements arrive whatever their USING TIMESTAMP (as in Cassandra, whose element ids are time UUIDs).
+ * the order statements arrive whatever their USING TIMESTAMP (as in Cassandra, whose element ids are time UUIDs); a
+ * compare-and-set's is its decree's timestamp, which follows the Paxos chain.
  */
 record UpdateParams(long timestamp, int ttl, int nowInSec, long listTime) {
     /** A cell for {@code value}: a tombstone if it is null, expiring if the statement has a TTL. */
