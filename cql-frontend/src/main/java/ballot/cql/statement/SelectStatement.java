@@ -256,13 +256,14 @@ final class SelectStatement implements CqlStatement {
         return Terms.prepare(term, new ColumnSpec(table.keyspace(), table.name(), name, CqlTypes.INT), markers, types);
     }
 
-    private static int bindLimit(Value value, Bindings b, String what) {
+    /** LIMIT's and PER PARTITION LIMIT's value; Cassandra words both refusals as LIMIT's. */
+    private static int bindLimit(Value value, Bindings b) {
         if (value == null) return Integer.MAX_VALUE;
         ByteBuffer v = value.bind(b);
-        if (v == null) throw new InvalidRequestException("Invalid null value of limit"); // PER PARTITION LIMIT's too, as in Cassandra
+        if (v == null) throw new InvalidRequestException("Invalid null value of limit");
         if (v == QueryOptions.UNSET) return Integer.MAX_VALUE;
         int n = v.getInt(v.position());
-        if (n <= 0) throw new InvalidRequestException(what + " must be strictly positive");
+        if (n <= 0) throw new InvalidRequestException("LIMIT must be strictly positive");
         return n;
     }
 
@@ -325,8 +326,8 @@ final class SelectStatement implements CqlStatement {
     private Result run(QueryContext statementContext, ResultMemory.Lease lease) {
         Bindings b = statementContext.bindings();
         QueryOptions options = statementContext.options();
-        int userLimit = bindLimit(limit, b, "LIMIT");
-        int partitionLimit = distinct ? 1 : bindLimit(perPartitionLimit, b, "PER PARTITION LIMIT");
+        int userLimit = bindLimit(limit, b);
+        int partitionLimit = distinct ? 1 : bindLimit(perPartitionLimit, b);
         boolean grouped = !groupBy.isEmpty();
         boolean aggregateAll = selection.isAggregate() || grouped;
         // With GROUP BY a page holds at most pageSize groups, as in Cassandra; an aggregate of all rows is one row. An

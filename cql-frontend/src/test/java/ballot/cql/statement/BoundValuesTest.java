@@ -54,4 +54,12 @@ class BoundValuesTest {
         assertRefused("SELECT * FROM t WHERE k = 1 LIMIT ?", "Invalid null value of limit", (ByteBuffer) null);
         assertRefused("SELECT * FROM t WHERE k = 1 PER PARTITION LIMIT ?", "Invalid null value of limit", (ByteBuffer) null);
     }
+
+    @Test
+    void aLimitBelowOneIsRefusedInLimitsWordsForBothLimits() {
+        assertRefused("SELECT * FROM t WHERE k = 1 LIMIT ?", "LIMIT must be strictly positive", CqlTypes.INT.decompose(0));
+        // Cassandra 5.0.9 words PER PARTITION LIMIT's refusal as LIMIT's
+        assertRefused("SELECT * FROM t WHERE k = 1 PER PARTITION LIMIT ?", "LIMIT must be strictly positive", CqlTypes.INT.decompose(-1));
+        assertRefused("SELECT * FROM t PER PARTITION LIMIT 0", "LIMIT must be strictly positive");
+    }
 }
