@@ -1215,7 +1215,9 @@ public final class Parser {
             sb.append('\'').append(t.text()).append('\'');
             return;
         } else if (t.is(Token.Kind.IDENTIFIER)) {
-            sb.append(lower(t.text()));
+            String word = lower(t.text());
+            checkTypeWord(t, word);
+            sb.append(word);
         } else {
             index--;
             throw unexpected("a type");
@@ -1235,6 +1237,22 @@ public final class Parser {
             expectSymbol(">");
             sb.append('>');
         }
+    }
+
+    /**
+     * A word in a type is a native type, {@code set<} (the one reserved keyword that is a type), another collection,
+     * tuple, vector or frozen keyword, or a keyspace or user type name; as in Cassandra's {@code comparatorType}, a reserved
+     * keyword or a boolean is none of these, a reserved type name is refused by name, and a word that may name only a
+     * keyspace must be followed by the type's name.
+     */
+    private void checkTypeWord(Token t, String word) {
+        boolean setType = word.equals("set") && peek().isSymbol("<");
+        if (RESERVED.contains(word) && !setType || word.equals("true") || word.equals("false")) {
+            throw syntax(t, "no viable alternative at input " + t.describe());
+        }
+        if (peek().isSymbol(".")) return;
+        if (RESERVED_TYPE_NAMES.contains(word)) throw new SyntaxException("Invalid (reserved) user type name " + t.text());
+        if (NOT_TYPE_NAMES.contains(word)) throw unexpected("'.'");
     }
 
     // ---------------------------------------------------------------- selectors
