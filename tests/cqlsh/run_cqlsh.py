@@ -14,8 +14,9 @@ expected.txt holds, per step, a header "== NAME" and the expected lines:
 Lines cqlsh prints about its own build (the "built against" warning) are dropped,
 and the run's keyspace name is replaced by ${KS} before comparing; ${RF} in the
 script is the keyspace's replication factor (BALLOT_RF, default 1), and its
-value in DESCRIBE output reads back as ${RF}; each step runs at BALLOT_CONSISTENCY
-(default ONE).
+value in DESCRIBE output reads back as ${RF}; ${HERE} is this directory (COPY's
+input files); each step runs at BALLOT_CONSISTENCY (default ONE), in a scratch
+directory that holds the files COPY writes.
 
 Usage: run_cqlsh.py [--actual FILE]   (BALLOT_HOST, BALLOT_PORT pick the target; BALLOT_USER, BALLOT_PASSWORD and
 BALLOT_TLS_CA log in and speak TLS, see write_secure_config)
@@ -98,8 +99,9 @@ def run_step(cql, keyspace, env):
     consistency = os.environ.get("BALLOT_CONSISTENCY", "ONE")
     proc = subprocess.run(cqlsh_command() + [host, port, "--request-timeout", "30"],
                           # on the script's first line, so cqlsh's error positions stay as they are
-                          input="CONSISTENCY %s; " % consistency + cql.replace("${KS}", keyspace).replace("${RF}", rf), capture_output=True, text=True,
-                          timeout=STEP_TIMEOUT_S, env=env)
+                          input="CONSISTENCY %s; " % consistency
+                                + cql.replace("${KS}", keyspace).replace("${RF}", rf).replace("${HERE}", str(HERE)),
+                          capture_output=True, text=True, timeout=STEP_TIMEOUT_S, env=env, cwd=env["HOME"])
     lines = proc.stdout.splitlines() + ["! " + line for line in proc.stderr.splitlines()]
     factor = "'replication_factor': '%s'" % rf
     lines = [line.rstrip().replace(keyspace, "${KS}").replace(factor, "'replication_factor': '${RF}'") for line in lines
