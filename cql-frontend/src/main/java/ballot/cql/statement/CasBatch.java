@@ -139,8 +139,12 @@ final class CasBatch {
         return CasResultRows.of(currents, conditions, applied, true);
     }
 
-    /** Adds {@code statement}'s write with {@code context}'s values; returns the row it conditions ({@link ModificationStatement#casRow}). */
-    Clustering write(ModificationStatement statement, QueryContext context) {
+    /**
+     * Adds {@code statement}'s write with {@code context}'s values; returns the row it conditions
+     * ({@link ModificationStatement#casRow}). Only {@code conditional} statements decide the columns the compare-and-set
+     * reads ({@link CasConditions#readColumns}), as in Cassandra.
+     */
+    Clustering write(ModificationStatement statement, QueryContext context, boolean conditional) {
         Bindings b = context.bindings();
         List<PartitionKey> keys = statement.where().partitionKeys(b);
         if (keys.size() != 1) {
@@ -154,7 +158,7 @@ final class CasBatch {
         Clustering row = statement.casRow(b);
         if (statement.requiresRead()) current.readBeforeWrite.add(row);
         current.writes.add(new CasWrite(statement, context));
-        current.conditions.writes(!statement.writesOnlyStatic(), statement.writesStatic());
+        if (conditional) current.conditions.writes(statement.writesRegularRow(), statement.writesStatic());
         return row;
     }
 

@@ -3,6 +3,7 @@ package ballot.cql.statement;
 import ballot.cql.data.Clustering;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.schema.ColumnMetadata;
+import ballot.cql.schema.TableMetadata;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -41,22 +42,28 @@ final class CasConditions {
     /** In the order a not-applied answer shows them: each statement's regular columns, then its static ones. */
     private final Set<ColumnMetadata> columns = new LinkedHashSet<>();
     private boolean checksExistence;
-    /** Whether the statements write regular rows and the static row: the columns an existence answer reads. */
+    /** Whether the conditional statements write regular rows and the static row: which columns the compare-and-set reads. */
     private boolean writesRegular;
     private boolean writesStatic;
 
-    /** That a statement of the compare-and-set writes regular columns (or a row marker), static ones, or both. */
+    /** That a conditional statement of the compare-and-set writes a regular row, static columns, or both. */
     void writes(boolean regular, boolean statics) {
         writesRegular |= regular;
         writesStatic |= statics;
     }
 
-    boolean writesRegular() {
-        return writesRegular;
-    }
-
-    boolean writesStatic() {
-        return writesStatic;
+    /**
+     * The columns the compare-and-set reads, which decide the rows a not-applied answer shows and their values, as
+     * Cassandra 5.0 reads them: every regular column if a statement writes a regular row, every static one if a
+     * statement writes static columns, and otherwise the columns the IF conditions compare.
+     */
+    Set<ColumnMetadata> readColumns(TableMetadata table) {
+        Set<ColumnMetadata> read = new LinkedHashSet<>();
+        for (ColumnMetadata c : table.columns()) {
+            if (c.isPrimaryKey()) continue;
+            if ((c.isStatic() ? writesStatic : writesRegular) || columns.contains(c)) read.add(c);
+        }
+        return read;
     }
 
     /** IF EXISTS ({@code exists}) or IF NOT EXISTS on {@code row}. */

@@ -9,6 +9,7 @@ import ballot.cql.schema.TableMetadata;
 import ballot.cql.type.CqlTypes;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -18,8 +19,8 @@ import java.util.LinkedHashMap;
 /**
  * The answer to a compare-and-set: {@code [applied]}, then one row per conditioned row that has live data, in
  * clustering order, with the conditioned columns in the order Cassandra lists them (each statement's regular columns,
- * then its static ones; every column if a statement was IF EXISTS or IF NOT EXISTS, the regular and the static ones only
- * if a statement writes such columns, as Cassandra reads them). When the static row alone was conditioned, the
+ * then its static ones; every column if a statement was IF EXISTS or IF NOT EXISTS), the columns the compare-and-set
+ * does not read null ({@link CasConditions#readColumns}). When the static row alone was conditioned, the
  * partition's first row is shown with it (or the static row alone). When no row is shown the answer is
  * {@code [applied]} alone, in one row, as Cassandra sends it.
  *
@@ -40,25 +41,28 @@ final class CasResultRows {
     }
 
     /**
-     * The rows the answer shows of one partition: its live conditioned rows. Cassandra reads the static row with the
-     * partition's first row: a condition on it alone shows that row (its static columns null if the static row has no
-     * live data), or the static row alone in a partition without rows.
+     * The rows the answer shows of one partition: its conditioned rows that the compare-and-set's read returns
+     * ({@link CasConditions#readColumns}), with the values of the columns it reads. Cassandra reads the static row with
+     * the partition's first row: a condition on it alone shows that row (its static columns null if the static row has
+     * no live data), or the static row alone if the partition has no row the read returns.
      */
     private static List<RowView> shownRows(CurrentPartition current, CasConditions c) {
-        List<RowView> shown = current.liveRows(c.rows());
-        if (shown.isEmpty() && c.rows().contains(Clustering.STATIC)) {
-            RowView withStatic = current.firstLiveRow();
-            if (withStatic == null) withStatic = current.row(Clustering.STATIC);
-            if (withStatic != null) shown = List.of(withStatic);
+        Set<ColumnMetadata> read = c.readColumns(current.table());
+        List<RowView> shown = new ArrayList<>();
+        for (RowView row : current.liveRows(c.rows())) {
+            RowView seen = row.reading(read);
+            if (seen.isLive()) shown.add(seen);
         }
-        if (!c.checksExistence()) return shown;
-        return shown.stream().map(r -> readColumns(r, c)).toList();
-    }
-
-    /** An existence check reads the regular columns only if a statement writes them, and likewise the static ones. */
-    private static RowView readColumns(RowView row, CasConditions c) {
-        RowView read = c.writesStatic() ? row : row.withoutStatics();
-        return c.writesRegular() ? read : read.withoutRegulars();
+        if (shown.isEmpty() && c.rows().contains(Clustering.STATIC)) {
+            for (RowView candidate : Arrays.asList(current.firstLiveRow(), current.row(Clustering.STATIC))) {
+                RowView seen = candidate == null ? null : candidate.reading(read);
+                if (seen != null && seen.isLive()) {
+                    shown.add(seen);
+                    break;
+                }
+            }
+        }
+        return shown;
     }
 
     /**

@@ -64,26 +64,30 @@ final class ColumnCondition {
             if (type instanceof MapType map) {
                 compared = map.values();
                 Value key = Terms.prepare(condition.elementKey(), Terms.element(spec, "key", map.keys()), markers, types);
-                access = (row, b) -> {
-                    ByteBuffer whole = row == null ? null : row.value(c);
+                access = b -> {
                     ByteBuffer k = key.bind(b);
                     if (k == null || k == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value for map element access");
-                    if (whole == null) return null;
-                    for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(whole)) if (map.keys().compare(e.getKey(), k) == 0) return e.getValue();
-                    return null;
+                    return row -> {
+                        ByteBuffer whole = row == null ? null : row.value(c);
+                        if (whole == null) return null;
+                        for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(whole)) if (map.keys().compare(e.getKey(), k) == 0) return e.getValue();
+                        return null;
+                    };
                 };
             } else if (type instanceof ListType list) {
                 compared = list.elements();
                 Value index = Terms.prepare(condition.elementKey(), Terms.element(spec, "idx", CqlTypes.INT), markers, types);
-                access = (row, b) -> {
-                    ByteBuffer whole = row == null ? null : row.value(c);
-                    ByteBuffer i = index.bind(b);
-                    if (i == null || i == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value for list index");
-                    if (whole == null) return null;
-                    List<ByteBuffer> elements = list.unpack(whole);
-                    int n = i.getInt(i.position());
-                    return n >= 0 && n < elements.size() ? elements.get(n) : null;
+                access = b -> {
+                    int n = validIndex(index.bind(b));
+                    return row -> {
+                        ByteBuffer whole = row == null ? null : row.value(c);
+                        if (whole == null) return null;
+                        List<ByteBuffer> elements = list.unpack(whole);
+                        return n < elements.size() ? elements.get(n) : null;
+                    };
                 };
+            } else if (type instanceof SetType) {
+                throw new InvalidRequestException("Invalid element access syntax for set column " + c.name());
             } else {
                 throw new InvalidRequestException("Invalid element access syntax for non-collection column " + c.name());
             }
@@ -93,7 +97,7 @@ final class ColumnCondition {
             if (index < 0) throw new InvalidRequestException("Unknown field " + condition.field() + " for column " + c.name());
             compared = udt.fieldTypes().get(index);
             comparedName = c.name() + "." + condition.field();
-            access = (row, b) -> {
+            access = b -> row -> {
                 ByteBuffer whole = row == null ? null : row.value(c);
                 if (whole == null) return null;
                 List<ByteBuffer> fields = udt.unpack(whole);
@@ -101,7 +105,7 @@ final class ColumnCondition {
             };
         } else {
             compared = type;
-            access = (row, b) -> row == null ? null : row.value(c);
+            access = b -> row -> row == null ? null : row.value(c);
         }
         ColumnSpec valueSpec = new ColumnSpec(table.keyspace(), table.name(), comparedName, compared.isMultiCell() ? compared.freeze() : compared);
         CqlType comparedType = valueSpec.type();
@@ -124,8 +128,9 @@ final class ColumnCondition {
                 } else {
                     for (Value v : candidates) values.add(v.bind(b));
                 }
+                java.util.function.Function<RowView, ByteBuffer> compares = access.bind(b);
                 return row -> {
-                    ByteBuffer actual = access.get(row, b);
+                    ByteBuffer actual = compares.apply(row);
                     for (ByteBuffer v : values) if (equal(comparedType, actual, v == QueryOptions.UNSET ? null : v)) return true;
                     return false;
                 };
@@ -144,8 +149,9 @@ final class ColumnCondition {
                 throw new InvalidRequestException("Invalid comparison with an empty " + comparedType.kind().name().toLowerCase(java.util.Locale.ROOT)
                         + " for operator \"" + op.symbol() + "\"");
             }
+            java.util.function.Function<RowView, ByteBuffer> compares = access.bind(b);
             return row -> {
-                ByteBuffer actual = access.get(row, b);
+                ByteBuffer actual = compares.apply(row);
                 return switch (op) {
                     case EQ -> equal(comparedType, actual, wanted);
                     case NEQ -> !equal(comparedType, actual, wanted);
@@ -201,6 +207,14 @@ final class ColumnCondition {
         });
     }
 
+    /** A list index of a condition: neither null nor negative, checked when bound, before the row is read (Cassandra). */
+    private static int validIndex(ByteBuffer index) {
+        if (index == null || index == QueryOptions.UNSET) throw new InvalidRequestException("Invalid null value for list element access");
+        int n = index.getInt(index.position());
+        if (n < 0) throw new InvalidRequestException("Invalid negative list index " + n);
+        return n;
+    }
+
     /** Equality where null equals only null; an empty collection counts as null, as Cassandra stores it. */
     private static boolean equal(CqlType type, ByteBuffer a, ByteBuffer b) {
         boolean aNull = a == null || isEmptyCollection(type, a);
@@ -213,8 +227,9 @@ final class ColumnCondition {
         return type.isCollection() && v.remaining() >= 4 && v.getInt(v.position()) == 0;
     }
 
+    /** What a condition compares of a row (the column, an element or a field), once its key or index is bound. */
     @FunctionalInterface
     private interface ElementAccess {
-        ByteBuffer get(RowView row, Bindings b);
+        java.util.function.Function<RowView, ByteBuffer> bind(Bindings b);
     }
 }

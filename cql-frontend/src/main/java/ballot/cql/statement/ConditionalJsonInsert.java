@@ -33,7 +33,7 @@ final class ConditionalJsonInsert implements ConditionalPart {
 
     @Override
     public void addTo(CasBatch cas, QueryContext context) {
-        Clustering row = insert.addWriteTo(cas, context);
+        Clustering row = insert.addWriteTo(cas, context, true);
         cas.conditions().requireExistence(row, false);
     }
 }

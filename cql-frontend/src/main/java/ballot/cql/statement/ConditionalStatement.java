@@ -33,12 +33,13 @@ final class ConditionalStatement implements ConditionalPart {
 
     static ConditionalStatement prepare(ModificationStatement base, Statement.Modification ast, Markers markers, UserTypeResolver types) {
         TableMetadata table = base.table();
+        if (table.isCounter()) {
+            throw new InvalidRequestException(ast.conditions().isEmpty() ? "Conditional updates are not supported on counter tables"
+                    : "Conditions on counters are not supported");
+        }
         Kind kind = ast.ifNotExists() ? Kind.IF_NOT_EXISTS : ast.ifExists() ? Kind.IF_EXISTS : Kind.CONDITIONS;
         List<ColumnCondition> conditions = new ArrayList<>();
-        // the conditions are checked first: a counter column's is refused as such (Cassandra's order)
         for (Condition c : ast.conditions()) conditions.add(ColumnCondition.of(table, c, markers, types));
-        if (table.isCounter()) throw new InvalidRequestException("Conditional updates are not supported on counter tables");
-        base.checkConditionalDelete(conditions.stream().anyMatch(c -> !c.column().isStatic()));
         if (ast.attributes().timestamp() != null) throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
         return new ConditionalStatement(base, kind, conditions, markers);
     }
@@ -66,7 +67,7 @@ final class ConditionalStatement implements ConditionalPart {
     /** Adds the write, then the conditions: existence of the row, or each IF condition on its row or the static row. */
     @Override
     public void addTo(CasBatch cas, QueryContext context) {
-        Clustering row = cas.write(base, context);
+        Clustering row = cas.write(base, context, true);
         switch (kind) {
             case IF_NOT_EXISTS -> cas.conditions().requireExistence(row, false);
             case IF_EXISTS -> cas.conditions().requireExistence(row, true);

@@ -101,12 +101,12 @@ final class InsertJsonStatement implements BatchableStatement {
 
     @Override
     public void addTo(CasBatch cas, QueryContext context) {
-        addWriteTo(cas, context);
+        addWriteTo(cas, context, false);
     }
 
-    /** Adds this insert's write to {@code cas}; returns the row it writes. */
-    Clustering addWriteTo(CasBatch cas, QueryContext context) {
-        return cas.write(insert, context.withBindings(innerBindings(context.bindings())));
+    /** Adds this insert's write to {@code cas}, {@code conditional} if IF NOT EXISTS; returns the row it writes. */
+    Clustering addWriteTo(CasBatch cas, QueryContext context, boolean conditional) {
+        return cas.write(insert, context.withBindings(innerBindings(context.bindings())), conditional);
     }
 
     @Override

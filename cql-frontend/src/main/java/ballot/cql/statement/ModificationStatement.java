@@ -49,10 +49,27 @@ final class ModificationStatement implements BatchableStatement {
     private final StatementTimeout timeout;
     private final Markers markers;
     private final boolean requiresRead;
+    private final Conditions conditions;
+
+    /** What the statement's IF clause reads, which decides the key columns its WHERE clause must name. */
+    enum Conditions {
+        NONE, STATIC_ROW, REGULAR_COLUMNS;
+
+        /** IF EXISTS and conditions on static columns read the static row; a condition on a regular column, a row. */
+        static Conditions of(TableMetadata table, Statement.Modification m) {
+            if (m.conditions().isEmpty()) return m.ifExists() || m.ifNotExists() ? STATIC_ROW : NONE;
+            for (ballot.cql.parse.Condition c : m.conditions()) {
+                ColumnMetadata column = table.column(c.column());
+                if (column != null && !column.isStatic()) return REGULAR_COLUMNS;
+            }
+            return STATIC_ROW;
+        }
+    }
 
     private ModificationStatement(Kind kind, TableMetadata table, Restrictions where, List<Operation> operations,
-            Value ttl, Value timestamp, StatementTimeout timeout, Markers markers) {
+            Value ttl, Value timestamp, StatementTimeout timeout, Markers markers, Conditions conditions) {
         this.kind = kind;
+        this.conditions = conditions;
         this.table = table;
         this.where = where;
         this.regularOperations = new ArrayList<>();
@@ -93,7 +110,7 @@ final class ModificationStatement implements BatchableStatement {
         return new ModificationStatement(Kind.INSERT, table, where, operations,
                 attribute(insert.attributes().ttl(), table, "[ttl]", markers, types, true),
                 attribute(insert.attributes().timestamp(), table, "[timestamp]", markers, types, false),
-                StatementTimeout.prepare(insert.attributes().timeout(), table.keyspace(), table.name(), markers), markers);
+                StatementTimeout.prepare(insert.attributes().timeout(), table.keyspace(), table.name(), markers), markers, Conditions.NONE);
     }
 
     private static void checkKeyColumnsPresent(TableMetadata table, java.util.Set<String> given, boolean needsClustering) {
@@ -126,7 +143,8 @@ final class ModificationStatement implements BatchableStatement {
         }
         Restrictions where = Restrictions.of(table, update.where(), markers, types);
         StatementTimeout timeout = StatementTimeout.prepare(update.attributes().timeout(), table.keyspace(), table.name(), markers);
-        return new ModificationStatement(Kind.UPDATE, table, where, operations, ttlValue, timestampValue, timeout, markers);
+        return new ModificationStatement(Kind.UPDATE, table, where, operations, ttlValue, timestampValue, timeout, markers,
+                Conditions.of(table, update));
     }
 
     static ModificationStatement delete(TableMetadata table, Statement.Delete delete, Markers markers, UserTypeResolver types) {
@@ -135,7 +153,8 @@ final class ModificationStatement implements BatchableStatement {
         Value timestampValue = attribute(delete.attributes().timestamp(), table, "[timestamp]", markers, types, false);
         Restrictions where = Restrictions.of(table, delete.where(), markers, types);
         StatementTimeout timeout = StatementTimeout.prepare(delete.attributes().timeout(), table.keyspace(), table.name(), markers);
-        return new ModificationStatement(Kind.DELETE, table, where, operations, null, timestampValue, timeout, markers);
+        return new ModificationStatement(Kind.DELETE, table, where, operations, null, timestampValue, timeout, markers,
+                Conditions.of(table, delete));
     }
 
     private static Value attribute(ballot.cql.parse.Term term, TableMetadata table, String name, Markers markers,
@@ -165,7 +184,8 @@ final class ModificationStatement implements BatchableStatement {
         }
         if (table.isCounter() && timestamp != null) throw new InvalidRequestException("Cannot provide custom timestamp for counter updates");
         if (table.isCounter() && ttl != null) throw new InvalidRequestException("Cannot provide custom TTL for counter updates");
-        boolean onlyStatic = regularOperations.isEmpty() && !staticOperations.isEmpty();
+        // A condition on a regular column reads a row, which the WHERE clause must name as for a write of one (Cassandra).
+        boolean onlyStatic = regularOperations.isEmpty() && !staticOperations.isEmpty() && conditions != Conditions.REGULAR_COLUMNS;
         if (kind != Kind.DELETE) {
             if (onlyStatic && where.hasClusteringRestrictions() && kind == Kind.UPDATE) {
                 throw new InvalidRequestException("Invalid restrictions on clustering columns since the UPDATE statement modifies only static columns");
@@ -181,11 +201,9 @@ final class ModificationStatement implements BatchableStatement {
                 }
             }
         } else {
+            if (conditions != Conditions.NONE) checkConditionalDelete();
             if (!regularOperations.isEmpty() && !table.clustering().isEmpty() && !namesFullRows()) {
-                if (where.hasClusteringRestrictions()) throw new InvalidRequestException("Range deletions are not supported for specific columns");
-                List<String> missing = new ArrayList<>();
-                for (ColumnMetadata c : table.clustering()) missing.add(c.name());
-                throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ", missing));
+                throw new InvalidRequestException("Range deletions are not supported for specific columns");
             }
             if (onlyStatic && where.hasClusteringRestrictions()) {
                 throw new InvalidRequestException("Invalid restrictions on clustering columns since the DELETE statement modifies only static columns");
@@ -202,12 +220,12 @@ final class ModificationStatement implements BatchableStatement {
      * A conditional DELETE that does not name whole rows may delete, and condition on, static columns only, as in
      * Cassandra: else it would delete rows its conditions never read (a whole partition for an IF on a static column).
      */
-    void checkConditionalDelete(boolean conditionsOnRegularColumns) {
-        if (kind != Kind.DELETE || namesFullRows()) return;
+    private void checkConditionalDelete() {
+        if (namesFullRows()) return;
         if (!regularOperations.isEmpty() || staticOperations.isEmpty()) {
             throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to delete non static columns");
         }
-        if (conditionsOnRegularColumns) {
+        if (conditions == Conditions.REGULAR_COLUMNS) {
             throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF condition on non static columns");
         }
     }
@@ -244,9 +262,12 @@ final class ModificationStatement implements BatchableStatement {
         return !staticOperations.isEmpty();
     }
 
-    /** Whether the statement writes static columns and nothing of a regular row. */
-    boolean writesOnlyStatic() {
-        return regularOperations.isEmpty() && !staticOperations.isEmpty();
+    /**
+     * Whether the statement writes a regular row: it names clustering values, or the table has none (Cassandra's rule;
+     * an INSERT of static columns only still writes its row's primary key, an UPDATE of them with a clustering its row).
+     */
+    boolean writesRegularRow() {
+        return table.clustering().isEmpty() || where.clusteringPrefixSize() > 0 || where.hasClusteringSlice();
     }
 
     /**
@@ -273,7 +294,7 @@ final class ModificationStatement implements BatchableStatement {
 
     @Override
     public void addTo(CasBatch cas, QueryContext context) {
-        cas.write(this, context);
+        cas.write(this, context, false);
     }
 
     @Override

@@ -13,8 +13,10 @@ import java.nio.ByteBuffer;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One result row as columns see it at a point in time: key columns from the partition key and clustering, other
@@ -38,14 +40,27 @@ final class RowView {
         return partitionKey;
     }
 
-    /** This row without its static columns' values. */
-    RowView withoutStatics() {
-        return new RowView(partitionKey, row, null, nowInSec);
+    /**
+     * This row as a read of {@code columns} sees it: the other regular and static columns' values left out, as a read
+     * with a column selection leaves them.
+     */
+    RowView reading(Set<ColumnMetadata> columns) {
+        Set<Integer> ids = new HashSet<>();
+        for (ColumnMetadata c : columns) ids.add(c.id());
+        return new RowView(partitionKey, only(row, ids), only(staticRow, ids), nowInSec);
     }
 
-    /** This row's key, clustering and static columns, without its regular columns' values. */
-    RowView withoutRegulars() {
-        return new RowView(partitionKey, row == null ? null : Row.of(row.clustering(), LivenessInfo.EMPTY, List.of()), staticRow, nowInSec);
+    private static Row only(Row source, Set<Integer> columns) {
+        if (source == null) return null;
+        List<Cell> kept = new ArrayList<>();
+        for (Cell cell : source.cells()) if (columns.contains(cell.column())) kept.add(cell);
+        return new Row(source.clustering(), source.liveness(), source.deletion(), kept, source.complexDeletions());
+    }
+
+    /** Whether a read returns this row: its primary key or one of its cells is live (the static row's, for the static row alone). */
+    boolean isLive() {
+        Row source = row != null ? row : staticRow;
+        return source != null && source.hasLiveData(nowInSec);
     }
 
     Row row() {

@@ -20,6 +20,7 @@ class StaticCasAnswerTest {
     {
         fixture.execute("INSERT INTO ks.t (k, c, s, v) VALUES (1, 1, 4, 1)");
         fixture.execute("INSERT INTO ks.t (k, c, v) VALUES (2, 1, 1)");
+        fixture.execute("UPDATE ks.t SET v = 1 WHERE k = 4 AND c = 1"); // a row without a live primary key
     }
 
     private static List<Object> values(Result result) {
@@ -43,5 +44,24 @@ class StaticCasAnswerTest {
         assertThat(values(fixture.execute("INSERT INTO ks.t (k, c, s, v) VALUES (1, 1, 5, 9) IF NOT EXISTS")))
                 .containsExactly(false, 1, 1, 4, 1);
         assertThat(values(fixture.execute("INSERT INTO ks.t (k, s) VALUES (1, 6) IF NOT EXISTS"))).containsExactly(false, 1, 1, 4, null);
+    }
+
+    @Test
+    void aRowWithNoLiveColumnTheReadSelectsIsNotShown() {
+        assertThat(columns(fixture.execute("UPDATE ks.t SET s = 2 WHERE k = 4 IF s = 5"))).containsExactly("[applied]");
+        assertThat(columns(fixture.execute("DELETE s FROM ks.t WHERE k = 4 IF EXISTS"))).containsExactly("[applied]");
+        assertThat(values(fixture.execute("UPDATE ks.t SET v = 2 WHERE k = 4 AND c = 1 IF s = 5"))).containsExactly(false, null);
+    }
+
+    @Test
+    void anInsertOfStaticColumnsWithItsRowReadsTheRegularColumns() {
+        assertThat(values(fixture.execute("INSERT INTO ks.t (k, c, s) VALUES (1, 1, 9) IF NOT EXISTS"))).containsExactly(false, 1, 1, 4, 1);
+    }
+
+    @Test
+    void onlyConditionalStatementsChooseTheColumnsRead() {
+        Result result = fixture.execute("BEGIN BATCH INSERT INTO ks.t (k, c, v) VALUES (1, 1, 9) IF NOT EXISTS; "
+                + "UPDATE ks.t SET s = 1 WHERE k = 1 APPLY BATCH");
+        assertThat(values(result)).containsExactly(false, 1, 1, null, 1);
     }
 }
