@@ -82,9 +82,8 @@ final class CasConditions {
     /** An IF condition on {@code column} of {@code row}. */
     void require(Clustering row, ColumnMetadata column, ColumnCondition.Bound condition) {
         RowCondition previous = byRow.get(row);
-        if (previous instanceof Existence e) {
-            throw new InvalidRequestException("Cannot mix IF conditions and IF " + (e.exists() ? "" : "NOT ") + "EXISTS for the same row");
-        }
+        // Cassandra names IF NOT EXISTS here whichever existence the row was given
+        if (previous instanceof Existence) throw new InvalidRequestException("Cannot mix IF conditions and IF NOT EXISTS for the same row");
         if (previous == null) {
             previous = new Columns(new ArrayList<>());
             byRow.put(row, previous);

@@ -238,6 +238,8 @@ class ConditionalBatchTest {
                 "Cannot mix IF conditions and IF NOT EXISTS for the same row");
         assertRefused("BEGIN BATCH UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 2; UPDATE t SET w = 'x' WHERE k = 1 AND c = 1 IF EXISTS; APPLY BATCH",
                 "Cannot mix IF conditions and IF EXISTS for the same row");
+        assertRefused("BEGIN BATCH UPDATE t SET w = 'x' WHERE k = 1 AND c = 1 IF EXISTS; UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF v = 2; APPLY BATCH",
+                "Cannot mix IF conditions and IF NOT EXISTS for the same row");
         assertThat(f.casCount()).isZero();
     }
 
