@@ -33,13 +33,11 @@ final class ConditionalStatement implements ConditionalPart {
 
     static ConditionalStatement prepare(ModificationStatement base, Statement.Modification ast, Markers markers, UserTypeResolver types) {
         TableMetadata table = base.table();
-        if (table.isCounter()) {
-            throw new InvalidRequestException(ast.conditions().isEmpty() ? "Conditional updates are not supported on counter tables"
-                    : "Conditions on counters are not supported");
-        }
         Kind kind = ast.ifNotExists() ? Kind.IF_NOT_EXISTS : ast.ifExists() ? Kind.IF_EXISTS : Kind.CONDITIONS;
         List<ColumnCondition> conditions = new ArrayList<>();
+        // the conditions are checked first, as in Cassandra: one on a counter column or a key column is refused as such
         for (Condition c : ast.conditions()) conditions.add(ColumnCondition.of(table, c, markers, types));
+        if (table.isCounter()) throw new InvalidRequestException("Conditional updates are not supported on counter tables");
         if (ast.attributes().timestamp() != null) throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
         return new ConditionalStatement(base, kind, conditions, markers);
     }
