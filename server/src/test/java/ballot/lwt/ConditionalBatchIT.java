@@ -132,7 +132,9 @@ class ConditionalBatchIT {
         ResultSet again = session.execute(batch.bind(3, 1, 11, 8, 3));
         assertThat(again.wasApplied()).isFalse();
         assertThat(columns(again)).containsExactly("[applied]", "k", "c", "s", "v", "w");
-        assertThat(rows(again)).containsExactly("false:3:1:7:10:null");
+        // only the conditional statement chooses what the answer reads: its row's regular columns, not the static s
+        // the plain UPDATE writes (Cassandra 5.0.9 answers s = null here too)
+        assertThat(rows(again)).containsExactly("false:3:1:null:10:null");
         assertThat(serialRead(3)).containsExactly("1:7:10:null");
     }
 
