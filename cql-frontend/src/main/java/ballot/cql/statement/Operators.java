@@ -6,6 +6,7 @@ import ballot.cql.type.CqlTypes;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * CQL's operators as Cassandra 5.0 resolves them (OperationFcts, FunctionResolver): each of + - * / % is a set of
@@ -26,7 +27,15 @@ final class Operators {
 
     private Operators() {}
 
+    /** Each operator's signatures, built once (resolution runs at every preparation). */
+    private static final Map<Character, List<Signature>> SIGNATURES = Map.of('+', build('+'), '-', build('-'), '*', build('*'),
+            '/', build('/'), '%', build('%'));
+
     static List<Signature> signatures(char op) {
+        return SIGNATURES.get(op);
+    }
+
+    private static List<Signature> build(char op) {
         List<Signature> out = new ArrayList<>();
         for (CqlType left : NUMBERS)
             for (CqlType right : NUMBERS) out.add(new Signature(op, left, right, Arithmetic.resultType(left, right)));
@@ -40,7 +49,7 @@ final class Operators {
             out.add(new Signature(op, CqlTypes.ASCII, CqlTypes.TEXT, CqlTypes.TEXT));
             out.add(new Signature(op, CqlTypes.TEXT, CqlTypes.ASCII, CqlTypes.TEXT));
         }
-        return out;
+        return List.copyOf(out);
     }
 
     /**
