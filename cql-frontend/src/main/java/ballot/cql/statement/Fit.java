@@ -3,6 +3,7 @@ package ballot.cql.statement;
 import ballot.cql.type.ConstantKind;
 import ballot.cql.type.CqlType;
 import ballot.cql.type.CqlTypes;
+import ballot.cql.type.TypeCompatibility;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
@@ -21,7 +22,7 @@ enum Fit {
     /** A value of type {@code provided}: exactly its own type, weakly a type that reads its values. */
     static Fit of(CqlType provided, CqlType parameter) {
         if (Functions.sameType(provided, parameter)) return EXACT;
-        return readsValuesOf(parameter, provided) ? WEAK : NONE;
+        return TypeCompatibility.isValueCompatibleWith(parameter, provided) ? WEAK : NONE;
     }
 
     /** A constant: exactly its preferred type, weakly any type it may be assigned to. */
@@ -54,23 +55,5 @@ enum Fit {
         if (text.endsWith("NaN") || text.endsWith("Infinity")) return true;
         double d = Double.parseDouble(text);
         return Double.isFinite(d) && new BigDecimal(text).compareTo(BigDecimal.valueOf(d)) == 0;
-    }
-
-    /**
-     * Cassandra's isValueCompatibleWith: the values of {@code provided} are valid values of {@code reader}. A blob
-     * reads any value (a non-frozen collection's as its frozen form), text ascii, a timestamp a bigint and back, a varint any fixed-size integer, a uuid
-     * a timeuuid.
-     */
-    private static boolean readsValuesOf(CqlType reader, CqlType provided) {
-        CqlType.Kind from = provided.kind();
-        return switch (reader.kind()) {
-            case BLOB -> true;
-            case TEXT -> from == CqlType.Kind.ASCII;
-            case TIMESTAMP -> from == CqlType.Kind.BIGINT;
-            case BIGINT -> from == CqlType.Kind.TIMESTAMP;
-            case VARINT -> from == CqlType.Kind.INT || from == CqlType.Kind.BIGINT || from == CqlType.Kind.TIMESTAMP;
-            case UUID -> from == CqlType.Kind.TIMEUUID;
-            default -> false;
-        };
     }
 }

@@ -1,7 +1,6 @@
 package ballot.cql.type;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * Cassandra's type compatibility rules ({@code AbstractType.isCompatibleWith}, {@code isValueCompatibleWith} and {@code
@@ -46,15 +45,18 @@ public final class TypeCompatibility {
                 && (frozen ? isCompatibleWith(m.values(), p.values()) : isSerializationCompatibleWith(m.values(), p.values()));
     }
 
-    private static final Set<CqlType.Kind> INTEGERS = Set.of(CqlType.Kind.INT, CqlType.Kind.BIGINT, CqlType.Kind.SMALLINT, CqlType.Kind.TINYINT);
-
-    /** True if {@code next} reads the values {@code previous} wrote (isValueCompatibleWith). */
-    static boolean isValueCompatibleWith(CqlType next, CqlType previous) {
+    /**
+     * True if {@code next} reads the values {@code previous} wrote (isValueCompatibleWith): besides compatible types, a
+     * blob reads any value, a bigint a timestamp, a varint an int, a bigint or a timestamp, a uuid a timeuuid.
+     */
+    public static boolean isValueCompatibleWith(CqlType next, CqlType previous) {
         if (isCompatibleWith(next, previous)) return true;
+        CqlType.Kind from = previous.kind();
         return switch (next.kind()) {
             case BLOB -> true;
-            case VARINT -> INTEGERS.contains(previous.kind());
-            case BIGINT -> previous.kind() == CqlType.Kind.TIMESTAMP;
+            case BIGINT -> from == CqlType.Kind.TIMESTAMP;
+            case VARINT -> from == CqlType.Kind.INT || from == CqlType.Kind.BIGINT || from == CqlType.Kind.TIMESTAMP;
+            case UUID -> from == CqlType.Kind.TIMEUUID;
             default -> false;
         };
     }

@@ -171,6 +171,14 @@ class TableStatementsTest {
         schema.run("ALTER TABLE ks.t ADD b timestamp");
         schema.run("ALTER TABLE ks.t ADD m map<int, blob>");
         assertThat(schema.table("ks", "t").column("tu")).isNotNull();
+        // a non-frozen collection's elements need only read what was written: a uuid reads a timeuuid, a varint no
+        // smallint (both as a Cassandra 5.0.9 node answers)
+        schema.run("CREATE TABLE ks.u (k int PRIMARY KEY, l list<timeuuid>, m map<int, timeuuid>, s smallint)");
+        schema.run("ALTER TABLE ks.u DROP (l, m, s)");
+        schema.run("ALTER TABLE ks.u ADD l list<uuid>");
+        schema.run("ALTER TABLE ks.u ADD m map<int, uuid>");
+        refused("ALTER TABLE ks.u ADD s varint", InvalidRequestException.class,
+                "Cannot add a column 's' of type varint, incompatible with previously dropped column 's' of type smallint");
     }
 
     @Test
