@@ -94,10 +94,7 @@ final class Restrictions {
                 Relation.Single s = (Relation.Single) relation;
                 ColumnMetadata c = column(table, s.column());
                 if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && s.mapKey() == null && (s.op() == Operator.EQ || s.op() == Operator.IN)) {
-                    if (r.partitionKeyRelations[c.position()] != null) {
-                        throw new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes an Equal");
-                    }
-                    r.partitionKeyRelations[c.position()] = s;
+                    r.partitionKeyRelations[c.position()] = s; // a second one is refused by checkMergeable
                     byColumn.computeIfAbsent(c, k -> new ArrayList<>()).add(s);
                 } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && s.mapKey() == null
                         && (s.op() == Operator.EQ || s.op() == Operator.IN || s.op().isSlice())) {

@@ -61,6 +61,10 @@ class FilteringRelationsTest {
         refused("SELECT * FROM ks.t WHERE v = 1 AND v > 0 ALLOW FILTERING", "v cannot be restricted by more than one relation if it includes an Equal");
         refused("SELECT * FROM ks.t WHERE s > 0 AND s > 1 ALLOW FILTERING", "More than one restriction was found for the start bound on s");
         refused("SELECT * FROM ks.t2 WHERE k2 > 'a' AND k2 > 'b' ALLOW FILTERING", "More than one restriction was found for the start bound on k2");
+        // a partition key column's EQ and IN merge by the same rule, named by the first relation (Cassandra 5.0.9)
+        refused("SELECT * FROM ks.t WHERE k IN (1, 2) AND k = 3", "k cannot be restricted by more than one relation if it includes a IN");
+        refused("SELECT * FROM ks.t WHERE k IN (1, 2) AND k IN (3)", "k cannot be restricted by more than one relation if it includes a IN");
+        refused("SELECT * FROM ks.t WHERE k = 3 AND k IN (1, 2)", "k cannot be restricted by more than one relation if it includes an Equal");
         assertThat(cs("v > 0 AND v < 2")).containsExactly(1);
         assertThat(cs("l CONTAINS 1 AND l CONTAINS 1")).containsExactly(1);
     }
