@@ -9,7 +9,6 @@ import ballot.cql.parse.Relation;
 import ballot.cql.parse.Statement;
 import ballot.cql.parse.Term;
 import ballot.cql.protocol.message.ColumnSpec;
-import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.IndexMetadata;
 import ballot.cql.schema.IndexTarget;
@@ -162,12 +161,9 @@ final class IndexQueryPlan {
         return null;
     }
 
-    /** A served relation's null value is unsupported, as a filtered column's (Cassandra words both alike). */
+    /** A served relation's value, refused when null or unset as a filtered column's (Cassandra words both alike). */
     private static ByteBuffer required(Value value, Bindings b, ColumnMetadata c, String nullValue) {
-        ByteBuffer v = value.bind(b);
-        if (v == null) throw new InvalidRequestException(nullValue + c.name());
-        if (v == QueryOptions.UNSET) throw new InvalidRequestException("Invalid unset value for column " + c.name());
-        return v;
+        return RowFilter.required(value.bind(b), c, nullValue + c.name());
     }
 
     /** The WHERE clause's filters, with each served relation checked by its index's rule. */

@@ -186,7 +186,8 @@ final class RowFilter {
                 : "Unsupported null value for column " + c.name();
     }
 
-    private static ByteBuffer required(ByteBuffer value, ColumnMetadata c, String nullValue) {
+    /** A filtered value: refused with {@code nullValue} when null, with Cassandra's unset message when unset. */
+    static ByteBuffer required(ByteBuffer value, ColumnMetadata c, String nullValue) {
         if (value == null) throw new InvalidRequestException(nullValue);
         if (value == QueryOptions.UNSET) throw new InvalidRequestException("Unsupported unset value for column " + c.name());
         return value;

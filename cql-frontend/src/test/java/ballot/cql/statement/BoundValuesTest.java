@@ -19,7 +19,8 @@ class BoundValuesTest {
     private static final ByteBuffer UNSET = QueryOptions.UNSET;
 
     private final CasFixture f = new CasFixture(
-            "CREATE TABLE t (k int, c int, d int, v int, m map<int, text>, PRIMARY KEY (k, c, d))");
+            "CREATE TABLE t (k int, c int, d int, v int, m map<int, text>, PRIMARY KEY (k, c, d))",
+            "CREATE TABLE i (k int PRIMARY KEY, w int)", "CREATE CUSTOM INDEX ON i (w) USING 'sai'");
 
     private void assertRefused(String cql, List<String> names, String message, ByteBuffer... values) {
         QueryOptions options = new QueryOptions(ConsistencyLevel.ONE, Arrays.asList(values), names, false, -1, null, null, null, null, null);
@@ -51,6 +52,9 @@ class BoundValuesTest {
         assertRefused("SELECT * FROM t WHERE k = 1 AND v = ? ALLOW FILTERING", "Unsupported unset value for column v", UNSET);
         assertRefused("SELECT * FROM t WHERE k = 1 AND d = ? ALLOW FILTERING", "Unsupported unset value for column d", UNSET);
         assertRefused("SELECT * FROM t WHERE k = 1 AND m CONTAINS ? ALLOW FILTERING", "Unsupported unset value for column m", UNSET);
+        // a relation an index serves words it as a filter does (it said 'Invalid unset value')
+        assertRefused("SELECT * FROM i WHERE w = ?", "Unsupported unset value for column w", UNSET);
+        assertRefused("SELECT * FROM i WHERE w > ?", "Unsupported unset value for column w", UNSET);
         assertRefused("SELECT * FROM t WHERE k = 1 LIMIT ?", "Invalid null value of limit", (ByteBuffer) null);
         assertRefused("SELECT * FROM t WHERE k = 1 PER PARTITION LIMIT ?", "Invalid null value of limit", (ByteBuffer) null);
     }
