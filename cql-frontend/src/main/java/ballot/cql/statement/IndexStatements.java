@@ -45,11 +45,11 @@ final class IndexStatements {
         }
         SchemaStatement.checkUserKeyspace(keyspace);
         String className = s.using() != null ? s.using() : StorageAttachedIndex.DEFAULT_NAME;
-        if (!s.custom() && className.equalsIgnoreCase(StorageAttachedIndex.LEGACY_NAME)) {
+        if (className.equalsIgnoreCase(StorageAttachedIndex.LEGACY_NAME)) {
             throw new InvalidRequestException("Legacy secondary indexes (" + StorageAttachedIndex.LEGACY_NAME
                     + ") are not supported by Ballot; create a storage-attached index (USING 'sai')");
         }
-        if (s.custom() && className.equals(SASI_CLASS)) throw new InvalidRequestException("SASI indexes are disabled. Enable in cassandra.yaml to use.");
+        if (className.equals(SASI_CLASS)) throw new InvalidRequestException("SASI indexes are disabled. Enable in cassandra.yaml to use.");
         Map<String, String> options = options(s);
         String tableName = s.table().name();
         String indexName = s.name() == null ? null : s.name().name();
@@ -65,7 +65,7 @@ final class IndexStatements {
                 }
                 if (table.isCounter()) throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
                 List<IndexTarget> targets = targets(table, s.targets());
-                if (!s.custom() && targets.size() > 1) throw new InvalidRequestException("Only CUSTOM indexes support multiple columns");
+                if (!isCustom(s) && targets.size() > 1) throw new InvalidRequestException("Only CUSTOM indexes support multiple columns");
                 String name = indexName != null ? indexName : availableName(ks, tableName, targets);
                 Map<String, String> all = new TreeMap<>(options);
                 all.put(IndexMetadata.CLASS_NAME, className);
@@ -97,6 +97,11 @@ final class IndexStatements {
         };
     }
 
+    /** USING makes an index custom, with or without the CUSTOM keyword (Cassandra's grammar). */
+    private static boolean isCustom(Statement.CreateIndex s) {
+        return s.custom() || s.using() != null;
+    }
+
     /** The OPTIONS map of WITH, the only property an index has ({@code IndexAttributes.validate}). */
     private static Map<String, String> options(Statement.CreateIndex s) {
         Map<String, String> options = new TreeMap<>();
@@ -105,8 +110,7 @@ final class IndexStatements {
             if (!(e.getValue() instanceof Map<?, ?> map)) throw new SyntaxException("Invalid value for property 'options'. It should be a map.");
             map.forEach((k, v) -> options.put(k.toString(), v.toString()));
         }
-        // USING makes an index custom, with or without the CUSTOM keyword (Cassandra's grammar).
-        if (!s.custom() && s.using() == null && !s.properties().values().isEmpty()) {
+        if (!isCustom(s) && !s.properties().values().isEmpty()) {
             throw new InvalidRequestException("Cannot specify options for a non-CUSTOM index");
         }
         for (String reserved : List.of(IndexMetadata.CLASS_NAME, IndexMetadata.TARGET)) {
