@@ -8,6 +8,7 @@ import ballot.cql.schema.DroppedColumn;
 import ballot.cql.schema.IndexMetadata;
 import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
+import ballot.cql.schema.SystemKeyspaceNames;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.schema.TableParams;
 import ballot.cql.schema.UserTypes;
@@ -35,8 +36,6 @@ import java.util.function.Supplier;
  * registers and the current schema.
  */
 public final class SystemKeyspaces {
-    /** Keyspaces that exist only as virtual keyspaces: not in system_schema, only in system_virtual_schema. */
-    public static final Set<String> VIRTUAL = Set.of("system_views", "system_virtual_schema");
     private static final String LOCAL_STRATEGY = "org.apache.cassandra.locator.LocalStrategy";
     private static final String SIMPLE_STRATEGY = "org.apache.cassandra.locator.SimpleStrategy";
 
@@ -533,7 +532,7 @@ public final class SystemKeyspaces {
     /** Keyspaces that system_schema describes: everything but the virtual keyspaces. */
     private List<KeyspaceMetadata> described() {
         List<KeyspaceMetadata> out = new ArrayList<>();
-        for (KeyspaceMetadata ks : schema.get().keyspaces().values()) if (!VIRTUAL.contains(ks.name())) out.add(ks);
+        for (KeyspaceMetadata ks : schema.get().keyspaces().values()) if (!SystemKeyspaceNames.VIRTUAL.contains(ks.name())) out.add(ks);
         return out;
     }
 
@@ -596,7 +595,7 @@ public final class SystemKeyspaces {
     private List<Map<String, Object>> columnRows(boolean virtual) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (KeyspaceMetadata ks : schema.get().keyspaces().values()) {
-            if (VIRTUAL.contains(ks.name()) != virtual) continue;
+            if (SystemKeyspaceNames.VIRTUAL.contains(ks.name()) != virtual) continue;
             for (TableMetadata table : ks.tables().values()) {
                 for (ColumnMetadata c : table.columns()) {
                     Map<String, Object> row = new LinkedHashMap<>();
@@ -698,14 +697,14 @@ public final class SystemKeyspaces {
         add(t, "system_virtual_schema", "keyspaces", "virtual keyspace definitions",
                 "CREATE TABLE keyspaces (keyspace_name text PRIMARY KEY)", () -> {
                     List<Map<String, Object>> rows = new ArrayList<>();
-                    for (String ks : new java.util.TreeSet<>(VIRTUAL)) rows.add(Map.of("keyspace_name", ks));
+                    for (String ks : new java.util.TreeSet<>(SystemKeyspaceNames.VIRTUAL)) rows.add(Map.of("keyspace_name", ks));
                     return rows;
                 });
         add(t, "system_virtual_schema", "tables", "virtual table definitions",
                 "CREATE TABLE tables (keyspace_name text, table_name text, comment text, PRIMARY KEY (keyspace_name, table_name))", () -> {
                     List<Map<String, Object>> rows = new ArrayList<>();
                     for (KeyspaceMetadata ks : schema.get().keyspaces().values()) {
-                        if (!VIRTUAL.contains(ks.name())) continue;
+                        if (!SystemKeyspaceNames.VIRTUAL.contains(ks.name())) continue;
                         for (TableMetadata table : ks.tables().values()) {
                             rows.add(Map.of("keyspace_name", ks.name(), "table_name", table.name(), "comment", table.params().comment()));
                         }

@@ -11,6 +11,7 @@ import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.IndexMetadata;
 import ballot.cql.schema.IndexTarget;
 import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.SystemKeyspaceNames;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.type.CqlType;
 import java.util.ArrayList;
@@ -182,7 +183,7 @@ final class IndexStatements {
 
     static SchemaStatement drop(Statement.DropIndex s, String current) {
         String keyspace = Preparer.keyspaceOf(s.name(), current);
-        if (SchemaStatement.SYSTEM_KEYSPACES.contains(keyspace)) throw SchemaStatement.systemKeyspace(keyspace);
+        if (SystemKeyspaceNames.ALL.contains(keyspace)) throw SchemaStatement.systemKeyspace(keyspace);
         String indexName = s.name().name();
         String[] table = new String[1];
         return new SchemaStatement() {

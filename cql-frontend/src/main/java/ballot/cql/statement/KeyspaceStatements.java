@@ -8,6 +8,7 @@ import ballot.cql.parse.Properties;
 import ballot.cql.parse.Statement;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.SystemKeyspaceNames;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +24,7 @@ final class KeyspaceStatements {
         checkKeyspaceName(s.name());
         // Creating a local one is invalid, as in Cassandra, and a replicated one (system_auth) already exists;
         // altering or dropping one is unauthorized (checkUserKeyspace).
-        if (SchemaStatement.LOCAL_SYSTEM_KEYSPACES.contains(s.name())) throw SchemaStatement.systemKeyspace(s.name());
+        if (SystemKeyspaceNames.LOCAL.contains(s.name())) throw SchemaStatement.systemKeyspace(s.name());
         Options options = options(s.properties(), true);
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {
@@ -31,7 +32,7 @@ final class KeyspaceStatements {
                     if (s.ifNotExists()) return current;
                     throw new AlreadyExistsException(s.name(), "");
                 }
-                if (SchemaStatement.SYSTEM_KEYSPACES.contains(s.name())) throw SchemaStatement.systemKeyspace(s.name());
+                if (SystemKeyspaceNames.ALL.contains(s.name())) throw SchemaStatement.systemKeyspace(s.name());
                 // As in Cassandra, the options' values are read once the keyspace is known not to exist
                 return with(current, new KeyspaceMetadata(s.name(), options.replication(Map.of(), s.name(), dataCenters),
                         options.durableWrites(true), Map.of(), Map.of()));
@@ -56,7 +57,9 @@ final class KeyspaceStatements {
     }
 
     static SchemaStatement alter(Statement.AlterKeyspace s, Set<String> dataCenters) {
-        if (!SchemaStatement.REPLICATION_ALTERABLE_KEYSPACES.contains(s.name())) SchemaStatement.checkUserKeyspace(s.name());
+        // the replicated system keyspaces' replication may change: with one replica each role lives on one node, and
+        // traces and system_distributed want more replicas as data centers are added (who may is checked before)
+        if (!SystemKeyspaceNames.REPLICATED.contains(s.name())) SchemaStatement.checkUserKeyspace(s.name());
         Options options = options(s.properties(), false);
         return new SchemaStatement() {
             Map<String, KeyspaceMetadata> apply(Map<String, KeyspaceMetadata> current) {

@@ -5,6 +5,7 @@ import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.SchemaChange;
 import ballot.cql.protocol.message.VoidResult;
 import ballot.cql.schema.KeyspaceMetadata;
+import ballot.cql.schema.SystemKeyspaceNames;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,26 +21,9 @@ abstract class SchemaStatement implements CqlStatement {
     static final Pattern NAME = Pattern.compile("\\w+");
     static final int KEYSPACE_NAME_MAX = 48;
     static final int TABLE_NAME_MAX = 222;
-    /** Keyspaces that belong to the node and may not be changed by users. */
-    static final java.util.Set<String> SYSTEM_KEYSPACES = java.util.Set.of("system", "system_schema", "system_auth",
-            "system_distributed", "system_traces", "system_views", "system_virtual_schema");
-
-    /** The system keyspaces each node has of its own (Cassandra's local system keyspaces), as opposed to replicated ones. */
-    static final java.util.Set<String> LOCAL_SYSTEM_KEYSPACES = java.util.Set.of("system", "system_schema", "system_views", "system_virtual_schema");
-
-    /** The keyspaces of virtual tables, which cannot be truncated. */
-    static final java.util.Set<String> VIRTUAL_KEYSPACES = java.util.Set.of("system_views", "system_virtual_schema");
-
     static InvalidRequestException systemKeyspace(String keyspace) {
         return new InvalidRequestException("System keyspace '" + keyspace + "' is not user-modifiable");
     }
-
-    /**
-     * System keyspaces whose replication ALTER KEYSPACE may change, Cassandra's replicated ones: with replication factor
-     * 1 each role lives on one node, and cannot log in while that node is down; traces and system_distributed are
-     * given more replicas as data centers are added. Who may is checked before (superusers only for system_auth).
-     */
-    static final java.util.Set<String> REPLICATION_ALTERABLE_KEYSPACES = java.util.Set.of("system_auth", "system_distributed", "system_traces");
 
     /** Changes nothing, answers with a void result: a DROP ... IF EXISTS of something that cannot exist. */
     static final SchemaStatement NOTHING = new SchemaStatement() {
@@ -82,7 +66,7 @@ abstract class SchemaStatement implements CqlStatement {
     }
 
     static void checkUserKeyspace(String keyspace) {
-        if (SYSTEM_KEYSPACES.contains(keyspace)) {
+        if (SystemKeyspaceNames.ALL.contains(keyspace)) {
             throw new ballot.cql.error.UnauthorizedException(keyspace + " keyspace is not user-modifiable.");
         }
     }
