@@ -94,7 +94,7 @@ final class LocalReplica {
         TableMetadata table = table(update.tableId());
         synchronized (lock(update.key())) {
             ReadSpec spec = new ReadSpec(CounterUpdates.slices(update), false, Integer.MAX_VALUE, Integer.MAX_VALUE, 0);
-            PartitionData current = storage.readIgnoringDeletions(table, update.key(), spec);
+            PartitionData current = storage.read(table, update.key(), spec);
             Mutation shards = mutation(CounterUpdates.apply(update, current, hostId));
             storage.apply(List.of(shards));
             return shards;

@@ -52,6 +52,8 @@ public final class RowMerger {
             for (Cell cell : fragment.cells()) {
                 if (cell.counter() && !cell.isTombstone()) {
                     if (cell.isCounterDelta()) throw new IllegalStateException("unapplied counter increment in storage, column " + cell.column());
+                    // shard by shard: a deleted shard must not merge into one written after the deletion
+                    if (shadow.deletes(cell.timestamp())) continue;
                     counters.merge(cell.column(), cell, (a, b) -> Cell.counter(a.column(),
                             CounterContext.merge(a.value(), b.value()), Math.max(a.timestamp(), b.timestamp())));
                     continue;
@@ -63,7 +65,7 @@ public final class RowMerger {
         }
         // A deleted counter cell stays deleted: its tombstone wins over every increment, older or newer (Cassandra's
         // rule since CASSANDRA-7346), until a row, range or partition deletion shadows the tombstone itself. Those
-        // deletions shadow counters by timestamp, as other cells.
+        // deletions shadow each shard by its timestamp, as other cells (above).
         for (Cell counter : counters.values()) {
             CellKey key = new CellKey(counter.column(), null);
             Cell tombstone = winners.get(key);

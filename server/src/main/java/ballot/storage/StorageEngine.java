@@ -857,19 +857,6 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
-     * The partition as if nothing in it had been deleted: where a node finds its own counter shards to count on, as
-     * Cassandra's counter cache keeps them through deletions, so that an increment after a deletion is not outranked
-     * by the deleted shard it could not see.
-     */
-    public PartitionData readIgnoringDeletions(TableMetadata table, PartitionKey key, ReadSpec spec) {
-        TableStore store = store(table.id());
-        byte[] prefix = StorageKeys.partitionPrefix(key);
-        try (SharedFamily.Held held = store.hold(); RocksIterator it = db.newIterator(store.family(), partitionReadOptions)) {
-            return store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit()), false);
-        }
-    }
-
-    /**
      * Reads the partitions of {@code range} in token order, stopping after {@code partitionLimit} partitions with live
      * data or when {@code spec.rowLimit()} live rows have been read.
      */

@@ -1,6 +1,5 @@
 package ballot.storage;
 
-import ballot.cql.data.Cell;
 import ballot.cql.data.Clustering;
 import ballot.cql.data.ClusteringBound;
 import ballot.cql.data.DeletionTime;
@@ -105,25 +104,12 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
      * Leaves the iterator somewhere inside or after the partition.
      */
     PartitionData readPartition(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit) {
-        return readPartition(it, prefix, key, spec, rowLimit, true);
-    }
-
-    /**
-     * {@link #readPartition}, or with {@code deletions} false the partition as if nothing in it had been deleted; such
-     * a read writes nothing back.
-     */
-    PartitionData readPartition(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit, boolean deletions) {
         it.seek(StorageKeys.section(prefix, StorageKeys.PARTITION_DELETION));
-        return readPartitionAtItsStart(it, prefix, key, spec, rowLimit, deletions);
+        return readPartitionAtItsStart(it, prefix, key, spec, rowLimit);
     }
 
     /** {@link #readPartition} with {@code it} already at the partition's first key (a scan moving forward). */
     PartitionData readPartitionAtItsStart(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit) {
-        return readPartitionAtItsStart(it, prefix, key, spec, rowLimit, true);
-    }
-
-    private PartitionData readPartitionAtItsStart(RocksIterator it, byte[] prefix, PartitionKey key, ReadSpec spec, int rowLimit,
-            boolean deletions) {
         DeletionTime partitionDeletion = DeletionTime.LIVE;
         List<StoredRangeTombstone> rangeTombstones = new ArrayList<>();
         List<Row> staticFragments = new ArrayList<>();
@@ -133,12 +119,11 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
             byte section = k[prefix.length];
             if (section >= StorageKeys.ROW) break;
             ByteReader value = new ByteReader(it.value());
-            if (!deletions && section != StorageKeys.STATIC_ROW) continue;
             switch (section) {
                 case StorageKeys.PARTITION_DELETION ->
                         partitionDeletion = partitionDeletion.max(new DeletionTime(value.readLong(), value.readInt()));
                 case StorageKeys.RANGE_TOMBSTONE -> rangeTombstones.add(readRangeTombstone(value));
-                case StorageKeys.STATIC_ROW -> staticFragments.add(fragment(Clustering.STATIC, it.value(), deletions));
+                case StorageKeys.STATIC_ROW -> staticFragments.add(FragmentCodec.decode(Clustering.STATIC, it.value()));
                 default -> throw new IllegalStateException("corrupt key: unknown section " + section + " in table " + metadata);
             }
         }
@@ -167,7 +152,7 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
                 if (spec.reversed() ? Arrays.compareUnsigned(k, lower) < 0 : Arrays.compareUnsigned(k, upper) >= 0) break;
                 byte[] clusteringBytes = Arrays.copyOfRange(k, prefix.length + 1, k.length - WriteId.BYTES);
                 if (current != null && !Arrays.equals(current, clusteringBytes)) {
-                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec(), deletions);
+                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
                     fragments.clear();
                     fragmentKeys.clear();
                     if (live >= rowLimit) break;
@@ -175,13 +160,13 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
                 current = clusteringBytes;
                 Clustering c = fragments.isEmpty() ? Clustering.of(clustering.decode(clusteringBytes, 0, clusteringBytes.length))
                         : fragments.get(0).clustering();
-                fragments.add(fragment(c, it.value(), deletions));
+                fragments.add(FragmentCodec.decode(c, it.value()));
                 fragmentKeys.add(k);
                 if (spec.reversed()) it.prev();
                 else it.next();
             }
             if (!fragments.isEmpty() && live < rowLimit) {
-                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec(), deletions);
+                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
             }
         }
         List<RangeTombstone> tombstones = new ArrayList<>(rangeTombstones.size());
@@ -194,24 +179,16 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
      * A row of many fragments is handed to the sweeper to be written back merged, so the next read finds one.
      */
     private int emit(byte[] prefix, List<Row> fragments, List<byte[]> keys, byte[] clusteringBytes, DeletionTime partitionDeletion,
-            List<StoredRangeTombstone> rangeTombstones, List<Row> out, int nowInSec, boolean deletions) {
+            List<StoredRangeTombstone> rangeTombstones, List<Row> out, int nowInSec) {
         DeletionTime covering = partitionDeletion;
         for (StoredRangeTombstone rt : rangeTombstones) {
             if (rt.covers(clusteringBytes)) covering = covering.max(rt.deletion());
         }
         Row row = RowMerger.merge(fragments, covering);
-        if (deletions && fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.writeBack(metadata.id(), prefix, List.copyOf(keys), row);
+        if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.writeBack(metadata.id(), prefix, List.copyOf(keys), row);
         if (row.isEmpty()) return 0;
         out.add(row);
         return row.hasLiveData(nowInSec) ? 1 : 0;
-    }
-
-    /** A stored row fragment, or unless {@code deletions} its live part: no row deletion, no tombstone. */
-    private static Row fragment(Clustering clustering, byte[] stored, boolean deletions) {
-        Row row = FragmentCodec.decode(clustering, stored);
-        if (deletions) return row;
-        List<Cell> live = row.cells().stream().filter(c -> !c.isTombstone()).toList();
-        return new Row(row.clustering(), row.liveness(), DeletionTime.LIVE, live, List.of());
     }
 
     private static boolean inPartition(byte[] key, byte[] prefix) {

@@ -84,7 +84,7 @@ class QuerySemanticsIT {
         assertThat(rows("SELECT l FROM q.lists WHERE k = 2")).containsExactly("[0, 1, 2, 3]");
     }
 
-    /** Checked against Cassandra 5.0.9: a deleted counter stays deleted, while a deleted row's counters count again. */
+    /** A deleted counter stays deleted (as Cassandra 5.0.9), while a deleted row's counters count again from zero. */
     @Test
     void aDeletedCounterIgnoresLaterIncrements() {
         session.execute("CREATE TABLE q.counts (k int, c int, n counter, m counter, PRIMARY KEY (k, c))");
@@ -98,16 +98,18 @@ class QuerySemanticsIT {
         session.execute("DELETE FROM q.counts WHERE k = 3 AND c = 1");
         session.execute("UPDATE q.counts SET n = n + 2 WHERE k = 3 AND c = 1");
         assertThat(rows("SELECT c, n FROM q.counts WHERE k = 3")).containsExactly("1,2");
-        // A row or partition deletion hides what was counted, but an increment counts on from it, as Cassandra's does.
+        // A row or partition deletion hides what was counted, and an increment after it counts from zero
+        // (docs/storage.md: Cassandra shows 7 while its counter cache holds the deleted value). It was 5: the shard
+        // written after the deletion merged with the deleted one, of the same clock, before the deletion applied.
         session.execute("UPDATE q.counts SET n = n + 5 WHERE k = 4 AND c = 1");
         session.execute("DELETE FROM q.counts WHERE k = 4 AND c = 1");
         assertThat(rows("SELECT c, n FROM q.counts WHERE k = 4")).isEmpty();
         session.execute("UPDATE q.counts SET n = n + 2 WHERE k = 4 AND c = 1");
-        assertThat(rows("SELECT c, n FROM q.counts WHERE k = 4")).containsExactly("1,7");
+        assertThat(rows("SELECT c, n FROM q.counts WHERE k = 4")).containsExactly("1,2");
         session.execute("UPDATE q.counts SET n = n + 5 WHERE k = 5 AND c = 1");
         session.execute("DELETE FROM q.counts WHERE k = 5");
         session.execute("UPDATE q.counts SET n = n + 2, m = m + 1 WHERE k = 5 AND c = 1");
-        assertThat(rows("SELECT c, n, m FROM q.counts WHERE k = 5")).containsExactly("1,7,1");
+        assertThat(rows("SELECT c, n, m FROM q.counts WHERE k = 5")).containsExactly("1,2,1");
     }
 
     @Test
