@@ -20,6 +20,7 @@ import ballot.cql.protocol.message.VoidResult;
 import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.type.CqlTypes;
+import ballot.cql.type.ListType;
 import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -49,6 +50,8 @@ final class ModificationStatement implements BatchableStatement {
     private final StatementTimeout timeout;
     private final Markers markers;
     private final boolean requiresRead;
+    /** True if an operation writes elements of a non-frozen list, whose cell paths take the node's clock. */
+    private final boolean writesListElements;
     private final Conditions conditions;
 
     /** What the statement's IF clause reads, which decides the key columns its WHERE clause must name. */
@@ -75,10 +78,13 @@ final class ModificationStatement implements BatchableStatement {
         this.regularOperations = new ArrayList<>();
         this.staticOperations = new ArrayList<>();
         boolean read = false;
+        boolean listElements = false;
         for (Operation op : operations) {
             (op.column.isStatic() ? staticOperations : regularOperations).add(op);
             read |= op.requiresRead();
+            listElements |= op.column.type() instanceof ListType && op.column.type().isMultiCell();
         }
+        this.writesListElements = listElements;
         this.ttl = ttl;
         this.timestamp = timestamp;
         this.timeout = timeout;
@@ -353,7 +359,8 @@ final class ModificationStatement implements BatchableStatement {
     public CompletableFuture<UpdatesBuilder> collect(QueryContext context, UpdatesBuilder builder) {
         Bindings b = context.bindings();
         List<PartitionKey> keys = where.partitionKeys(b);
-        UpdateParams params = new UpdateParams(timestamp(context), ttl(context), context.nowInSec(), listTime(context));
+        long timestamp = timestamp(context);
+        UpdateParams params = new UpdateParams(timestamp, ttl(context), context.nowInSec(), listTime(context, timestamp));
         if (!requiresRead) {
             for (PartitionKey key : keys) addTo(builder.partition(table, key), b, params, Map.of());
             return CompletableFuture.completedFuture(builder);
@@ -426,8 +433,9 @@ final class ModificationStatement implements BatchableStatement {
         }
     }
 
-    private static long listTime(QueryContext context) {
-        return context.environment().timestampMicros().getAsLong();
+    /** The clock the node's list element paths take, read only for a statement that writes list elements. */
+    private long listTime(QueryContext context, long timestamp) {
+        return writesListElements ? context.environment().timestampMicros().getAsLong() : timestamp;
     }
 
     private long timestamp(QueryContext context) {
