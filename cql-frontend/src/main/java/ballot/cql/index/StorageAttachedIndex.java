@@ -90,8 +90,7 @@ public final class StorageAttachedIndex {
     }
 
     private static void checkSupported(CqlType type) {
-        boolean frozen = !type.isMultiCell() && (type.kind() == CqlType.Kind.LIST || type.kind() == CqlType.Kind.SET
-                || type.kind() == CqlType.Kind.MAP || type.kind() == CqlType.Kind.TUPLE || type.kind() == CqlType.Kind.UDT);
+        boolean frozen = !type.isMultiCell() && (type.isCollection() || type.kind() == CqlType.Kind.TUPLE || type.kind() == CqlType.Kind.UDT);
         if (!SUPPORTED.contains(type.kind()) && !frozen) throw new InvalidRequestException("Unsupported type: " + type.cqlName());
     }
 

@@ -170,6 +170,7 @@ final class BatchStatement implements CqlStatement {
      * partitions (unlogged_batch_across_partitions_warn_threshold's default), told apart by their keys alone.
      */
     private static void warnOfPartitions(List<PartitionUpdate> updates, List<BatchableStatement> statements, QueryContext batch) {
+        if (updates.size() <= UNLOGGED_PARTITIONS_WARNED_AFTER) return; // no more partitions than updates
         Set<PartitionKey> keys = new HashSet<>();
         for (PartitionUpdate u : updates) keys.add(u.key());
         if (keys.size() <= UNLOGGED_PARTITIONS_WARNED_AFTER) return;

@@ -136,8 +136,7 @@ final class IndexQueryPlan {
             IndexTarget.Type part = switch (op) {
                 case CONTAINS -> IndexTarget.Type.VALUES;
                 case CONTAINS_KEY -> IndexTarget.Type.KEYS;
-                case EQ -> type.isMultiCell() ? null : type.kind() == CqlType.Kind.LIST || type.kind() == CqlType.Kind.SET
-                        || type.kind() == CqlType.Kind.MAP ? IndexTarget.Type.FULL : IndexTarget.Type.SIMPLE;
+                case EQ -> type.isMultiCell() ? null : type.isCollection() ? IndexTarget.Type.FULL : IndexTarget.Type.SIMPLE;
                 case LT, LTE, GT, GTE -> StorageAttachedIndex.supportsRanges(terms) ? IndexTarget.Type.SIMPLE : null;
                 default -> null;
             };

@@ -427,9 +427,7 @@ final class Restrictions {
      * listing one value is an EQ there.
      */
     boolean hasPartitionKeyIn() {
-        if (!partitionKeyRestricted) return false;
-        for (Relation.Single s : partitionKeyRelations) if (!isEq(s)) return true;
-        return false;
+        return partitionKeyRestricted && hasPartitionKeyInRelation();
     }
 
     /** Whether some partition key column is restricted by an IN of several values, the key given whole or in part. */

@@ -46,8 +46,9 @@ final class TableStatements {
                     if (s.ifNotExists()) return current;
                     throw new AlreadyExistsException(keyspace, s.name().name());
                 }
+                // a new time-based id is unused; one the statement gives may not be
+                if (requestedId != null) checkUnusedId(current, requestedId);
                 UUID id = requestedId != null ? requestedId : TimeUuids.next(nowMillis.getAsLong());
-                checkUnusedId(current, id);
                 return with(current, ks.withTable(build(s, ks, id)));
             }
 
@@ -223,7 +224,6 @@ final class TableStatements {
     private static TableMetadata alterTable(TableMetadata table, Statement.AlterTableAction action, KeyspaceMetadata ks, long nowMicros) {
         if (action instanceof Statement.AddColumns add) {
             List<ColumnMetadata> columns = new ArrayList<>(table.columns());
-            Map<String, DroppedColumn> dropped = new LinkedHashMap<>(table.dropped());
             int nextId = table.nextColumnId();
             boolean changed = false;
             for (Statement.ColumnDefinition d : add.columns()) {
@@ -244,11 +244,12 @@ final class TableStatements {
                     throw new ConfigurationException(table + ": Cannot have a" + (counter ? "" : " non") + " counter column (\"" + d.name()
                             + "\") in a" + (counter ? " non" : "") + " counter table");
                 }
-                checkReAdd(dropped.get(d.name()), d, type, ks);
+                checkReAdd(table.dropped().get(d.name()), d, type, ks);
                 columns.add(new ColumnMetadata(d.name(), nextId++, d.isStatic() ? ColumnMetadata.Kind.STATIC : ColumnMetadata.Kind.REGULAR, -1, type, false));
                 changed = true;
             }
-            return changed ? table.withColumns(columns, dropped, nextId) : table;
+            // a re-added column stays in the dropped ones: what it wrote before stays deleted
+            return changed ? table.withColumns(columns, table.dropped(), nextId) : table;
         }
         if (action instanceof Statement.DropColumns drop) {
             long droppedAt = drop.timestamp() == null ? nowMicros : droppedAt(drop.timestamp());
