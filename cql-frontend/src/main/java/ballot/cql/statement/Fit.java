@@ -25,9 +25,9 @@ enum Fit {
         return TypeCompatibility.isValueCompatibleWith(parameter, provided) ? WEAK : NONE;
     }
 
-    /** A constant: exactly its preferred type, weakly any type it may be assigned to. */
-    static Fit ofConstant(ConstantKind kind, String text, CqlType parameter) {
-        if (Functions.sameType(preferredType(kind, text), parameter)) return EXACT;
+    /** A constant of {@code kind}: exactly its {@link #preferredType}, weakly any type it may be assigned to. */
+    static Fit ofConstant(ConstantKind kind, CqlType preferred, CqlType parameter) {
+        if (Functions.sameType(preferred, parameter)) return EXACT;
         return parameter.accepts(kind) ? WEAK : NONE;
     }
 

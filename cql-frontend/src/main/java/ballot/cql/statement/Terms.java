@@ -265,7 +265,8 @@ final class Terms {
     static Argument argument(Term term, UserTypeResolver types) {
         String text = describe(term);
         if (term instanceof Term.Constant c) {
-            return new Argument(text, Fit.preferredType(c.kind(), c.text()), p -> Fit.ofConstant(c.kind(), c.text(), p), false, -1);
+            CqlType preferred = Fit.preferredType(c.kind(), c.text());
+            return new Argument(text, preferred, p -> Fit.ofConstant(c.kind(), preferred, p), false, -1);
         }
         if (term instanceof Term.BindMarker) return new Argument(text, null, p -> Fit.WEAK, true, -1);
         if (term instanceof Term.Null) return Argument.untyped(text, p -> p.kind() == CqlType.Kind.COUNTER ? Fit.NONE : Fit.WEAK);
@@ -305,9 +306,16 @@ final class Terms {
      * receiver, if anything.
      */
     private static Argument resolved(String text, java.util.function.Function<CqlType, CqlType> resolve, boolean factory) {
+        // Each parameter type is resolved once: resolving an operation fits its operands to every signature, and
+        // without this an operand nested n deep was resolved anew for each, a preparation time exponential in n.
+        Map<CqlType, Fit> fits = new HashMap<>();
         return new Argument(text, resolvedOrNull(resolve, null), p -> {
+            Fit known = fits.get(p);
+            if (known != null) return known;
             CqlType type = resolvedOrNull(resolve, p);
-            return type == null || factory ? Fit.WEAK : Fit.of(type, p);
+            Fit fit = type == null || factory ? Fit.WEAK : Fit.of(type, p);
+            fits.put(p, fit);
+            return fit;
         }, false, -1);
     }
 

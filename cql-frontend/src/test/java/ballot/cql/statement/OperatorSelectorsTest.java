@@ -8,9 +8,11 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.Rows;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Operators, parentheses, type hints and collection literals in a selection, each with the value, result type and
@@ -185,5 +187,19 @@ class OperatorSelectorsTest {
         assertRefused("WRITETIME(k)", "Cannot use selection function writetime on PRIMARY KEY part k");
         assertRefused("maxWriteTime(k)", "Cannot use selection function maxwritetime on PRIMARY KEY part k");
         assertRefused("ttl(k)", "Cannot use selection function ttl on PRIMARY KEY part k");
+    }
+
+    /**
+     * Operands nest without a blow-up: each operand is fitted to a parameter type once, where it was resolved anew for
+     * every signature of every enclosing operation (2^n resolutions: eight operators took seconds to prepare). The
+     * timeout only turns such a blow-up into a failure instead of a hung build; it measures nothing.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void deeplyNestedOperationsPrepareAndCompute() {
+        f.execute("UPDATE t SET v = " + String.join(" + ", Collections.nCopies(40, "1")) + " WHERE k = 2");
+        assertThat(CasFixture.rows(f.execute("SELECT v FROM t WHERE k = 2")).get(0).get("v")).isEqualTo(40);
+        assertThatThrownBy(() -> f.preparer.prepare("UPDATE t SET v = " + String.join(" + ", Collections.nCopies(12, "?"))
+                + " WHERE k = 1", "ks")).hasMessageStartingWith("Ambiguous '+' operation with args");
     }
 }
