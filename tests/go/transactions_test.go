@@ -54,3 +54,21 @@ COMMIT TRANSACTION`, "ACCOUNTS", accounts), "LEDGER", ledger)
 	err := session.Query(fmt.Sprintf("BEGIN TRANSACTION UPDATE %s SET balance = 1 WHERE id = 1 IF balance = 2; COMMIT TRANSACTION", accounts)).Exec()
 	requireErrCode(t, err, 0x2200, "Updates within transactions may not specify their own conditions")
 }
+
+// CEP-15's example through gocql: updates that write LET values read on their own partition (SET miles = car.miles + 30).
+func TestTransactionWritesLetValues(t *testing.T) {
+	cars := newTable(t, "model text PRIMARY KEY, miles int, running boolean")
+	exec(t, "INSERT INTO "+cars+" (model, miles, running) VALUES ('pinto', 100, true)")
+	drive := strings.ReplaceAll(`BEGIN TRANSACTION
+  LET car = (SELECT miles, running FROM CARS WHERE model = 'pinto');
+  IF car.running = true THEN
+    UPDATE CARS SET miles = car.miles + 30 WHERE model = 'pinto';
+  END IF
+COMMIT TRANSACTION`, "CARS", cars)
+	for i := 0; i < 2; i++ {
+		exec(t, drive)
+	}
+	var miles int
+	scan(t, "SELECT miles FROM "+cars+" WHERE model = 'pinto'", nil, &miles)
+	assertEqual(t, "miles after two drives", miles, 160)
+}

@@ -55,6 +55,28 @@ def test_returning_select_and_void(session, table):
     assert serial_balance(session, accounts, 6) == Decimal(1)
 
 
+def test_updates_write_let_values_read_on_their_partition(session, table):
+    accounts = table("id int PRIMARY KEY, balance decimal")
+    session.execute("INSERT INTO %s (id, balance) VALUES (1, 100)" % accounts)
+    session.execute("INSERT INTO %s (id, balance) VALUES (2, 50)" % accounts)
+    move = session.prepare("""BEGIN TRANSACTION
+  LET src = (SELECT balance FROM {a} WHERE id = ?);
+  LET dst = (SELECT balance FROM {a} WHERE id = ?);
+  IF (decimal) ? <= src.balance THEN
+    UPDATE {a} SET balance = src.balance - (decimal) ? WHERE id = ?;
+    UPDATE {a} SET balance = dst.balance + (decimal) ? WHERE id = ?;
+  END IF
+COMMIT TRANSACTION""".format(a=accounts))
+    assert len(move.column_metadata) == 7, "only the client's markers"
+    session.execute(move, (1, 2, Decimal(30), Decimal(30), 1, Decimal(30), 2))
+    session.execute(move, (1, 2, Decimal(90), Decimal(90), 1, Decimal(90), 2))  # 70 < 90: not applied
+    assert serial_balance(session, accounts, 1) == Decimal(70)
+    assert serial_balance(session, accounts, 2) == Decimal(80)
+    with pytest.raises(InvalidRequest, match="is read from another partition"):
+        session.execute("BEGIN TRANSACTION LET src = (SELECT balance FROM %s WHERE id = 1); "
+                        "UPDATE %s SET balance = src.balance WHERE id = 2; COMMIT TRANSACTION" % (accounts, accounts))
+
+
 def test_concurrent_transfers_keep_the_total(session, table):
     accounts = table("id int PRIMARY KEY, balance decimal")
     for account in range(4):

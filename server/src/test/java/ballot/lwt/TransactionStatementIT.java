@@ -56,6 +56,8 @@ class TransactionStatementIT {
         session.execute("CREATE TABLE tx.accounts (id int PRIMARY KEY, balance decimal)");
         session.execute("CREATE TABLE tx.ledger (id int, seq int, amount decimal, PRIMARY KEY (id, seq))");
         session.execute("CREATE TABLE tx.cnt (k int PRIMARY KEY, n counter)");
+        session.execute("CREATE TABLE tx.cars (model text PRIMARY KEY, miles int, running boolean)");
+        session.execute("CREATE TABLE tx.users (name text PRIMARY KEY, miles int)");
     }
 
     @AfterAll
@@ -148,6 +150,58 @@ class TransactionStatementIT {
         BigDecimal total = BigDecimal.ZERO;
         for (int i = 0; i < accounts; i++) total = total.add(balance(100 + i));
         assertThat(total).isEqualByComparingTo(BigDecimal.valueOf(accounts * 1000L));
+    }
+
+    /**
+     * CEP-15's example: updates that write LET values ({@code SET miles = car.miles + 30}) take them from the rows the
+     * transaction read, on each run; prepared, the client binds only its own markers; a value first in a condition
+     * reads as the reference first.
+     */
+    @Test
+    void updatesWriteLetValuesFromTheRowsTheTransactionRead() {
+        session.execute("INSERT INTO tx.cars (model, miles, running) VALUES ('pinto', 100, true)");
+        session.execute("INSERT INTO tx.users (name, miles) VALUES ('blake', 7)");
+        String drive = """
+                BEGIN TRANSACTION
+                  LET car = (SELECT miles, running FROM tx.cars WHERE model = 'pinto');
+                  LET user_miles = (SELECT miles FROM tx.users WHERE name = 'blake');
+                  SELECT car.running, car.miles;
+                  IF car.running = true AND 0 < car.miles THEN
+                    UPDATE tx.users SET miles = user_miles.miles + 30 WHERE name = 'blake';
+                    UPDATE tx.cars SET miles = car.miles + 30 WHERE model = 'pinto';
+                  END IF
+                COMMIT TRANSACTION""";
+        Row before = session.execute(drive).one();
+        assertThat(before.getBoolean("car.running")).isTrue();
+        assertThat(before.getInt("car.miles")).isEqualTo(100);
+        session.execute(drive);
+        assertThat(session.execute("SELECT miles FROM tx.cars WHERE model = 'pinto'").one().getInt(0)).isEqualTo(160);
+        assertThat(session.execute("SELECT miles FROM tx.users WHERE name = 'blake'").one().getInt(0)).isEqualTo(67);
+
+        PreparedStatement prepared = session.prepare("""
+                BEGIN TRANSACTION
+                  LET car = (SELECT miles FROM tx.cars WHERE model = ?);
+                  IF ? <= car.miles THEN
+                    UPDATE tx.cars SET miles = (int) ? * car.miles, running = ? WHERE model = ?;
+                  END IF
+                COMMIT TRANSACTION""");
+        assertThat(prepared.getVariableDefinitions().size()).as("the LET values' hidden markers are not the client's").isEqualTo(5);
+        session.execute(prepared.bind("pinto", 1000, 2, false, "pinto"));
+        assertThat(session.execute("SELECT miles FROM tx.cars WHERE model = 'pinto'").one().getInt(0)).as("160 < 1000: not applied").isEqualTo(160);
+        session.execute(prepared.bind("pinto", 160, 2, false, "pinto"));
+        Row car = session.execute("SELECT miles, running FROM tx.cars WHERE model = 'pinto'").one();
+        assertThat(car.getInt(0)).isEqualTo(320);
+        assertThat(car.getBoolean(1)).isFalse();
+
+        session.execute("BEGIN TRANSACTION LET u = (SELECT miles FROM tx.users WHERE name = 'blake'); "
+                + "INSERT INTO tx.users (name, miles) VALUES ('blake', u.miles - 60); COMMIT TRANSACTION");
+        assertThat(session.execute("SELECT miles FROM tx.users WHERE name = 'blake'").one().getInt(0)).isEqualTo(7);
+        assertInvalid("BEGIN TRANSACTION LET car = (SELECT miles FROM tx.cars WHERE model = 'pinto'); "
+                + "UPDATE tx.users SET miles = car.miles WHERE name = 'blake'; COMMIT TRANSACTION",
+                "The LET value car.miles is read from another partition than the one its update of tx.users writes");
+        assertInvalid("BEGIN TRANSACTION LET car = (SELECT miles FROM tx.cars WHERE model = 'pinto'); "
+                + "UPDATE tx.cars SET miles = car.running WHERE model = 'pinto'; COMMIT TRANSACTION",
+                "car.running references a column not included in the select");
     }
 
     @Test

@@ -41,6 +41,10 @@ public final class Parser {
     private final List<Token> tokens;
     private int index;
     private int markers;
+    /** True while parsing the values a transaction's update writes, where {@code name.column} is a LET reference. */
+    private boolean letReferences;
+    /** True while parsing a transaction's updates. */
+    private boolean inTransaction;
     private static final String DATA_MASKING_DISABLED = "Cannot mask columns because dynamic data masking is not enabled. "
             + "You can enable it with the dynamic_data_masking_enabled property on cassandra.yaml";
 
@@ -202,9 +206,11 @@ public final class Parser {
         expectSymbol(")");
         expectWord("values");
         expectSymbol("(");
+        letReferences = inTransaction;
         List<Term> values = new ArrayList<>();
         do values.add(term()); while (acceptSymbol(","));
         expectSymbol(")");
+        letReferences = false;
         boolean ifNotExists = ifNotExists();
         Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
         return new Statement.Insert(table, List.copyOf(columns), List.copyOf(values), ifNotExists, attributes);
@@ -216,7 +222,9 @@ public final class Parser {
         Attributes attributes = usingClause(Using.TTL, Using.TIMESTAMP, Using.TIMEOUT);
         expectWord("set");
         List<Assignment> assignments = new ArrayList<>();
+        letReferences = inTransaction;
         do assignments.add(assignment()); while (acceptSymbol(","));
+        letReferences = false;
         expectWord("where");
         List<Relation> where = whereClause();
         boolean ifExists = false;
@@ -246,7 +254,7 @@ public final class Parser {
         expectSymbol("=");
         Token t = peek();
         if ((t.is(Token.Kind.IDENTIFIER) && !RESERVED.contains(lower(t.text())) || t.is(Token.Kind.QUOTED_NAME))
-                && !peek(1).isSymbol("(") && !isConstantWord(t)) {
+                && !peek(1).isSymbol("(") && !isConstantWord(t) && !isLetReference(0)) {
             String operand = identifier("column name");
             if (!operand.equals(column)) {
                 throw new SyntaxException("Only expressions of the form X = X +<value> are supported.");
@@ -257,7 +265,7 @@ public final class Parser {
         }
         Term value = simpleTerm();
         if (peek().isSymbol("+") && (peek(1).is(Token.Kind.IDENTIFIER) || peek(1).is(Token.Kind.QUOTED_NAME))
-                && !peek(1).isWord("null") && !peek(2).isSymbol("(")) {
+                && !peek(1).isWord("null") && !peek(2).isSymbol("(") && !isLetReference(1)) {
             next();
             String operand = identifier("column name");
             if (!operand.equals(column)) {
@@ -266,6 +274,11 @@ public final class Parser {
             return new Assignment.Prepend(column, value);
         }
         return new Assignment.SetValue(column, continueArithmetic(value));
+    }
+
+    /** Whether {@code name.column} starts {@code ahead} tokens on, where a LET reference may be written. */
+    private boolean isLetReference(int ahead) {
+        return letReferences && peek(ahead + 1).isSymbol(".") && !peek(ahead + 3).isSymbol("(");
     }
 
     private Statement delete() {
@@ -353,12 +366,14 @@ public final class Parser {
             conditions = List.copyOf(conditions);
         }
         List<Statement.Modification> updates = new ArrayList<>();
+        inTransaction = true;
         while (peek().isWord("insert") || peek().isWord("update") || peek().isWord("delete")) {
             Token t = peek();
             Statement s = t.isWord("insert") ? insert() : t.isWord("update") ? update() : delete();
             updates.add((Statement.Modification) s);
             expectSymbol(";");
         }
+        inTransaction = false;
         if (conditions != null) {
             expectWord("end");
             expectWord("if");
@@ -414,7 +429,16 @@ public final class Parser {
         return new Statement.RowReference(t.text(), column);
     }
 
+    /** {@code reference IS [NOT] NULL}, {@code reference op term}, or {@code term op reference} (read as the former). */
     private Statement.TxnCondition txnCondition() {
+        Token first = peek();
+        boolean referenceFirst = (first.is(Token.Kind.IDENTIFIER) && !isConstantWord(first) || first.is(Token.Kind.QUOTED_NAME))
+                && (peek(1).isSymbol(".") && !peek(3).isSymbol("(") || peek(1).isWord("is") || isComparison(peek(1)));
+        if (!referenceFirst) {
+            Term value = term();
+            Operator op = operator(false);
+            return new Statement.TxnComparison(rowReference(), op.reverse(), value);
+        }
         Statement.RowReference reference = rowReference();
         if (acceptWord("is")) {
             boolean not = acceptWord("not");
@@ -565,6 +589,13 @@ public final class Parser {
         do elements.add(term()); while (acceptSymbol(","));
         expectSymbol(")");
         return new Term.TupleLiteral(List.copyOf(elements));
+    }
+
+    private static boolean isComparison(Token t) {
+        return t.kind() == Token.Kind.SYMBOL && switch (t.text()) {
+            case "=", "!=", "<", "<=", ">", ">=" -> true;
+            default -> false;
+        };
     }
 
     private Operator operator(boolean allowIn) {
@@ -1634,6 +1665,10 @@ public final class Parser {
             return functionCall(keyspace);
         }
         index--;
+        if (isLetReference(0)) {
+            Statement.RowReference reference = rowReference();
+            return new Term.LetReference(reference.let(), reference.column());
+        }
         throw unexpected("a value (a column name is not allowed here)");
     }
 

@@ -34,4 +34,10 @@ public sealed interface Term {
 
     /** {@code -term}, for a term that is not a number constant. */
     record Negation(Term term) implements Term {}
+
+    /**
+     * {@code name.column} in a value of a transaction's update: the column of the row a LET read (docs/txn.md §11.2).
+     * The parser makes one only inside {@code BEGIN TRANSACTION}, and only in the values an update writes.
+     */
+    record LetReference(String let, String column) implements Term {}
 }

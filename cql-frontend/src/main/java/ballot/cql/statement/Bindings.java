@@ -44,6 +44,14 @@ final class Bindings {
         return new Bindings(ordered);
     }
 
+    /** These values followed by the values of the statement's hidden markers ({@link Markers#addHidden}), in order. */
+    Bindings withHidden(List<ByteBuffer> hidden) {
+        List<ByteBuffer> all = new ArrayList<>(values.size() + hidden.size());
+        all.addAll(values);
+        all.addAll(hidden);
+        return new Bindings(all);
+    }
+
     /** The value of marker {@code index}: null for a null value, {@link QueryOptions#UNSET} for an unset one. */
     ByteBuffer get(int index) {
         return values.get(index);

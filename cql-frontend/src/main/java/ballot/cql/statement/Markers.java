@@ -9,17 +9,29 @@ import java.util.List;
 
 /**
  * Collects, while a statement is prepared, what each bind marker binds to: the receiver's name and type, as the
- * PREPARED result describes them. Markers are numbered by the parser in order of appearance.
+ * PREPARED result describes them. Markers are numbered by the parser in order of appearance. A statement may add
+ * hidden markers after them ({@link #addHidden}): values it binds itself at execution, which clients neither see nor
+ * send.
  */
 final class Markers {
-    private final ColumnSpec[] specs;
-    private final String[] receivers;
+    /** How many markers the client binds: the first ones. */
+    private final int visible;
+    private ColumnSpec[] specs;
+    private String[] receivers;
     /** Computed once preparation is over; statements ask for it on every execution. */
     private volatile List<String> nameList;
 
     Markers(int count) {
+        visible = count;
         specs = new ColumnSpec[count];
         receivers = new String[count];
+    }
+
+    /** Adds a hidden marker, after every other one, and returns its index; only while preparing. */
+    int addHidden() {
+        specs = Arrays.copyOf(specs, specs.length + 1);
+        receivers = Arrays.copyOf(receivers, receivers.length + 1);
+        return specs.length - 1;
     }
 
     /** Records marker {@code index} as binding {@code receiver}; {@code name} is the marker's :name or null. */
@@ -38,16 +50,17 @@ final class Markers {
         return receivers[index];
     }
 
+    /** How many markers the client binds; hidden ones are numbered from there. */
     int count() {
-        return specs.length;
+        return visible;
     }
 
-    /** The spec of every marker; fails if one was never given a receiver (a bug in preparation). */
+    /** The spec of every marker the client binds; fails if one was never given a receiver (a bug in preparation). */
     List<ColumnSpec> specs() {
         for (int i = 0; i < specs.length; i++) {
             if (specs[i] == null) throw new IllegalStateException("bind marker " + i + " has no receiver");
         }
-        return List.copyOf(Arrays.asList(specs));
+        return List.copyOf(Arrays.asList(specs).subList(0, visible));
     }
 
     /**
@@ -58,8 +71,8 @@ final class Markers {
     List<String> names() {
         List<String> list = nameList;
         if (list == null) {
-            List<String> byName = new ArrayList<>(specs.length);
-            for (ColumnSpec spec : specs) byName.add(spec == null ? null : spec.name()); // a :name marker's spec has its name
+            List<String> byName = new ArrayList<>(visible);
+            for (int i = 0; i < visible; i++) byName.add(specs[i] == null ? null : specs[i].name()); // a :name marker's spec has its name
             nameList = list = java.util.Collections.unmodifiableList(byName);
         }
         return list;

@@ -61,15 +61,24 @@ final class TransactionStatement implements CqlStatement {
     /** A LET value the returning SELECT names. */
     private record Reference(Let let, ColumnMetadata column) {}
 
+    /**
+     * A LET value an update writes ({@code SET v = a.v + 1}): prepared as a hidden marker of the column's type, which the
+     * participant that read the LET's row binds at execution (docs/txn.md §11.2).
+     */
+    private record LetValue(Let let, ColumnMetadata column, int marker) {}
+
+    /** An update and the LET values it writes. */
+    private record Update(ModificationStatement statement, List<LetValue> values) {}
+
     private final List<Let> lets;
     private final List<Check> checks;
-    private final List<ModificationStatement> updates;
+    private final List<Update> updates;
     private final SelectStatement select;
     private final List<Reference> references;
     private final RowsMetadata resultMetadata;
     private final Markers markers;
 
-    private TransactionStatement(List<Let> lets, List<Check> checks, List<ModificationStatement> updates, SelectStatement select,
+    private TransactionStatement(List<Let> lets, List<Check> checks, List<Update> updates, SelectStatement select,
             List<Reference> references, Markers markers) {
         this.lets = lets;
         this.checks = checks;
@@ -139,7 +148,7 @@ final class TransactionStatement implements CqlStatement {
                 checks.add(new Check(let, ColumnCondition.of(let.table, condition, markers, types.apply(let.table)), false));
             }
         }
-        List<ModificationStatement> updates = new ArrayList<>();
+        List<Update> updates = new ArrayList<>();
         for (Statement.Modification m : txn.updates()) {
             String kind = m instanceof Statement.Insert || m instanceof Statement.InsertJson ? "INSERT"
                     : m instanceof Statement.Update ? "UPDATE" : "DELETE";
@@ -150,9 +159,17 @@ final class TransactionStatement implements CqlStatement {
                 throw new InvalidRequestException("Updates within transactions may not specify custom timestamps; " + kind + " statement");
             }
             if (m instanceof Statement.InsertJson) throw new InvalidRequestException("INSERT JSON is not supported in a transaction by Ballot");
-            ModificationStatement update = modification.apply(m);
+            List<LetValue> values = new ArrayList<>();
+            Statement.Modification substituted = LetReferences.substitute(m, ref -> {
+                Statement.RowReference named = new Statement.RowReference(ref.let(), ref.column());
+                Let let = resolve(lets, named);
+                LetValue value = new LetValue(let, column(let, named), markers.addHidden());
+                values.add(value);
+                return new Term.TypeHint(value.column.type().cqlName(), new Term.BindMarker(value.marker, null));
+            });
+            ModificationStatement update = modification.apply(substituted);
             checkNotCounter(update.table(), kind);
-            updates.add(update);
+            updates.add(new Update(update, List.copyOf(values)));
         }
         if (txn.conditions() != null && updates.isEmpty()) {
             throw new InvalidRequestException("A transaction's IF needs at least one INSERT, UPDATE or DELETE before END IF");
@@ -231,7 +248,7 @@ final class TransactionStatement implements CqlStatement {
     public List<TableMetadata> tables() {
         Set<TableMetadata> tables = new LinkedHashSet<>();
         for (Let l : lets) tables.add(l.table);
-        for (ModificationStatement u : updates) tables.add(u.table());
+        for (Update u : updates) tables.add(u.statement.table());
         if (select != null) tables.add(select.table());
         return List.copyOf(tables);
     }
@@ -245,6 +262,9 @@ final class TransactionStatement implements CqlStatement {
         }
     }
 
+    /** A LET value an update writes, with the row it comes from. */
+    private record BoundLetValue(BoundLet let, LetValue value) {}
+
     /** What the transaction does on one partition: one participant. */
     private static final class Part {
         final TableMetadata table;
@@ -254,6 +274,8 @@ final class TransactionStatement implements CqlStatement {
         final List<BoundLet> conditioned = new ArrayList<>();
         final List<Boolean> existence = new ArrayList<>();
         final List<CasWrite> writes = new ArrayList<>();
+        /** The LET values its writes take, bound to their hidden markers when it evaluates. */
+        final List<BoundLetValue> letValues = new ArrayList<>();
         final Set<Clustering> readBeforeWrite = new java.util.HashSet<>();
         boolean wholePartition;
 
@@ -313,11 +335,22 @@ final class TransactionStatement implements CqlStatement {
             p.conditions.add(check.condition == null ? null : check.condition.bind(b));
             p.existence.add(check.rowExists);
         }
-        for (ModificationStatement update : updates) {
+        for (Update u : updates) {
+            ModificationStatement update = u.statement;
             PartitionKey key = singlePartition(update.where().partitionKeys(b), "modification");
             Part p = part.apply(new TableMetadataKey(update.table(), key));
             if (update.requiresRead()) p.readBeforeWrite.add(update.casRow(b));
             p.writes.add(new CasWrite(update, context));
+            for (LetValue v : u.values) {
+                // A participant reads only its own partition: a value read on another would need a second round.
+                BoundLet l = bound.get(v.let);
+                if (!l.let.table.id().equals(update.table().id()) || !l.key.equals(key)) {
+                    throw new InvalidRequestException("The LET value " + v.let.name + "." + v.column.name() + " is read from another partition"
+                            + " than the one its update of " + update.table() + " writes; Ballot writes a LET value only to the partition"
+                            + " the LET reads");
+                }
+                p.letValues.add(new BoundLetValue(l, v));
+            }
         }
         Part returned = null;
         if (select != null) {
@@ -327,7 +360,7 @@ final class TransactionStatement implements CqlStatement {
         }
         List<Part> participants = new ArrayList<>(parts.values());
         List<CasRequest> requests = new ArrayList<>(participants.size());
-        for (Part p : participants) requests.add(new Participant(p, p.read(now), now));
+        for (Part p : participants) requests.add(new Participant(p, p.read(now), now, b, markers.count()));
         return new Plan(participants, requests, bound, returned);
     }
 
@@ -384,11 +417,16 @@ final class TransactionStatement implements CqlStatement {
         private final Part part;
         private final ReadSpec read;
         private final int nowInSec;
+        private final Bindings bindings;
+        /** The index of the statement's first hidden marker: the LET values' (after the client's markers). */
+        private final int firstHidden;
 
-        Participant(Part part, ReadSpec read, int nowInSec) {
+        Participant(Part part, ReadSpec read, int nowInSec, Bindings bindings, int firstHidden) {
             this.part = part;
             this.read = read;
             this.nowInSec = nowInSec;
+            this.bindings = bindings;
+            this.firstHidden = firstHidden;
         }
 
         @Override
@@ -419,10 +457,29 @@ final class TransactionStatement implements CqlStatement {
             UpdatesBuilder builder = new UpdatesBuilder();
             UpdatesBuilder.PartitionBuilder partition = builder.partition(part.table, part.key);
             Map<Clustering, RowView> existing = current.existing();
-            for (CasWrite w : part.writes) w.statement().addForCas(w.context(), partition, timestampMicros, existing);
+            Bindings withLetValues = part.letValues.isEmpty() ? null : letValues(current);
+            for (CasWrite w : part.writes) {
+                QueryContext context = withLetValues == null ? w.context() : w.context().withBindings(withLetValues);
+                w.statement().addForCas(context, partition, timestampMicros, existing);
+            }
             List<PartitionUpdate> updates = builder.build();
             return updates.isEmpty() ? new PartitionUpdate(part.table.id(), part.key, ballot.cql.data.DeletionTime.LIVE, List.of(), null, List.of())
                     : updates.get(0);
+        }
+
+        /**
+         * The hidden markers' values: each LET value this participant's writes take, from the row it read (null when the
+         * row or the value is absent, as Cassandra's arithmetic takes a null operand); the other hidden markers, which
+         * other participants bind, stay null.
+         */
+        private Bindings letValues(CurrentPartition current) {
+            ByteBuffer[] hidden = new ByteBuffer[0];
+            for (BoundLetValue v : part.letValues) {
+                if (v.value.marker - firstHidden >= hidden.length) hidden = java.util.Arrays.copyOf(hidden, v.value.marker - firstHidden + 1);
+                RowView row = v.let.row(current);
+                hidden[v.value.marker - firstHidden] = row == null ? null : row.value(v.value.column);
+            }
+            return bindings.withHidden(java.util.Arrays.asList(hidden));
         }
     }
 

@@ -230,6 +230,36 @@ class ParserTest {
         assertThat(plain.conditions()).as("no IF").isNull();
     }
 
+    /**
+     * In a transaction's update values {@code name.column} is a LET reference (Cassandra 6.0's row data reference), also
+     * inside arithmetic and before {@code +}; a condition may put the value first; outside a transaction it stays refused.
+     */
+    @Test
+    void parsesLetReferencesInATransactionsUpdateValues() {
+        Statement.Transaction t = (Statement.Transaction) parse("""
+                BEGIN TRANSACTION
+                  LET car = (SELECT miles, running FROM cars WHERE model = 'pinto');
+                  IF 0 < car.miles AND car.running = true THEN
+                    UPDATE cars SET miles = car.miles + 30, trips = 1 + car.trips WHERE model = 'pinto';
+                    INSERT INTO log (k, miles) VALUES (1, car.miles);
+                  END IF
+                COMMIT TRANSACTION""");
+        Term.LetReference miles = new Term.LetReference("car", "miles");
+        assertThat(t.conditions()).containsExactly(
+                new Statement.TxnComparison(new Statement.RowReference("car", "miles"), Operator.GT, integer("0")),
+                new Statement.TxnComparison(new Statement.RowReference("car", "running"), Operator.EQ, new Term.Constant(ConstantKind.BOOLEAN, "true")));
+        Statement.Update update = (Statement.Update) t.updates().get(0);
+        assertThat(update.assignments()).containsExactly(
+                new Assignment.SetValue("miles", new Term.Arithmetic('+', miles, integer("30"))),
+                new Assignment.SetValue("trips", new Term.Arithmetic('+', integer("1"), new Term.LetReference("car", "trips"))));
+        assertThat(((Statement.Insert) t.updates().get(1)).values()).containsExactly(integer("1"), miles);
+
+        assertThatThrownBy(() -> parse("UPDATE cars SET miles = car.miles + 30 WHERE model = 'pinto'")).isInstanceOf(SyntaxException.class);
+        assertThatThrownBy(() -> parse("BEGIN TRANSACTION LET car = (SELECT model FROM cars WHERE model = 'a'); "
+                + "UPDATE cars SET miles = 1 WHERE model = car.model; COMMIT TRANSACTION"))
+                .as("a reference in a WHERE clause").isInstanceOf(SyntaxException.class);
+    }
+
     @Test
     void refusesMalformedTransactions() {
         assertThatThrownBy(() -> parse("BEGIN TRANSACTION LET a = (SELECT * FROM t WHERE k = 1); IF a.v = 1 THEN "
