@@ -315,13 +315,15 @@ final class Selection {
         String name = f.name();
         switch (name) {
             case "writetime", "ttl", "maxwritetime" -> {
-                if (f.args().size() == 1 && f.args().get(0) instanceof Selector.Element e && e.selector() instanceof Selector.Column) {
-                    return writetimeOrTtlOfElement(table, e, name, markers, types);
-                }
-                if (f.args().size() != 1 || !(f.args().get(0) instanceof Selector.Column col)) {
+                Selector arg = f.args().size() == 1 ? f.args().get(0) : null;
+                Selector.Element element = arg instanceof Selector.Element e && e.selector() instanceof Selector.Column ? e : null;
+                if (!((element != null ? element.selector() : arg) instanceof Selector.Column col)) {
                     throw new InvalidRequestException(name + "() requires exactly one column argument");
                 }
-                return writetimeOrTtl(Restrictions.column(table, col.name()), name);
+                ColumnMetadata c = Restrictions.column(table, col.name());
+                // a primary key column has no cells of its own: refused before what of it is selected is looked at
+                if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot use selection function " + name + " on PRIMARY KEY part " + c.name());
+                return element != null ? writetimeOrTtlOfElement(table, c, element, name, markers, types) : writetimeOrTtl(c, name);
             }
             case "count", "min", "max", "sum", "avg" -> {
                 if (f.args().size() != 1) throw new InvalidRequestException("Invalid number of arguments in call to function system." + name);
@@ -401,7 +403,6 @@ final class Selection {
     }
 
     private static Prepared writetimeOrTtl(ColumnMetadata c, String name) {
-        if (c.isPrimaryKey()) throw new InvalidRequestException("Cannot use selection function " + name + " on PRIMARY KEY part " + c.name());
         if (c.type().isCollection() && c.type().isMultiCell()) return ofElements(c, name);
         if (c.type().isMultiCell()) {
             throw new InvalidRequestException("Cannot use selection function " + (name.equals("ttl") ? "ttl" : "writeTime") + " on non-frozen collection or UDT " + c.name());
@@ -425,24 +426,21 @@ final class Selection {
      * {@code writetime}, {@code ttl} and {@code maxwritetime} of one element of a set or map, as Cassandra 5.0 answers
      * them: those of the element's cell (of the whole value if frozen), or null if there is no such element.
      */
-    private static Prepared writetimeOrTtlOfElement(TableMetadata table, Selector.Element e, String name, Markers markers,
-            UserTypeResolver types) {
-        Prepared collection = prepare(table, e.selector(), markers, types);
+    private static Prepared writetimeOrTtlOfElement(TableMetadata table, ColumnMetadata c, Selector.Element e, String name,
+            Markers markers, UserTypeResolver types) {
+        Prepared collection = column(c);
         if (e.isSlice()) throw sliceRefusal(collection);
-        Prepared element = element(table, collection, e.key(), markers, types); // refused as an element selection would be
-        ColumnMetadata c = collection.column();
-        CqlType keys = c.type() instanceof MapType map ? map.keys() : ((SetType) c.type()).elements();
-        ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type());
-        Value key = Terms.prepare(e.key(), Terms.element(spec, c.type() instanceof MapType ? "key" : "value", keys), markers, types);
+        ElementKey key = elementKey(table, collection, e.key(), markers, types); // refused as an element selection would be
+        String elementName = elementName(collection, e.key());
         boolean ttl = name.equals("ttl");
         return new Prepared() {
             public CqlType type() { return ttl ? CqlTypes.INT : CqlTypes.BIGINT; }
-            public String name() { return name + "(" + element.name() + ")"; }
+            public String name() { return name + "(" + elementName + ")"; }
             public boolean isAggregate() { return false; }
             public Evaluator evaluator(Bindings b) {
-                ByteBuffer wanted = key.bind(b);
+                ByteBuffer wanted = key.value().bind(b);
                 return new FirstRow(row -> {
-                    Cell cell = wanted == null ? null : elementCell(row, c, keys, wanted);
+                    Cell cell = wanted == null ? null : elementCell(row, c, key.type(), wanted);
                     if (cell == null) return null;
                     return ttl ? remainingTtl(cell, row) : Functions.longValue(cell.timestamp());
                 });
@@ -702,46 +700,51 @@ final class Selection {
 
     /** An element of a set or map, by value or key; a list's elements cannot be selected, as in Cassandra. */
     private static Prepared element(TableMetadata table, Prepared arg, Term key, Markers markers, UserTypeResolver types) {
+        ElementKey k = elementKey(table, arg, key, markers, types);
+        CqlType type = arg.type() instanceof MapType map ? map.values() : k.type();
+        String name = elementName(arg, key);
+        return new Prepared() {
+            public CqlType type() { return type; }
+            public String name() { return name; }
+            public boolean isAggregate() { return arg.isAggregate(); }
+            public Evaluator evaluator(Bindings b) {
+                ByteBuffer wanted = k.value().bind(b);
+                return scalar(name, type, List.of(arg), values ->
+                        values.get(0) == null || wanted == null ? null : elementOf(arg.type(), values.get(0), wanted)).evaluator(b);
+            }
+        };
+    }
+
+    /** Cassandra's "%s[%s]" of the selector and the key as written. */
+    private static String elementName(Prepared arg, Term key) {
+        return arg.name() + "[" + Terms.describe(key) + "]";
+    }
+
+    /** What selects an element of a set or map: the type of its keys (a set's elements) and the key, prepared. */
+    private record ElementKey(CqlType type, Value value) {}
+
+    /** The key of an element of {@code arg}, refused where element selection is: on a list or what is no collection. */
+    private static ElementKey elementKey(TableMetadata table, Prepared arg, Term key, Markers markers, UserTypeResolver types) {
         CqlType type = arg.type();
         if (type instanceof ListType)
             throw new InvalidRequestException("Element selection is only allowed on sets and maps, but " + arg.name() + " is a list");
         ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), arg.name(), type);
-        String name = arg.name() + "[" + Terms.describe(key) + "]"; // Cassandra's "%s[%s]" of the selector and the key as written
+        CqlType keys = type instanceof MapType map ? map.keys() : type instanceof SetType set ? set.elements() : null;
+        if (keys == null)
+            throw new InvalidRequestException("Invalid element selection: " + arg.name() + " is of type " + type.cqlName() + " is not a collection");
+        String role = type instanceof MapType ? "key" : "value";
+        return new ElementKey(keys, Terms.prepare(key, Terms.element(spec, role, keys), markers, types));
+    }
+
+    /** The value of a map's key {@code wanted}, or a set's element equal to it; null if it has none. */
+    private static ByteBuffer elementOf(CqlType type, ByteBuffer collection, ByteBuffer wanted) {
         if (type instanceof MapType map) {
-            Value k = Terms.prepare(key, Terms.element(spec, "key", map.keys()), markers, types);
-            return new Prepared() {
-                public CqlType type() { return map.values(); }
-                public String name() { return name; }
-                public boolean isAggregate() { return arg.isAggregate(); }
-                public Evaluator evaluator(Bindings b) {
-                    ByteBuffer wanted = k.bind(b);
-                    return scalar(name(), map.values(), List.of(arg), values -> {
-                        if (values.get(0) == null || wanted == null) return null;
-                        for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(values.get(0))) {
-                            if (map.keys().compare(e.getKey(), wanted) == 0) return e.getValue();
-                        }
-                        return null;
-                    }).evaluator(b);
-                }
-            };
+            for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(collection)) if (map.keys().compare(e.getKey(), wanted) == 0) return e.getValue();
+            return null;
         }
-        if (type instanceof SetType set) {
-            Value k = Terms.prepare(key, Terms.element(spec, "value", set.elements()), markers, types);
-            return new Prepared() {
-                public CqlType type() { return set.elements(); }
-                public String name() { return name; }
-                public boolean isAggregate() { return arg.isAggregate(); }
-                public Evaluator evaluator(Bindings b) {
-                    ByteBuffer wanted = k.bind(b);
-                    return scalar(name(), set.elements(), List.of(arg), values -> {
-                        if (values.get(0) == null || wanted == null) return null;
-                        for (ByteBuffer e : set.unpack(values.get(0))) if (set.elements().compare(e, wanted) == 0) return e;
-                        return null;
-                    }).evaluator(b);
-                }
-            };
-        }
-        throw new InvalidRequestException("Invalid element selection: " + arg.name() + " is of type " + type.cqlName() + " is not a collection");
+        SetType set = (SetType) type;
+        for (ByteBuffer e : set.unpack(collection)) if (set.elements().compare(e, wanted) == 0) return e;
+        return null;
     }
 
     private static Prepared negation(TableMetadata table, Selector.Negation n, Markers markers, UserTypeResolver types) {

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** writetime(), ttl() and maxwritetime() of one set or map element, as Cassandra 5.0.9 answers them (checked). */
 class ElementWritetimeTest {
     private final CasFixture fixture = new CasFixture(
-            "CREATE TABLE ks.t (k int PRIMARY KEY, mp map<int, int>, st set<int>, fm frozen<map<int, int>>, l list<int>, v int)");
+            "CREATE TABLE ks.t (k int PRIMARY KEY, mp map<int, int>, st set<int>, fm frozen<map<int, int>>, l list<int>, v int)",
+            "CREATE TABLE ks.fk (k frozen<map<int, int>> PRIMARY KEY, v int)");
 
     @Test
     void anElementHasItsCellsTimestampAndTtlOrNullIfAbsent() {
@@ -32,5 +33,13 @@ class ElementWritetimeTest {
                 .hasMessage("Element selection is only allowed on sets and maps, but l is a list");
         assertThatThrownBy(() -> fixture.execute("SELECT writetime(v[0]) FROM ks.t")).isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Invalid element selection: v is of type int is not a collection");
+    }
+
+    @Test
+    void refusedOnAnElementOfAPrimaryKeyColumnAsOnTheColumn() {
+        for (String function : List.of("writetime", "ttl", "maxwritetime")) {
+            assertThatThrownBy(() -> fixture.execute("SELECT " + function + "(k[1]) FROM ks.fk WHERE k = {1: 2}")).isInstanceOf(InvalidRequestException.class)
+                    .hasMessage("Cannot use selection function " + function + " on PRIMARY KEY part k");
+        }
     }
 }
