@@ -191,7 +191,8 @@ final class CollectionSelectors {
         return values;
     }
 
-    private static String text(Selector literal, Function<Selector, String> name) {
+    /** The literal as written, each element by {@code name}. */
+    static String text(Selector literal, Function<Selector, String> name) {
         List<String> parts = new ArrayList<>();
         if (literal instanceof Selector.MapLiteral m) {
             for (int i = 0; i < m.keys().size(); i++) parts.add(name.apply(m.keys().get(i)) + ": " + name.apply(m.values().get(i)));
