@@ -234,15 +234,16 @@ final class Terms {
             };
         }
         Functions.Function function = Functions.resolve(name, arguments(call.args(), types), receiver.type());
+        String qualified = Functions.qualified(name);
         // a function's collection is frozen, and so cannot be a non-frozen column's value
         if (Fit.of(function.returnType(), receiver.type()) == Fit.NONE
                 || receiver.type().isMultiCell() && !function.returnType().isMultiCell()) {
-            throw new InvalidRequestException("Type error: cannot assign result of function system." + name + " (type "
+            throw new InvalidRequestException("Type error: cannot assign result of function " + qualified + " (type "
                     + function.returnType().cqlName() + ") to " + receiver.name() + " (type " + receiver.type().cqlName() + ")");
         }
         List<Value> args = new ArrayList<>();
         for (int i = 0; i < call.args().size(); i++) {
-            args.add(prepare(call.args().get(i), argument(receiver, i, "system." + name, function.argTypes().get(i)), markers, types));
+            args.add(prepare(call.args().get(i), argument(receiver, i, qualified, function.argTypes().get(i)), markers, types));
         }
         return b -> {
             List<ByteBuffer> bound = new ArrayList<>(args.size());
@@ -464,7 +465,7 @@ final class Terms {
     /** {@code left op right} by the operator signature its operands and the receiver select ({@link Operators}). */
     private static Value arithmetic(Term.Arithmetic a, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
         Operators.Signature signature = Operators.resolve(a.op(), argument(a.left(), types), argument(a.right(), types), receiver.type());
-        String function = "system." + Arithmetic.functionName(a.op());
+        String function = Functions.qualified(Arithmetic.functionName(a.op()));
         Value left = prepare(a.left(), argument(receiver, 0, function, signature.left()), markers, types);
         Value right = prepare(a.right(), argument(receiver, 1, function, signature.right()), markers, types);
         return b -> {
