@@ -140,8 +140,8 @@ final class Terms {
         if (literal.keys().isEmpty() && !(type instanceof MapType)) return setLiteral(List.of(), receiver, markers, types);
         if (!(type instanceof MapType map)) throw invalidLiteral("map", receiver);
         for (int i = 0; i < literal.keys().size(); i++) {
-            checkElements("map", receiver, "key", List.of(literal.keys().get(i)), map.keys(), types);
-            checkElements("map", receiver, "value", List.of(literal.values().get(i)), map.values(), types);
+            requireFit(literal.keys().get(i), map.keys(), "map", receiver, "key " + describe(literal.keys().get(i)), types);
+            requireFit(literal.values().get(i), map.values(), "map", receiver, "value " + describe(literal.values().get(i)), types);
         }
         List<Value> keys = elements(literal.keys(), element(receiver, "key", map.keys()), markers, types);
         List<Value> values = elements(literal.values(), element(receiver, "value", map.values()), markers, types);
@@ -163,10 +163,7 @@ final class Terms {
             if (index < 0) {
                 throw new InvalidRequestException("Unknown field '" + field + "' in value of user defined type " + udt.name());
             }
-            if (argument(literal.values().get(i), types).fit(udt.fieldTypes().get(index)) == Fit.NONE) {
-                throw new InvalidRequestException("Invalid user type literal for " + receiver.name() + ": field " + field
-                        + " is not of type " + udt.fieldTypes().get(index).cqlName());
-            }
+            requireFit(literal.values().get(i), udt.fieldTypes().get(index), "user type", receiver, "field " + field, types);
             ColumnSpec fieldReceiver = new ColumnSpec(receiver.keyspace(), receiver.table(), receiver.name() + "." + field,
                     udt.fieldTypes().get(index));
             if (fields.put(field, prepare(literal.values().get(i), fieldReceiver, markers, types)) != null) {
@@ -194,10 +191,7 @@ final class Terms {
         }
         List<ColumnSpec> componentReceivers = new ArrayList<>();
         for (int i = 0; i < terms.size(); i++) {
-            if (argument(terms.get(i), types).fit(tuple.fieldTypes().get(i)) == Fit.NONE) {
-                throw new InvalidRequestException("Invalid tuple literal for " + receiver.name() + ": component " + i
-                        + " is not of type " + tuple.fieldTypes().get(i).cqlName());
-            }
+            requireFit(terms.get(i), tuple.fieldTypes().get(i), "tuple", receiver, "component " + i, types);
             componentReceivers.add(new ColumnSpec(receiver.keyspace(), receiver.table(), receiver.name() + "[" + i + "]",
                     tuple.fieldTypes().get(i)));
         }
@@ -388,7 +382,7 @@ final class Terms {
         if (term instanceof Term.TupleLiteral t) {
             if (!(type instanceof TupleType tuple) || t.elements().size() > tuple.size()) return false;
             for (int i = 0; i < t.elements().size(); i++) {
-                if (argument(t.elements().get(i), types).fit(tuple.fieldTypes().get(i)) == Fit.NONE) return false;
+                if (!fits(t.elements().get(i), tuple.fieldTypes().get(i), types)) return false;
             }
             return true;
         }
@@ -396,7 +390,7 @@ final class Terms {
             if (!(type instanceof UserType udt)) return false;
             for (int i = 0; i < u.fields().size(); i++) {
                 int index = udt.fieldIndex(u.fields().get(i));
-                if (index < 0 || argument(u.values().get(i), types).fit(udt.fieldTypes().get(index)) == Fit.NONE) return false;
+                if (index < 0 || !fits(u.values().get(i), udt.fieldTypes().get(index), types)) return false;
             }
             return true;
         }
@@ -404,21 +398,29 @@ final class Terms {
     }
 
     private static boolean allFit(List<Term> terms, CqlType type, UserTypeResolver types) {
-        for (Term t : terms) if (argument(t, types).fit(type) == Fit.NONE) return false;
+        for (Term t : terms) if (!fits(t, type, types)) return false;
         return true;
     }
 
-    /**
-     * Cassandra's check of a collection literal before its elements are prepared: each element (key, value) must be
-     * assignable to its place, else {@code Invalid list literal for l: value 'a' is not of type int}.
-     */
+    /** Whether a term may be assigned to a type (Cassandra's testAssignment): it fits it as an argument, if weakly. */
+    private static boolean fits(Term term, CqlType type, UserTypeResolver types) {
+        return argument(term, types).fit(type) != Fit.NONE;
+    }
+
+    /** Each element of a collection literal (its values, or a map's keys or values in {@code role}) must fit its place. */
     private static void checkElements(String literal, ColumnSpec receiver, String role, List<Term> terms, CqlType type,
             UserTypeResolver types) {
-        for (Term t : terms) {
-            if (argument(t, types).fit(type) == Fit.NONE) {
-                throw new InvalidRequestException("Invalid " + literal + " literal for " + receiver.name() + ": " + role + " "
-                        + describe(t) + " is not of type " + type.cqlName());
-            }
+        for (Term t : terms) requireFit(t, type, literal, receiver, role + " " + describe(t), types);
+    }
+
+    /**
+     * Cassandra's check of a part of a literal before it is prepared: the part (an element, field or component) must
+     * be assignable to its place, else {@code Invalid list literal for l: value 'a' is not of type int}.
+     */
+    private static void requireFit(Term term, CqlType type, String literal, ColumnSpec receiver, String part, UserTypeResolver types) {
+        if (!fits(term, type, types)) {
+            throw new InvalidRequestException("Invalid " + literal + " literal for " + receiver.name() + ": " + part
+                    + " is not of type " + type.cqlName());
         }
     }
 
