@@ -2,8 +2,11 @@ package ballot.cql.statement;
 
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.WriteType;
+import ballot.cql.data.Cell;
 import ballot.cql.data.Clustering;
+import ballot.cql.data.ComplexDeletion;
 import ballot.cql.data.DeletionTime;
+import ballot.cql.data.LivenessInfo;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
@@ -28,6 +31,8 @@ import ballot.cql.spi.TransactionResult;
 import ballot.cql.spi.Transactions;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,9 +44,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * Statements run for real (parsed, prepared, executed) against a coordinator that keeps no storage: each partition is
- * what the one plain write given to it left (a plain read in clustering order sees the rows in its slices), and a
- * compare-and-set evaluates its request on the rows of that partition its read selects, as Paxos would, and records the
- * read and the update. Nothing a compare-and-set writes is kept.
+ * what the one plain write given to it left, the fragments of a row merged (a plain read in clustering order sees the
+ * rows in its slices), and a compare-and-set evaluates its request on the rows of that partition its read selects, as
+ * Paxos would, and records the read and the update. Nothing a compare-and-set writes is kept.
  */
 final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions, SchemaStore {
     static final long DECREE_TIMESTAMP = 1_000_000L;
@@ -143,10 +148,48 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
     @Override
     public CompletableFuture<Void> write(List<PartitionUpdate> updates, ConsistencyLevel consistency, WriteType writeType) {
         for (PartitionUpdate u : updates) {
-            PartitionData previous = partitions.put(List.of(u.tableId(), u.key()), new PartitionData(u.key(), u.partitionDeletion(), u.rangeTombstones(), u.staticRow(), u.rows()));
+            PartitionData previous = partitions.put(List.of(u.tableId(), u.key()), new PartitionData(u.key(), u.partitionDeletion(), u.rangeTombstones(), u.staticRow(), merged(u.rows())));
             if (previous != null) throw new UnsupportedOperationException("the fixture takes one write per partition");
         }
         return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * An update's rows with the fragments of each (a batch's statements writing one row) merged as storage merges
+     * them, counters aside: the newest liveness, the later version of each cell, cells a deletion in the row shadows
+     * dropped, in column and then path order.
+     */
+    private static List<Row> merged(List<Row> fragments) {
+        Map<Clustering, List<Row>> byClustering = new LinkedHashMap<>();
+        for (Row r : fragments) byClustering.computeIfAbsent(r.clustering(), c -> new ArrayList<>()).add(r);
+        List<Row> rows = new ArrayList<>(byClustering.size());
+        for (List<Row> row : byClustering.values()) rows.add(row.size() == 1 ? row.get(0) : merge(row));
+        return rows;
+    }
+
+    private static Row merge(List<Row> fragments) {
+        LivenessInfo liveness = LivenessInfo.EMPTY;
+        DeletionTime deletion = DeletionTime.LIVE;
+        Map<Integer, DeletionTime> complexDeletions = new TreeMap<>();
+        Map<List<Object>, Cell> newest = new HashMap<>();
+        for (Row fragment : fragments) {
+            if (fragment.liveness().supersedes(liveness)) liveness = fragment.liveness();
+            deletion = deletion.max(fragment.deletion());
+            for (ComplexDeletion d : fragment.complexDeletions()) complexDeletions.merge(d.column(), d.deletion(), DeletionTime::max);
+            for (Cell cell : fragment.cells()) {
+                newest.merge(Arrays.asList(cell.column(), cell.path()), cell, (a, b) -> b.supersedes(a) ? b : a);
+            }
+        }
+        List<Cell> cells = new ArrayList<>();
+        for (Cell cell : newest.values()) {
+            DeletionTime complex = complexDeletions.getOrDefault(cell.column(), DeletionTime.LIVE);
+            if (!deletion.deletes(cell.timestamp()) && !(cell.path() != null && complex.deletes(cell.timestamp()))) cells.add(cell);
+        }
+        cells.sort(Comparator.comparingInt(Cell::column).thenComparing(Cell::path, Comparator.nullsFirst(Cell::unsignedCompare)));
+        List<ComplexDeletion> complex = new ArrayList<>();
+        complexDeletions.forEach((column, d) -> complex.add(new ComplexDeletion(column, d)));
+        return new Row(fragments.get(0).clustering(), deletion.deletes(liveness.timestamp()) ? LivenessInfo.EMPTY : liveness,
+                deletion, cells, complex);
     }
 
     @Override

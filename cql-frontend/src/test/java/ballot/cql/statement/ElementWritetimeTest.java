@@ -17,14 +17,20 @@ class ElementWritetimeTest {
 
     @Test
     void anElementHasItsCellsTimestampAndTtlOrNullIfAbsent() {
-        fixture.execute("INSERT INTO ks.t (k, mp, st, fm) VALUES (1, {1: 5}, {3}, {0: 1}) USING TIMESTAMP 77 AND TTL 500");
+        // mp[2] is written apart, later and with a longer TTL, so that its answers are its own cell's, not the column's
+        fixture.execute("BEGIN BATCH "
+                + "INSERT INTO ks.t (k, mp, st, fm) VALUES (1, {1: 5}, {3}, {0: 1}) USING TIMESTAMP 77 AND TTL 500; "
+                + "UPDATE ks.t USING TIMESTAMP 88 AND TTL 900 SET mp[2] = 6 WHERE k = 1; "
+                + "APPLY BATCH");
         List<Map<String, Object>> rows = CasFixture.rows(fixture.execute(
-                "SELECT writetime(mp[1]), ttl(mp[1]), maxwritetime(mp[1]), writetime(mp[2]), writetime(st[3]), ttl(st[4]), "
-                        + "writetime(fm[0]), writetime(fm[7]) FROM ks.t WHERE k = 1"));
+                "SELECT writetime(mp[1]), ttl(mp[1]), maxwritetime(mp[1]), writetime(mp[2]), ttl(mp[2]), maxwritetime(mp[2]), "
+                        + "writetime(mp[3]), writetime(mp), ttl(mp), writetime(st[3]), ttl(st[4]), writetime(fm[0]), writetime(fm[7]) "
+                        + "FROM ks.t WHERE k = 1"));
         assertThat(CasFixture.columns(fixture.execute("SELECT writetime(mp[1]), ttl(st[3]) FROM ks.t WHERE k = 1")))
                 .containsExactly("writetime(mp[1])", "ttl(st[3])");
         assertThat(rows).hasSize(1);
-        assertThat(rows.get(0).values()).containsExactlyElementsOf(Arrays.asList(77L, 500, 77L, null, 77L, null, 77L, null));
+        assertThat(rows.get(0).values()).containsExactlyElementsOf(Arrays.asList(77L, 500, 77L, 88L, 900, 88L,
+                null, List.of(77L, 88L), List.of(500, 900), 77L, null, 77L, null));
     }
 
     @Test
