@@ -478,13 +478,15 @@ final class Selection {
     /**
      * {@code writetime}, {@code ttl} and {@code maxwritetime} of a non-frozen collection, as Cassandra 5.0 answers
      * them: a list of each live element's timestamp or remaining TTL (a null element where it has none), in the
-     * collection's order, or the newest timestamp; null when the collection has no live element.
+     * collection's order, or the newest timestamp; null when the collection has no live element. Storage keeps
+     * element cells in their paths' byte order, a list's order but not a set's or a map's: those are sorted by key.
      */
     private static Prepared ofElements(ColumnMetadata c, String name) {
         boolean max = name.equals("maxwritetime");
         boolean ttl = name.equals("ttl");
         ListType list = CqlTypes.list(ttl ? CqlTypes.INT : CqlTypes.BIGINT, false);
         CqlType type = max ? CqlTypes.BIGINT : list;
+        CqlType keys = max ? null : elementKeys(c.type());
         return new Prepared() {
             public CqlType type() { return type; }
             public String name() { return name + "(" + c.name() + ")"; }
@@ -493,6 +495,7 @@ final class Selection {
                 return new FirstRow(row -> {
                     List<Cell> cells = row.cells(c);
                     if (cells.isEmpty()) return null;
+                    if (keys != null) cells.sort((x, y) -> keys.compare(x.path(), y.path()));
                     if (max) {
                         long newest = Long.MIN_VALUE;
                         for (Cell cell : cells) newest = Math.max(newest, cell.timestamp());
@@ -742,11 +745,16 @@ final class Selection {
         if (type instanceof ListType)
             throw new InvalidRequestException("Element selection is only allowed on sets and maps, but " + arg.name() + " is a list");
         ColumnSpec spec = new ColumnSpec(table.keyspace(), table.name(), arg.name(), type);
-        CqlType keys = type instanceof MapType map ? map.keys() : type instanceof SetType set ? set.elements() : null;
+        CqlType keys = elementKeys(type);
         if (keys == null)
             throw new InvalidRequestException("Invalid element selection: " + arg.name() + " is of type " + type.cqlName() + " is not a collection");
         String role = type instanceof MapType ? "key" : "value";
         return new ElementKey(keys, Terms.prepare(key, Terms.element(spec, role, keys), markers, types));
+    }
+
+    /** The type of what selects an element of a set or map (its elements, its keys), or null if it is neither. */
+    private static CqlType elementKeys(CqlType type) {
+        return type instanceof MapType map ? map.keys() : type instanceof SetType set ? set.elements() : null;
     }
 
     /** The value of a map's key {@code wanted}, or a set's element equal to it; null if it has none. */

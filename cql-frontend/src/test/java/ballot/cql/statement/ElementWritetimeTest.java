@@ -48,4 +48,16 @@ class ElementWritetimeTest {
                     .hasMessage("Cannot use selection function " + function + " on PRIMARY KEY part k");
         }
     }
+
+    @Test
+    void aCollectionsWritetimesAndTtlsAreInItsElementsOrder() {
+        fixture.execute("BEGIN BATCH "
+                + "INSERT INTO ks.t (k, mp, st) VALUES (1, {1: 5}, {1}) USING TIMESTAMP 77 AND TTL 500; "
+                + "UPDATE ks.t USING TIMESTAMP 88 AND TTL 900 SET mp[-1] = 6, st = st + {-1} WHERE k = 1; "
+                + "APPLY BATCH");
+        List<Map<String, Object>> rows = CasFixture.rows(fixture.execute(
+                "SELECT mp, writetime(mp), ttl(mp), st, writetime(st) FROM ks.t WHERE k = 1"));
+        assertThat(rows.get(0).values()).containsExactly(Map.of(-1, 6, 1, 5), List.of(88L, 77L), List.of(900, 500),
+                java.util.Set.of(-1, 1), List.of(88L, 77L));
+    }
 }
