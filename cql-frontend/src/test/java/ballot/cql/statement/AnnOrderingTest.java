@@ -1,17 +1,13 @@
 package ballot.cql.statement;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ballot.cql.ConsistencyLevel;
-import ballot.cql.error.CqlException;
-import ballot.cql.error.ErrorCode;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /** {@code ORDER BY v ANN OF ... LIMIT k} within a partition, and Cassandra 5.0.9's refusals of ANN queries. */
@@ -29,18 +25,6 @@ class AnnOrderingTest {
         List<Integer> out = new ArrayList<>();
         for (Map<String, Object> row : CasFixture.rows(db.execute(cql))) out.add((Integer) row.get("c"));
         return out;
-    }
-
-    private void assertRefused(String cql, String message) {
-        assertThatThrownBy(() -> {
-            try {
-                db.execute(cql);
-            } catch (CompletionException e) {
-                throw e.getCause();
-            }
-        }).isInstanceOf(CqlException.class)
-                .satisfies(e -> assertThat(((CqlException) e).code()).isEqualTo(ErrorCode.INVALID))
-                .hasMessage(message);
     }
 
     /** Every row of partition 1 of t and d in one batch (the fixture keeps one write per partition). */
@@ -83,52 +67,54 @@ class AnnOrderingTest {
         Result result = db.execute("SELECT c FROM t WHERE k = 1 ORDER BY v ANN OF ? LIMIT ?", options);
         assertThat(CasFixture.rows(result)).extracting(r -> r.get("c")).containsExactly(2, 3);
 
-        assertRefused("SELECT c FROM t WHERE k = 1 ORDER BY v ANN OF [1.0, 0.2]",
+        db.assertInvalid("SELECT c FROM t WHERE k = 1 ORDER BY v ANN OF [1.0, 0.2]",
                 "Top-K queries must have a limit specified and the limit must be less than the query page size");
-        assertRefused("SELECT c FROM t WHERE k = 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 1001",
+        db.assertInvalid("SELECT c FROM t WHERE k = 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 1001",
                 "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000. LIMIT was 1001");
-        assertRefused("SELECT c FROM t WHERE k = 1 ORDER BY v ANN OF null LIMIT 3", "Unsupported null value for column v");
+        db.assertInvalid("SELECT c FROM t WHERE k = 1 ORDER BY v ANN OF null LIMIT 3", "Unsupported null value for column v");
     }
 
     @Test
     void annQueriesCassandraRefusesAreRefusedWithItsMessages() {
-        assertRefused("SELECT * FROM n ORDER BY v ANN OF [1.0, 1.0] LIMIT 3", "ANN ordering by vector requires the column to be indexed");
-        assertRefused("SELECT * FROM n ORDER BY l ANN OF [1.0, 1.0] LIMIT 3", "ANN ordering is only supported on float vector indexes");
-        assertRefused("SELECT * FROM n ORDER BY vi ANN OF [1, 1] LIMIT 3", "ANN ordering is only supported on float vector indexes");
-        assertRefused("SELECT * FROM n ORDER BY k ANN OF [1.0, 1.0] LIMIT 3", "Unexpected receiver type 'int'; only list and vector are expected");
-        assertRefused("SELECT * FROM t ORDER BY v ANN OF [1.0, 0.2] DESC LIMIT 3", "Descending ANN ordering is not supported");
-        assertRefused("SELECT * FROM t WHERE k = 1 ORDER BY c ASC, v ANN OF [1.0, 0.2] LIMIT 3", "ANN ordering does not support any other ordering");
-        assertRefused("SELECT * FROM d ORDER BY v ANN OF [1.0, 0.5], w ANN OF [1.0, 0.5] LIMIT 4", "Cannot specify more than one ANN ordering");
-        assertRefused("SELECT * FROM t WHERE y = 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 2 ALLOW FILTERING",
+        db.assertInvalid("SELECT * FROM n ORDER BY v ANN OF [1.0, 1.0] LIMIT 3", "ANN ordering by vector requires the column to be indexed");
+        db.assertInvalid("SELECT * FROM n ORDER BY l ANN OF [1.0, 1.0] LIMIT 3", "ANN ordering is only supported on float vector indexes");
+        db.assertInvalid("SELECT * FROM n ORDER BY vi ANN OF [1, 1] LIMIT 3", "ANN ordering is only supported on float vector indexes");
+        db.assertInvalid("SELECT * FROM n ORDER BY k ANN OF [1.0, 1.0] LIMIT 3", "Unexpected receiver type 'int'; only list and vector are expected");
+        db.assertInvalid("SELECT * FROM t ORDER BY v ANN OF [1.0, 0.2] DESC LIMIT 3", "Descending ANN ordering is not supported");
+        db.assertInvalid("SELECT * FROM t WHERE k = 1 ORDER BY c ASC, v ANN OF [1.0, 0.2] LIMIT 3",
+                "ANN ordering does not support any other ordering");
+        db.assertInvalid("SELECT * FROM d ORDER BY v ANN OF [1.0, 0.5], w ANN OF [1.0, 0.5] LIMIT 4", "Cannot specify more than one ANN ordering");
+        db.assertInvalid("SELECT * FROM t WHERE y = 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 2 ALLOW FILTERING",
                 "ANN ordering by vector requires all restricted column(s) to be indexed");
-        assertRefused("SELECT * FROM t WHERE c = 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 2 ALLOW FILTERING",
+        db.assertInvalid("SELECT * FROM t WHERE c = 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 2 ALLOW FILTERING",
                 "ANN ordering by vector requires all restricted column(s) to be indexed");
-        assertRefused("SELECT * FROM t WHERE x = 1 AND c = 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 2",
+        db.assertInvalid("SELECT * FROM t WHERE x = 1 AND c = 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 2",
                 "ANN ordering by vector requires all restricted column(s) to be indexed");
-        assertRefused("SELECT * FROM t WHERE k > 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 2 ALLOW FILTERING",
+        db.assertInvalid("SELECT * FROM t WHERE k > 1 ORDER BY v ANN OF [1.0, 0.2] LIMIT 2 ALLOW FILTERING",
                 "ANN ordering by vector requires all restricted column(s) to be indexed");
-        assertRefused("SELECT * FROM t WHERE k IN (1, 2) ORDER BY v ANN OF [1.0, 0.2] LIMIT 2",
+        db.assertInvalid("SELECT * FROM t WHERE k IN (1, 2) ORDER BY v ANN OF [1.0, 0.2] LIMIT 2",
                 "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported");
-        assertRefused("SELECT * FROM t WHERE x IN (1, 2) ORDER BY v ANN OF [1.0, 0.2] LIMIT 2", SelectStatement.REQUIRES_ALLOW_FILTERING);
-        assertRefused("SELECT * FROM t ORDER BY v ANN OF [1.0, 0.2] PER PARTITION LIMIT 1 LIMIT 3", "Top-K queries do not support per-partition limits");
-        assertRefused("SELECT count(*) FROM t ORDER BY v ANN OF [1.0, 0.2] LIMIT 3", "Top-K queries can not be run with aggregation");
-        assertRefused("SELECT k FROM t GROUP BY k ORDER BY v ANN OF [1.0, 0.2] LIMIT 3", "Top-K queries can not be run with aggregation");
-        assertRefused("SELECT DISTINCT k FROM t ORDER BY v ANN OF [1.0, 0.2] LIMIT 3",
+        db.assertInvalid("SELECT * FROM t WHERE x IN (1, 2) ORDER BY v ANN OF [1.0, 0.2] LIMIT 2", SelectStatement.REQUIRES_ALLOW_FILTERING);
+        db.assertInvalid("SELECT * FROM t ORDER BY v ANN OF [1.0, 0.2] PER PARTITION LIMIT 1 LIMIT 3",
+                "Top-K queries do not support per-partition limits");
+        db.assertInvalid("SELECT count(*) FROM t ORDER BY v ANN OF [1.0, 0.2] LIMIT 3", "Top-K queries can not be run with aggregation");
+        db.assertInvalid("SELECT k FROM t GROUP BY k ORDER BY v ANN OF [1.0, 0.2] LIMIT 3", "Top-K queries can not be run with aggregation");
+        db.assertInvalid("SELECT DISTINCT k FROM t ORDER BY v ANN OF [1.0, 0.2] LIMIT 3",
                 "SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.");
-        assertRefused("SELECT * FROM t WHERE v = [1.0, 0.0] ALLOW FILTERING", "Vector indexes only support ANN queries");
+        db.assertInvalid("SELECT * FROM t WHERE v = [1.0, 0.0] ALLOW FILTERING", "Vector indexes only support ANN queries");
     }
 
     @Test
     void anIndexOnAVectorTakesItsSimilarityFunctionAndOnlyFloatElements() {
-        assertRefused("CREATE CUSTOM INDEX ON n (v) USING 'StorageAttachedIndex' WITH OPTIONS = {'similarity_function': 'foo'}",
+        db.assertInvalid("CREATE CUSTOM INDEX ON n (v) USING 'StorageAttachedIndex' WITH OPTIONS = {'similarity_function': 'foo'}",
                 "Similarity function FOO was not recognized for index null. Valid values are: EUCLIDEAN, DOT_PRODUCT, COSINE");
-        assertRefused("CREATE CUSTOM INDEX ON n (v) USING 'StorageAttachedIndex' WITH OPTIONS = {'optimize_for': 'foo'}",
+        db.assertInvalid("CREATE CUSTOM INDEX ON n (v) USING 'StorageAttachedIndex' WITH OPTIONS = {'optimize_for': 'foo'}",
                 "optimize_for 'FOO' was not recognized for index null. Valid values are: LATENCY, RECALL");
-        assertRefused("CREATE CUSTOM INDEX ON n (vi) USING 'StorageAttachedIndex'",
+        db.assertInvalid("CREATE CUSTOM INDEX ON n (vi) USING 'StorageAttachedIndex'",
                 "SAI ANN indexes are only allowed on vector columns with float elements");
-        assertRefused("CREATE CUSTOM INDEX ON n (l) USING 'StorageAttachedIndex' WITH OPTIONS = {'similarity_function': 'cosine'}",
+        db.assertInvalid("CREATE CUSTOM INDEX ON n (l) USING 'StorageAttachedIndex' WITH OPTIONS = {'similarity_function': 'cosine'}",
                 "CQL type float cannot have vector options");
-        assertRefused("CREATE CUSTOM INDEX ON n (v) USING 'StorageAttachedIndex' WITH OPTIONS = {'case_sensitive': 'false'}",
+        db.assertInvalid("CREATE CUSTOM INDEX ON n (v) USING 'StorageAttachedIndex' WITH OPTIONS = {'case_sensitive': 'false'}",
                 "CQL type vector<float, 2> cannot be analyzed.");
         db.execute("CREATE CUSTOM INDEX n_v ON n (v) USING 'sai' WITH OPTIONS = {'similarity_function': 'Dot_Product', 'optimize_for': 'recall'}");
         assertThat(db.schema().keyspace("ks").table("n").indexes().get(0).options()).isEqualTo(Map.of("class_name", "sai", "target", "v",

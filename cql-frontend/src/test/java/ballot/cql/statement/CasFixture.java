@@ -1,5 +1,8 @@
 package ballot.cql.statement;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.WriteType;
 import ballot.cql.data.Cell;
@@ -14,6 +17,8 @@ import ballot.cql.data.ReadSpec;
 import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
 import ballot.cql.data.TokenRange;
+import ballot.cql.error.CqlException;
+import ballot.cql.error.ErrorCode;
 import ballot.cql.protocol.message.BatchType;
 import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.QueryOptions;
@@ -40,6 +45,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.UnaryOperator;
 
 /**
@@ -75,6 +81,26 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
     Result execute(String cql, QueryOptions options) {
         CqlStatement statement = preparer.prepare(cql, "ks");
         return statement.execute(QueryContext.of(environment, "ks", options, statement)).join();
+    }
+
+    /**
+     * Asserts that {@code cql}, run with {@code options}, is refused with {@code code} and exactly {@code message},
+     * whether when prepared or when executed (the execution's CompletionException unwrapped).
+     */
+    void assertRefused(String cql, QueryOptions options, ErrorCode code, String message) {
+        Throwable thrown = catchThrowable(() -> execute(cql, options));
+        if (thrown instanceof CompletionException e) thrown = e.getCause();
+        assertThat(thrown).as(cql).isInstanceOf(CqlException.class).hasMessage(message);
+        assertThat(((CqlException) thrown).code()).as(cql).isEqualTo(code);
+    }
+
+    void assertRefused(String cql, ErrorCode code, String message) {
+        assertRefused(cql, QueryOptions.DEFAULT, code, message);
+    }
+
+    /** Asserts that {@code cql} is refused as an invalid request (an InvalidRequestException) with exactly {@code message}. */
+    void assertInvalid(String cql, String message) {
+        assertRefused(cql, ErrorCode.INVALID, message);
     }
 
     /** A protocol BATCH of {@code cql} children, each with its values. */

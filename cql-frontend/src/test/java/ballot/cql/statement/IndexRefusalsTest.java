@@ -3,10 +3,8 @@ package ballot.cql.statement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.SyntaxException;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,13 +30,6 @@ class IndexRefusalsTest {
         fixture.execute("UPDATE ks.q SET t = 'x' WHERE k1 = 1 AND k2 = 'x' AND c1 IN (0, 2) AND c2 = 'a'");
     }
 
-    /** Refused when prepared or when run (the fixture's execution completes exceptionally). */
-    private void refused(String cql, String message) {
-        Throwable thrown = catchThrowable(() -> fixture.execute(cql));
-        if (thrown instanceof CompletionException e) thrown = e.getCause();
-        assertThat(thrown).as(cql).isInstanceOf(InvalidRequestException.class).hasMessage(message);
-    }
-
     private List<String> cs(String cql) {
         return CasFixture.rows(fixture.execute(cql)).stream().map(r -> String.valueOf(r.get("c"))).toList();
     }
@@ -46,38 +37,39 @@ class IndexRefusalsTest {
     @Test
     void anOperatorNoIndexSupportsGetsThePlainFilteringError() {
         for (String where : List.of("t > 'a'", "k = 1 AND t > 'a'", "m CONTAINS 1", "m['a'] = 1 AND t > 'a'", "fl CONTAINS 1", "v IN (1, 2)")) {
-            refused("SELECT * FROM ks.p WHERE " + where, SelectStatement.REQUIRES_ALLOW_FILTERING);
+            fixture.assertInvalid("SELECT * FROM ks.p WHERE " + where, SelectStatement.REQUIRES_ALLOW_FILTERING);
         }
-        refused("SELECT * FROM ks.q WHERE k1 = 1 AND k2 = 'x' AND s > 'x1'", SelectStatement.REQUIRES_ALLOW_FILTERING);
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE k1 = 1 AND k2 = 'x' AND s > 'x1'", SelectStatement.REQUIRES_ALLOW_FILTERING);
     }
 
     @Test
     void aClusteringColumnPastAGapNeedsAnIndexThatServesIt() {
-        refused("SELECT * FROM ks.q WHERE c2 > 'a'", "PRIMARY KEY column \"c2\" cannot be restricted as preceding column \"c1\" is not restricted");
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE c2 > 'a'",
+                "PRIMARY KEY column \"c2\" cannot be restricted as preceding column \"c1\" is not restricted");
         // an index serving another relation makes the query an index query, which only needs filtering
-        refused("SELECT * FROM ks.q WHERE c2 > 'a' AND s = 'x1'", SelectStatement.REQUIRES_ALLOW_FILTERING);
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE c2 > 'a' AND s = 'x1'", SelectStatement.REQUIRES_ALLOW_FILTERING);
     }
 
     @Test
     void anIndexQueryTakesNoInOnAnyPartitionKeyColumn() {
         String refusal = "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported";
-        refused("SELECT * FROM ks.q WHERE k1 IN (1, 2) AND s = 'x1' ALLOW FILTERING", refusal);
-        refused("SELECT * FROM ks.q WHERE k2 IN ('x', 'y') AND s = 'x1'", refusal);
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE k1 IN (1, 2) AND s = 'x1' ALLOW FILTERING", refusal);
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE k2 IN ('x', 'y') AND s = 'x1'", refusal);
         // the index on k1 serves its relation, and t is filtered
-        refused("SELECT * FROM ks.q WHERE k1 = 1 AND k2 IN ('x', 'y') AND t = 'x' ALLOW FILTERING", refusal);
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE k1 = 1 AND k2 IN ('x', 'y') AND t = 'x' ALLOW FILTERING", refusal);
         // an IN no index serves, with nothing else, is a plain filtered scan
-        refused("SELECT * FROM ks.q WHERE k1 IN (1, 2)", SelectStatement.REQUIRES_ALLOW_FILTERING);
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE k1 IN (1, 2)", SelectStatement.REQUIRES_ALLOW_FILTERING);
     }
 
     @Test
     void orderByIsRefusedWhenAnIndexServesTheQuery() {
         String refusal = "ORDER BY with 2ndary indexes is not supported, except for ANN queries.";
-        refused("SELECT * FROM ks.p WHERE v = 2 ORDER BY c DESC", refusal);
-        refused("SELECT * FROM ks.p WHERE k = 1 AND v > 0 ORDER BY c ASC", refusal);
-        refused("SELECT * FROM ks.p WHERE k = 1 AND v > 0 ORDER BY c ASC ALLOW FILTERING", refusal);
-        refused("SELECT * FROM ks.q WHERE k1 = 1 AND k2 = 'x' AND c2 = 'a' ORDER BY c1 ASC", refusal);
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE v = 2 ORDER BY c DESC", refusal);
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE k = 1 AND v > 0 ORDER BY c ASC", refusal);
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE k = 1 AND v > 0 ORDER BY c ASC ALLOW FILTERING", refusal);
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE k1 = 1 AND k2 = 'x' AND c2 = 'a' ORDER BY c1 ASC", refusal);
         // an index on a key column the key answers counts once something is filtered
-        refused("SELECT * FROM ks.q WHERE k1 = 1 AND k2 = 'x' AND t = 'xa' ORDER BY c1 ASC ALLOW FILTERING", refusal);
+        fixture.assertInvalid("SELECT * FROM ks.q WHERE k1 = 1 AND k2 = 'x' AND t = 'xa' ORDER BY c1 ASC ALLOW FILTERING", refusal);
         assertThat(CasFixture.rows(fixture.execute("SELECT c1 FROM ks.q WHERE k1 = 1 AND k2 = 'x' AND c1 > 0 ORDER BY c1 ASC"))).hasSize(1);
         // filtering a column whose index does not support the operator uses no index
         assertThat(cs("SELECT c FROM ks.p WHERE k = 1 AND t > 'a' ORDER BY c ASC ALLOW FILTERING")).containsExactly("1");
@@ -85,23 +77,23 @@ class IndexRefusalsTest {
 
     @Test
     void aNullValueOfAServedRelationIsUnsupported() {
-        refused("SELECT * FROM ks.p WHERE k = 1 AND v = null", "Unsupported null value for column v");
-        refused("SELECT * FROM ks.p WHERE k = 1 AND v > null", "Unsupported null value for column v");
-        refused("SELECT * FROM ks.p WHERE k = 1 AND m CONTAINS KEY null", "Unsupported null value for column m");
-        refused("SELECT * FROM ks.p WHERE k = 1 AND m['a'] = null", "Unsupported null map value for column m");
-        refused("SELECT * FROM ks.p WHERE k = 1 AND m[null] = 1", "Unsupported null map key for column m");
-        refused("SELECT * FROM ks.p WHERE k = 1 AND fl = null", "Unsupported null value for column fl");
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE k = 1 AND v = null", "Unsupported null value for column v");
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE k = 1 AND v > null", "Unsupported null value for column v");
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE k = 1 AND m CONTAINS KEY null", "Unsupported null value for column m");
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE k = 1 AND m['a'] = null", "Unsupported null map value for column m");
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE k = 1 AND m[null] = 1", "Unsupported null map key for column m");
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE k = 1 AND fl = null", "Unsupported null value for column fl");
     }
 
     @Test
     void likeWithoutAnAnalyzedIndexNamesTheRelation() {
-        refused("SELECT * FROM ks.p WHERE t LIKE 'a%' ALLOW FILTERING",
+        fixture.assertInvalid("SELECT * FROM ks.p WHERE t LIKE 'a%' ALLOW FILTERING",
                 "LIKE restriction is only supported on properly indexed columns. t LIKE 'a%' is not valid.");
     }
 
     @Test
     void aPlainCreateIndexTakesNoOptions() {
-        refused("CREATE INDEX ON ks.p (c) WITH OPTIONS = {'case_sensitive': 'false'}", "Cannot specify options for a non-CUSTOM index");
+        fixture.assertInvalid("CREATE INDEX ON ks.p (c) WITH OPTIONS = {'case_sensitive': 'false'}", "Cannot specify options for a non-CUSTOM index");
         // an unknown property is a syntax error first
         assertThat(catchThrowable(() -> fixture.execute("CREATE INDEX ON ks.p (c) WITH foo = 1"))).isInstanceOf(SyntaxException.class)
                 .hasMessage("Unknown property 'foo'");
