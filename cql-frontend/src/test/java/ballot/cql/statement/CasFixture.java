@@ -24,14 +24,12 @@ import ballot.cql.protocol.message.ColumnSpec;
 import ballot.cql.protocol.message.QueryOptions;
 import ballot.cql.protocol.message.Result;
 import ballot.cql.protocol.message.Rows;
-import ballot.cql.schema.KeyspaceMetadata;
 import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CasRequest;
 import ballot.cql.spi.CasResult;
 import ballot.cql.spi.DataCoordinator;
 import ballot.cql.spi.LwtCoordinator;
-import ballot.cql.spi.SchemaStore;
 import ballot.cql.spi.TransactionResult;
 import ballot.cql.spi.Transactions;
 import java.nio.ByteBuffer;
@@ -42,11 +40,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.UnaryOperator;
 
 /**
  * Statements run for real (parsed, prepared, executed) against a coordinator that keeps no storage: each partition is
@@ -54,20 +49,18 @@ import java.util.function.UnaryOperator;
  * rows in its slices), and a compare-and-set evaluates its request on the rows of that partition its read selects, as
  * Paxos would, and records the read and the update. Nothing a compare-and-set writes is kept.
  */
-final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions, SchemaStore {
+final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions {
     static final long DECREE_TIMESTAMP = 1_000_000L;
 
-    private Schema schema = new Schema(new TreeMap<>(), UUID.randomUUID());
+    private final SchemaFixture node = new SchemaFixture(this, this, this);
+    final QueryEnvironment environment = node.environment;
+    final Preparer preparer = node.preparer;
     /** By table id and partition key. */
     private final Map<List<Object>, PartitionData> partitions = new HashMap<>();
     private final List<CasRequest> casRequests = new ArrayList<>();
     private final List<PartitionUpdate> casUpdates = new ArrayList<>();
     private final List<ConsistencyLevel> casLevels = new ArrayList<>();
     private final List<List<CasRequest>> transactions = new ArrayList<>();
-    private long timestamp = 1;
-    final QueryEnvironment environment = new QueryEnvironment(this, this, this, this, () -> timestamp++, () -> 1_700_000_000_000L,
-            new QueryEnvironment.NodeInfo("Test Cluster", "org.apache.cassandra.dht.Murmur3Partitioner", "datacenter1"));
-    final Preparer preparer = new Preparer(environment, (d, k) -> { throw new UnsupportedOperationException(); });
 
     CasFixture(String... ddl) {
         execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
@@ -110,6 +103,10 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
         QueryOptions options = new QueryOptions(ConsistencyLevel.QUORUM, List.of(), null, false, -1, null, ConsistencyLevel.LOCAL_SERIAL,
                 null, "ks", null);
         return (Result) ProtocolBatch.run(environment, BatchType.LOGGED, statements, values, options, "ks", List.of()).join();
+    }
+
+    Schema schema() {
+        return node.schema();
     }
 
     CasRequest lastCas() {
@@ -300,18 +297,5 @@ final class CasFixture implements DataCoordinator, LwtCoordinator, Transactions,
     @Override
     public DataCoordinator withReadDeadline(boolean range) {
         return this;
-    }
-
-    // ---------------------------------------------------------------- SchemaStore
-
-    @Override
-    public Schema schema() {
-        return schema;
-    }
-
-    @Override
-    public Schema update(UnaryOperator<Map<String, KeyspaceMetadata>> change) {
-        schema = new Schema(change.apply(new TreeMap<>(schema.keyspaces())), UUID.randomUUID());
-        return schema;
     }
 }

@@ -133,7 +133,7 @@ class TableStatementsTest {
         schema.run("ALTER TABLE ks.t DROP v USING TIMESTAMP 100");
         schema.run("ALTER TABLE ks.t DROP w");
         assertThat(schema.table("ks", "t").dropped().get("v").droppedTime()).isEqualTo(100L);
-        assertThat(schema.table("ks", "t").dropped().get("w").droppedTime()).isEqualTo(1_000_000L); // the fixture's clock: 1000 ms
+        assertThat(schema.table("ks", "t").dropped().get("w").droppedTime()).isEqualTo(SchemaFixture.NOW_MILLIS * 1000); // the clock, in microseconds
     }
 
     @Test
