@@ -1,5 +1,6 @@
 """Hand-written conditional statements (IF NOT EXISTS, IF EXISTS, conditions, statics, batches, serial reads), each
-compared with Cassandra, and the partition read at QUORUM, SERIAL and LOCAL_SERIAL after each group."""
+compared with Cassandra, and the partition read at QUORUM, SERIAL and LOCAL_SERIAL after each group. Exits 1 if any
+answer differed other than as docs/cql.md says."""
 from lib import *
 from cassandra import ConsistencyLevel as CL
 
@@ -155,8 +156,6 @@ for q in [
  "BEGIN BATCH INSERT INTO t (k, c) VALUES (K, 50) IF NOT EXISTS; INSERT INTO t (k, c) VALUES (K, 51) IF NOT EXISTS APPLY BATCH",
  "BEGIN BATCH INSERT INTO t (k, c) VALUES (K, 50) IF NOT EXISTS; INSERT INTO t (k, c) VALUES (K, 51) IF NOT EXISTS APPLY BATCH",
  "BEGIN BATCH INSERT INTO t (k, c) VALUES (K, 50) IF NOT EXISTS; INSERT INTO t (k, c) VALUES (K, 52) IF NOT EXISTS APPLY BATCH",
- "BEGIN BATCH INSERT INTO t (k, c) VALUES (K, 60) IF NOT EXISTS; INSERT INTO t (k, c) VALUES (1, 61) IF NOT EXISTS APPLY BATCH",
- "BEGIN BATCH INSERT INTO t (k, c) VALUES (K, 60) IF NOT EXISTS; INSERT INTO p (k) VALUES (K) IF NOT EXISTS APPLY BATCH",
  "BEGIN BATCH UPDATE t SET v = 1 WHERE k = K AND c = 51 IF v = null; DELETE FROM t WHERE k = K AND c = 50 IF v != null APPLY BATCH",
  "BEGIN BATCH UPDATE t SET v = 1 WHERE k = K AND c IN (51, 52) IF v = null APPLY BATCH",
  "BEGIN BATCH DELETE FROM t WHERE k = K AND c > 50 IF v = 1 APPLY BATCH",
@@ -165,8 +164,14 @@ for q in [
 ]:
     cmp(q.replace('K', str(K)))
     read('t', K)
+# Cassandra refuses a conditional batch over several partitions or tables; Ballot runs it as one transaction (docs/cql.md).
+# On a partition of its own: what Ballot writes is not in Cassandra's table, so later reads of it would differ too.
+K = nk()
+for q in ["BEGIN BATCH INSERT INTO t (k, c) VALUES (K, 60) IF NOT EXISTS; INSERT INTO t (k, c) VALUES (1, 61) IF NOT EXISTS APPLY BATCH",
+          "BEGIN BATCH INSERT INTO t (k, c) VALUES (K, 60) IF NOT EXISTS; INSERT INTO p (k) VALUES (K) IF NOT EXISTS APPLY BATCH"]:
+    cmp(q.replace('K', str(K)), expected="conditional BATCH over several partitions or tables")
 # serial consistency errors
 cmp(f"UPDATE p SET v = 1 WHERE k = 1 IF EXISTS", cl=CL.SERIAL)
 #cmp(f"UPDATE p SET v = 1 WHERE k = 1 IF EXISTS", serial=CL.QUORUM)
 cmp(f"UPDATE p SET v = 1 WHERE k = 1 IF EXISTS", cl=CL.LOCAL_QUORUM, serial=CL.LOCAL_SERIAL)
-print("TOTAL DIFFS", len(DIFFS))
+finish()

@@ -1,5 +1,5 @@
 """Seeded, bounded random conditional statements and batches on one table: python rand.py SEED COUNT. Stops at the
-first difference in what the table holds; prints each new kind of answer difference once."""
+first difference in what the table holds; prints each new kind of answer difference once. Exits 1 if it found any."""
 import random, sys
 from lib import *
 from cassandra import ConsistencyLevel as CL
@@ -62,7 +62,9 @@ def record(q, c, b):
         seen[sig] = q
         print("DIFF:", q); print("   C:", str(c)[:400]); print("   B:", str(b)[:400])
 
+ran = 0
 for i in range(n):
+    ran += 1
     k = R.randrange(3)
     if R.random() < 0.25:
         parts = [stmt(k, conditional=R.random() < 0.7) for _ in range(R.choice([2, 2, 3]))]
@@ -76,6 +78,6 @@ for i in range(n):
     if len(DIFFS) > before: record(q, c, b)
     cl = R.choice([CL.QUORUM, CL.SERIAL, CL.LOCAL_SERIAL, CL.ONE])
     c2, b2 = cmp(f"SELECT * FROM r WHERE k = {k}", cl=cl, quiet=True)
-    if c2 != b2:
+    if not same(c2, b2):
         print("DATA DIVERGED after", i, q); print("  C:", c2); print("  B:", b2); break
-print("statements", i + 1, "diffs", len(DIFFS), "kinds", len(seen))
+finish(f"statements {ran}, kinds {len(seen)}, ")
