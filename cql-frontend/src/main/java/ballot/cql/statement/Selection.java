@@ -130,7 +130,7 @@ final class Selection {
         if (selector instanceof Selector.Parenthesised p) return parenthesised(table, p, expected, markers, types);
         if (selector instanceof Selector.TypeHint h) return typeHint(table, h, markers, types);
         if (selector instanceof Selector.ListLiteral || selector instanceof Selector.SetLiteral || selector instanceof Selector.MapLiteral) {
-            return CollectionSelectors.prepare(selector, expected, text(table, selector, markers, types),
+            return CollectionSelectors.prepare(selector, expected, argument(table, selector, markers, types).text(),
                     (element, type) -> prepare(table, element, type, markers, types), element -> typed(table, element, markers, types));
         }
         if (selector instanceof Selector.Column c) return column(Restrictions.column(table, c.name()));
@@ -175,27 +175,14 @@ final class Selection {
         return Argument.typed(typed.name(), typed.type());
     }
 
-    /**
-     * The selector's text as {@link #argument} gives it, without working out how it fits: as written, but a selector
-     * with a type of its own by its name (a call's is qualified).
-     */
-    private static String text(TableMetadata table, Selector s, Markers markers, UserTypeResolver types) {
-        if (s instanceof Selector.Value v && takesTypeFromContext(v.term())) return Terms.describe(v.term());
-        if (s instanceof Selector.Parenthesised p && p.elements().size() == 1) return "(" + text(table, p.elements().get(0), markers, types) + ")";
-        if (s instanceof Selector.Parenthesised || isCollectionLiteral(s)) {
-            return CollectionSelectors.text(s, element -> text(table, element, markers, types));
-        }
-        return prepare(table, s, null, markers, types).name();
-    }
-
     /** {@code (x)}, which is x where a type is expected, or a tuple {@code (x, y, ...)}. */
     private static Prepared parenthesised(TableMetadata table, Selector.Parenthesised p, CqlType expected, Markers markers,
             UserTypeResolver types) {
         if (p.elements().size() > 1 || expected instanceof TupleType) {
-            return CollectionSelectors.prepare(p, expected, text(table, p, markers, types),
+            return CollectionSelectors.prepare(p, expected, argument(table, p, markers, types).text(),
                     (element, type) -> prepare(table, element, type, markers, types), element -> typed(table, element, markers, types));
         }
-        if (expected == null) throw cannotInfer(text(table, p, markers, types));
+        if (expected == null) throw cannotInfer(argument(table, p, markers, types).text());
         Prepared inner = prepare(table, p.elements().get(0), expected, markers, types);
         return renamed(inner, inner.type(), "(" + inner.name() + ")");
     }
