@@ -278,7 +278,12 @@ public final class Parser {
 
     /** Whether {@code name.column} starts {@code ahead} tokens on, where a LET reference may be written. */
     private boolean isLetReference(int ahead) {
-        return letReferences && peek(ahead + 1).isSymbol(".") && !peek(ahead + 3).isSymbol("(");
+        return letReferences && isNameDotColumn(ahead);
+    }
+
+    /** Whether {@code name.column} starts {@code ahead} tokens on, and not {@code keyspace.function(}. */
+    private boolean isNameDotColumn(int ahead) {
+        return peek(ahead + 1).isSymbol(".") && !peek(ahead + 3).isSymbol("(");
     }
 
     private Statement delete() {
@@ -433,7 +438,7 @@ public final class Parser {
     private Statement.TxnCondition txnCondition() {
         Token first = peek();
         boolean referenceFirst = (first.is(Token.Kind.IDENTIFIER) && !isConstantWord(first) || first.is(Token.Kind.QUOTED_NAME))
-                && (peek(1).isSymbol(".") && !peek(3).isSymbol("(") || peek(1).isWord("is") || isComparison(peek(1)));
+                && (isNameDotColumn(0) || peek(1).isWord("is") || isComparison(peek(1)));
         if (!referenceFirst) {
             Term value = term();
             Operator op = operator(false);

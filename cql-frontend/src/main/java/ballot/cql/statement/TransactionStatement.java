@@ -77,6 +77,8 @@ final class TransactionStatement implements CqlStatement {
     private final List<Reference> references;
     private final RowsMetadata resultMetadata;
     private final Markers markers;
+    /** How many hidden markers the LET values written by updates took. */
+    private final int hiddenMarkers;
 
     private TransactionStatement(List<Let> lets, List<Check> checks, List<Update> updates, SelectStatement select,
             List<Reference> references, Markers markers) {
@@ -86,6 +88,7 @@ final class TransactionStatement implements CqlStatement {
         this.select = select;
         this.references = references;
         this.markers = markers;
+        this.hiddenMarkers = updates.stream().mapToInt(u -> u.values.size()).sum();
         if (select != null) resultMetadata = select.resultMetadata();
         else if (references != null) {
             List<ColumnSpec> specs = new ArrayList<>();
@@ -360,7 +363,7 @@ final class TransactionStatement implements CqlStatement {
         }
         List<Part> participants = new ArrayList<>(parts.values());
         List<CasRequest> requests = new ArrayList<>(participants.size());
-        for (Part p : participants) requests.add(new Participant(p, p.read(now), now, b, markers.count()));
+        for (Part p : participants) requests.add(new Participant(p, p.read(now), now, markers.count(), hiddenMarkers));
         return new Plan(participants, requests, bound, returned);
     }
 
@@ -417,16 +420,16 @@ final class TransactionStatement implements CqlStatement {
         private final Part part;
         private final ReadSpec read;
         private final int nowInSec;
-        private final Bindings bindings;
-        /** The index of the statement's first hidden marker: the LET values' (after the client's markers). */
+        /** The statement's hidden markers, the LET values': how many, and the index of the first (after the client's). */
         private final int firstHidden;
+        private final int hiddenMarkers;
 
-        Participant(Part part, ReadSpec read, int nowInSec, Bindings bindings, int firstHidden) {
+        Participant(Part part, ReadSpec read, int nowInSec, int firstHidden, int hiddenMarkers) {
             this.part = part;
             this.read = read;
             this.nowInSec = nowInSec;
-            this.bindings = bindings;
             this.firstHidden = firstHidden;
+            this.hiddenMarkers = hiddenMarkers;
         }
 
         @Override
@@ -457,9 +460,9 @@ final class TransactionStatement implements CqlStatement {
             UpdatesBuilder builder = new UpdatesBuilder();
             UpdatesBuilder.PartitionBuilder partition = builder.partition(part.table, part.key);
             Map<Clustering, RowView> existing = current.existing();
-            Bindings withLetValues = part.letValues.isEmpty() ? null : letValues(current);
+            List<ByteBuffer> letValues = part.letValues.isEmpty() ? null : letValues(current);
             for (CasWrite w : part.writes) {
-                QueryContext context = withLetValues == null ? w.context() : w.context().withBindings(withLetValues);
+                QueryContext context = letValues == null ? w.context() : w.context().withBindings(w.context().bindings().withHidden(letValues));
                 w.statement().addForCas(context, partition, timestampMicros, existing);
             }
             List<PartitionUpdate> updates = builder.build();
@@ -472,14 +475,13 @@ final class TransactionStatement implements CqlStatement {
          * row or the value is absent, as Cassandra's arithmetic takes a null operand); the other hidden markers, which
          * other participants bind, stay null.
          */
-        private Bindings letValues(CurrentPartition current) {
-            ByteBuffer[] hidden = new ByteBuffer[0];
+        private List<ByteBuffer> letValues(CurrentPartition current) {
+            ByteBuffer[] hidden = new ByteBuffer[hiddenMarkers];
             for (BoundLetValue v : part.letValues) {
-                if (v.value.marker - firstHidden >= hidden.length) hidden = java.util.Arrays.copyOf(hidden, v.value.marker - firstHidden + 1);
                 RowView row = v.let.row(current);
                 hidden[v.value.marker - firstHidden] = row == null ? null : row.value(v.value.column);
             }
-            return bindings.withHidden(java.util.Arrays.asList(hidden));
+            return java.util.Arrays.asList(hidden);
         }
     }
 
