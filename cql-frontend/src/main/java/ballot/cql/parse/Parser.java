@@ -254,7 +254,7 @@ public final class Parser {
         expectSymbol("=");
         Token t = peek();
         if ((t.is(Token.Kind.IDENTIFIER) && !RESERVED.contains(lower(t.text())) || t.is(Token.Kind.QUOTED_NAME))
-                && !peek(1).isSymbol("(") && !isConstantWord(t) && !isLetReference(0)) {
+                && !startsCall(0) && !isConstantWord(t) && !isLetReference(0)) {
             String operand = identifier("column name");
             if (!operand.equals(column)) {
                 throw new SyntaxException("Only expressions of the form X = X +<value> are supported.");
@@ -265,7 +265,7 @@ public final class Parser {
         }
         Term value = simpleTerm();
         if (peek().isSymbol("+") && (peek(1).is(Token.Kind.IDENTIFIER) || peek(1).is(Token.Kind.QUOTED_NAME))
-                && !peek(1).isWord("null") && !peek(2).isSymbol("(") && !isLetReference(1)) {
+                && !peek(1).isWord("null") && !startsCall(1) && !isLetReference(1)) {
             next();
             String operand = identifier("column name");
             if (!operand.equals(column)) {
@@ -284,6 +284,11 @@ public final class Parser {
     /** Whether {@code name.column} starts {@code ahead} tokens on, and not {@code keyspace.function(}. */
     private boolean isNameDotColumn(int ahead) {
         return peek(ahead + 1).isSymbol(".") && !peek(ahead + 3).isSymbol("(");
+    }
+
+    /** Whether a function call, {@code function(} or {@code keyspace.function(}, starts {@code ahead} tokens on. */
+    private boolean startsCall(int ahead) {
+        return peek(ahead + 1).isSymbol("(") || peek(ahead + 1).isSymbol(".") && peek(ahead + 3).isSymbol("(");
     }
 
     private Statement delete() {
@@ -1526,6 +1531,10 @@ public final class Parser {
                 if (peek().isSymbol("(")) {
                     index--;
                     return functionCall(null);
+                }
+                if (peek().isSymbol(".") && peek(2).isSymbol("(")) {
+                    next();
+                    return functionCall(t.text());
                 }
                 break;
             default: break;

@@ -14,7 +14,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -63,6 +62,7 @@ final class Functions {
         Function create(String name, List<Argument> args);
     }
 
+    private static final String SYSTEM = "system";
     private static final Map<String, List<Function>> BY_NAME = new LinkedHashMap<>();
     private static final Map<String, Factory> FACTORIES = new LinkedHashMap<>();
 
@@ -139,19 +139,33 @@ final class Functions {
         BY_NAME.computeIfAbsent(function.name(), n -> new ArrayList<>()).add(function);
     }
 
+    /**
+     * True if a call of {@code keyspace.name} (keyspace null when unqualified) can name a native function: unqualified
+     * or qualified by {@code system}. Any other keyspace names a user-defined function, which Ballot has none of.
+     * Names are matched exactly, as Cassandra matches them: the parser lower-cases unquoted ones and keeps quoted ones.
+     */
+    static boolean nativeKeyspace(String keyspace) {
+        return keyspace == null || keyspace.equals(SYSTEM);
+    }
+
+    /** A call's name as Cassandra's refusals show it: {@code ks.name}, or the name alone when unqualified. */
+    static String shown(String keyspace, String name) {
+        return keyspace == null ? name : keyspace + "." + name;
+    }
+
     static boolean exists(String name) {
-        return BY_NAME.containsKey(normalize(name)) || FACTORIES.containsKey(normalize(name));
+        return BY_NAME.containsKey(name) || FACTORIES.containsKey(name);
     }
 
     /** True if {@code name}'s function is made for its arguments' types ({@link Factory}). */
     static boolean isFactory(String name) {
-        return FACTORIES.containsKey(normalize(name));
+        return FACTORIES.containsKey(name);
     }
 
     /** The fixed overloads of {@code name}; none for a factory's function. */
     static List<Function> overloads(String name) {
         if (isFactory(name)) return List.of();
-        List<Function> overloads = BY_NAME.get(normalize(name));
+        List<Function> overloads = BY_NAME.get(name);
         if (overloads == null) throw new InvalidRequestException("Unknown function '" + name + "'");
         return overloads;
     }
@@ -163,7 +177,7 @@ final class Functions {
      * (a bind marker or null fits every type weakly: {@code abs(?)}) or matches none.
      */
     static Function resolve(String name, List<Argument> args, CqlType receiver) {
-        Factory factory = FACTORIES.get(normalize(name));
+        Factory factory = FACTORIES.get(name);
         if (factory != null) return factory.create(qualified(name), args);
         List<Function> overloads = overloads(name);
         if (overloads.size() == 1) {
@@ -232,16 +246,11 @@ final class Functions {
     }
 
     static String qualified(String name) {
-        return "system." + normalize(name);
+        return SYSTEM + "." + name;
     }
 
     static boolean sameType(CqlType a, CqlType b) {
         return a.freeze().equals(b.freeze()) || a.kind() == CqlType.Kind.TEXT && b.kind() == CqlType.Kind.TEXT;
-    }
-
-    private static String normalize(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return lower.startsWith("system.") ? lower.substring("system.".length()) : lower;
     }
 
     /** token(k1, ..., kn) of serialized partition key components, as bigint. */

@@ -313,6 +313,10 @@ final class Selection {
 
     private static Prepared function(TableMetadata table, Selector.Function f, Markers markers, UserTypeResolver types) {
         String name = f.name();
+        // writetime, ttl and maxwritetime are words of the grammar, not functions of the system keyspace
+        boolean grammarWord = name.equals("writetime") || name.equals("ttl") || name.equals("maxwritetime");
+        if (!Functions.nativeKeyspace(f.keyspace()) || f.keyspace() != null && grammarWord)
+            throw new InvalidRequestException("Unknown function '" + Functions.shown(f.keyspace(), name) + "'");
         switch (name) {
             case "writetime", "ttl", "maxwritetime" -> {
                 Selector arg = f.args().size() == 1 ? f.args().get(0) : null;

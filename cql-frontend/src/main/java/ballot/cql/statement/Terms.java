@@ -217,6 +217,8 @@ final class Terms {
 
     private static Value functionCall(Term.FunctionCall call, ColumnSpec receiver, Markers markers, UserTypeResolver types) {
         String name = call.name();
+        if (!Functions.nativeKeyspace(call.keyspace()) || !isFromJson(name) && !Functions.exists(name))
+            throw new InvalidRequestException("Unknown function " + Functions.shown(call.keyspace(), name) + " called");
         if (isFromJson(name)) {
             if (call.args().size() != 1) throw new InvalidRequestException("fromJson() takes exactly 1 argument");
             Value json = prepare(call.args().get(0), argument(receiver, 0, "system.fromjson", CqlTypes.TEXT), markers, types);

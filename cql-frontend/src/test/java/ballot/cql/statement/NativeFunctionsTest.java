@@ -256,6 +256,31 @@ class NativeFunctionsTest {
                 "In call to function system.blobasvarchar, value 0xff is not a valid binary representation for type varchar");
     }
 
+    /**
+     * A function's name is matched exactly, as a column's is: an unquoted name is lower-cased, a quoted one is kept, so
+     * {@code "abs"} is abs and {@code "ABS"} no function. A name qualified by {@code system} is a native function; by
+     * any other keyspace, a user-defined one, which Ballot has none of.
+     */
+    @Test
+    void functionNamesAreCaseSensitiveWhenQuotedAndQualifiedOnlyBySystem() {
+        db.execute("INSERT INTO n (k, i) VALUES (1, -2)", options());
+        assertThat(row("SELECT \"abs\"(i) AS a, ABS(i) AS b, system.abs(i) AS c, \"system\".\"abs\"(i) AS d FROM n WHERE k = 1")).containsExactly(2, 2, 2, 2);
+        assertThat(columns("SELECT \"abs\"(i), system.abs(i) FROM n WHERE k = 1")).containsExactly("system.abs(i) int", "system.abs(i) int");
+        assertRefused("SELECT \"ABS\"(i) FROM n WHERE k = 1", ErrorCode.INVALID, "Unknown function 'ABS'");
+        assertRefused("SELECT ks.abs(i) FROM n WHERE k = 1", ErrorCode.INVALID, "Unknown function 'ks.abs'");
+        assertRefused("SELECT ks.count(i) FROM n WHERE k = 1", ErrorCode.INVALID, "Unknown function 'ks.count'");
+        assertRefused("SELECT ks.token(k) FROM n WHERE k = 1", ErrorCode.INVALID, "Unknown function 'ks.token'");
+        assertRefused("SELECT system.writetime(i) FROM n WHERE k = 1", ErrorCode.INVALID, "Unknown function 'system.writetime'");
+        assertRefused("UPDATE n SET i = \"ABS\"(-1) WHERE k = 1", ErrorCode.INVALID, "Unknown function ABS called");
+        assertRefused("UPDATE n SET i = ks.abs(-1) WHERE k = 1", ErrorCode.INVALID, "Unknown function ks.abs called");
+        assertRefused("UPDATE n SET i = nosuch(1) WHERE k = 1", ErrorCode.INVALID, "Unknown function nosuch called");
+        assertRefused("UPDATE n SET i = abs(ks.abs(-1)) WHERE k = 1", ErrorCode.INVALID, "Unknown function ks.abs called");
+        db.execute("UPDATE n SET i = system.abs(-3) WHERE k = 2", options());
+        assertThat(row("SELECT i FROM n WHERE k = 2")).containsExactly(3);
+        db.execute("UPDATE n SET i = \"system\".\"abs\"(-4) WHERE k = 3", options());
+        assertThat(row("SELECT i FROM n WHERE k = 3")).containsExactly(4);
+    }
+
     /** dateOf and unixTimestampOf are gone from 5.0; a snake_case name is listed by itself in a refusal. */
     @Test
     void timeFunctionsAreCassandra50s() {
