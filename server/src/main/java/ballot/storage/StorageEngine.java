@@ -166,7 +166,11 @@ public final class StorageEngine implements AutoCloseable {
                 .setCreateMissingColumnFamilies(true)
                 .setMaxBackgroundJobs(2)
                 .setBytesPerSync(1 << 20)
-                .setMaxTotalWalSize(256L << 20)
+                // Obsolete log files are reused: a write that overwrites blocks already written needs no inode update,
+                // so its fsync is cheaper (docs/storage.md, "Durability"). The total caps how long a log stays live
+                // (the column families holding its oldest data are flushed past it), so logs turn over and are reused.
+                .setMaxTotalWalSize(64L << 20)
+                .setRecycleLogFileNum(4)
                 .setKeepLogFileNum(3)
                 .setEnableThreadTracking(true) // for tasks(): each flush and compaction reports its progress
                 .setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
