@@ -35,6 +35,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
+import org.rocksdb.Holder;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.OperationType;
@@ -675,7 +676,7 @@ public final class StorageEngine implements AutoCloseable {
     /** The serialized acceptor registers of the partition, or null if it has none. */
     public byte[] paxosState(UUID tableId, PartitionKey key) {
         try {
-            return db.get(paxosFamily, paxosKey(PAXOS_STATE, tableId, key));
+            return lookup(paxosFamily, null, paxosKey(PAXOS_STATE, tableId, key));
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot read Paxos state of table " + tableId + ": " + e.getMessage(), e);
         }
@@ -695,7 +696,7 @@ public final class StorageEngine implements AutoCloseable {
     /** The partition's transaction state as stored ({@code timestamp(8) · state}), or null if it never had one. */
     public byte[] txnState(UUID tableId, PartitionKey key) {
         try {
-            return db.get(paxosFamily, paxosKey(TXN_STATE, tableId, key));
+            return lookup(paxosFamily, null, paxosKey(TXN_STATE, tableId, key));
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot read transaction state of table " + tableId + ": " + e.getMessage(), e);
         }
@@ -804,7 +805,7 @@ public final class StorageEngine implements AutoCloseable {
                     partitions.add(store.readPartition(it, prefix, key, spec, Math.min(spec.rowLimit(), spec.partitionRowLimit())));
                 }
             }
-            byte[] txnState = withTxnState ? db.get(paxosFamily, readOptions, paxosKey(TXN_STATE, table.id(), key)) : null;
+            byte[] txnState = withTxnState ? lookup(paxosFamily, readOptions, paxosKey(TXN_STATE, table.id(), key)) : null;
             return new VersionedRead(partitions, plainVersion(readOptions, table.id(), key), txnState);
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot read plain-write version of table " + table + ": " + e.getMessage(), e);
@@ -824,9 +825,22 @@ public final class StorageEngine implements AutoCloseable {
 
     /** The later of the partition's own version and its table's truncation version (both come from one counter). */
     private long plainVersion(ReadOptions readOptions, UUID tableId, PartitionKey key) throws RocksDBException {
-        byte[] partition = db.get(paxosFamily, readOptions, paxosKey(PLAIN_VERSION, tableId, key));
-        byte[] table = db.get(paxosFamily, readOptions, paxosKey(TABLE_VERSION, tableId, null));
+        byte[] partition = lookup(paxosFamily, readOptions, paxosKey(PLAIN_VERSION, tableId, key));
+        byte[] table = lookup(paxosFamily, readOptions, paxosKey(TABLE_VERSION, tableId, null));
         return Math.max(partition == null ? 0 : ByteBuffer.wrap(partition).getLong(), table == null ? 0 : ByteBuffer.wrap(table).getLong());
+    }
+
+    /**
+     * {@code db.get} for a key of the Paxos family, which is usually absent (a new partition's registers, and nearly
+     * always its transaction state and plain-write versions). rocksdbjni's get throws and catches a C++ exception for
+     * every absent key, which doubles the lookup's cost (PaxosLookupBenchmark); keyMayExist answers from the memtables
+     * and the cached filters and blocks without one, with the value when it finds it there. Only a key it cannot settle
+     * without reading from disk is looked up again. {@code options} null: the latest state.
+     */
+    private byte[] lookup(ColumnFamilyHandle family, ReadOptions options, byte[] key) throws RocksDBException {
+        Holder<byte[]> found = new Holder<>();
+        if (!db.keyMayExist(family, options, key, found)) return null;
+        return found.getValue() != null ? found.getValue() : options == null ? db.get(family, key) : db.get(family, options, key);
     }
 
     private long nextPlainVersion() {

@@ -448,6 +448,34 @@ class StorageEngineTest {
         return out;
     }
 
+    @Test
+    void paxosLookupsFindWhatIsInMemoryOnDiskOrDeletedAndNothingForAbsentKeys() {
+        byte[] registers = {1, 2, 3};
+        byte[] txnState = {0, 0, 0, 0, 0, 0, 0, 9, 4};
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(1), registers, List.of(), txnState)), true);
+        write(row(1, 1, Cell.live(column, null, text("plain"), 5)));
+        long version = storage.plainVersion(table.id(), key(1));
+        assertThat(version).isPositive();
+        assertThat(storage.paxosState(table.id(), key(1))).containsExactly(registers); // in the memtable
+        assertThat(storage.paxosState(table.id(), key(2))).isNull();
+        assertThat(storage.plainVersion(table.id(), key(2))).isZero();
+
+        // on disk, with an empty block cache: a lookup that memory cannot settle reads the file
+        storage.flushAll();
+        storage.close();
+        storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
+        storage.ensureTable(table);
+        assertThat(storage.paxosState(table.id(), key(1))).containsExactly(registers);
+        assertThat(storage.txnState(table.id(), key(1))).containsExactly(txnState);
+        assertThat(storage.plainVersion(table.id(), key(1))).isEqualTo(version);
+        assertThat(storage.paxosState(table.id(), key(2))).isNull();
+        assertThat(storage.txnState(table.id(), key(2))).isNull();
+
+        // deleted in the memtable over the value on disk
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(1), null, List.of())), true);
+        assertThat(storage.paxosState(table.id(), key(1))).isNull();
+    }
+
     private void write(PartitionUpdate update) {
         storage.apply(List.of(new Mutation(update, ids.next(1))));
     }
