@@ -60,6 +60,7 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -85,8 +86,12 @@ import org.slf4j.LoggerFactory;
  * only when nothing else waits ({@link LaneExecutor}). A lane whose coordinator
  * has a round in flight or a session to evict ticks every few milliseconds; a quiet lane is not ticked ({@link DemandTicker}). An acceptor step's synced write goes to the {@link GroupCommit} writer while the lane goes on with
  * other partitions (the partition's own next requests wait for it); the writer puts every step that arrived during the
- * previous sync into one synced batch, so steps in flight share an fsync however many there are. Answers leave the lanes on their own executor, so nothing a statement chains
- * on a result ever runs on (or blocks) a lane; statement threads only wait on futures.
+ * previous sync into one synced batch, so steps in flight share an fsync however many there are. A conditional
+ * statement's answer is completed on its lane: what the query layer chains on it (the result rows, the response,
+ * handing it to the connection) is short and never blocks, and a hand-off to another thread would cost more than it
+ * does (a wake-up per LWT, docs/performance.md "Answers on the lane"). The transaction layer's steps are answered on
+ * their own executor, since it chains further rounds and their bookkeeping on them; statement threads only wait on
+ * futures.
  *
  * <p>Messaging. The core's messages are fire-and-forget; each acceptor request travels as a PAXOS_* request whose
  * response is the acceptor's reply, handed to the lane of its partition. A request to this node is a task on the
@@ -337,7 +342,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         Evaluation evaluation = read ? null : new Evaluation(request, query, locked);
         ballot.paxos.coordinator.CasRequest coreRequest = read ? ballot.paxos.coordinator.CasRequest.read(query) : evaluation;
         CompletableFuture<CasResult> future = new CompletableFuture<>();
-        Round round = submit(table, request.key(), coreRequest, serial, read ? null : commit, "", slot(CurrentAdmission.take()));
+        Round round = submit(table, request.key(), coreRequest, serial, read ? null : commit, "", slot(CurrentAdmission.take()), ON_LANE);
         round.result.whenComplete((result, failure) -> {
             if (failure != null) future.completeExceptionally(failure);
             else answer(future, result, request, evaluation, round, serial, commit);
@@ -353,7 +358,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     public CompletableFuture<ballot.paxos.coordinator.CasResult> transactionStep(TableMetadata table, ballot.cql.data.PartitionKey key,
             ballot.paxos.coordinator.CasRequest request, ConsistencyLevel commit, String what) {
         try {
-            Round round = submit(table, key, request, ConsistencyLevel.SERIAL, commit, what, WorkSlot.NONE);
+            Round round = submit(table, key, request, ConsistencyLevel.SERIAL, commit, what, WorkSlot.NONE, answers);
             round.result.thenAccept(result -> stats.record(result, false, false, clock.nanoTime() - round.arrivedNanos));
             return round.result;
         } catch (RuntimeException e) {
@@ -370,12 +375,15 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     private record Round(CompletableFuture<ballot.paxos.coordinator.CasResult> result, Electorate electorate, CommitLevel level,
             long arrivedNanos) {}
 
+    /** Completes a conditional statement's answer on its lane (the class comment says why). */
+    private static final Executor ON_LANE = Runnable::run;
+
     /**
-     * Hands {@code request} to its partition's lane. {@code commit} null: a read, which commits nothing. Throws
-     * Unavailable when too few replicas are alive to start.
+     * Hands {@code request} to its partition's lane, whose answer completes on {@code answerOn}. {@code commit} null: a
+     * read, which commits nothing. Throws Unavailable when too few replicas are alive to start.
      */
     private Round submit(TableMetadata table, ballot.cql.data.PartitionKey partition, ballot.paxos.coordinator.CasRequest request,
-            ConsistencyLevel serial, ConsistencyLevel commit, String what, WorkSlot slot) {
+            ConsistencyLevel serial, ConsistencyLevel commit, String what, WorkSlot slot, Executor answerOn) {
         List<NodeInfo> replicas;
         Participants participants;
         try {
@@ -410,7 +418,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                                     + result.contentions() + " contentions" + (result.fastPath() ? " (fast path)" : ""));
                         }
                         try {
-                            answers.execute(() -> future.complete(result));
+                            answerOn.execute(() -> future.complete(result));
                         } catch (RejectedExecutionException e) {
                             future.completeExceptionally(new IllegalStateException("node is stopping"));
                         }
@@ -443,7 +451,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         };
     }
 
-    /** Maps the core's answer to the query layer's (docs/paxos.md §4.10). Runs on the answer executor. */
+    /** Maps the core's answer to the query layer's (docs/paxos.md §4.10). Runs on the partition's lane. */
     private void answer(CompletableFuture<CasResult> future, ballot.paxos.coordinator.CasResult result, CasRequest request,
             Evaluation evaluation, Round round, ConsistencyLevel serial, ConsistencyLevel commit) {
         Electorate electorate = round.electorate();
