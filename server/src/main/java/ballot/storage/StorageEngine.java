@@ -189,6 +189,10 @@ public final class StorageEngine implements AutoCloseable {
         metaOptions = new ColumnFamilyOptions().setWriteBufferSize(4L << 20);
         paxosOptions = new ColumnFamilyOptions()
                 .setWriteBufferSize(16L << 20)
+                // Most lookups here are of absent keys (lookup()): a whole-key bloom filter answers them without a
+                // search of the memtable's skip list (docs/performance.md, "Paxos lookups").
+                .setMemtablePrefixBloomSizeRatio(0.05)
+                .setMemtableWholeKeyFiltering(true)
                 .setTableFormatConfig(new BlockBasedTableConfig()
                         .setBlockCache(blockCache)
                         .setFilterPolicy(new BloomFilter(10, false)));

@@ -33,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * keys: the partition's and its table's). An LWT on a new partition finds none of them; a hot partition finds its
  * registers, and rarely a version (only plain writes and TRUNCATE make one). {@code registers=false} looks up
  * partitions that have none, {@code true} partitions whose registers were written in the setup (100 bytes each, in
- * the memtable, as a hot partition's are).
+ * the memtable, as a hot partition's are). Either way the memtable also holds the registers of 100,000 other
+ * partitions, as a node's does under load.
  *
  * <p>Run: {@code java -jar src-bench/target/benchmarks.jar PaxosLookupBenchmark -f 2 -wi 3 -i 5}.
  */
@@ -45,6 +46,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 public class PaxosLookupBenchmark {
     private static final int PARTITIONS = 1 << 14;
+    private static final int OTHER_PARTITIONS = 100_000;
 
     @Param({"false", "true"})
     boolean registers;
@@ -68,7 +70,9 @@ public class PaxosLookupBenchmark {
             keys[i] = BenchRows.key(i);
             writes.add(new PaxosWrite(tableId, keys[i], new byte[100], List.of()));
         }
-        if (registers) storage.persistPaxos(writes, false);
+        if (!registers) writes.clear();
+        for (int i = 0; i < OTHER_PARTITIONS; i++) writes.add(new PaxosWrite(tableId, BenchRows.key(PARTITIONS + i), new byte[100], List.of()));
+        storage.persistPaxos(writes, false);
     }
 
     @TearDown(Level.Trial)
