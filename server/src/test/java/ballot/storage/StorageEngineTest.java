@@ -468,6 +468,9 @@ class StorageEngineTest {
         assertThat(storage.paxosState(table.id(), key(1))).containsExactly(registers);
         assertThat(storage.txnState(table.id(), key(1))).containsExactly(txnState);
         assertThat(storage.plainVersion(table.id(), key(1))).isEqualTo(version);
+        StorageEngine.VersionedRead read = storage.readVersioned(table, key(1), List.of(), true); // under a snapshot
+        assertThat(read.txnState()).containsExactly(txnState);
+        assertThat(read.plainVersion()).isEqualTo(version);
         assertThat(storage.paxosState(table.id(), key(2))).isNull();
         assertThat(storage.txnState(table.id(), key(2))).isNull();
 

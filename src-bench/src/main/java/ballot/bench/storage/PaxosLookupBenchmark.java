@@ -65,13 +65,11 @@ public class PaxosLookupBenchmark {
         storage.ensureTable(table);
         tableId = table.id();
         keys = new PartitionKey[PARTITIONS];
-        List<PaxosWrite> writes = new ArrayList<>(PARTITIONS);
-        for (int i = 0; i < PARTITIONS; i++) {
-            keys[i] = BenchRows.key(i);
-            writes.add(new PaxosWrite(tableId, keys[i], new byte[100], List.of()));
-        }
-        if (!registers) writes.clear();
-        for (int i = 0; i < OTHER_PARTITIONS; i++) writes.add(new PaxosWrite(tableId, BenchRows.key(PARTITIONS + i), new byte[100], List.of()));
+        for (int i = 0; i < PARTITIONS; i++) keys[i] = BenchRows.key(i);
+        // partitions 0..PARTITIONS-1 are looked up; they have registers only if registers
+        List<PaxosWrite> writes = new ArrayList<>(PARTITIONS + OTHER_PARTITIONS);
+        for (int i = registers ? 0 : PARTITIONS; i < PARTITIONS + OTHER_PARTITIONS; i++)
+            writes.add(new PaxosWrite(tableId, BenchRows.key(i), new byte[100], List.of()));
         storage.persistPaxos(writes, false);
     }
 
