@@ -63,6 +63,11 @@ public enum Mark {
     BALLOT_TOO_EARLY,
     /** An acceptor request waited for its partition's persist in flight before its step ran (§4.12). */
     ACCEPTOR_WAITED_FOR_PERSIST,
+    /**
+     * Our replica refused a proposal of a ballot it had promised in memory only: the other replicas were never sent it,
+     * and its requests run again (§4.2.5).
+     */
+    OWN_REFUSAL_WITHHELD_PROPOSAL,
     /** More deferred promises waited than allowed: the oldest was written out on its own (§4.2.5). */
     DEFERRED_PROMISE_WRITTEN_OUT,
     /** A partition's registers were deleted: nothing could need them any more (§4.13). */

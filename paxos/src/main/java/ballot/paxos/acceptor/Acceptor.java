@@ -26,7 +26,7 @@ public final class Acceptor {
 
     /**
      * §4.2: promise a ballot later than every promise, whose micros follow every decree seen here. The promise to the
-     * sole replica's own coordinator may wait in memory for the next write (§4.2.5).
+     * coordinator in this replica's process may wait in memory for the next write (§4.2.5).
      */
     public static Step onPrepare(AcceptorState state, Prepare prepare) {
         Ballot ballot = prepare.ballot();
@@ -37,7 +37,7 @@ public final class Acceptor {
         if (ballot.micros() <= state.spanEndMicros())
             return Step.reply(state, reject(state, prepare.key(), ballot, Rejected.Phase.PREPARE, Rejected.Reason.SUPERSEDED, 0));
         AcceptorState next = state.withPromised(ballot);
-        return new Step(next, true, List.of(), promise(next, prepare), prepare.soleLocal());
+        return new Step(next, true, List.of(), promise(next, prepare), prepare.local());
     }
 
     /**

@@ -29,7 +29,7 @@ import java.util.function.Predicate;
  * transition, persists through the store's asynchronous {@link PaxosStore#persist} and replies once the persist is
  * done, with a promise's read taken after it. While a partition's persist is in flight its next requests wait here
  * in arrival order, so many partitions' persists can share one synced write while each partition's steps stay
- * strictly sequential. The sole replica's deferred promises (§4.2.5) are kept in memory until the partition's next
+ * strictly sequential. Promises to this node's own coordinator (§4.2.5) are kept in memory until the partition's next
  * write ({@link DeferredPromises}).
  *
  * <p>Confined to its home executor's thread; persist completions, which may arrive on any thread, are handed back

@@ -78,6 +78,11 @@ final class PartitionSession {
     private Ballot witnessed = Ballot.ZERO;
     private long minMicros;
     private Ballot pendingPrune;
+    /**
+     * A ballot our own replica promised in memory only, as one of the quorum (§4.2.5): no proposal of it goes to
+     * another replica before ours has accepted it, durably. Null once it has, or when a new prepare begins.
+     */
+    private Ballot promisedInMemory;
     long lastActiveNanos;
     /** Owned by {@link CasCoordinator}: whether this session is in its eviction queue, and its activity when queued. */
     boolean awaitingEviction;
@@ -214,6 +219,7 @@ final class PartitionSession {
     /** §4.2: a fresh ballot, promise + read from every replica. */
     private void startPrepare(List<Pending> batch) {
         held = null; // a new epoch: the prepare supersedes our own held promise anyway
+        promisedInMemory = null; // nothing is proposed with an older ballot any more
         sendDeferredCommits();
         Ballot ballot = ctx.ballots.next(Math.max(minMicros, witnessed.micros() + 1));
         Set<Bytes> queries = new LinkedHashSet<>();
@@ -228,9 +234,9 @@ final class PartitionSession {
         for (NodeId n : electorate.voters()) ctx.transport.send(n, prepare(n, ballot, r.prepare.queries));
     }
 
-    /** Our own replica, when it is the only one, may keep the promise in memory until its next write (§4.2.5). */
+    /** Our own replica may keep the promise in memory until its next write, which proposals wait for (§4.2.5). */
     private Prepare prepare(NodeId to, Ballot ballot, List<Bytes> queries) {
-        return new Prepare(key, ballot, queries, electorate.sole() && to.equals(ctx.self));
+        return new Prepare(key, ballot, queries, to.equals(ctx.self));
     }
 
     private void startPropose(Round r, Proposal proposal, Set<NodeId> recipients) {
@@ -239,7 +245,10 @@ final class PartitionSession {
         pendingPrune = null;
         r.propose = new ProposeRound(key, proposal, next, prune, recipients, electorate);
         r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
-        if (votesFirst(r, recipients)) r.propose.holdBackAllBut(ctx.self);
+        boolean promiseInMemory = proposal.ballot().equals(promisedInMemory);
+        if (promiseInMemory && !recipients.contains(ctx.self))
+            throw new IllegalStateException("proposal " + proposal + " leaves out our replica, whose promise is in memory");
+        if (promiseInMemory || votesFirst(r, recipients)) r.propose.holdBackAllBut(ctx.self);
         for (NodeId n : recipients) if (!r.propose.heldBack(n)) ctx.transport.send(n, r.propose.proposeTo(n));
         if (prune != null)
             for (NodeId n : electorate.replicas()) if (!recipients.contains(n)) ctx.transport.send(n, new Prune(key, prune));
@@ -311,6 +320,7 @@ final class PartitionSession {
         PrepareRound pr = r.prepare;
         countRoundTrip(r, pr.promises.keySet());
         PromiseAnalysis analysis = PromiseAnalysis.of(electorate, pr.promises, inDoubt == null ? null : inDoubt.proposal());
+        if (pr.promises.containsKey(ctx.self)) promisedInMemory = pr.ballot; // our prepare was local (§4.2.5)
         if (analysis.someStale()) ctx.mark(Mark.PREPARE_FOUND_STALE_COMMIT);
         if (!analysis.dead().isEmpty()) ctx.mark(Mark.PREPARE_SKIPPED_DEAD_PROPOSAL);
         r.states = mergeReads(pr);
@@ -418,6 +428,9 @@ final class PartitionSession {
         if (rejected.phase() == Rejected.Phase.PREPARE) {
             if (r.prepare != null && r.phase == Phase.PREPARE && r.prepare.add(from, rejected)) onPrepareProgress();
         } else if (r.propose != null && r.propose.add(from, rejected)) {
+            // Our replica refused a ballot it may hold only in memory: nobody else gets the proposal (§4.2.5).
+            if (from.equals(ctx.self) && r.propose.proposal.ballot().equals(promisedInMemory) && r.propose.withdrawHeldBack())
+                ctx.mark(Mark.OWN_REFUSAL_WITHHELD_PROPOSAL);
             if (r.propose.blocked()) onProposeBlocked();
             else releaseHeldBack(r.propose);
         }
@@ -426,6 +439,7 @@ final class PartitionSession {
     private void onAccepted(NodeId from, Accepted accepted) {
         acknowledgeCommit(accepted.appliedPredecessor(), from, false);
         if (accepted.applied()) acknowledgeCommit(accepted.ballot(), from, true); // after the decision (§4.6.1)
+        if (from.equals(ctx.self) && accepted.ballot().equals(promisedInMemory)) promisedInMemory = null; // durable now
         Round r = round;
         if (r != null && r.propose != null && r.propose.add(from, accepted)) {
             if (r.propose.decided()) onDecided();
@@ -718,8 +732,10 @@ final class PartitionSession {
             for (NodeId n : electorate.voters())
                 if (!r.prepare.replied(n)) ctx.transport.send(n, prepare(n, r.prepare.ballot, r.prepare.queries));
         } else {
-            ProposeRound pr = r.propose; // held-back recipients too: our replica's vote is overdue
-            for (NodeId n : pr.silent()) ctx.transport.send(n, pr.proposeTo(n));
+            // Held-back recipients too, as our replica's vote is overdue; not while its promise may be in memory only.
+            ProposeRound pr = r.propose;
+            boolean awaitOwn = pr.proposal.ballot().equals(promisedInMemory);
+            for (NodeId n : pr.silent()) if (!awaitOwn || !pr.heldBack(n)) ctx.transport.send(n, pr.proposeTo(n));
         }
     }
 

@@ -58,6 +58,13 @@ final class ProposeRound {
         return released;
     }
 
+    /** The first voter refused: the held-back recipients will never be sent this proposal. Returns whether any were. */
+    boolean withdrawHeldBack() {
+        boolean any = recipients.removeAll(heldBack);
+        heldBack.clear();
+        return any;
+    }
+
     /** Whether {@code node} is waiting for the first vote, not sent anything yet. */
     boolean heldBack(NodeId node) {
         return heldBack.contains(node);

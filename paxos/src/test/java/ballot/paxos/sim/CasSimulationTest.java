@@ -46,7 +46,8 @@ class CasSimulationTest {
                     Mark.FAST_PATH_SUPERSEDED, Mark.FAST_PATH_QUERY_MISS, Mark.FAST_PATH_EMPTY_VALIDATION,
                     Mark.READ_ONLY_ROUND, Mark.BATCHED, Mark.RETRY_WITHOUT_SIDE_EFFECTS, Mark.PROPOSAL_IN_DOUBT,
                     Mark.IN_DOUBT_RESOLVED_APPLIED, Mark.COMMIT_PIGGYBACKED, Mark.LATE_PROMISE_MERGED, Mark.PRUNE,
-                    Mark.RETRANSMIT, Mark.UNKNOWN, Mark.ACCEPTOR_WAITED_FOR_PERSIST, Mark.DECIDED_ON_ACCEPT));
+                    Mark.RETRANSMIT, Mark.UNKNOWN, Mark.ACCEPTOR_WAITED_FOR_PERSIST, Mark.DECIDED_ON_ACCEPT,
+                    Mark.OWN_REFUSAL_WITHHELD_PROPOSAL));
             // The acceptor shell's persists were caught in flight by crashes, both ways (§4.12).
             assertThat(landedInCrash).as("persists in flight at a crash that reached the disk").isPositive();
             assertThat(lostInCrash).as("persists in flight at a crash that were lost").isPositive();

@@ -128,11 +128,11 @@ class CoordinatorScenarioTest {
     @Test
     void finishesIncompleteProposalFirst() {
         ManualCluster c = new ManualCluster();
-        c.submit(N1, c.set(10), SimLevel.ANY);
+        c.submit(N4, c.set(10), SimLevel.ANY); // not a replica: it sends its proposal to all three at once
         c.deliver(is(Prepare.class).or(is(Promise.class)));
         c.deliver(is(Propose.class).and(to(N3)));
         c.inFlight.clear();
-        c.restartCoordinator(N1, 1); // the first coordinator dies with its proposal accepted only by n3
+        c.restartCoordinator(N4, 1); // the first coordinator dies with its proposal accepted only by n3
 
         List<CasResult> r = c.submit(N2, c.cas(null, 20L), SimLevel.ANY);
         c.drop(is(Prepare.class).and(to(N1)));
@@ -422,6 +422,63 @@ class CoordinatorScenarioTest {
         });
     }
 
+    /**
+     * §4.2.5: our replica keeps its promise in memory, so the proposal goes to the other replicas only once ours has
+     * accepted it durably, even at ANY, where nothing waits for a remote replica's apply.
+     */
+    @Test
+    void aPromiseKeptInMemoryHoldsTheProposalBackUntilOurReplicaAccepts() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> write = c.submit(N1, c.set(5), SimLevel.ANY);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));
+        assertThat(c.stores.get(N1).load(ManualCluster.KEY).promised().isZero()).as("our replica's promise is in memory").isTrue();
+        assertThat(c.stores.get(N2).load(ManualCluster.KEY).promised().isZero()).as("a remote replica's is durable").isFalse();
+        assertThat(c.inFlight).as("only our replica has the proposal").singleElement().matches(to(N1).and(is(Propose.class)));
+        c.deliver(to(N1).and(is(Propose.class)).or(to(N1).and(is(Accepted.class))));
+        assertThat(c.stores.get(N1).load(ManualCluster.KEY).accepted()).as("accepted with its promise, durably").isNotNull();
+        assertThat(c.inFlight).as("then the others").filteredOn(is(Propose.class)).extracting(ManualCluster.Envelope::to)
+                .containsExactlyInAnyOrder(N2, N3);
+        c.deliverAll();
+        assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+    }
+
+    /** §4.2.5: a crash before our replica accepted takes its promise, and leaves nothing of the ballot anywhere. */
+    @Test
+    void aCrashBeforeOurReplicaAcceptsLeavesNothingOfTheBallot() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> lost = c.submit(N1, c.set(5), SimLevel.ANY);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));
+        c.crash(N1, 1);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.stores.get(n).load(ManualCluster.KEY).accepted()).isNull();
+        List<CasResult> next = c.submit(N1, c.cas(null, 6L), SimLevel.QUORUM);
+        c.deliverAll();
+        assertThat(lost).as("the crashed coordinator's request gets no answer").isEmpty();
+        assertThat(next).singleElement().satisfies(x -> assertThat(x.outcome()).isEqualTo(Outcome.APPLIED));
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(6L);
+    }
+
+    /**
+     * §4.2.5: our replica promised a later ballot to another coordinator before our proposal reached it, and refuses
+     * it: the other replicas are never sent it (it may be promised in memory only), and the request runs again.
+     */
+    @Test
+    void ourReplicasRefusalWithholdsTheProposalFromTheOthers() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> write = c.submit(N1, c.set(5), SimLevel.QUORUM);
+        c.deliver(requestsFrom(N1).and(is(Prepare.class)).or(repliesTo(N1).and(is(Promise.class))));
+        List<CasResult> read = c.submit(N2, c.read(), SimLevel.ANY);
+        c.deliver(requestsFrom(N2).or(repliesTo(N2)));
+        assertThat(read).singleElement().satisfies(x -> assertThat(v(x)).isNull());
+        c.deliver(to(N1).and(is(Propose.class)).or(repliesTo(N1)));
+        assertThat(c.marks).containsKey(Mark.OWN_REFUSAL_WITHHELD_PROPOSAL);
+        assertThat(c.marks).doesNotContainKey(Mark.PROPOSAL_IN_DOUBT);
+        assertThat(c.inFlight).as("nothing of the refused ballot is in flight").isEmpty();
+        c.advance(Duration.ofMillis(20));
+        c.deliverAll();
+        assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(5L);
+    }
+
     /** §4.10: our proposal lost to a later ballot after one replica accepted it; the next prepare finds and finishes it. */
     @Test
     void inDoubtProposalFoundAndFinishedIsApplied() {
@@ -450,15 +507,16 @@ class CoordinatorScenarioTest {
     @Test
     void inDoubtProposalNobodyHoldsRunsAgain() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> write = c.submit(N1, c.cas(null, 5L), SimLevel.ANY);
-        c.deliver(is(Prepare.class).or(is(Promise.class)));       // n1's proposal is now in flight
+        // Not a replica, n4 sends its proposal to all three at once: none holds it back for its own replica's vote.
+        List<CasResult> write = c.submit(N4, c.cas(null, 5L), SimLevel.ANY);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));       // n4's proposal is now in flight
         List<CasResult> other = c.submit(N2, c.cas(null, 6L), SimLevel.ANY);
         c.drop(is(Prepare.class).and(from(N2)).and(to(N1)));
         c.deliver(from(N2).and(is(Prepare.class)).or(to(N2).and(is(Promise.class))));
         c.deliver(from(N2).and(is(Propose.class)).and(to(N2)));  // n2 accepts n2's proposal; nothing else of it arrives
         c.drop(from(N2).or(to(N2).and(is(Accepted.class))));
         c.restartCoordinator(N2, 1);
-        c.drop(is(Propose.class).and(to(N1)));                    // n1 never sees n1's proposal
+        c.drop(is(Propose.class).and(to(N1)));                    // n1 never sees n4's proposal
         c.deliverAll();                                           // n2 and n3 refuse it: in doubt
         assertThat(c.marks).containsKey(Mark.PROPOSAL_IN_DOUBT);
         assertThat(other).isEmpty();
@@ -477,9 +535,10 @@ class CoordinatorScenarioTest {
     @Test
     void deferredCommitIsSentWhenTheNextRoundIsNotFast() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> first = c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
+        // Not a replica, n4 proposes to all three at once: none applies it on acceptance, all need the commit.
+        List<CasResult> first = c.submit(N4, c.cas(null, 1L), SimLevel.ANY);
         c.deliver(is(Prepare.class).or(is(Promise.class)));
-        c.submit(N1, new SimRequest(LinearizabilityChecker.Kind.READ, null, null, SimRow.REGISTER), SimLevel.ANY);
+        c.submit(N4, new SimRequest(LinearizabilityChecker.Kind.READ, null, null, SimRow.REGISTER), SimLevel.ANY);
         c.deliver(is(Propose.class).or(is(Accepted.class)));
         assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
         assertThat(c.marks).containsKeys(Mark.COMMIT_PIGGYBACKED, Mark.FAST_PATH_QUERY_MISS);

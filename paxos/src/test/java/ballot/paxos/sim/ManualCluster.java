@@ -75,8 +75,22 @@ final class ManualCluster {
                 write.done().accept(null);
             });
             stores.put(n, store[0]);
-            acceptors.put(n, new AcceptorShell(n, store[0], acceptorTasks::add, mark -> marks.merge(mark, 1, Integer::sum), key -> false, 1024, 1024));
+            acceptors.put(n, acceptor(n));
         }
+    }
+
+    private AcceptorShell acceptor(NodeId n) {
+        return new AcceptorShell(n, stores.get(n), acceptorTasks::add, mark -> marks.merge(mark, 1, Integer::sum), key -> false, 1024, 1024);
+    }
+
+    /**
+     * Node {@code n}'s process crashes and restarts: its acceptor keeps only what its store made durable (promises it
+     * kept in memory are gone), its coordinator starts afresh, and messages in flight to it are lost.
+     */
+    void crash(NodeId n, int incarnation) {
+        drop(to(n));
+        acceptors.put(n, acceptor(n));
+        restartCoordinator(n, incarnation);
     }
 
     /** For coordinators created from now on. */

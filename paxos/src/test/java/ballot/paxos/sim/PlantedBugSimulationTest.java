@@ -77,6 +77,18 @@ class PlantedBugSimulationTest {
         assertThat(found).as("the checks must catch replicas that apply a proposal no quorum accepted").isNotEmpty();
     }
 
+    /**
+     * A proposal sent to the other voters before the coordinator's own replica accepted it durably, while that replica
+     * had promised its ballot in memory only: a crash forgets the promise, and a lower ballot can then be decided
+     * without seeing what the other voters accept (§4.2.5).
+     */
+    @Test
+    void checkerFindsProposalsSentBeforeAPromiseInMemoryIsDurable() {
+        List<String> found = runUntilViolation(SimStore.Bug.OWN_VOTE_NOT_AWAITED, false);
+        System.out.println("planted OWN_VOTE_NOT_AWAITED found: " + found.subList(0, Math.min(3, found.size())));
+        assertThat(found).as("the checks must catch proposals that do not wait for the promise kept in memory").isNotEmpty();
+    }
+
     /** Runs {@code bug} with the options of up to {@code runs} seeds drawn from {@code seedOfSeeds}, until a violation. */
     private static List<String> searchSeeds(SimStore.Bug bug, long seedOfSeeds, int runs, LongFunction<SimOptions> options) {
         List<String> found = new ArrayList<>();

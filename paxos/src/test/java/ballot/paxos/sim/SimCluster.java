@@ -370,6 +370,11 @@ final class SimCluster {
     private void network(NodeId from, NodeId to, Object message) {
         if (options.bug() == SimStore.Bug.CLAIMED_DECISIONS && message instanceof Propose p && p.decides() == Propose.Decides.NO)
             message = new Propose(p.key(), p.proposal(), p.promiseNext(), p.pruneUpTo(), Propose.Decides.ON_ACCEPT);
+        if (options.bug() == SimStore.Bug.OWN_VOTE_NOT_AWAITED && from.equals(to) && message instanceof Propose p
+                && p.decides() == Propose.Decides.NO) { // the other voters get it before our replica's vote is durable
+            for (Electorate e : electoratesOf(p.key()))
+                for (NodeId voter : e.voters()) if (!voter.equals(from)) network(from, voter, p);
+        }
         Object delivered = message;
         Node target = node(to);
         if (from.equals(to)) { // local: no network, never lost

@@ -30,12 +30,15 @@ import java.util.function.Consumer;
  * writes promises and acceptances without a sync, as commits are (§4.15: what the server's {@code paxos_sync:
  * commitlog} does, and a bug only where power losses are simulated), {@link Bug#UNSYNCED_CLEARING_COMMITS} writes
  * a commit that clears the replica's acceptance without a sync, and {@link Bug#CLAIMED_DECISIONS} (planted in the
- * simulated network) makes every proposal claim that its acceptance decides it, votes first or not (§4.6.1).
+ * simulated network) makes every proposal claim that its acceptance decides it, votes first or not (§4.6.1), and
+ * {@link Bug#OWN_VOTE_NOT_AWAITED} (in the network too) sends a proposal its coordinator holds back for its own
+ * replica's vote to the other voters at once, although that replica may have promised its ballot in memory only
+ * (§4.2.5).
  */
 final class SimStore implements PaxosStore {
     enum Bug {
         NONE, FORGET_PROMISES, IGNORE_PLAIN_WRITES, ACKNOWLEDGE_BEFORE_DURABLE, JOINER_VOTES, UNSYNCED_VOTES,
-        UNSYNCED_CLEARING_COMMITS, CLAIMED_DECISIONS
+        UNSYNCED_CLEARING_COMMITS, CLAIMED_DECISIONS, OWN_VOTE_NOT_AWAITED
     }
 
     /** A decree as applied here, for the agreement check. */
