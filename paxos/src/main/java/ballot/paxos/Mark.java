@@ -68,6 +68,11 @@ public enum Mark {
      * and its requests run again (§4.2.5).
      */
     OWN_REFUSAL_WITHHELD_PROPOSAL,
+    /**
+     * Our replica did not vote within a retransmission interval on a proposal of a ballot it had promised in memory
+     * only: the other replicas were never sent it, and it stays in doubt until the next prepare (§4.2.5).
+     */
+    OWN_VOTE_OVERDUE,
     /** More deferred promises waited than allowed: the oldest was written out on its own (§4.2.5). */
     DEFERRED_PROMISE_WRITTEN_OUT,
     /** A partition's registers were deleted: nothing could need them any more (§4.13). */

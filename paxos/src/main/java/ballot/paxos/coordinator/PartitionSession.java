@@ -83,6 +83,12 @@ final class PartitionSession {
      * another replica before ours has accepted it, durably. Null once it has, or when a new prepare begins.
      */
     private Ballot promisedInMemory;
+    /**
+     * Our replica refused, or did not answer in time, a proposal it had to vote on first: the next prepare asks it for
+     * a durable promise, so that the round does not hinge on its vote again (a replay it refuses as stale, a failing
+     * disk).
+     */
+    private boolean ownPromiseDurableNext;
     long lastActiveNanos;
     /** Owned by {@link CasCoordinator}: whether this session is in its eviction queue, and its activity when queued. */
     boolean awaitingEviction;
@@ -227,16 +233,17 @@ final class PartitionSession {
         if (inDoubt != null) // they may be found never applied and rejoin this round (§4.10)
             for (Pending p : inDoubt.requests()) queries.add(p.request.query());
         Round r = new Round(Phase.PREPARE, batch, false);
-        r.prepare = new PrepareRound(ballot, new ArrayList<>(queries), electorate);
+        r.prepare = new PrepareRound(ballot, new ArrayList<>(queries), electorate, !ownPromiseDurableNext);
+        ownPromiseDurableNext = false;
         r.nextRetransmitNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
         round = r;
         ctx.mark(Mark.PREPARE);
-        for (NodeId n : electorate.voters()) ctx.transport.send(n, prepare(n, ballot, r.prepare.queries));
+        for (NodeId n : electorate.voters()) ctx.transport.send(n, prepare(n, r.prepare));
     }
 
     /** Our own replica may keep the promise in memory until its next write, which proposals wait for (§4.2.5). */
-    private Prepare prepare(NodeId to, Ballot ballot, List<Bytes> queries) {
-        return new Prepare(key, ballot, queries, to.equals(ctx.self));
+    private Prepare prepare(NodeId to, PrepareRound pr) {
+        return new Prepare(key, pr.ballot, pr.queries, pr.ownPromiseInMemory && to.equals(ctx.self));
     }
 
     private void startPropose(Round r, Proposal proposal, Set<NodeId> recipients) {
@@ -320,7 +327,7 @@ final class PartitionSession {
         PrepareRound pr = r.prepare;
         countRoundTrip(r, pr.promises.keySet());
         PromiseAnalysis analysis = PromiseAnalysis.of(electorate, pr.promises, inDoubt == null ? null : inDoubt.proposal());
-        if (pr.promises.containsKey(ctx.self)) promisedInMemory = pr.ballot; // our prepare was local (§4.2.5)
+        if (pr.ownPromiseInMemory && pr.promises.containsKey(ctx.self)) promisedInMemory = pr.ballot; // §4.2.5
         if (analysis.someStale()) ctx.mark(Mark.PREPARE_FOUND_STALE_COMMIT);
         if (!analysis.dead().isEmpty()) ctx.mark(Mark.PREPARE_SKIPPED_DEAD_PROPOSAL);
         r.states = mergeReads(pr);
@@ -429,8 +436,10 @@ final class PartitionSession {
             if (r.prepare != null && r.phase == Phase.PREPARE && r.prepare.add(from, rejected)) onPrepareProgress();
         } else if (r.propose != null && r.propose.add(from, rejected)) {
             // Our replica refused a ballot it may hold only in memory: nobody else gets the proposal (§4.2.5).
-            if (from.equals(ctx.self) && r.propose.proposal.ballot().equals(promisedInMemory) && r.propose.withdrawHeldBack())
+            if (from.equals(ctx.self) && r.propose.proposal.ballot().equals(promisedInMemory) && r.propose.withdrawHeldBack()) {
                 ctx.mark(Mark.OWN_REFUSAL_WITHHELD_PROPOSAL);
+                ownPromiseDurableNext = true;
+            }
             if (r.propose.blocked()) onProposeBlocked();
             else releaseHeldBack(r.propose);
         }
@@ -473,6 +482,7 @@ final class PartitionSession {
                 r.batch.addAll(0, inDoubt.requests());
                 inDoubt = null;
             }
+            acknowledgeAppliedOnAccept(pr, decree);
             Map<Bytes, Bytes> before = r.states;
             held = holdNext ? Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare,
                     () -> Evaluation.applyEntries(ctx.model, before, proposal.entries(), proposal.ballot()), decree) : null;
@@ -496,11 +506,19 @@ final class PartitionSession {
         if (!holdNext) held = null;
         else if (r.fast) held = held.next(pr.promiseNext, e.finalStates, decree, pr.rejectedFor(Rejected.Reason.STALE));
         else held = Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, e.finalStates, decree);
-        pr.accepts.forEach((node, accepted) -> { // the deciding acceptance also applied the decree (§4.6.1)
-            if (accepted.applied()) acknowledgeCommit(decree.ballot(), node, true);
-        });
+        acknowledgeAppliedOnAccept(pr, decree);
         sendCommit(cr, held != null && !queue.isEmpty());
         startIfIdle();
+    }
+
+    /**
+     * Acceptances that also applied the decree (§4.6.1) arrived before its commit round existed: count them now. A
+     * replay held back for our replica's vote (§4.2.5) is applied on acceptance too.
+     */
+    private void acknowledgeAppliedOnAccept(ProposeRound pr, Decree decree) {
+        pr.accepts.forEach((node, accepted) -> {
+            if (accepted.applied()) acknowledgeCommit(decree.ballot(), node, true);
+        });
     }
 
     /** A quorum of acceptances became impossible: retry, or keep the proposal in doubt (§4.9, §4.10). */
@@ -730,12 +748,18 @@ final class PartitionSession {
         r.nextRetransmitNanos = now + ctx.retransmitNanos;
         if (r.phase == Phase.PREPARE) {
             for (NodeId n : electorate.voters())
-                if (!r.prepare.replied(n)) ctx.transport.send(n, prepare(n, r.prepare.ballot, r.prepare.queries));
+                if (!r.prepare.replied(n)) ctx.transport.send(n, prepare(n, r.prepare));
         } else {
-            // Held-back recipients too, as our replica's vote is overdue; not while its promise may be in memory only.
             ProposeRound pr = r.propose;
-            boolean awaitOwn = pr.proposal.ballot().equals(promisedInMemory);
-            for (NodeId n : pr.silent()) if (!awaitOwn || !pr.heldBack(n)) ctx.transport.send(n, pr.proposeTo(n));
+            if (pr.proposal.ballot().equals(promisedInMemory) && pr.withdrawHeldBack()) {
+                // Our replica's vote is overdue and its promise may be in memory only: the others never get this
+                // proposal; our replica may still accept it, so it is in doubt, and the next prepare is durable.
+                ctx.mark(Mark.OWN_VOTE_OVERDUE);
+                ownPromiseDurableNext = true;
+                onProposeBlocked();
+                return;
+            }
+            for (NodeId n : pr.silent()) ctx.transport.send(n, pr.proposeTo(n)); // held-back ones too: our vote is overdue
         }
     }
 

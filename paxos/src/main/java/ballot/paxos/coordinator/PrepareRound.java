@@ -18,13 +18,16 @@ final class PrepareRound {
     final Ballot ballot;
     final List<Bytes> queries;
     final Electorate electorate;
+    /** Our own replica may keep its promise in memory (docs/paxos.md §4.2.5): the prepare it is sent says so. */
+    final boolean ownPromiseInMemory;
     final Map<NodeId, Promise> promises = new LinkedHashMap<>();
     final Map<NodeId, Rejected> rejections = new LinkedHashMap<>();
 
-    PrepareRound(Ballot ballot, List<Bytes> queries, Electorate electorate) {
+    PrepareRound(Ballot ballot, List<Bytes> queries, Electorate electorate, boolean ownPromiseInMemory) {
         this.ballot = ballot;
         this.queries = List.copyOf(queries);
         this.electorate = electorate;
+        this.ownPromiseInMemory = ownPromiseInMemory;
     }
 
     /** Records a reply; false if it is not for this round or is a duplicate. */

@@ -479,6 +479,54 @@ class CoordinatorScenarioTest {
         for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(5L);
     }
 
+    /**
+     * §4.2.5: a checked proposal our replica refuses as stale (a plain write reached it since) must be finished by the
+     * others. The replay waits for our replica's vote and is refused, so the next prepare asks for a durable promise,
+     * and that round's replay goes to every replica at once, as it did before promises were kept in memory.
+     */
+    @Test
+    void aReplayOurReplicaRefusesIsFinishedByTheOthersAfterADurablePrepare() {
+        ManualCluster c = new ManualCluster();
+        c.submit(N2, c.cas(null, 1L), SimLevel.ANY);
+        c.deliverAll();
+        c.plainWrite(7, N1); // only n1: n2 and n3 still have the versions n2's held promise expects
+        c.submit(N2, c.cas(1L, 2L), SimLevel.ANY);
+        c.deliver(is(Propose.class).and(to(N2))); // only n2 accepts the fast proposal; its coordinator dies
+        c.inFlight.clear();
+        c.restartCoordinator(N2, 1);
+
+        List<CasResult> read = c.submit(N1, c.read(), SimLevel.QUORUM);
+        for (int i = 0; i < 10 && read.isEmpty(); i++) {
+            c.deliver(e -> true, 200); // bounded: the replay could be refused round after round
+            c.advance(Duration.ofMillis(20));
+        }
+        assertThat(c.marks.get(Mark.OWN_REFUSAL_WITHHELD_PROPOSAL)).as("our replica refused the first replay once").isEqualTo(1);
+        assertThat(c.marks.get(Mark.PREPARE_FOUND_INCOMPLETE)).as("found by both prepares").isEqualTo(2);
+        assertThat(read).singleElement().satisfies(x -> {
+            assertThat(x.outcome()).isEqualTo(Outcome.NOT_APPLIED);
+            assertThat(v(x)).isEqualTo(2L); // the replay was decided by n2 and n3
+        });
+    }
+
+    /**
+     * §4.2.5: our replica does not vote within a retransmission interval (a slow or failing disk): the others never get
+     * the proposal, which stays in doubt, and the next prepare, durable this time, settles it.
+     */
+    @Test
+    void anOverdueVoteOfOurReplicaLeavesTheProposalInDoubtUntilADurablePrepare() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> write = c.submit(N1, c.set(5), SimLevel.QUORUM);
+        c.deliver(is(Prepare.class).or(is(Promise.class)));
+        c.advance(Duration.ofMillis(60)); // n1's proposal to its own replica is still in flight
+        assertThat(c.marks).containsKeys(Mark.OWN_VOTE_OVERDUE, Mark.PROPOSAL_IN_DOUBT);
+        assertThat(c.inFlight).filteredOn(is(Propose.class)).as("the others were never sent it")
+                .allMatch(to(N1));
+        c.deliverAll(); // our replica accepts it late; the durable prepare finds it and finishes it
+        assertThat(c.marks).containsKey(Mark.IN_DOUBT_RESOLVED_APPLIED);
+        assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(5L);
+    }
+
     /** §4.10: our proposal lost to a later ballot after one replica accepted it; the next prepare finds and finishes it. */
     @Test
     void inDoubtProposalFoundAndFinishedIsApplied() {

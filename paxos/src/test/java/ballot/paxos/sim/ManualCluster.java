@@ -167,9 +167,14 @@ final class ManualCluster {
 
     /** Delivers matching messages (and what they cause) until none match; others stay in flight. */
     int deliver(Predicate<Envelope> which) {
+        return deliver(which, Integer.MAX_VALUE);
+    }
+
+    /** The same, stopping after {@code max} deliveries (a scenario that might not settle). */
+    int deliver(Predicate<Envelope> which, int max) {
         int delivered = 0;
         boolean progress = true;
-        while (progress) {
+        while (progress && delivered < max) {
             progress = false;
             for (Iterator<Envelope> it = inFlight.iterator(); it.hasNext(); ) {
                 Envelope e = it.next();
