@@ -83,11 +83,7 @@ final class PartitionSession {
      * another replica before ours has accepted it, durably. Null once it has, or when a new prepare begins.
      */
     private Ballot promisedInMemory;
-    /**
-     * Our replica refused, or did not answer in time, a proposal it had to vote on first: the next prepare asks it for
-     * a durable promise, so that the round does not hinge on its vote again (a replay it refuses as stale, a failing
-     * disk).
-     */
+    /** The next prepare asks our replica for a durable promise ({@link #withholdFromOthers}). */
     private boolean ownPromiseDurableNext;
     long lastActiveNanos;
     /** Owned by {@link CasCoordinator}: whether this session is in its eviction queue, and its activity when queued. */
@@ -435,11 +431,7 @@ final class PartitionSession {
         if (rejected.phase() == Rejected.Phase.PREPARE) {
             if (r.prepare != null && r.phase == Phase.PREPARE && r.prepare.add(from, rejected)) onPrepareProgress();
         } else if (r.propose != null && r.propose.add(from, rejected)) {
-            // Our replica refused a ballot it may hold only in memory: nobody else gets the proposal (§4.2.5).
-            if (from.equals(ctx.self) && r.propose.proposal.ballot().equals(promisedInMemory) && r.propose.withdrawHeldBack()) {
-                ctx.mark(Mark.OWN_REFUSAL_WITHHELD_PROPOSAL);
-                ownPromiseDurableNext = true;
-            }
+            if (from.equals(ctx.self)) withholdFromOthers(r.propose, Mark.OWN_REFUSAL_WITHHELD_PROPOSAL);
             if (r.propose.blocked()) onProposeBlocked();
             else releaseHeldBack(r.propose);
         }
@@ -512,6 +504,18 @@ final class PartitionSession {
     }
 
     /**
+     * Our replica refused, or has not voted within a retransmission interval on, a proposal of a ballot it may hold
+     * only in memory (§4.2.5): the held-back replicas never get it, and the next prepare asks our replica for a durable
+     * promise, so that the round does not hinge on its vote again. False if there was nothing to withhold.
+     */
+    private boolean withholdFromOthers(ProposeRound pr, Mark why) {
+        if (!pr.proposal.ballot().equals(promisedInMemory) || !pr.withdrawHeldBack()) return false;
+        ctx.mark(why);
+        ownPromiseDurableNext = true;
+        return true;
+    }
+
+    /**
      * Acceptances that also applied the decree (§4.6.1) arrived before its commit round existed: count them now. A
      * replay held back for our replica's vote (§4.2.5) is applied on acceptance too.
      */
@@ -529,7 +533,7 @@ final class PartitionSession {
         Set<NodeId> stale = pr.rejectedFor(Rejected.Reason.STALE);
         boolean contended = !pr.rejectedFor(Rejected.Reason.SUPERSEDED).isEmpty();
         countRoundTrip(r, pr.rejections.keySet());
-        if (r.fast) ctx.mark(stale.isEmpty() ? Mark.FAST_PATH_SUPERSEDED : Mark.FAST_PATH_STALE);
+        if (r.fast && !pr.rejections.isEmpty()) ctx.mark(stale.isEmpty() ? Mark.FAST_PATH_SUPERSEDED : Mark.FAST_PATH_STALE);
         held = null;
         round = null;
         sendCommitNow(proposal.predecessor().ballot()); // the refusers did not apply the predecessor it carried
@@ -751,12 +755,8 @@ final class PartitionSession {
                 if (!r.prepare.replied(n)) ctx.transport.send(n, prepare(n, r.prepare));
         } else {
             ProposeRound pr = r.propose;
-            if (pr.proposal.ballot().equals(promisedInMemory) && pr.withdrawHeldBack()) {
-                // Our replica's vote is overdue and its promise may be in memory only: the others never get this
-                // proposal; our replica may still accept it, so it is in doubt, and the next prepare is durable.
-                ctx.mark(Mark.OWN_VOTE_OVERDUE);
-                ownPromiseDurableNext = true;
-                onProposeBlocked();
+            if (withholdFromOthers(pr, Mark.OWN_VOTE_OVERDUE)) {
+                onProposeBlocked(); // our replica may still accept it: in doubt
                 return;
             }
             for (NodeId n : pr.silent()) ctx.transport.send(n, pr.proposeTo(n)); // held-back ones too: our vote is overdue
