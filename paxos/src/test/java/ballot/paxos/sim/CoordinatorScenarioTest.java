@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ballot.paxos.Bytes;
 import ballot.paxos.Electorate;
 import ballot.paxos.Mark;
+import ballot.paxos.NodeId;
 import ballot.paxos.PaxosKey;
 import ballot.paxos.coordinator.BallotTooEarly;
 import ballot.paxos.coordinator.CasCoordinator;
@@ -133,6 +134,7 @@ class CoordinatorScenarioTest {
         c.deliver(is(Propose.class).and(to(N3)));
         c.inFlight.clear();
         c.restartCoordinator(N4, 1); // the first coordinator dies with its proposal accepted only by n3
+        assertThat(c.stores.get(N3).load(ManualCluster.KEY).accepted()).isNotNull();
 
         List<CasResult> r = c.submit(N2, c.cas(null, 20L), SimLevel.ANY);
         c.drop(is(Prepare.class).and(to(N1)));
@@ -154,11 +156,12 @@ class CoordinatorScenarioTest {
     @Test
     void registersAnOldProposalIsOutrankedByAreNotPurged() {
         ManualCluster c = new ManualCluster();
-        c.submit(N1, c.set(10), SimLevel.ANY);
+        c.submit(N4, c.set(10), SimLevel.ANY); // not a replica: it proposes to all three at once
         c.deliver(is(Prepare.class).or(is(Promise.class)));
         c.deliver(is(Propose.class).and(to(N3)));
         c.inFlight.clear();
-        c.restartCoordinator(N1, 1); // n3 holds the accepted set(10), never decided
+        c.restartCoordinator(N4, 1); // n3 holds the accepted set(10), never decided
+        assertThat(c.stores.get(N3).load(ManualCluster.KEY).accepted()).isNotNull();
 
         List<CasResult> later = c.submit(N2, c.set(20), SimLevel.QUORUM);
         c.deliver(to(N3).negate()); // decided and applied by n1 and n2; everything for n3 stays in flight
@@ -203,13 +206,7 @@ class CoordinatorScenarioTest {
     @Test
     void staleFastProposalIsNeverFinished() {
         ManualCluster c = new ManualCluster();
-        c.submit(N1, c.cas(null, 1L), SimLevel.ANY);
-        c.deliverAll();
-        c.plainWrite(7, N2, N3);
-        c.submit(N1, c.cas(1L, 2L), SimLevel.ANY);
-        c.deliver(is(Propose.class).and(to(N1))); // only n1 (not hit by the plain write) accepts
-        c.inFlight.clear();
-        c.restartCoordinator(N1, 1);
+        orphanedFastProposal(c, N1, N2, N3); // only n1, not hit by the plain write, accepts it
 
         List<CasResult> read = c.submit(N4, c.read(), SimLevel.ANY);
         c.deliverAll();
@@ -225,6 +222,20 @@ class CoordinatorScenarioTest {
         c.deliverAll();
         assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
         for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(3L);
+    }
+
+    /**
+     * v = 1 is decided, then a plain write of p = 7 reaches {@code plainWriteAt}; {@code coordinator}'s fast proposal of
+     * v = 2, checked against the versions it read before, is accepted by its own replica only, and the coordinator dies.
+     */
+    private static void orphanedFastProposal(ManualCluster c, NodeId coordinator, NodeId... plainWriteAt) {
+        c.submit(coordinator, c.cas(null, 1L), SimLevel.ANY);
+        c.deliverAll();
+        c.plainWrite(7, plainWriteAt);
+        c.submit(coordinator, c.cas(1L, 2L), SimLevel.ANY);
+        c.deliver(is(Propose.class).and(to(coordinator)));
+        c.inFlight.clear();
+        c.restartCoordinator(coordinator, 1);
     }
 
     /**
@@ -299,10 +310,11 @@ class CoordinatorScenarioTest {
     @Test
     void timeoutAfterPossibleAcceptIsUnknown() {
         ManualCluster c = new ManualCluster();
-        List<CasResult> r = c.submit(N1, c.set(5), SimLevel.ANY);
+        List<CasResult> r = c.submit(N4, c.set(5), SimLevel.ANY); // not a replica: it proposes to all three at once
         c.deliver(is(Prepare.class).or(is(Promise.class)));
         c.deliver(is(Propose.class).and(to(N2)));
         c.drop(e -> true); // n2's acceptance is lost; nothing else arrives
+        assertThat(c.stores.get(N2).load(ManualCluster.KEY).accepted()).isNotNull();
         c.advance(Duration.ofMillis(1100));
         assertThat(r).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.UNKNOWN);
         assertThat(c.marks).containsKey(Mark.RETRANSMIT);
@@ -449,7 +461,8 @@ class CoordinatorScenarioTest {
         List<CasResult> lost = c.submit(N1, c.set(5), SimLevel.ANY);
         c.deliver(is(Prepare.class).or(is(Promise.class)));
         c.crash(N1, 1);
-        for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.stores.get(n).load(ManualCluster.KEY).accepted()).isNull();
+        assertThat(c.stores.get(N1).load(ManualCluster.KEY).promised().isZero()).as("the crash took the promise").isTrue();
+        assertThat(c.inFlight).as("no proposal of the ballot left n1").noneMatch(is(Propose.class));
         List<CasResult> next = c.submit(N1, c.cas(null, 6L), SimLevel.QUORUM);
         c.deliverAll();
         assertThat(lost).as("the crashed coordinator's request gets no answer").isEmpty();
@@ -487,13 +500,7 @@ class CoordinatorScenarioTest {
     @Test
     void aReplayOurReplicaRefusesIsFinishedByTheOthersAfterADurablePrepare() {
         ManualCluster c = new ManualCluster();
-        c.submit(N2, c.cas(null, 1L), SimLevel.ANY);
-        c.deliverAll();
-        c.plainWrite(7, N1); // only n1: n2 and n3 still have the versions n2's held promise expects
-        c.submit(N2, c.cas(1L, 2L), SimLevel.ANY);
-        c.deliver(is(Propose.class).and(to(N2))); // only n2 accepts the fast proposal; its coordinator dies
-        c.inFlight.clear();
-        c.restartCoordinator(N2, 1);
+        orphanedFastProposal(c, N2, N1); // n2 and n3 still have the versions n2's held promise expects
 
         List<CasResult> read = c.submit(N1, c.read(), SimLevel.QUORUM);
         for (int i = 0; i < 10 && read.isEmpty(); i++) {
@@ -520,7 +527,7 @@ class CoordinatorScenarioTest {
         c.advance(Duration.ofMillis(60)); // n1's proposal to its own replica is still in flight
         assertThat(c.marks).containsKeys(Mark.OWN_VOTE_OVERDUE, Mark.PROPOSAL_IN_DOUBT);
         assertThat(c.inFlight).filteredOn(is(Propose.class)).as("the others were never sent it")
-                .allMatch(to(N1));
+                .singleElement().matches(to(N1));
         c.deliverAll(); // our replica accepts it late; the durable prepare finds it and finishes it
         assertThat(c.marks).containsKey(Mark.IN_DOUBT_RESOLVED_APPLIED);
         assertThat(write).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);

@@ -78,9 +78,10 @@ class PlantedBugSimulationTest {
     }
 
     /**
-     * A proposal sent to the other voters before the coordinator's own replica accepted it durably, while that replica
-     * had promised its ballot in memory only: a crash forgets the promise, and a lower ballot can then be decided
-     * without seeing what the other voters accept (§4.2.5).
+     * A proposal sent to the other voters before the coordinator's own replica accepted it, while that replica may hold
+     * its ballot's promise in memory only (§4.2.5): when that replica refuses it, its requests run again although the
+     * others may decide it. (A crash that forgets the promise is the other hazard; the simulation seldom meets it, and
+     * {@code CoordinatorScenarioTest.aCrashBeforeOurReplicaAcceptsLeavesNothingOfTheBallot} scripts it.)
      */
     @Test
     void checkerFindsProposalsSentBeforeAPromiseInMemoryIsDurable() {
