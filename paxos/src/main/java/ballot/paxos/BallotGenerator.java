@@ -7,7 +7,9 @@ import ballot.paxos.spi.Clock;
  * incarnation), strictly increasing per generator even when the clock steps back (docs/paxos.md §4.1).
  *
  * <p>The incarnation must differ between runs of the same node (the server persists a restart counter), because
- * after a restart the wall clock may be behind the ballots issued before it. Not thread-safe: one per coordinator.
+ * after a restart the wall clock may be behind the ballots issued before it. Two generators of one node and
+ * incarnation may issue the same ballot, so coordinators that may coordinate the same partition share one. Not
+ * thread-safe: its coordinators run on one thread.
  */
 public final class BallotGenerator {
     private final Clock clock;
@@ -20,6 +22,11 @@ public final class BallotGenerator {
         this.clock = clock;
         this.node = node.id();
         this.incarnation = incarnation;
+    }
+
+    /** Whether this generator's ballots carry {@code node} and {@code incarnation}. */
+    public boolean issuesFor(NodeId node, int incarnation) {
+        return this.node == node.id() && this.incarnation == incarnation;
     }
 
     /** A ballot after every ballot issued before, with {@code micros >= minMicros}. */

@@ -26,6 +26,7 @@ import ballot.cql.trace.Tracing;
 import ballot.net.LogThrottle;
 import ballot.net.Messaging;
 import ballot.net.MessagingException;
+import ballot.paxos.BallotGenerator;
 import ballot.paxos.Bytes;
 import ballot.paxos.Electorate;
 import ballot.paxos.NodeId;
@@ -749,8 +750,11 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
             acceptor = new AcceptorShell(self, store, this::execute, stats::mark, key -> abstained.test(CqlValues.tableId(key)),
                     CACHED_REGISTERS_PER_LANE, DEFERRED_PROMISES_PER_LANE);
             SplittableRandom random = new SplittableRandom(new SecureRandom().nextLong());
-            firstClass = new ClassCoordinator(this, false, random.split());
-            backgroundClass = new ClassCoordinator(this, true, random.split());
+            // One generator for both: a partition of a table this node learns of late moves from the first class to
+            // the background one (isBackground), and its ballots must stay unique (docs/paxos.md §4.1).
+            BallotGenerator ballots = new BallotGenerator(clock, self, incarnation);
+            firstClass = new ClassCoordinator(this, false, random.split(), ballots);
+            backgroundClass = new ClassCoordinator(this, true, random.split(), ballots);
             ticks = new DemandTicker(ticker, options.tick(), () -> !quiet, () -> {
                 firstClass.tick();
                 if (background != null) backgroundClass.tick(); // without a background keyspace it has no partitions
@@ -820,11 +824,12 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         /** The coordinator's queues after its last tick; written on the lane, read by the metrics gauges. */
         volatile PaxosStats.Queues queues = PaxosStats.Queues.EMPTY;
 
-        ClassCoordinator(Lane lane, boolean background, SplittableRandom random) {
+        ClassCoordinator(Lane lane, boolean background, SplittableRandom random, BallotGenerator ballots) {
             this.lane = lane;
             this.background = background;
             this.coordinator = CasCoordinator.builder()
                     .self(self, incarnation)
+                    .ballots(ballots)
                     .transport(transport)
                     .clock(clock)
                     .random(random::nextLong)

@@ -223,6 +223,7 @@ public final class CasCoordinator {
         private Duration sessionIdle = Duration.ofSeconds(10);
         private int idleSessionsMax = 1024;
         private boolean fastPath = true;
+        private BallotGenerator ballots;
 
         private Builder() {}
 
@@ -230,6 +231,16 @@ public final class CasCoordinator {
         public Builder self(NodeId self, int incarnation) {
             this.self = self;
             this.incarnation = incarnation;
+            return this;
+        }
+
+        /**
+         * The generator to issue ballots from, when this coordinator shares one with others of this node that run on
+         * the same thread and may coordinate the same partition: ballots of one node are unique only if one generator
+         * issues them (§4.1). By default the coordinator has its own.
+         */
+        public Builder ballots(BallotGenerator ballots) {
+            this.ballots = ballots;
             return this;
         }
 
@@ -342,7 +353,9 @@ public final class CasCoordinator {
             notNegative(commitRetry, "commitRetry");
             notNegative(sessionIdle, "sessionIdle");
             if (idleSessionsMax < 0) throw new IllegalArgumentException("idleSessionsMax is " + idleSessionsMax + "; must be >= 0");
-            Context ctx = new Context(self, transport, clock, new BallotGenerator(clock, self, incarnation), readModel,
+            if (ballots != null && !ballots.issuesFor(self, incarnation))
+                throw new IllegalArgumentException("ballots are issued for another node or incarnation than " + self + "/" + incarnation);
+            Context ctx = new Context(self, transport, clock, ballots != null ? ballots : new BallotGenerator(clock, self, incarnation), readModel,
                     observer, new Backoff(random, backoffBase.toNanos(), backoffMax.toNanos()), batchSizeMax,
                     retransmit.toNanos(), recoveryGrace.toNanos(), commitRetry.toNanos(), fastPath, partitionQueueMax);
             return new CasCoordinator(ctx, sessionIdle.toNanos(), idleSessionsMax);
