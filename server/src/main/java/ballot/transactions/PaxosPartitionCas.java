@@ -285,6 +285,20 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
             return null;
         }
 
+        /**
+         * A placement that placed its intent is followed on this partition by its transaction's finish (docs/txn.md §4),
+         * on this node's Paxos when the steps travel to the partition's first replica as the finish does (§11.1); a CAS
+         * that only rolled a blocker forward is followed by the steps themselves, here. The decree's commit then rides
+         * on that round instead of costing the other replicas a write of its own (docs/paxos.md §4.6).
+         */
+        @Override
+        public boolean followedSoon() {
+            if (resolving) return error == null;
+            List<Reply> replies = last;
+            return replies != null && replies.get(replies.size() - 1) instanceof Reply.Placement<?> p
+                    && p.outcome() == Reply.Placement.Outcome.PLACED && TxnStepCodec.travels(steps);
+        }
+
         /** Whether the CAS only rolled a committed blocker forward, so the steps must be sent again. */
         boolean resolvedFirst(CasResult result) {
             return resolving && error == null && (result.outcome() == CasResult.Outcome.APPLIED || result.outcome() == CasResult.Outcome.COMMIT_TIMEOUT);

@@ -602,6 +602,59 @@ class CoordinatorScenarioTest {
     }
 
     /**
+     * §4.6: a request that announces a follow-up (a transaction's placement) leaves its commit to the follow-up's fast
+     * proposal: no replica gets a commit message of its own, and each applies the decree as the predecessor of the next.
+     */
+    @Test
+    void aCommitKeptForAnAnnouncedFollowUpRidesOnIt() {
+        ManualCluster c = new ManualCluster();
+        List<ManualCluster.Envelope> commits = new ArrayList<>();
+        List<CasResult> first = c.submit(N4, followedSoon(c.cas(null, 1L)), SimLevel.ANY);
+        c.deliver(recordingCommits(commits));
+        assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(c.marks).containsKey(Mark.COMMIT_KEPT_FOR_FOLLOW_UP).doesNotContainKey(Mark.COMMIT_PIGGYBACKED);
+        assertThat(commits).isEmpty();
+        assertThat(List.of(N1, N2, N3)).allSatisfy(n -> assertThat(c.storedV(n)).isNull()); // decided, not yet applied
+
+        List<CasResult> next = c.submit(N4, c.cas(1L, 2L), SimLevel.ANY);
+        c.deliver(is(ballot.paxos.message.Propose.class).or(is(Accepted.class)).and(e -> !(e.message() instanceof ballot.paxos.message.Commit)));
+        assertThat(next).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(c.marks).containsKeys(Mark.COMMIT_PIGGYBACKED, Mark.FAST_PATH);
+        assertThat(c.marks).doesNotContainKey(Mark.PREPARE_FOUND_INCOMPLETE);
+        assertThat(List.of(N1, N2, N3)).allSatisfy(n -> assertThat(c.storedV(n)).isEqualTo(1L)); // applied with the accept
+        assertThat(commits).isEmpty();
+    }
+
+    /** §4.6: a kept commit whose announced follow-up never comes goes on its own after a retransmission interval. */
+    @Test
+    void aCommitKeptForAFollowUpThatNeverComesIsSentByTheTimer() {
+        ManualCluster c = new ManualCluster();
+        List<ManualCluster.Envelope> commits = new ArrayList<>();
+        List<CasResult> first = c.submit(N4, followedSoon(c.cas(null, 1L)), SimLevel.ANY);
+        c.deliver(recordingCommits(commits));
+        assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(commits).isEmpty();
+        c.advance(Duration.ofMillis(40));
+        assertThat(c.inFlight).noneMatch(is(ballot.paxos.message.Commit.class)); // still waiting for the follow-up
+        c.advance(Duration.ofMillis(20)); // past the 50 ms retransmission interval
+        c.deliver(recordingCommits(commits));
+        assertThat(commits).extracting(ManualCluster.Envelope::to).containsExactlyInAnyOrder(N1, N2, N3);
+        assertThat(List.of(N1, N2, N3)).allSatisfy(n -> assertThat(c.storedV(n)).isEqualTo(1L));
+    }
+
+    private static SimRequest followedSoon(SimRequest r) {
+        return new SimRequest(r.kind(), r.expected(), r.write(), r.query(), true);
+    }
+
+    /** Delivers everything, noting the commits among it. */
+    private static java.util.function.Predicate<ManualCluster.Envelope> recordingCommits(List<ManualCluster.Envelope> commits) {
+        return e -> {
+            if (e.message() instanceof ballot.paxos.message.Commit) commits.add(e);
+            return true;
+        };
+    }
+
+    /**
      * §4.6: a LOCAL_SERIAL round whose data center holds one replica. Its acceptance decides, but the other data
      * centers' replicas (learners) never vote: they get the commit, and the decree is pruned once they applied it.
      */
