@@ -61,6 +61,26 @@ final class CqlReadModel implements ReadModel {
         return CqlValues.encodeResult(data, q.txnState(), TxnCell.newer(current.txn(), entry.txn()));
     }
 
+    /**
+     * A query of the static row alone (no slices) is contained in any query of the same table that reads the
+     * transaction state if it does: every read carries the partition's deletion, all its range tombstones and its
+     * static row (TableStore), so the wider result without its rows is exactly such a read. A query is also contained
+     * in one of the same rows that reads the transaction state besides. This lets a transaction's finish, which reads
+     * only the state, go on the promise its placement left (docs/paxos.md §4.8).
+     */
+    @Override
+    public Bytes narrow(Bytes query, Bytes wider, Bytes result) {
+        CqlValues.Query q = CqlValues.Query.decode(query);
+        CqlValues.Query w = CqlValues.Query.decode(wider);
+        if (!q.tableId().equals(w.tableId()) || (q.txnState() && !w.txnState())) return null;
+        boolean noRows = q.slices().isEmpty();
+        if (!noRows && !(q.slices().equals(w.slices()) && q.reversed() == w.reversed())) return null;
+        CqlValues.Result r = CqlValues.decodeResultWithTxn(result);
+        PartitionData d = r.data();
+        PartitionData data = noRows ? new PartitionData(d.key(), d.partitionDeletion(), d.rangeTombstones(), d.staticRow(), List.of()) : d;
+        return CqlValues.encodeResult(data, q.txnState(), q.txnState() ? r.txn() : null);
+    }
+
     /** What a read of {@code query} would return of the update alone: its rows in the query's slices, all deletions. */
     static PartitionData within(TableMetadata table, CqlValues.Query query, PartitionUpdate update) {
         List<Row> rows = new ArrayList<>();

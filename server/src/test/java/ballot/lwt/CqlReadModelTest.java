@@ -182,6 +182,45 @@ class CqlReadModelTest {
         }
     }
 
+    /**
+     * A held promise answers a narrower query from a wider one's state (docs/paxos.md §4.8): what {@link
+     * CqlReadModel#narrow} makes of a read of the wider query equals reading the narrower one, with and without the
+     * transaction state; a query whose rows the wider one does not read is not narrowed.
+     */
+    @Test
+    void narrowingAWiderReadEqualsReadingTheNarrowerQuery() {
+        long seed = Long.getLong("ballot.seed", new Random().nextLong());
+        Random random = new Random(seed);
+        stores = new RocksPaxosStore[] {replica("n")};
+        RocksPaxosStore store = stores[0];
+        Bytes staticOnlyWithState = CqlValues.Query.of(table.id(), new ReadSpec(List.of(), false, 1, 1, NOW), true).encode();
+        Bytes allWithState = CqlValues.Query.of(table.id(), ReadSpec.all(NOW), true).encode();
+        List<Bytes> all = new ArrayList<>(queries);
+        all.add(staticOnlyWithState);
+        all.add(allWithState);
+        int narrowed = 0;
+        for (int i = 0; i < 200; i++) {
+            write(store, randomUpdate(random, 1 + random.nextInt(1000)));
+            if (i % 20 != 19) continue;
+            List<Bytes> reads = store.read(key, all).results();
+            for (int q = 0; q < all.size(); q++) {
+                for (int w = 0; w < all.size(); w++) {
+                    Bytes narrow = model.narrow(all.get(q), all.get(w), reads.get(w));
+                    if (narrow == null) continue;
+                    narrowed++;
+                    assertThat(canonical(all.get(q), narrow)).as("seed %d query %d from %d", seed, q, w)
+                            .isEqualTo(canonical(all.get(q), reads.get(q)));
+                }
+            }
+        }
+        assertThat(narrowed).isPositive();
+        assertThat(model.narrow(staticOnlyWithState, allWithState, store.read(key, List.of(allWithState)).results().get(0))).isNotNull();
+        assertThat(model.narrow(staticOnlyWithState, queries.get(0), store.read(key, List.of(queries.get(0))).results().get(0)))
+                .as("the wider query does not read the state").isNull();
+        assertThat(model.narrow(queries.get(3), queries.get(4), store.read(key, List.of(queries.get(4))).results().get(0)))
+                .as("other rows").isNull();
+    }
+
     /** Something a statement could write to the partition at {@code timestamp}. */
     private PartitionUpdate randomUpdate(Random random, long timestamp) {
         int s = table.column("s").id(), v = table.column("v").id(), m = table.column("m").id();

@@ -93,12 +93,31 @@ final class Held {
             Bytes state = cache.get(query);
             if (state != null) cache.put(query, model.merge(query, List.of(state, late.read().results().get(i))));
         }
+        cache.keySet().retainAll(epochQueries); // states narrowed from the epoch queries' are taken again when needed
         return true;
     }
 
     boolean covers(List<Pending> batch) {
-        for (Pending p : batch) if (!cache().containsKey(p.request.query())) return false;
+        for (Pending p : batch) if (!cache().containsKey(p.request.query()) && !narrowed(p.request.query())) return false;
         return true;
+    }
+
+    /**
+     * Whether the state of {@code query} could be taken from an epoch query's that reads everything it reads (a
+     * transaction's finish reads only the state its placement read with the rows, §4.8); if so, it is cached until a
+     * late promise changes the epoch queries' states.
+     */
+    private boolean narrowed(Bytes query) {
+        Map<Bytes, Bytes> states = cache();
+        for (Bytes wider : epochQueries) {
+            Bytes state = states.get(wider);
+            Bytes narrow = state == null ? null : model.narrow(query, wider, state);
+            if (narrow != null) {
+                states.put(query, narrow);
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Map<Bytes, Bytes> rejoin(ReadModel model, Map<Bytes, Bytes> states, List<Bytes> queries,

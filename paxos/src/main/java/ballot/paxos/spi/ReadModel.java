@@ -16,4 +16,14 @@ public interface ReadModel {
 
     /** The result {@code query} would return after {@code update} is written with {@code timestampMicros}. */
     Bytes apply(Bytes query, Bytes result, Bytes update, long timestampMicros);
+
+    /**
+     * The result of {@code query} that {@code result}, a result of the query {@code wider}, contains, or null if
+     * {@code wider} does not read everything {@code query} reads. It must be what merging the same replicas' reads of
+     * {@code query} would give, so that a held promise's state answers a narrower query without a read (§4.8). By
+     * default no query covers another.
+     */
+    default Bytes narrow(Bytes query, Bytes wider, Bytes result) {
+        return null;
+    }
 }

@@ -103,5 +103,12 @@ final class SimRow {
             applyInPlace(row, decode(update), timestampMicros, query.toUtf8());
             return encode(row);
         }
+
+        /** A query of some of the cells another reads ({@link #REGISTER} of {@link #ALL}) is its selection. */
+        @Override
+        public Bytes narrow(Bytes query, Bytes wider, Bytes result) {
+            for (char cell : query.toUtf8().toCharArray()) if (!reads(wider, cell)) return null;
+            return select(decode(result), query);
+        }
     };
 }
