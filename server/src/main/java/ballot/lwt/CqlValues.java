@@ -251,7 +251,7 @@ public final class CqlValues {
         LivenessInfo liveness = l.isEmpty() ? l : new LivenessInfo(shift(l.timestamp(), delta), l.ttl(), l.localExpirationTime());
         List<Cell> cells = new ArrayList<>(row.cells().size());
         for (Cell c : row.cells()) {
-            cells.add(new Cell(c.column(), c.path(), c.value(), shift(c.timestamp(), delta), c.ttl(), c.localDeletionTime(), c.counter()));
+            cells.add(c.withTimestamp(shift(c.timestamp(), delta)));
         }
         List<ComplexDeletion> complex = new ArrayList<>(row.complexDeletions().size());
         for (ComplexDeletion d : row.complexDeletions()) complex.add(new ComplexDeletion(d.column(), shift(d.deletion(), delta)));

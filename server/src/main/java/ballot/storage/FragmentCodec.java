@@ -14,7 +14,7 @@ import java.util.List;
  * <pre>
  * flags(1) [liveness: ts(8) ttl(vint) expiry(4)] [deletion: markedAt(8) ldt(4)]
  * [complex deletions: n(vint) (column(vint) markedAt(8) ldt(4))*] cells: n(vint) cell*
- * cell = column(vint) cellFlags(1) ts(8) [ttl(vint)] [ldt(4)] [path(sized)] [value(sized)]
+ * cell = column(vint) cellFlags(1) ts(8) [ttl(vint)] [ldt(4)] [path(sized)] [writtenPath(sized)] [value(sized)]
  * </pre>
  */
 public final class FragmentCodec {
@@ -26,6 +26,7 @@ public final class FragmentCodec {
     private static final int CELL_EXPIRING = 2;
     private static final int CELL_PATH = 4;
     private static final int CELL_COUNTER = 8;
+    private static final int CELL_WRITTEN_PATH = 16;
 
     private FragmentCodec() {}
 
@@ -49,11 +50,13 @@ public final class FragmentCodec {
         out.writeVInt(row.cells().size());
         for (Cell cell : row.cells()) {
             int cellFlags = (cell.isTombstone() ? CELL_TOMBSTONE : 0) | (cell.isExpiring() ? CELL_EXPIRING : 0)
-                    | (cell.path() != null ? CELL_PATH : 0) | (cell.counter() ? CELL_COUNTER : 0);
+                    | (cell.path() != null ? CELL_PATH : 0) | (cell.counter() ? CELL_COUNTER : 0)
+                    | (cell.writtenPath() != null ? CELL_WRITTEN_PATH : 0);
             out.writeVInt(cell.column()).writeByte(cellFlags).writeLong(cell.timestamp());
             if (cell.isExpiring()) out.writeVInt(cell.ttl());
             if (cell.isExpiring() || cell.isTombstone()) out.writeInt(cell.localDeletionTime());
             if (cell.path() != null) out.writeSized(cell.path());
+            if (cell.writtenPath() != null) out.writeSized(cell.writtenPath());
             if (!cell.isTombstone()) out.writeSized(cell.value());
         }
         return out.toByteArray();
@@ -90,8 +93,9 @@ public final class FragmentCodec {
             int ttl = expiring ? (int) in.readVInt() : 0;
             int ldt = expiring || tombstone ? in.readInt() : Cell.NO_DELETION_TIME;
             var path = (cellFlags & CELL_PATH) != 0 ? in.readSized() : null;
+            var writtenPath = (cellFlags & CELL_WRITTEN_PATH) != 0 ? in.readSized() : null;
             var value = tombstone ? null : in.readSized();
-            cells.add(new Cell(column, path, value, ts, ttl, ldt, (cellFlags & CELL_COUNTER) != 0));
+            cells.add(new Cell(column, path, value, ts, ttl, ldt, (cellFlags & CELL_COUNTER) != 0, writtenPath));
         }
         if (in.hasRemaining()) throw new IllegalStateException("corrupt row fragment: " + bytes.length + " bytes, decoded up to " + in.position());
         return new Row(clustering, liveness, deletion, cells, complexDeletions);

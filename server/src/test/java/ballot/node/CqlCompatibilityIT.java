@@ -490,6 +490,35 @@ class CqlCompatibilityIT {
     }
 
     /**
+     * A decimal set element or map key reads back as it was last written, as in Cassandra, whose cells keep the bytes
+     * of the write that won: the DataStax driver's sample 12.3E+7 came back as its canonical form 123000000, which
+     * BigDecimal.equals tells apart. Frozen sets and maps keep their elements and keys as sent as well.
+     */
+    @Test
+    void decimalSetElementsAndMapKeysReadBackAsWritten() {
+        session.execute("CREATE TABLE it.decimal_scales (k int PRIMARY KEY, s set<decimal>, m map<decimal, int>, "
+                + "fs frozen<set<decimal>>, fm frozen<map<decimal, int>>)");
+        BigDecimal sample = new BigDecimal("12.3E+7");
+        PreparedStatement insert = session.prepare("INSERT INTO it.decimal_scales (k, s, m, fs, fm) VALUES (1, ?, ?, ?, ?)");
+        session.execute(insert.bind(Set.of(sample), Map.of(sample, 1), Set.of(sample), Map.of(sample, 1)));
+        Row row = session.execute("SELECT s, m, fs, fm FROM it.decimal_scales WHERE k = 1").one();
+        assertThat(row.getSet("s", BigDecimal.class)).containsExactly(sample);
+        assertThat(row.getMap("m", BigDecimal.class, Integer.class)).containsExactly(Map.entry(sample, 1));
+        assertThat(row.getSet("fs", BigDecimal.class)).containsExactly(sample);
+        assertThat(row.getMap("fm", BigDecimal.class, Integer.class)).containsExactly(Map.entry(sample, 1));
+
+        session.execute("UPDATE it.decimal_scales SET s = s + {2.50}, m[3.50] = 2 WHERE k = 1");
+        session.execute("UPDATE it.decimal_scales SET s = s + {2.500}, m = m + {123000000: 3} WHERE k = 1");
+        row = session.execute("SELECT s, m FROM it.decimal_scales WHERE k = 1").one();
+        assertThat(row.getSet("s", BigDecimal.class)).as("the later write's bytes")
+                .containsExactly(new BigDecimal("2.500"), sample);
+        assertThat(row.getMap("m", BigDecimal.class, Integer.class))
+                .containsExactly(Map.entry(new BigDecimal("3.50"), 2), Map.entry(new BigDecimal("123000000"), 3));
+        assertThat(session.execute("SELECT k FROM it.decimal_scales WHERE k = 1 AND s CONTAINS 2.5 ALLOW FILTERING").all()).hasSize(1);
+        assertThat(session.execute("SELECT k FROM it.decimal_scales WHERE k = 1 AND fs CONTAINS 123000000 ALLOW FILTERING").all()).hasSize(1);
+    }
+
+    /**
      * An empty int, float or timestamp (written with blob_as_int(0x), as cqlsh's own test data has) is no value to
      * sum, avg, casts and functions, as Cassandra's argument deserializers make it: they skip it or answer null instead
      * of failing with a server error; blob conversions, min, max and count still see the empty value.

@@ -80,6 +80,37 @@ class StorageEngineTest {
         assertThat(values(1)).containsExactly("1=b");
     }
 
+    /**
+     * A set element written differently at one path (the decimals 2.5 and 2.50) is stored and merged with the bytes
+     * it was written as: the later write's, and on equal timestamps the greater, whatever order the writes came in,
+     * so replicas agree.
+     */
+    @Test
+    void anElementKeepsTheBytesItWasWrittenAsAndReplicasAgreeOnThem() {
+        int tokens = sets.column("tokens").id();
+        ByteBuffer path = integer(1);
+        ByteBuffer greater = ByteBuffer.wrap(new byte[] {0, 0, 0, 0, 1});
+        ByteBuffer smaller = ByteBuffer.wrap(new byte[] {0, 0, 0, 0, 0, 1});
+        for (int k : new int[] {1, 2}) {
+            ByteBuffer first = k == 1 ? greater : smaller;
+            ByteBuffer second = k == 1 ? smaller : greater;
+            for (ByteBuffer written : List.of(first, second)) {
+                Row row = new Row(Clustering.EMPTY, LivenessInfo.EMPTY, DeletionTime.LIVE,
+                        List.of(Cell.live(tokens, path, ByteBuffer.allocate(0), 7).writtenAs(written)), List.of());
+                storage.apply(List.of(new Mutation(new PartitionUpdate(sets.id(), key(k), DeletionTime.LIVE, List.of(), null, List.of(row)), ids.next(7))));
+            }
+            Cell merged = storage.read(sets, key(k), ReadSpec.all(NOW)).rows().get(0).cells().get(0);
+            assertThat(merged.path()).isEqualTo(path);
+            assertThat(merged.pathAsWritten()).as("either arrival order").isEqualTo(greater);
+        }
+        Row later = new Row(Clustering.EMPTY, LivenessInfo.EMPTY, DeletionTime.LIVE,
+                List.of(Cell.live(tokens, path, ByteBuffer.allocate(0), 8).writtenAs(path)), List.of());
+        storage.apply(List.of(new Mutation(new PartitionUpdate(sets.id(), key(1), DeletionTime.LIVE, List.of(), null, List.of(later)), ids.next(8))));
+        Cell merged = storage.read(sets, key(1), ReadSpec.all(NOW)).rows().get(0).cells().get(0);
+        assertThat(merged.writtenPath()).as("written as its path: nothing kept").isNull();
+        assertThat(merged.pathAsWritten()).isEqualTo(path);
+    }
+
     /** RocksDB's slowdown signals are read from it (level 0 files is a string property), not defaulted. */
     @Test
     void healthReadsRocksDbsSlowdownSignals() throws Exception {

@@ -7,9 +7,36 @@ import java.nio.ByteBuffer;
  * map key, set element, list element id or UDT field index). A tombstone has a null {@code value} and
  * {@code localDeletionTime} = when it was deleted; an expiring cell has {@code ttl > 0} and
  * {@code localDeletionTime} = its expiry. A counter cell's value is an 8-byte delta.
+ *
+ * <p>A set element's or map key's path is its canonical form, by which equal elements written differently (the
+ * decimals 2.5 and 2.50) are one cell; {@code writtenPath} is the element as its write gave it when that differs from
+ * the path, else null, so that the element reads back as written, as in Cassandra, whose cell keeps the bytes of the
+ * write that won.
  */
-public record Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp, int ttl, int localDeletionTime, boolean counter) {
+public record Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp, int ttl, int localDeletionTime, boolean counter,
+        ByteBuffer writtenPath) {
     public static final int NO_DELETION_TIME = Integer.MAX_VALUE;
+
+    /** A cell whose path, if any, is as written. */
+    public Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp, int ttl, int localDeletionTime, boolean counter) {
+        this(column, path, value, timestamp, ttl, localDeletionTime, counter, null);
+    }
+
+    /** This cell, its element written as {@code written}: kept only in a live cell, and where its bytes differ from the path's. */
+    public Cell writtenAs(ByteBuffer written) {
+        ByteBuffer kept = value == null || written == null || written.equals(path) ? null : written;
+        return new Cell(column, path, value, timestamp, ttl, localDeletionTime, counter, kept);
+    }
+
+    /** The element as its write gave it: what a read returns of a set element or map key. */
+    public ByteBuffer pathAsWritten() {
+        return writtenPath != null ? writtenPath : path;
+    }
+
+    /** This cell at another timestamp. */
+    public Cell withTimestamp(long newTimestamp) {
+        return new Cell(column, path, value, newTimestamp, ttl, localDeletionTime, counter, writtenPath);
+    }
 
     public static Cell live(int column, ByteBuffer path, ByteBuffer value, long timestamp) {
         return new Cell(column, path, value, timestamp, 0, NO_DELETION_TIME, false);
@@ -68,7 +95,8 @@ public record Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp
 
     /**
      * Cassandra's reconciliation of two versions of one cell (not counters): the higher timestamp wins; on a tie a
-     * tombstone beats a live cell, then the cell that expires later, then the greater value (unsigned bytes).
+     * tombstone beats a live cell, then the cell that expires later, then the greater value (unsigned bytes), then the
+     * greater element as written, so that every replica keeps the same bytes whatever order the versions came in.
      */
     public boolean supersedes(Cell other) {
         if (timestamp != other.timestamp) return timestamp > other.timestamp;
@@ -76,7 +104,9 @@ public record Cell(int column, ByteBuffer path, ByteBuffer value, long timestamp
         if (isTombstone()) return localDeletionTime > other.localDeletionTime;
         if (isExpiring() != other.isExpiring()) return isExpiring();
         if (localDeletionTime != other.localDeletionTime) return localDeletionTime > other.localDeletionTime;
-        return unsignedCompare(value, other.value) > 0;
+        int byValue = unsignedCompare(value, other.value);
+        if (byValue != 0 || path == null) return byValue > 0;
+        return unsignedCompare(pathAsWritten(), other.pathAsWritten()) > 0;
     }
 
     /** Unsigned lexicographic order of the remaining bytes. */

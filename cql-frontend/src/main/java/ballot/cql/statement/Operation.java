@@ -247,9 +247,9 @@ abstract class Operation {
                 row.add(params.cell(column.id(), path, elements.get(i)));
             }
         } else if (type instanceof SetType set) {
-            for (ByteBuffer element : set.unpack(value)) row.add(params.cell(column.id(), elementPath(type, element), ByteBuffer.allocate(0)));
+            for (ByteBuffer element : set.unpack(value)) row.add(elementCell(column, params, element, ByteBuffer.allocate(0)));
         } else if (type instanceof MapType map) {
-            for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(value)) row.add(params.cell(column.id(), elementPath(type, e.getKey()), e.getValue()));
+            for (Map.Entry<ByteBuffer, ByteBuffer> e : map.unpack(value)) row.add(elementCell(column, params, e.getKey(), e.getValue()));
         } else if (type instanceof UserType udt) {
             List<ByteBuffer> fields = udt.unpack(value);
             for (int i = 0; i < udt.size(); i++) {
@@ -264,12 +264,19 @@ abstract class Operation {
     /**
      * The cell path of a set element or a map key ({@code collection} is the set or map type): its canonical form.
      * Cells are matched by their paths' bytes, so equal elements written differently (the decimals 1.5 and 1.50) must
-     * share one path, or a later write or removal of one would miss the other. Bound sets and maps arrive canonical
-     * already ({@link CqlType#normalized}); literals and single keys ({@code m[k]}) are made so here.
+     * share one path, or a later write or removal of one would miss the other.
      */
     static ByteBuffer elementPath(CqlType collection, ByteBuffer element) {
         CqlType keys = collection instanceof MapType map ? map.keys() : ((SetType) collection).elements();
         return keys.canonical(element);
+    }
+
+    /**
+     * The cell of a set element or map key written as {@code element} (a map entry's value, or empty for a set): at the
+     * element's canonical path, remembering the element as written where that differs ({@link Cell#writtenPath}).
+     */
+    private static Cell elementCell(ColumnMetadata column, UpdateParams params, ByteBuffer element, ByteBuffer value) {
+        return params.cell(column.id(), elementPath(column.type(), element), value).writtenAs(element);
     }
 
     /** Adds elements to a collection: appends (or prepends) to a list, adds to a set or a map. */
@@ -412,7 +419,7 @@ abstract class Operation {
             if (k == null || unset(k)) throw new InvalidRequestException("Invalid null map key");
             ByteBuffer v = value.bind(b);
             if (unset(v)) return;
-            row.add(params.cell(column.id(), elementPath(column.type(), k), v));
+            row.add(elementCell(column, params, k, v));
         }
     }
 

@@ -136,12 +136,12 @@ final class RowView {
         }
         if (type instanceof SetType set) {
             List<ByteBuffer> elements = new ArrayList<>(cells.size());
-            for (Cell cell : cells) elements.add(cell.path());
+            for (Cell cell : cells) elements.add(cell.pathAsWritten());
             return set.pack(elements);
         }
         if (type instanceof MapType map) {
             List<Map.Entry<ByteBuffer, ByteBuffer>> entries = new ArrayList<>(cells.size());
-            for (Cell cell : cells) entries.add(new AbstractMap.SimpleImmutableEntry<>(cell.path(), cell.value()));
+            for (Cell cell : cells) entries.add(new AbstractMap.SimpleImmutableEntry<>(cell.pathAsWritten(), cell.value()));
             return map.pack(entries);
         }
         if (type instanceof UserType udt) {

@@ -19,7 +19,7 @@ import java.nio.ByteBuffer;
  * bit inverted. {@code decodeComparable(encodeComparable(v))} is {@link #canonical canonical(v)}, byte for byte;
  * that is {@code v} itself for values this package produces (literals, JSON, {@code decompose}, {@code pack}), except
  * decimals with trailing zeros ({@code 1.50} decodes as {@code 1.5}, which compares equal). Sets and maps must be in
- * element order, as {@code pack} leaves them; normalize client-sent frozen sets and maps with {@code canonical}.
+ * element order, as {@code pack} leaves them; normalize client-sent sets and maps with {@link #normalized}.
  */
 public abstract class CqlType {
     /** What a type is, for code that must switch on it. */
@@ -141,10 +141,10 @@ public abstract class CqlType {
     public abstract ByteBuffer canonical(ByteBuffer value);
 
     /**
-     * A value a client bound, as statements write it: sets sorted and deduplicated by element and maps by key (their
-     * elements and keys {@link #canonical}, since they are matched by comparison), and tuples and UDTs with every
+     * A value a client bound, as statements write it: sets sorted and deduplicated by element and maps by key (of equal
+     * elements the first is kept, of equal keys the last entry), and tuples and UDTs with every
      * field, at every level of collections, tuples and UDTs; everything else byte for byte as sent, vectors included,
-     * as Cassandra keeps it: a decimal in a list keeps its scale.
+     * as Cassandra keeps it: a decimal keeps its scale, in a list, a set or as a map key alike.
      */
     public ByteBuffer normalized(ByteBuffer value) {
         return value;

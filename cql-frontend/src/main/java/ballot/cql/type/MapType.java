@@ -145,7 +145,7 @@ public final class MapType extends CollectionType {
     public ByteBuffer normalized(ByteBuffer value) {
         List<Map.Entry<ByteBuffer, ByteBuffer>> entries = new ArrayList<>();
         for (Map.Entry<ByteBuffer, ByteBuffer> e : unpack(value))
-            entries.add(new SimpleImmutableEntry<>(keys.canonical(e.getKey()), values.normalized(e.getValue())));
+            entries.add(new SimpleImmutableEntry<>(keys.normalized(e.getKey()), values.normalized(e.getValue())));
         return pack(entries);
     }
 

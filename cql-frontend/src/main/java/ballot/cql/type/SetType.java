@@ -118,7 +118,9 @@ public final class SetType extends CollectionType {
 
     @Override
     public ByteBuffer normalized(ByteBuffer value) {
-        return canonical(value);
+        List<ByteBuffer> values = unpack(value);
+        values.replaceAll(elements::normalized);
+        return pack(values);
     }
 
     @Override
