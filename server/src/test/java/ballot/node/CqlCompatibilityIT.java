@@ -519,6 +519,25 @@ class CqlCompatibilityIT {
     }
 
     /**
+     * A conditional statement finds the row of a decimal clustering value whatever its scale: the row of 2.50 is the
+     * row of 2.5, as in Cassandra, whose clusterings compare by value.
+     */
+    @Test
+    void conditionsFindADecimalClusteringRowWrittenWithAnotherScale() {
+        session.execute("CREATE TABLE it.prices (k int, c decimal, v int, PRIMARY KEY (k, c))");
+        assertThat(session.execute("INSERT INTO it.prices (k, c, v) VALUES (1, 2.50, 0) IF NOT EXISTS").wasApplied()).isTrue();
+        assertThat(session.execute("INSERT INTO it.prices (k, c, v) VALUES (1, 2.50, 9) IF NOT EXISTS").wasApplied()).isFalse();
+        assertThat(session.execute("INSERT INTO it.prices (k, c, v) VALUES (1, 2.5, 9) IF NOT EXISTS").wasApplied()).isFalse();
+        assertThat(session.execute("UPDATE it.prices SET v = 1 WHERE k = 1 AND c = 2.50 IF v = 0").wasApplied()).isTrue();
+        assertThat(session.execute("UPDATE it.prices SET v = 2 WHERE k = 1 AND c = 2.500 IF v = 1").wasApplied()).isTrue();
+        assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c = 2.5").one().getInt("v")).isEqualTo(2);
+        assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c IN (2.5, 2.50)").all()).hasSize(1);
+        assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c >= 2.50 AND c <= 2.5").all()).hasSize(1);
+        session.execute("DELETE FROM it.prices WHERE k = 1 AND c = 2.5000");
+        assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1").all()).isEmpty();
+    }
+
+    /**
      * An empty int, float or timestamp (written with blob_as_int(0x), as cqlsh's own test data has) is no value to
      * sum, avg, casts and functions, as Cassandra's argument deserializers make it: they skip it or answer null instead
      * of failing with a server error; blob conversions, min, max and count still see the empty value.

@@ -35,13 +35,20 @@ final class CurrentPartition {
         return table;
     }
 
-    /** The live row at {@code clustering} (the live static row for STATIC), or null if there is none. */
+    /**
+     * The live row at {@code clustering} (the live static row for STATIC), or null if there is none. Clusterings match
+     * by the table's order, not by their bytes: the row of the decimal 2.50 is the row of 2.5.
+     */
     RowView row(Clustering clustering) {
         if (clustering.isStatic()) return staticRow == null ? null : new RowView(keyComponents, null, staticRow, nowInSec);
         for (Row r : data.rows()) {
-            if (r.clustering().equals(clustering) && r.hasLiveData(nowInSec)) return new RowView(keyComponents, r, staticRow, nowInSec);
+            if (sameRow(r.clustering(), clustering) && r.hasLiveData(nowInSec)) return new RowView(keyComponents, r, staticRow, nowInSec);
         }
         return null;
+    }
+
+    private boolean sameRow(Clustering stored, Clustering wanted) {
+        return !wanted.isStatic() && table.clusteringOrder().compare(stored.values(), wanted.values()) == 0;
     }
 
     /** The partition's first live row in clustering order (a LET with LIMIT 1), or null if it has none. */
@@ -54,7 +61,8 @@ final class CurrentPartition {
     List<RowView> liveRows(Collection<Clustering> clusterings) {
         List<RowView> rows = new ArrayList<>();
         for (Row r : data.rows()) {
-            if (clusterings.contains(r.clustering()) && r.hasLiveData(nowInSec)) rows.add(new RowView(keyComponents, r, staticRow, nowInSec));
+            if (r.hasLiveData(nowInSec) && clusterings.stream().anyMatch(c -> sameRow(r.clustering(), c)))
+                rows.add(new RowView(keyComponents, r, staticRow, nowInSec));
         }
         return rows;
     }
