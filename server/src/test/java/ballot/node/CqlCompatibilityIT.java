@@ -519,8 +519,8 @@ class CqlCompatibilityIT {
     }
 
     /**
-     * A conditional statement finds the row of a decimal clustering value whatever its scale: the row of 2.50 is the
-     * row of 2.5, as in Cassandra, whose clusterings compare by value.
+     * A conditional statement, and a list element set by index, find the row of a decimal clustering value whatever
+     * its scale: the row of 2.50 is the row of 2.5, as in Cassandra, whose clusterings compare by value.
      */
     @Test
     void conditionsFindADecimalClusteringRowWrittenWithAnotherScale() {
@@ -533,6 +533,11 @@ class CqlCompatibilityIT {
         assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c = 2.5").one().getInt("v")).isEqualTo(2);
         assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c IN (2.5, 2.50)").all()).hasSize(1);
         assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c >= 2.50 AND c <= 2.5").all()).hasSize(1);
+        session.execute("CREATE TABLE it.price_lists (k int, c decimal, l list<int>, PRIMARY KEY (k, c))");
+        session.execute("INSERT INTO it.price_lists (k, c, l) VALUES (1, 2.50, [1, 2])");
+        session.execute("UPDATE it.price_lists SET l[0] = 7 WHERE k = 1 AND c = 2.500");
+        assertThat(session.execute("UPDATE it.price_lists SET l[1] = 8 WHERE k = 1 AND c = 2.5 IF l = [7, 2]").wasApplied()).isTrue();
+        assertThat(session.execute("SELECT l FROM it.price_lists WHERE k = 1").one().getList("l", Integer.class)).containsExactly(7, 8);
         session.execute("DELETE FROM it.prices WHERE k = 1 AND c = 2.5000");
         assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1").all()).isEmpty();
     }

@@ -8,9 +8,10 @@ import ballot.cql.schema.TableMetadata;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A partition as a compare-and-set read it, seen at one time: what IF conditions are evaluated on, what operations
@@ -67,9 +68,14 @@ final class CurrentPartition {
         return rows;
     }
 
-    /** Every row read, live or not, and the static row under STATIC: what read-before-write operations see. */
+    /**
+     * Every row read, live or not, and the static row under STATIC: what read-before-write operations see, looked up
+     * by the table's clustering order (a statement's 2.50 finds the row stored as 2.5).
+     */
     Map<Clustering, RowView> existing() {
-        Map<Clustering, RowView> existing = new HashMap<>();
+        Comparator<ByteBuffer[]> order = table.clusteringOrder();
+        Map<Clustering, RowView> existing = new TreeMap<>((x, y) -> x.isStatic() || y.isStatic()
+                ? Boolean.compare(y.isStatic(), x.isStatic()) : order.compare(x.values(), y.values()));
         for (Row r : data.rows()) existing.put(r.clustering(), new RowView(keyComponents, r, data.staticRow(), nowInSec));
         existing.put(Clustering.STATIC, new RowView(keyComponents, null, data.staticRow(), nowInSec));
         return existing;

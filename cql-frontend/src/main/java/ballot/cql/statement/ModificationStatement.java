@@ -7,7 +7,6 @@ import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
 import ballot.cql.data.RangeTombstone;
 import ballot.cql.data.ReadSpec;
-import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
 import ballot.cql.error.InvalidRequestException;
 import ballot.cql.parse.Operator;
@@ -25,7 +24,6 @@ import ballot.cql.type.UserTypeResolver;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -372,11 +370,7 @@ final class ModificationStatement implements BatchableStatement {
         }
         return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenApply(ignored -> {
             for (int i = 0; i < keys.size(); i++) {
-                PartitionData partition = reads.get(i).join();
-                Map<Clustering, RowView> existing = new HashMap<>();
-                ByteBuffer[] keyComponents = PartitionKey.split(keys.get(i).key(), table.partitionKey().size());
-                for (Row row : partition.rows()) existing.put(row.clustering(), new RowView(keyComponents, row, partition.staticRow(), context.nowInSec()));
-                existing.put(Clustering.STATIC, new RowView(keyComponents, null, partition.staticRow(), context.nowInSec()));
+                Map<Clustering, RowView> existing = new CurrentPartition(table, keys.get(i), reads.get(i).join(), context.nowInSec()).existing();
                 addTo(builder.partition(table, keys.get(i)), b, params, existing);
             }
             return builder;
