@@ -60,7 +60,8 @@ class AdminCliIT {
 
     @BeforeAll
     static void startNodeWithATable() {
-        node = TestNode.start("admin", true);
+        // the class runs for over a minute: keep the LWTs' registers that getpaxos reads from being purged meanwhile
+        node = TestNode.start("admin", true, config -> config.paxosPurgeGraceSeconds = 3600);
         try (CqlSession session = node.session()) {
             session.execute("CREATE KEYSPACE admin_it WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             session.execute("CREATE TABLE admin_it.kv (k text PRIMARY KEY, v int)");
