@@ -6,13 +6,16 @@ import ballot.cql.data.ComplexDeletion;
 import ballot.cql.data.DeletionTime;
 import ballot.cql.data.LivenessInfo;
 import ballot.cql.data.Row;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The stored form of a row fragment (the value under a row or static key; the clustering is in the key):
+ * The stored form of a row fragment (the value under a row or static key; the clustering is in the key, in the
+ * order-preserving encoding that reads back canonical, so a clustering written otherwise, the decimal 2.50, is kept
+ * here as written):
  * <pre>
- * flags(1) [liveness: ts(8) ttl(vint) expiry(4)] [deletion: markedAt(8) ldt(4)]
+ * flags(1) [clustering: n(vint) value(sized)*] [liveness: ts(8) ttl(vint) expiry(4)] [deletion: markedAt(8) ldt(4)]
  * [complex deletions: n(vint) (column(vint) markedAt(8) ldt(4))*] cells: n(vint) cell*
  * cell = column(vint) cellFlags(1) ts(8) [ttl(vint)] [ldt(4)] [path(sized)] [writtenPath(sized)] [value(sized)]
  * </pre>
@@ -21,6 +24,7 @@ public final class FragmentCodec {
     private static final int HAS_LIVENESS = 1;
     private static final int HAS_DELETION = 2;
     private static final int HAS_COMPLEX_DELETIONS = 4;
+    private static final int HAS_CLUSTERING = 8;
 
     private static final int CELL_TOMBSTONE = 1;
     private static final int CELL_EXPIRING = 2;
@@ -30,11 +34,21 @@ public final class FragmentCodec {
 
     private FragmentCodec() {}
 
+    /** A fragment without its clustering: the key holds it, or the message beside it. */
     public static byte[] encode(Row row) {
+        return encode(row, false);
+    }
+
+    /** A fragment that keeps its row's clustering as written if {@code withClustering}. */
+    public static byte[] encode(Row row, boolean withClustering) {
         ByteWriter out = new ByteWriter(32 + row.cells().size() * 24);
         int flags = (row.liveness().isEmpty() ? 0 : HAS_LIVENESS) | (row.deletion().isLive() ? 0 : HAS_DELETION)
-                | (row.complexDeletions().isEmpty() ? 0 : HAS_COMPLEX_DELETIONS);
+                | (row.complexDeletions().isEmpty() ? 0 : HAS_COMPLEX_DELETIONS) | (withClustering ? HAS_CLUSTERING : 0);
         out.writeByte(flags);
+        if (withClustering) {
+            out.writeVInt(row.clustering().size());
+            for (ByteBuffer value : row.clustering().values()) out.writeSized(value);
+        }
         if (!row.liveness().isEmpty()) {
             out.writeLong(row.liveness().timestamp()).writeVInt(row.liveness().ttl()).writeInt(row.liveness().localExpirationTime());
         }
@@ -62,9 +76,15 @@ public final class FragmentCodec {
         return out.toByteArray();
     }
 
+    /** A fragment's row, at the clustering it keeps as written or else at {@code clustering}. */
     public static Row decode(Clustering clustering, byte[] bytes) {
         ByteReader in = new ByteReader(bytes);
         int flags = in.readByte();
+        if ((flags & HAS_CLUSTERING) != 0) {
+            ByteBuffer[] values = new ByteBuffer[(int) in.readVInt()];
+            for (int i = 0; i < values.length; i++) values[i] = in.readSized();
+            clustering = Clustering.of(values);
+        }
         LivenessInfo liveness = LivenessInfo.EMPTY;
         if ((flags & HAS_LIVENESS) != 0) {
             long ts = in.readLong();

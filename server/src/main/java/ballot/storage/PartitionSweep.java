@@ -167,7 +167,7 @@ final class PartitionSweep {
             if (fragments.size() == 1 && merged.equals(fragments.get(0))) return 0;
             for (byte[] key : keys) batch.delete(table.family(), key);
             if (merged.isEmpty()) return 0;
-            batch.put(table.family(), StorageKeys.mergedKey(keys, mergeIds), FragmentCodec.encode(merged));
+            batch.put(table.family(), StorageKeys.mergedKey(keys, mergeIds), table.fragment(merged));
             return 1;
         }
     }

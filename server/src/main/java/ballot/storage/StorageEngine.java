@@ -1042,7 +1042,7 @@ public final class StorageEngine implements AutoCloseable {
         synchronized (sweepLocks[Math.floorMod(java.util.Arrays.hashCode(w.prefix()), sweepLocks.length)]) {
             try (held; WriteBatch batch = new WriteBatch()) {
                 for (byte[] key : w.keys()) batch.delete(store.family(), key);
-                if (!w.merged().isEmpty()) batch.put(store.family(), StorageKeys.mergedKey(w.keys(), mergeIds), FragmentCodec.encode(w.merged()));
+                if (!w.merged().isEmpty()) batch.put(store.family(), StorageKeys.mergedKey(w.keys(), mergeIds), store.fragment(w.merged()));
                 db.write(heldWriteOptions, batch);
             } catch (RocksDBException e) {
                 if (store.shared().retired()) return; // dropped meanwhile

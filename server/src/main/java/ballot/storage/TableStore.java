@@ -14,6 +14,7 @@ import ballot.cql.schema.TableMetadata;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,11 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
         }
     }
 
+    /** A row's stored fragment: with its clustering where the key would not give that back as written. */
+    byte[] fragment(Row row) {
+        return FragmentCodec.encode(row, !row.isStatic() && !clustering.decodesAsWritten(row.clustering().values()));
+    }
+
     void addTo(WriteBatch batch, PartitionUpdate update, byte[] writeId) throws RocksDBException {
         byte[] prefix = StorageKeys.partitionPrefix(update.key());
         if (!update.partitionDeletion().isLive()) {
@@ -93,7 +99,7 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
         for (Map.Entry<ByteKey, List<Row>> e : rows.entrySet()) {
             List<Row> fragments = e.getValue();
             Row row = fragments.size() == 1 ? fragments.get(0) : RowMerger.merge(fragments, DeletionTime.LIVE);
-            batch.put(family(), StorageKeys.concat(prefix, StorageKeys.ROW, e.getKey().bytes(), writeId), FragmentCodec.encode(row));
+            batch.put(family(), StorageKeys.concat(prefix, StorageKeys.ROW, e.getKey().bytes(), writeId), fragment(row));
             sweeps.written(metadata.id(), prefix, SweepQueue.Scope.ROW, e.getKey().bytes());
             for (IndexStore index : indexes) index.addTo(batch, keyComponents, prefix, row, e.getKey().bytes(), writeId);
         }
@@ -147,26 +153,26 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
             List<Row> fragments = new ArrayList<>();
             List<byte[]> fragmentKeys = new ArrayList<>();
             byte[] current = null;
+            Clustering decoded = null;
             while (it.isValid() && live < rowLimit) {
                 byte[] k = it.key();
                 if (spec.reversed() ? Arrays.compareUnsigned(k, lower) < 0 : Arrays.compareUnsigned(k, upper) >= 0) break;
                 byte[] clusteringBytes = Arrays.copyOfRange(k, prefix.length + 1, k.length - WriteId.BYTES);
                 if (current != null && !Arrays.equals(current, clusteringBytes)) {
-                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
+                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec);
                     fragments.clear();
                     fragmentKeys.clear();
                     if (live >= rowLimit) break;
                 }
+                if (fragments.isEmpty()) decoded = Clustering.of(clustering.decode(clusteringBytes, 0, clusteringBytes.length));
                 current = clusteringBytes;
-                Clustering c = fragments.isEmpty() ? Clustering.of(clustering.decode(clusteringBytes, 0, clusteringBytes.length))
-                        : fragments.get(0).clustering();
-                fragments.add(FragmentCodec.decode(c, it.value()));
+                fragments.add(FragmentCodec.decode(decoded, it.value()));
                 fragmentKeys.add(k);
                 if (spec.reversed()) it.prev();
                 else it.next();
             }
             if (!fragments.isEmpty() && live < rowLimit) {
-                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
+                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec);
             }
         }
         List<RangeTombstone> tombstones = new ArrayList<>(rangeTombstones.size());
@@ -176,19 +182,21 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
 
     /**
      * Merges one row's fragments under the deletions covering it and adds it if anything is left; returns 1 if live.
-     * A row of many fragments is handed to the sweeper to be written back merged, so the next read finds one.
+     * A row of many fragments is handed to the sweeper to be written back merged, so the next read finds one. The
+     * fragments are merged oldest first (in key order), whose clustering as written the row keeps, as a sweep does.
      */
     private int emit(byte[] prefix, List<Row> fragments, List<byte[]> keys, byte[] clusteringBytes, DeletionTime partitionDeletion,
-            List<StoredRangeTombstone> rangeTombstones, List<Row> out, int nowInSec) {
+            List<StoredRangeTombstone> rangeTombstones, List<Row> out, ReadSpec spec) {
         DeletionTime covering = partitionDeletion;
         for (StoredRangeTombstone rt : rangeTombstones) {
             if (rt.covers(clusteringBytes)) covering = covering.max(rt.deletion());
         }
+        if (spec.reversed()) Collections.reverse(fragments);
         Row row = RowMerger.merge(fragments, covering);
         if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.writeBack(metadata.id(), prefix, List.copyOf(keys), row);
         if (row.isEmpty()) return 0;
         out.add(row);
-        return row.hasLiveData(nowInSec) ? 1 : 0;
+        return row.hasLiveData(spec.nowInSec()) ? 1 : 0;
     }
 
     private static boolean inPartition(byte[] key, byte[] prefix) {

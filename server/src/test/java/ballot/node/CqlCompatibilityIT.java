@@ -519,6 +519,25 @@ class CqlCompatibilityIT {
     }
 
     /**
+     * A decimal clustering value reads back as the row was first written, forwards, backwards and after its fragments
+     * were merged, as Cassandra's memtable keeps a row's first clustering; equal values written otherwise are the
+     * same row. It read back canonical (2.5 for 2.50).
+     */
+    @Test
+    void aDecimalClusteringReadsBackAsTheRowWasFirstWritten() {
+        session.execute("CREATE TABLE it.ledger_lines (k int, c decimal, v int, PRIMARY KEY (k, c))");
+        session.execute("INSERT INTO it.ledger_lines (k, c, v) VALUES (1, 2.50, 0)");
+        session.execute("INSERT INTO it.ledger_lines (k, c, v) VALUES (1, 12.3E+7, 0)");
+        for (int i = 1; i <= 6; i++) session.execute("UPDATE it.ledger_lines SET v = ? WHERE k = 1 AND c = 2.5", i);
+        for (String order : List.of("ASC", "DESC", "ASC")) {
+            List<BigDecimal> read = session.execute("SELECT c FROM it.ledger_lines WHERE k = 1 ORDER BY c " + order).all().stream()
+                    .map(r -> r.getBigDecimal("c")).toList();
+            assertThat(read).as(order).containsExactlyInAnyOrder(new BigDecimal("2.50"), new BigDecimal("12.3E+7"));
+        }
+        assertThat(session.execute("SELECT v FROM it.ledger_lines WHERE k = 1 AND c = 2.500").one().getInt("v")).isEqualTo(6);
+    }
+
+    /**
      * A conditional statement, and a list element set by index, find the row of a decimal clustering value whatever
      * its scale: the row of 2.50 is the row of 2.5, as in Cassandra, whose clusterings compare by value.
      */

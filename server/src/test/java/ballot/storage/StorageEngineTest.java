@@ -325,6 +325,30 @@ class StorageEngineTest {
         assertThat(values(read(1, new ReadSpec(List.of(Slice.of(integer(42))), false, 10, 10, NOW)))).containsExactly("42=v15");
     }
 
+    /**
+     * A clustering written otherwise than its key decodes (the decimal 2.50, stored at 2.5's key) reads back as the
+     * row's oldest fragment wrote it, read forwards or backwards, and after a sweep merged the fragments.
+     */
+    @Test
+    void aClusteringWrittenOtherwiseReadsBackAsItsOldestFragmentWroteIt() {
+        TableMetadata decimals = SchemaDefinitions.table("ks", "CREATE TABLE d (k int, c decimal, v text, PRIMARY KEY (k, c))", UUID.randomUUID());
+        storage.ensureTable(decimals);
+        int v = decimals.column("v").id();
+        ByteBuffer written = CqlTypes.DECIMAL.fromString("2.50");
+        ByteBuffer canonical = CqlTypes.DECIMAL.fromString("2.5");
+        for (ByteBuffer c : List.of(written, canonical, canonical)) {
+            Row row = new Row(Clustering.of(c), LivenessInfo.EMPTY, DeletionTime.LIVE, List.of(Cell.live(v, null, text("x"), 10)), List.of());
+            storage.apply(List.of(new Mutation(new PartitionUpdate(decimals.id(), key(1), DeletionTime.LIVE, List.of(), null, List.of(row)), ids.next(10))));
+        }
+        ReadSpec backwards = new ReadSpec(ReadSpec.all(NOW).slices(), true, 10, 10, NOW);
+        for (ReadSpec spec : List.of(ReadSpec.all(NOW), backwards)) {
+            assertThat(storage.read(decimals, key(1), spec).rows().get(0).clustering().values()).as("reversed: " + spec.reversed()).containsExactly(written);
+        }
+        assertThat(storage.sweep(decimals.id(), NOW)).isEqualTo(3);
+        assertThat(storage.sweep(decimals.id(), NOW)).as("merged into one fragment").isEqualTo(1);
+        assertThat(storage.read(decimals, key(1), backwards).rows().get(0).clustering().values()).containsExactly(written);
+    }
+
     @Test
     void aReadOfAFragmentedRowWritesItBackMerged() {
         for (int i = 0; i < 5; i++) write(row(1, 7, Cell.live(column, null, text("v" + i), 10 + i)));
