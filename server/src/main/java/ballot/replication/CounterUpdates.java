@@ -7,10 +7,12 @@ import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.Row;
 import ballot.cql.data.Slice;
+import ballot.cql.schema.TableMetadata;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -39,11 +41,12 @@ final class CounterUpdates {
         return slices;
     }
 
-    static PartitionUpdate apply(PartitionUpdate update, PartitionData current, UUID hostId) {
-        Map<Clustering, Row> currentRows = new HashMap<>();
+    static PartitionUpdate apply(TableMetadata table, PartitionUpdate update, PartitionData current, UUID hostId) {
+        // Rows match by the table's order, not by bytes: the row of the decimal 2.50 is the row of 2.5.
+        Map<Clustering, Row> currentRows = new TreeMap<>(table.rowOrder());
         for (Row row : current.rows()) currentRows.put(row.clustering(), row);
         // Several increments of one counter in one update (a batch) add up: the shard state is carried across rows.
-        Map<Clustering, Map<Integer, long[]>> shardsByRow = new HashMap<>();
+        Map<Clustering, Map<Integer, long[]>> shardsByRow = new TreeMap<>(table.rowOrder());
         Row staticRow = update.staticRow() == null ? null
                 : apply(update.staticRow(), current.staticRow(), hostId, shardsByRow.computeIfAbsent(Clustering.STATIC, c -> new HashMap<>()));
         List<Row> rows = new ArrayList<>(update.rows().size());

@@ -95,7 +95,7 @@ final class LocalReplica {
         synchronized (lock(update.key())) {
             ReadSpec spec = new ReadSpec(CounterUpdates.slices(update), false, Integer.MAX_VALUE, Integer.MAX_VALUE, 0);
             PartitionData current = storage.read(table, update.key(), spec);
-            Mutation shards = mutation(CounterUpdates.apply(update, current, hostId));
+            Mutation shards = mutation(CounterUpdates.apply(table, update, current, hostId));
             storage.apply(List.of(shards));
             return shards;
         }

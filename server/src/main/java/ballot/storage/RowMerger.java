@@ -1,6 +1,7 @@
 package ballot.storage;
 
 import ballot.cql.data.Cell;
+import ballot.cql.data.Clustering;
 import ballot.cql.data.ComplexDeletion;
 import ballot.cql.data.CounterContext;
 import ballot.cql.data.DeletionTime;
@@ -43,7 +44,7 @@ public final class RowMerger {
         DeletionTime shadow = deletion.max(covering);
         if (shadow.deletes(liveness.timestamp())) liveness = LivenessInfo.EMPTY;
         if (complexDeletions.isEmpty() && allSimple(fragments)) {
-            return new Row(first.clustering(), liveness, deletion, mergeSimple(fragments, shadow), List.of());
+            return new Row(clustering(fragments), liveness, deletion, mergeSimple(fragments, shadow), List.of());
         }
 
         Map<CellKey, Cell> winners = new HashMap<>();
@@ -84,7 +85,29 @@ public final class RowMerger {
         complexDeletions.forEach((column, d) -> {
             if (!shadow.deletes(d.markedAt())) keptComplex.add(new ComplexDeletion(column, d));
         });
-        return new Row(first.clustering(), liveness, deletion, cells, keptComplex);
+        return new Row(clustering(fragments), liveness, deletion, cells, keptComplex);
+    }
+
+    /**
+     * The clustering a merged row keeps: of the forms its fragments were written in (the decimals 2.5 and 2.50 are one
+     * row, docs/storage.md), the greatest in unsigned byte order, so that every replica, read and sweep keeps the same
+     * whatever order the fragments come in, and a read repair's write converges on it.
+     */
+    private static Clustering clustering(List<Row> fragments) {
+        Clustering kept = fragments.get(0).clustering();
+        for (int i = 1; i < fragments.size(); i++) {
+            Clustering c = fragments.get(i).clustering();
+            if (c != kept && compareBytes(c.values(), kept.values()) > 0) kept = c;
+        }
+        return kept;
+    }
+
+    private static int compareBytes(ByteBuffer[] a, ByteBuffer[] b) {
+        for (int i = 0; i < Math.min(a.length, b.length); i++) {
+            int c = Cell.unsignedCompare(a[i], b[i]);
+            if (c != 0) return c;
+        }
+        return Integer.compare(a.length, b.length);
     }
 
     /** True if no fragment has counter or multi-cell (path) cells: the cells can be merged by column id alone. */

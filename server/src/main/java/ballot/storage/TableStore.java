@@ -14,7 +14,6 @@ import ballot.cql.schema.TableMetadata;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -159,7 +158,7 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
                 if (spec.reversed() ? Arrays.compareUnsigned(k, lower) < 0 : Arrays.compareUnsigned(k, upper) >= 0) break;
                 byte[] clusteringBytes = Arrays.copyOfRange(k, prefix.length + 1, k.length - WriteId.BYTES);
                 if (current != null && !Arrays.equals(current, clusteringBytes)) {
-                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec);
+                    live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
                     fragments.clear();
                     fragmentKeys.clear();
                     if (live >= rowLimit) break;
@@ -172,7 +171,7 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
                 else it.next();
             }
             if (!fragments.isEmpty() && live < rowLimit) {
-                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec);
+                live += emit(prefix, fragments, fragmentKeys, current, partitionDeletion, rangeTombstones, rows, spec.nowInSec());
             }
         }
         List<RangeTombstone> tombstones = new ArrayList<>(rangeTombstones.size());
@@ -182,21 +181,19 @@ record TableStore(TableMetadata metadata, SharedFamily shared, ClusteringCodec c
 
     /**
      * Merges one row's fragments under the deletions covering it and adds it if anything is left; returns 1 if live.
-     * A row of many fragments is handed to the sweeper to be written back merged, so the next read finds one. The
-     * fragments are merged oldest first (in key order), whose clustering as written the row keeps, as a sweep does.
+     * A row of many fragments is handed to the sweeper to be written back merged, so the next read finds one.
      */
     private int emit(byte[] prefix, List<Row> fragments, List<byte[]> keys, byte[] clusteringBytes, DeletionTime partitionDeletion,
-            List<StoredRangeTombstone> rangeTombstones, List<Row> out, ReadSpec spec) {
+            List<StoredRangeTombstone> rangeTombstones, List<Row> out, int nowInSec) {
         DeletionTime covering = partitionDeletion;
         for (StoredRangeTombstone rt : rangeTombstones) {
             if (rt.covers(clusteringBytes)) covering = covering.max(rt.deletion());
         }
-        if (spec.reversed()) Collections.reverse(fragments);
         Row row = RowMerger.merge(fragments, covering);
         if (fragments.size() >= FRAGMENTS_BEFORE_SWEEP) sweeps.writeBack(metadata.id(), prefix, List.copyOf(keys), row);
         if (row.isEmpty()) return 0;
         out.add(row);
-        return row.hasLiveData(spec.nowInSec()) ? 1 : 0;
+        return row.hasLiveData(nowInSec) ? 1 : 0;
     }
 
     private static boolean inPartition(byte[] key, byte[] prefix) {

@@ -519,22 +519,46 @@ class CqlCompatibilityIT {
     }
 
     /**
-     * A decimal clustering value reads back as the row was first written, forwards, backwards and after its fragments
-     * were merged, as Cassandra's memtable keeps a row's first clustering; equal values written otherwise are the
-     * same row. It read back canonical (2.5 for 2.50).
+     * A decimal clustering value reads back as written (2.50, not its canonical 2.5), forwards, backwards and after its
+     * fragments were merged; equal values written otherwise are the same row, which reads back in one of its forms,
+     * the same on every replica (the greatest by bytes).
      */
     @Test
-    void aDecimalClusteringReadsBackAsTheRowWasFirstWritten() {
+    void aDecimalClusteringReadsBackAsWritten() {
         session.execute("CREATE TABLE it.ledger_lines (k int, c decimal, v int, PRIMARY KEY (k, c))");
         session.execute("INSERT INTO it.ledger_lines (k, c, v) VALUES (1, 2.50, 0)");
         session.execute("INSERT INTO it.ledger_lines (k, c, v) VALUES (1, 12.3E+7, 0)");
+        session.execute("INSERT INTO it.ledger_lines (k, c, v) VALUES (1, 3.5, 0)");
         for (int i = 1; i <= 6; i++) session.execute("UPDATE it.ledger_lines SET v = ? WHERE k = 1 AND c = 2.5", i);
+        session.execute("UPDATE it.ledger_lines SET v = 1 WHERE k = 1 AND c = 3.50");
         for (String order : List.of("ASC", "DESC", "ASC")) {
             List<BigDecimal> read = session.execute("SELECT c FROM it.ledger_lines WHERE k = 1 ORDER BY c " + order).all().stream()
                     .map(r -> r.getBigDecimal("c")).toList();
-            assertThat(read).as(order).containsExactlyInAnyOrder(new BigDecimal("2.50"), new BigDecimal("12.3E+7"));
+            assertThat(read).as(order).containsExactlyInAnyOrder(new BigDecimal("2.50"), new BigDecimal("3.50"), new BigDecimal("12.3E+7"));
         }
         assertThat(session.execute("SELECT v FROM it.ledger_lines WHERE k = 1 AND c = 2.500").one().getInt("v")).isEqualTo(6);
+    }
+
+    /**
+     * GROUP BY puts equal decimal clustering values written differently in one group, and a counter incremented under
+     * two forms of one clustering value counts in one row, as Cassandra compares clusterings by value.
+     */
+    @Test
+    void groupsAndCountersMatchDecimalClusteringsByValue() {
+        session.execute("CREATE TABLE it.lines_by_price (k int, c1 decimal, c2 int, v int, PRIMARY KEY (k, c1, c2))");
+        session.execute("INSERT INTO it.lines_by_price (k, c1, c2, v) VALUES (0, 2.50, 1, 1)");
+        session.execute("INSERT INTO it.lines_by_price (k, c1, c2, v) VALUES (0, 2.5, 2, 1)");
+        List<Row> groups = session.execute("SELECT c1, count(*) FROM it.lines_by_price WHERE k = 0 GROUP BY c1").all();
+        assertThat(groups).singleElement().satisfies(r -> assertThat(r.getLong(1)).isEqualTo(2));
+        assertThat(session.execute(SimpleStatement.newInstance("SELECT c1, count(*) FROM it.lines_by_price WHERE k = 0 GROUP BY c1")
+                .setPageSize(1)).all()).hasSize(1);
+
+        session.execute("CREATE TABLE it.counts_by_price (k int, c decimal, n counter, PRIMARY KEY (k, c))");
+        session.execute("UPDATE it.counts_by_price SET n = n + 1 WHERE k = 0 AND c = 2.50");
+        session.execute("UPDATE it.counts_by_price SET n = n + 1 WHERE k = 0 AND c = 2.5");
+        session.execute("BEGIN COUNTER BATCH UPDATE it.counts_by_price SET n = n + 1 WHERE k = 0 AND c = 2.500; "
+                + "UPDATE it.counts_by_price SET n = n + 1 WHERE k = 0 AND c = 2.5 APPLY BATCH");
+        assertThat(session.execute("SELECT n FROM it.counts_by_price WHERE k = 0").one().getLong("n")).isEqualTo(4);
     }
 
     /**

@@ -326,27 +326,32 @@ class StorageEngineTest {
     }
 
     /**
-     * A clustering written otherwise than its key decodes (the decimal 2.50, stored at 2.5's key) reads back as the
-     * row's oldest fragment wrote it, read forwards or backwards, and after a sweep merged the fragments.
+     * A clustering written in several forms (the decimal 2.50, stored at 2.5's key, and 2.5 itself) reads back in the
+     * greatest of them by bytes whatever order the writes came in, read forwards or backwards, and after a sweep merged
+     * the fragments: replicas and read repairs agree on it.
      */
     @Test
-    void aClusteringWrittenOtherwiseReadsBackAsItsOldestFragmentWroteIt() {
+    void aClusteringWrittenInSeveralFormsReadsBackInTheGreatestWhateverTheOrder() {
         TableMetadata decimals = SchemaDefinitions.table("ks", "CREATE TABLE d (k int, c decimal, v text, PRIMARY KEY (k, c))", UUID.randomUUID());
         storage.ensureTable(decimals);
         int v = decimals.column("v").id();
         ByteBuffer written = CqlTypes.DECIMAL.fromString("2.50");
         ByteBuffer canonical = CqlTypes.DECIMAL.fromString("2.5");
-        for (ByteBuffer c : List.of(written, canonical, canonical)) {
-            Row row = new Row(Clustering.of(c), LivenessInfo.EMPTY, DeletionTime.LIVE, List.of(Cell.live(v, null, text("x"), 10)), List.of());
-            storage.apply(List.of(new Mutation(new PartitionUpdate(decimals.id(), key(1), DeletionTime.LIVE, List.of(), null, List.of(row)), ids.next(10))));
-        }
         ReadSpec backwards = new ReadSpec(ReadSpec.all(NOW).slices(), true, 10, 10, NOW);
-        for (ReadSpec spec : List.of(ReadSpec.all(NOW), backwards)) {
-            assertThat(storage.read(decimals, key(1), spec).rows().get(0).clustering().values()).as("reversed: " + spec.reversed()).containsExactly(written);
+        for (int k : new int[] {1, 2}) {
+            for (ByteBuffer c : k == 1 ? List.of(written, canonical, canonical) : List.of(canonical, canonical, written)) {
+                Row row = new Row(Clustering.of(c), LivenessInfo.EMPTY, DeletionTime.LIVE, List.of(Cell.live(v, null, text("x"), 10)), List.of());
+                storage.apply(List.of(new Mutation(new PartitionUpdate(decimals.id(), key(k), DeletionTime.LIVE, List.of(), null, List.of(row)), ids.next(10))));
+            }
+            for (ReadSpec spec : List.of(ReadSpec.all(NOW), backwards)) {
+                assertThat(storage.read(decimals, key(k), spec).rows().get(0).clustering().values())
+                        .as("partition %d, reversed: %s", k, spec.reversed()).containsExactly(written);
+            }
         }
-        assertThat(storage.sweep(decimals.id(), NOW)).isEqualTo(3);
-        assertThat(storage.sweep(decimals.id(), NOW)).as("merged into one fragment").isEqualTo(1);
-        assertThat(storage.read(decimals, key(1), backwards).rows().get(0).clustering().values()).containsExactly(written);
+        assertThat(storage.sweep(decimals.id(), NOW)).isEqualTo(6);
+        assertThat(storage.sweep(decimals.id(), NOW)).as("each row merged into one fragment").isEqualTo(2);
+        for (int k : new int[] {1, 2})
+            assertThat(storage.read(decimals, key(k), backwards).rows().get(0).clustering().values()).as("swept").containsExactly(written);
     }
 
     @Test

@@ -107,6 +107,15 @@ public final class TableMetadata {
         return 0;
     }
 
+    /**
+     * The order of this table's rows: the static row first, then the clustering order, by which equal values written
+     * differently (the decimals 2.5 and 2.50) are one row.
+     */
+    public Comparator<ballot.cql.data.Clustering> rowOrder() {
+        Comparator<java.nio.ByteBuffer[]> clusterings = clusteringOrder();
+        return (x, y) -> x.isStatic() || y.isStatic() ? Boolean.compare(y.isStatic(), x.isStatic()) : clusterings.compare(x.values(), y.values());
+    }
+
     /** This table's clustering order over clustering values; of a prefix and its extension, the prefix first. */
     public Comparator<java.nio.ByteBuffer[]> clusteringOrder() {
         return (x, y) -> {

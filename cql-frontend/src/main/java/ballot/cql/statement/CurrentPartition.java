@@ -8,7 +8,6 @@ import ballot.cql.schema.TableMetadata;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -73,9 +72,7 @@ final class CurrentPartition {
      * by the table's clustering order (a statement's 2.50 finds the row stored as 2.5).
      */
     Map<Clustering, RowView> existing() {
-        Comparator<ByteBuffer[]> order = table.clusteringOrder();
-        Map<Clustering, RowView> existing = new TreeMap<>((x, y) -> x.isStatic() || y.isStatic()
-                ? Boolean.compare(y.isStatic(), x.isStatic()) : order.compare(x.values(), y.values()));
+        Map<Clustering, RowView> existing = new TreeMap<>(table.rowOrder());
         for (Row r : data.rows()) existing.put(r.clustering(), new RowView(keyComponents, r, data.staticRow(), nowInSec));
         existing.put(Clustering.STATIC, new RowView(keyComponents, null, data.staticRow(), nowInSec));
         return existing;

@@ -32,8 +32,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiPredicate;
 
 /**
  * A prepared SELECT. Execution walks a cursor over the partitions and rows the restrictions select (a list of
@@ -375,7 +377,8 @@ final class SelectStatement implements CqlStatement {
         List<RowFilter.Bound> filters = new ArrayList<>();
         for (RowFilter f : this.filters) filters.add(f.bind(b));
         List<Selection.Evaluator> evaluators = selection.evaluators(b);
-        Output output = new Output(evaluators, aggregateAll, grouped, sortAcrossPartitions ? orderBy : ann != null ? List.of(ann.column()) : null);
+        Output output = new Output(evaluators, aggregateAll, grouped, sortAcrossPartitions ? orderBy : ann != null ? List.of(ann.column()) : null,
+                this::sameGroup);
         int emitted = 0;
         boolean more = false;
         while (remaining > 0 && emitted < pageSize) {
@@ -388,7 +391,7 @@ final class SelectStatement implements CqlStatement {
                 Candidate candidate = candidates.get(i);
                 boolean selected = candidate.view() != null && matches(filters, candidate.view());
                 ByteBuffer[] group = selected ? groupKey(candidate.view()) : null;
-                if (grouped && selected && groupsOnPage >= pageSize && !Arrays.equals(group, lastGroup)) {
+                if (grouped && selected && groupsOnPage >= pageSize && !sameGroup(group, lastGroup)) {
                     // The page is full of groups: this row, not consumed, begins the next page.
                     more = true;
                     remaining = 0;
@@ -396,7 +399,7 @@ final class SelectStatement implements CqlStatement {
                 }
                 cursor.consumed(candidate);
                 if (!selected || !cursor.takeFromPartition()) continue;
-                if (grouped && !Arrays.equals(group, lastGroup)) {
+                if (grouped && !sameGroup(group, lastGroup)) {
                     lastGroup = group;
                     if (!candidate.key().equals(groupPartition)) {
                         groupPartition = candidate.key();
@@ -459,6 +462,21 @@ final class SelectStatement implements CqlStatement {
         ByteBuffer[] key = new ByteBuffer[groupBy.size()];
         for (int i = 0; i < key.length; i++) key[i] = view.value(groupBy.get(i));
         return key;
+    }
+
+    /**
+     * Whether two rows' GROUP BY values make one group: partition key columns by their bytes (each is its own
+     * partition), clustering columns by their type's order, as Cassandra groups them (the decimals 2.5 and 2.50 are one).
+     */
+    private boolean sameGroup(ByteBuffer[] a, ByteBuffer[] b) {
+        if (a == null || b == null) return a == b;
+        for (int i = 0; i < a.length; i++) {
+            ColumnMetadata c = groupBy.get(i);
+            boolean same = c.kind() == ColumnMetadata.Kind.CLUSTERING ? a[i] != null && b[i] != null && c.type().compare(a[i], b[i]) == 0
+                    : Objects.equals(a[i], b[i]);
+            if (!same) return false;
+        }
+        return true;
     }
 
     /**
@@ -527,18 +545,21 @@ final class SelectStatement implements CqlStatement {
         /** The ORDER BY columns when rows are sorted after reading, else null. */
         private final List<ColumnMetadata> ordering;
         private final List<ByteBuffer[]> orderingValues;
+        private final BiPredicate<ByteBuffer[], ByteBuffer[]> sameGroup;
         private ByteBuffer[] currentGroup;
         private boolean groupOpen;
         /** Estimated bytes of rows added since {@link #unreservedBytes} was last asked. */
         private long unreserved;
 
-        Output(List<Selection.Evaluator> evaluators, boolean aggregate, boolean grouped, List<ColumnMetadata> ordering) {
+        Output(List<Selection.Evaluator> evaluators, boolean aggregate, boolean grouped, List<ColumnMetadata> ordering,
+                BiPredicate<ByteBuffer[], ByteBuffer[]> sameGroup) {
             this.evaluators = evaluators;
             this.aggregate = aggregate;
             this.grouped = grouped;
             this.rows = new ArrayList<>();
             this.ordering = ordering;
             this.orderingValues = ordering != null ? new ArrayList<>() : null;
+            this.sameGroup = sameGroup;
         }
 
         /** Up to {@code candidates} more rows may come: make room for them at once rather than growing row by row. */
@@ -561,7 +582,7 @@ final class SelectStatement implements CqlStatement {
                 keepOrderingValues(view);
                 return;
             }
-            if (group != null && groupOpen && !Arrays.equals(group, currentGroup)) closeGroup();
+            if (group != null && groupOpen && !sameGroup.test(group, currentGroup)) closeGroup();
             if (!groupOpen) keepOrderingValues(view);
             currentGroup = group;
             groupOpen = true;
