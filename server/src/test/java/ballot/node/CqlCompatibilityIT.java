@@ -574,6 +574,9 @@ class CqlCompatibilityIT {
         assertThat(session.execute("UPDATE it.prices SET v = 1 WHERE k = 1 AND c = 2.50 IF v = 0").wasApplied()).isTrue();
         assertThat(session.execute("UPDATE it.prices SET v = 2 WHERE k = 1 AND c = 2.500 IF v = 1").wasApplied()).isTrue();
         assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c = 2.5").one().getInt("v")).isEqualTo(2);
+        assertThatThrownBy(() -> session.execute("BEGIN BATCH UPDATE it.prices SET v = 3 WHERE k = 1 AND c = 2.5 IF EXISTS; "
+                + "UPDATE it.prices SET v = 4 WHERE k = 1 AND c = 2.50 IF v = 2 APPLY BATCH"))
+                .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Cannot mix IF conditions and IF");
         assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c IN (2.5, 2.50)").all()).hasSize(1);
         assertThat(session.execute("SELECT v FROM it.prices WHERE k = 1 AND c >= 2.50 AND c <= 2.5").all()).hasSize(1);
         session.execute("CREATE TABLE it.price_lists (k int, c decimal, l list<int>, PRIMARY KEY (k, c))");

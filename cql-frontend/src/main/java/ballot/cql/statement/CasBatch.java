@@ -32,13 +32,14 @@ final class CasBatch {
     private static final class Partition {
         final TableMetadata table;
         final PartitionKey key;
-        final CasConditions conditions = new CasConditions();
+        final CasConditions conditions;
         final List<CasWrite> writes = new ArrayList<>();
         final Set<Clustering> readBeforeWrite = new HashSet<>();
 
         Partition(TableMetadata table, PartitionKey key) {
             this.table = table;
             this.key = key;
+            this.conditions = new CasConditions(table);
         }
 
         /** The compare-and-set, reading each conditioned row and each row read before writing (the static row comes with any read). */

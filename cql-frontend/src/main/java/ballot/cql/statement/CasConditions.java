@@ -6,11 +6,11 @@ import ballot.cql.schema.ColumnMetadata;
 import ballot.cql.schema.TableMetadata;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The bound IF conditions of one compare-and-set, by the row each one reads: a clustering row, or STATIC for the static
@@ -38,13 +38,18 @@ final class CasConditions {
         }
     }
 
-    private final Map<Clustering, RowCondition> byRow = new LinkedHashMap<>();
+    /** By the table's row order: the conditions on {@code c = 2.5} and on {@code c = 2.50} are on one row. */
+    private final Map<Clustering, RowCondition> byRow;
     /** In the order a not-applied answer shows them: each statement's regular columns, then its static ones. */
     private final Set<ColumnMetadata> columns = new LinkedHashSet<>();
     private boolean checksExistence;
     /** Whether the conditional statements write regular rows and the static row: which columns the compare-and-set reads. */
     private boolean writesRegular;
     private boolean writesStatic;
+
+    CasConditions(TableMetadata table) {
+        byRow = new TreeMap<>(table.rowOrder());
+    }
 
     /** That a conditional statement of the compare-and-set writes a regular row, static columns, or both. */
     void writes(boolean regular, boolean statics) {
