@@ -7,9 +7,7 @@ import ballot.cql.type.ComparableBytesWriter;
 import ballot.cql.type.CqlType;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Clustering values to and from their key bytes: each component's order-preserving, prefix-free encoding, inverted
@@ -17,11 +15,6 @@ import java.util.Set;
  * encoding of a prefix is a byte prefix of the encoding of every clustering that starts with it.
  */
 final class ClusteringCodec {
-    /** Types whose every value has one serialization: what {@link #decode} returns is what was written. */
-    private static final Set<CqlType.Kind> ONE_FORM = EnumSet.of(CqlType.Kind.ASCII, CqlType.Kind.BIGINT, CqlType.Kind.BLOB,
-            CqlType.Kind.DATE, CqlType.Kind.INET, CqlType.Kind.INT, CqlType.Kind.SMALLINT, CqlType.Kind.TEXT, CqlType.Kind.TIME,
-            CqlType.Kind.TIMESTAMP, CqlType.Kind.TIMEUUID, CqlType.Kind.TINYINT, CqlType.Kind.UUID);
-
     private final CqlType[] types;
     private final boolean[] descending;
     private final boolean[] manyForms;
@@ -34,7 +27,7 @@ final class ClusteringCodec {
         for (int i = 0; i < types.length; i++) {
             types[i] = clustering.get(i).type();
             descending[i] = clustering.get(i).descending();
-            manyForms[i] = !ONE_FORM.contains(types[i].kind());
+            manyForms[i] = !types[i].hasOneForm();
         }
     }
 

@@ -75,6 +75,11 @@ final class BooleanType extends NativeType {
     }
 
     @Override
+    public boolean hasOneForm() {
+        return false;
+    }
+
+    @Override
     public boolean accepts(ConstantKind kind) {
         return kind == ConstantKind.BOOLEAN;
     }

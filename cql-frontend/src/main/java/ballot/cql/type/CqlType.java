@@ -141,6 +141,15 @@ public abstract class CqlType {
     public abstract ByteBuffer canonical(ByteBuffer value);
 
     /**
+     * Whether every value of this type has one serialization, so that {@link #canonical} returns what it is given and
+     * {@code decodeComparable(encodeComparable(v))} is {@code v}. False by default, which is always safe: the caller
+     * then compares with {@link #canonical}.
+     */
+    public boolean hasOneForm() {
+        return false;
+    }
+
+    /**
      * A value a client bound, as statements write it: sets sorted and deduplicated by element and maps by key (of equal
      * elements the first is kept, of equal keys the last entry), and tuples and UDTs with every
      * field, at every level of collections, tuples and UDTs; everything else byte for byte as sent, vectors included,

@@ -132,6 +132,11 @@ final class DecimalType extends NativeType {
     }
 
     @Override
+    public boolean hasOneForm() {
+        return false;
+    }
+
+    @Override
     public boolean accepts(ConstantKind kind) {
         return kind == ConstantKind.INTEGER || kind == ConstantKind.FLOAT;
     }

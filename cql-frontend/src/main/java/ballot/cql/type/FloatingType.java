@@ -104,6 +104,11 @@ final class FloatingType extends NativeType {
     }
 
     @Override
+    public boolean hasOneForm() {
+        return false;
+    }
+
+    @Override
     public boolean accepts(ConstantKind kind) {
         return kind == ConstantKind.INTEGER || kind == ConstantKind.FLOAT;
     }

@@ -144,6 +144,12 @@ abstract class NativeType extends CqlType {
         return value;
     }
 
+    /** True unless a type overrides {@link #canonical} with a form of its own (decimal, varint, boolean, float, double). */
+    @Override
+    public boolean hasOneForm() {
+        return true;
+    }
+
     // ---------------------------------------------------------------- text and JSON
 
     @Override

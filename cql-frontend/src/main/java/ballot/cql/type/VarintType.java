@@ -82,6 +82,11 @@ final class VarintType extends NativeType {
     }
 
     @Override
+    public boolean hasOneForm() {
+        return false;
+    }
+
+    @Override
     public boolean accepts(ConstantKind kind) {
         return kind == ConstantKind.INTEGER;
     }

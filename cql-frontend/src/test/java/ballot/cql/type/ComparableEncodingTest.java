@@ -84,6 +84,7 @@ class ComparableEncodingTest {
             ByteBuffer decoded = type.decodeComparable(in);
             assertThat(in.hasRemaining()).as("%s left bytes", hex(value)).isFalse();
             assertThat(hex(decoded)).as("%s decoded", hex(value)).isEqualTo(hex(type.canonical(value)));
+            if (type.hasOneForm()) assertThat(hex(decoded)).as("%s has one form", type).isEqualTo(hex(value));
             assertThat(type.compare(decoded, value)).isZero();
             assertThat(encode(type, decoded)).isEqualTo(encoded);
         }
