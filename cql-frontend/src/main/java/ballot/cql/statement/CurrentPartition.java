@@ -8,9 +8,12 @@ import ballot.cql.schema.TableMetadata;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A partition as a compare-and-set read it, seen at one time: what IF conditions are evaluated on, what operations
@@ -41,14 +44,11 @@ final class CurrentPartition {
      */
     RowView row(Clustering clustering) {
         if (clustering.isStatic()) return staticRow == null ? null : new RowView(keyComponents, null, staticRow, nowInSec);
+        Comparator<Clustering> order = table.rowOrder();
         for (Row r : data.rows()) {
-            if (sameRow(r.clustering(), clustering) && r.hasLiveData(nowInSec)) return new RowView(keyComponents, r, staticRow, nowInSec);
+            if (order.compare(r.clustering(), clustering) == 0 && r.hasLiveData(nowInSec)) return new RowView(keyComponents, r, staticRow, nowInSec);
         }
         return null;
-    }
-
-    private boolean sameRow(Clustering stored, Clustering wanted) {
-        return !wanted.isStatic() && table.clusteringOrder().compare(stored.values(), wanted.values()) == 0;
     }
 
     /** The partition's first live row in clustering order (a LET with LIMIT 1), or null if it has none. */
@@ -59,10 +59,11 @@ final class CurrentPartition {
 
     /** The live rows among {@code clusterings} (STATIC left out), in clustering order. */
     List<RowView> liveRows(Collection<Clustering> clusterings) {
+        Set<Clustering> wanted = new TreeSet<>(table.rowOrder()); // 2.50 wants the row stored as 2.5
+        wanted.addAll(clusterings);
         List<RowView> rows = new ArrayList<>();
         for (Row r : data.rows()) {
-            if (r.hasLiveData(nowInSec) && clusterings.stream().anyMatch(c -> sameRow(r.clustering(), c)))
-                rows.add(new RowView(keyComponents, r, staticRow, nowInSec));
+            if (wanted.contains(r.clustering()) && r.hasLiveData(nowInSec)) rows.add(new RowView(keyComponents, r, staticRow, nowInSec));
         }
         return rows;
     }

@@ -32,7 +32,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiPredicate;
@@ -472,8 +471,7 @@ final class SelectStatement implements CqlStatement {
         if (a == null || b == null) return a == b;
         for (int i = 0; i < a.length; i++) {
             ColumnMetadata c = groupBy.get(i);
-            boolean same = c.kind() == ColumnMetadata.Kind.CLUSTERING ? a[i] != null && b[i] != null && c.type().compare(a[i], b[i]) == 0
-                    : Objects.equals(a[i], b[i]);
+            boolean same = c.kind() == ColumnMetadata.Kind.CLUSTERING ? c.type().compare(a[i], b[i]) == 0 : a[i].equals(b[i]);
             if (!same) return false;
         }
         return true;
