@@ -122,6 +122,11 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         }, () -> {
             for (Lane lane : lanes) if (!lane.quiet) lane.execute(lane.coordinator::tick);
         });
+        // Quiet coordinators still hold record retirements, due a retention window later (docs/txn.md §4.3).
+        long period = options.sweepPeriod().toMillis();
+        ticker.scheduleWithFixedDelay(() -> {
+            for (Lane lane : lanes) lane.execute(lane.coordinator::tick);
+        }, period, period, TimeUnit.MILLISECONDS);
         this.here = new PaxosPartitionCas(engine, tables, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL);
         this.storage = storage;
         log.info("transactions ready lanes={} timeout={}ms epoch_lifetime={}ms", lanes.length, options.timeout().toMillis(),
@@ -152,8 +157,8 @@ public final class TransactionHost implements Transactions, AutoCloseable {
                 return messaging.request(to, TxnVerbs.STEP, steps, stepTimeout);
             }
         };
-        TxnSweep sweep = new TxnSweep(storage, wallMicros, options.retention(), options.sweepPeriod(), key -> coordinatorOf.apply(key) == null,
-                key -> lane(key.hashCode()).sweep(key));
+        TxnSweep sweep = new TxnSweep(storage, wallMicros, TxnCoordinator.sweptAfter(options.retention(), options.background()),
+                options.sweepPeriod(), key -> coordinatorOf.apply(key) == null, key -> lane(key.hashCode()).sweep(key));
         ticker.scheduleWithFixedDelay(sweep::pass, options.sweepPeriod().toMillis(), options.sweepPeriod().toMillis(), TimeUnit.MILLISECONDS);
     }
 

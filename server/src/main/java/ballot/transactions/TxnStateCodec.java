@@ -28,21 +28,31 @@ import java.util.UUID;
  * is the partition's rows) in the bytes a {@link ballot.lwt.TxnCell} holds (§11.1):
  * <pre>
  * state  = version(1) · flags(1) · [intent] · [reservation] · count(4) · (txnId · marker)* · count(4) · record*
- * flags  = 0x01 intent present · 0x02 reservation present
+ * flags  = 0x01 intent present · 0x02 reservation present · 0x04 records present (version 2; version 1 states, which
+ *          lack the bit, are still read)
  * intent = txnId · epoch(4) · key home · age(8) · deadline(8) · sized entry (its update, relative to the decree)
  * </pre>
  * A state that holds nothing encodes as no bytes at all: the tombstone that must outrank older states.
  */
 final class TxnStateCodec {
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
     private static final int INTENT = 0x01;
     private static final int RESERVATION = 0x02;
+    private static final int RECORDS = 0x04;
 
     private TxnStateCodec() {}
 
     /** Whether the stored state holds an intent: a lock that single-partition statements must honour (§11.1). */
     static boolean holdsIntent(byte[] state) {
         return state.length >= 2 && (state[1] & INTENT) != 0;
+    }
+
+    /**
+     * Whether the stored state may hold something the sweep acts on (an intent or a record), without decoding it: a
+     * participant's state often holds only markers, which expire by themselves (docs/txn.md §2).
+     */
+    static boolean mayNeedSweep(byte[] state) {
+        return state.length >= 2 && (state[0] != VERSION || (state[1] & (INTENT | RECORDS)) != 0);
     }
 
     /** The transaction state of {@code state} (its value is left out). */
@@ -53,7 +63,8 @@ final class TxnStateCodec {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeByte(VERSION);
-            out.writeByte((state.intent() != null ? INTENT : 0) | (state.reservation() != null ? RESERVATION : 0));
+            out.writeByte((state.intent() != null ? INTENT : 0) | (state.reservation() != null ? RESERVATION : 0)
+                    | (state.records().isEmpty() ? 0 : RECORDS));
             if (state.intent() != null) writeIntent(out, state.intent(), tableId, key);
             if (state.reservation() != null) {
                 Reservation r = state.reservation();
@@ -85,7 +96,8 @@ final class TxnStateCodec {
         try {
             DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
             int version = in.readUnsignedByte();
-            if (version != VERSION) throw new IllegalArgumentException("transaction state in version " + version + "; this node reads " + VERSION);
+            if (version != VERSION && version != 1)
+                throw new IllegalArgumentException("transaction state in version " + version + "; this node reads 1 and " + VERSION);
             int flags = in.readUnsignedByte();
             Intent<TxnValue> intent = (flags & INTENT) != 0 ? readIntent(in, tableId, key) : null;
             Reservation reservation = (flags & RESERVATION) != 0 ? new Reservation(readId(in), in.readLong(), in.readLong()) : null;

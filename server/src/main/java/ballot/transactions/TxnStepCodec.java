@@ -152,7 +152,6 @@ final class TxnStepCodec {
         } else if (step instanceof Resolve<TxnValue> r) {
             out.writeByte(RESOLVE);
             writeDecision(out, r.decision());
-            out.writeBoolean(r.early());
         } else if (step instanceof ReadRecord<TxnValue> r) {
             out.writeByte(READ_RECORD);
             TxnStateCodec.writeId(out, r.id());
@@ -190,7 +189,7 @@ final class TxnStepCodec {
                     readDecisions(in), in.readLong());
             case FENCE -> new Fence<>(readAttempt(in), in.readLong());
             case FINALIZE -> new Finalize<>(readAttempt(in), in.readBoolean(), TxnStateCodec.readNullable(in), in.readLong(), readKeys(in));
-            case RESOLVE -> new Resolve<>(readDecision(in), in.readBoolean());
+            case RESOLVE -> new Resolve<>(readDecision(in));
             case READ_RECORD -> new ReadRecord<>(TxnStateCodec.readId(in));
             case INSPECT -> new Inspect<>(in.readLong());
             case ONE_PHASE -> new OnePhase<>(readAttempt(in), in.readLong(), in.readLong(), operations.of(in.readInt()), readDecisions(in),

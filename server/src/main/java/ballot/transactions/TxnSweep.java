@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds the partitions whose transaction state shows something due (docs/txn.md §6.3, §11.1): an intent or a staging
- * record past its deadline (its coordinator is gone, or late), or a decided record past its retention window, and
+ * record past its deadline (its coordinator is gone, or late), or a decided record its coordinator did not retire, and
  * hands them to the core's sweep. The scan reads this replica's own states, which may lag the quorum's; the sweep
  * itself reads through Paxos. A partition is swept by its first live replica, or by any replica once the item is
  * overdue by ten periods (the first replica may be down or behind).
@@ -29,16 +29,17 @@ final class TxnSweep {
 
     private final StorageEngine storage;
     private final LongSupplier wallMicros;
-    private final long retentionMicros;
+    /** How long after its deadline a decided record is retired by the sweep ({@code TxnCoordinator.sweptAfter}). */
+    private final long sweptAfterMicros;
     private final long overdueMicros;
     private final Function<PartitionKey, Boolean> firstLiveReplica;
     private final Consumer<PartitionKey> sweep;
 
-    TxnSweep(StorageEngine storage, LongSupplier wallMicros, Duration retention, Duration period, Function<PartitionKey, Boolean> firstLiveReplica,
+    TxnSweep(StorageEngine storage, LongSupplier wallMicros, Duration sweptAfter, Duration period, Function<PartitionKey, Boolean> firstLiveReplica,
             Consumer<PartitionKey> sweep) {
         this.storage = storage;
         this.wallMicros = wallMicros;
-        this.retentionMicros = retention.toNanos() / 1000;
+        this.sweptAfterMicros = sweptAfter.toNanos() / 1000;
         this.overdueMicros = period.multipliedBy(10).toNanos() / 1000;
         this.firstLiveReplica = firstLiveReplica;
         this.sweep = sweep;
@@ -73,13 +74,13 @@ final class TxnSweep {
     /** When the stored state next needs a sweep (Long.MAX_VALUE: never; markers and reservations expire by themselves). */
     private long dueMicros(StorageEngine.PaxosState stored) {
         byte[] bytes = TxnCell.ofStored(stored.state()).state();
-        if (bytes.length == 0) return Long.MAX_VALUE;
+        if (!TxnStateCodec.mayNeedSweep(bytes)) return Long.MAX_VALUE;
         PartitionState<TxnValue> state = TxnStateCodec.decode(bytes, null, stored.tableId(), stored.key());
         long due = Long.MAX_VALUE;
         Intent<TxnValue> intent = state.intent();
         if (intent != null) due = intent.deadlineMicros();
         for (Record r : state.records().values()) {
-            due = Math.min(due, r.status() == Record.Status.STAGING ? r.deadlineMicros() : r.deadlineMicros() + retentionMicros);
+            due = Math.min(due, r.status() == Record.Status.STAGING ? r.deadlineMicros() : r.deadlineMicros() + sweptAfterMicros);
         }
         return due;
     }

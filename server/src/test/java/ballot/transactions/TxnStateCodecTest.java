@@ -38,6 +38,28 @@ class TxnStateCodecTest {
                 List.of(Cell.live(1, null, ByteBuffer.allocate(4).putInt(0, value), 0)))));
     }
 
+    /** The sweep skips, without decoding, states that hold only markers or a reservation (docs/txn.md §6.3). */
+    @Test
+    void onlyIntentsAndRecordsMakeAStateWorthASweep() {
+        ballot.txn.PartitionKey home = TxnKeys.of(TABLE, KEY);
+        PartitionState<TxnValue> markers = PartitionState.<TxnValue>of(NOTHING_READ)
+                .withMarker(id(4), new Marker(1, Marker.Kind.APPLIED, null, 400))
+                .withReservation(new Reservation(id(3), 50, 300));
+        assertThat(TxnStateCodec.mayNeedSweep(TxnStateCodec.encode(markers, TABLE, KEY))).isFalse();
+        byte[] withRecord = TxnStateCodec.encode(markers.withRecord(Record.staging(id(7), 0, 30, 40, List.of(home))), TABLE, KEY);
+        assertThat(TxnStateCodec.mayNeedSweep(withRecord)).isTrue();
+        assertThat(TxnStateCodec.decode(withRecord, NOTHING_READ, TABLE, KEY).records()).hasSize(1);
+        byte[] withIntent = TxnStateCodec.encode(markers.withIntent(new Intent<>(new Attempt(id(1), 0), home, 100, 200,
+                new TxnValue.Write(setV(1)))), TABLE, KEY);
+        assertThat(TxnStateCodec.mayNeedSweep(withIntent)).isTrue();
+        assertThat(TxnStateCodec.mayNeedSweep(new byte[0])).isFalse();
+        byte[] versionOne = withRecord.clone();
+        versionOne[0] = 1;
+        versionOne[1] = 0x02; // version 1 had no records bit: such a state is always decoded
+        assertThat(TxnStateCodec.mayNeedSweep(versionOne)).isTrue();
+        assertThat(TxnStateCodec.decode(versionOne, NOTHING_READ, TABLE, KEY).records()).hasSize(1);
+    }
+
     @Test
     void everyPartOfTheStateRoundTrips() {
         ballot.txn.PartitionKey home = TxnKeys.of(TABLE, PartitionKey.of(ByteBuffer.wrap(new byte[] {9})));

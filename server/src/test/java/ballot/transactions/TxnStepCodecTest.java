@@ -61,7 +61,6 @@ class TxnStepCodecTest {
                 new Fence<>(ATTEMPT, 20),
                 Finalize.abort(ATTEMPT, "condition not met", 20, List.of(HOME)),
                 new Resolve<>(new Decision(ATTEMPT, true)),
-                new Resolve<>(new Decision(ATTEMPT, true), true),
                 new ReadRecord<>(ID),
                 new Inspect<>(15),
                 new OnePhase<>(ATTEMPT, 10, 20, operation, decisions, List.of(HOME), 50_000),

@@ -39,6 +39,8 @@ public enum Mark {
     RECOVERY_ABORTED,
     /** A decided record past its retention window was dropped, its participants clear of it (§2). */
     RECORD_DROPPED,
+    /** A settled commit's record was left to the sweep: too many retirements were already waiting (§6.3). */
+    RETIREMENT_LEFT_TO_SWEEP,
     /** The client was answered UNKNOWN at its deadline (§4.8). */
     TIMED_OUT,
     /** A committed attempt's record was not found committed by its finisher: a protocol violation. */

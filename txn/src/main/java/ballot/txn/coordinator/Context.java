@@ -8,6 +8,7 @@ import ballot.txn.spi.PartitionCas;
 import ballot.txn.spi.RandomSource;
 import ballot.txn.step.Reply;
 import ballot.txn.step.Step;
+import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
@@ -18,7 +19,15 @@ final class Context<V> {
     final RandomSource random;
     final Observer observer;
     final Options options;
+    /** Retirements set to run at the end of a retention window (§6.3); beyond it, the sweep retires the record. */
+    static final int RETIREMENTS_MAX = 65_536;
+
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+    /**
+     * Retirements, in the order they were set: each waits one retention window after its record's deadline, so they
+     * come due in about that order (a later one behind an earlier one waits for it). Not timers for {@link #noTimers}.
+     */
+    private final ArrayDeque<Timer> retirements = new ArrayDeque<>();
     private long timerSeq;
 
     private record Timer(long atNanos, long seq, Runnable action) implements Comparable<Timer> {
@@ -56,6 +65,19 @@ final class Context<V> {
         timers.add(new Timer(clock.nanoTime() + Math.max(1, delayNanos), timerSeq++, action));
     }
 
+    /**
+     * Runs {@code retirement} once this node's wall clock passes {@code atWallMicros}, unless {@link #RETIREMENTS_MAX}
+     * are already waiting: then nothing runs, and the sweep retires the record later.
+     */
+    void retireAt(long atWallMicros, Runnable retirement) {
+        if (retirements.size() >= RETIREMENTS_MAX) {
+            observer.mark(Mark.RETIREMENT_LEFT_TO_SWEEP);
+            return;
+        }
+        long delayNanos = Math.max(1, (atWallMicros - clock.wallMicros()) * 1000);
+        retirements.add(new Timer(clock.nanoTime() + delayNanos, timerSeq++, retirement));
+    }
+
     /** A random back-off that doubles with {@code attempt}, up to the cap. */
     long backoff(int attempt) {
         long ceiling = Math.min(options.backoffMaxNanos(), options.backoffNanos() << Math.min(attempt, 16));
@@ -73,5 +95,6 @@ final class Context<V> {
     void runDueTimers() {
         long now = clock.nanoTime();
         while (!timers.isEmpty() && timers.peek().atNanos() <= now) timers.poll().action().run();
+        while (!retirements.isEmpty() && retirements.peek().atNanos() <= now) retirements.poll().action().run();
     }
 }

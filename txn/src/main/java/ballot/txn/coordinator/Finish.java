@@ -15,44 +15,34 @@ import java.util.function.Consumer;
 /**
  * The background half of a decided transaction (docs/txn.md §4.3): the record is made final first, then every
  * participant's intent is resolved, so that recovery, which only runs on staging records, never meets a released
- * intent of a committed attempt.
+ * intent of a committed attempt (§8 I3).
  */
 final class Finish {
     private Finish() {}
 
     /**
-     * After an implicit commit (§8 C1): {@code COMMITTED} in the record (which resolves the home's own intent) and,
-     * at the same time, every other intent rolled forward early (its marker standing for it until the record is final,
-     * §8 I3); {@code settled} hears true once all of them are done, false if the background work gave up first.
+     * After an implicit commit (§8 C1): {@code COMMITTED} in the record (which resolves the home's own intent), then
+     * every other intent rolled forward; {@code settled} hears true once all of them are done, false if the background
+     * work gave up first. A settled commit's participants are clear of it for good (each answered its {@link Resolve}),
+     * so its record is dropped at the end of its retention window without the sweep's {@code Forget}s (§2, §6.3).
      */
     static <V> void commit(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants, Consumer<Boolean> settled) {
         long until = ctx.backgroundDeadline();
-        List<PartitionKey> others = participants.stream().filter(p -> !p.equals(home)).toList();
-        int[] waiting = {others.size() + 1};
-        boolean[] over = {false};
-        Runnable oneDone = () -> {
-            if (--waiting[0] == 0 && !over[0]) {
-                over[0] = true;
-                settled.accept(true);
-            }
-        };
-        Runnable gaveUp = () -> {
-            if (!over[0]) {
-                over[0] = true;
-                settled.accept(false);
-            }
-        };
         ctx.send(home, Finalize.<V>commit(attempt), until, reply -> {
             Record record = ((Reply.RecordSeen) reply).record();
             Optional<Decision> decision = record == null ? Optional.empty() : record.decide(attempt.epoch());
             // C1: nothing may finalize an implicitly committed attempt otherwise; the simulation fails on this mark.
             if (decision.isEmpty() || !decision.get().committed()) {
                 ctx.observer.mark(Mark.COMMIT_CONTRADICTED);
-                gaveUp.run();
-            } else oneDone.run();
-        }, gaveUp);
-        Decision committed = new Decision(attempt, true);
-        for (PartitionKey key : others) ctx.send(key, new Resolve<>(committed, true), until, reply -> oneDone.run(), gaveUp);
+                settled.accept(false);
+                return;
+            }
+            List<PartitionKey> others = participants.stream().filter(p -> !p.equals(home)).toList();
+            resolve(ctx, decision.get(), others, resolved -> {
+                settled.accept(resolved);
+                if (resolved) Retire.whenDue(ctx, home, record);
+            });
+        }, () -> settled.accept(false));
     }
 
     /** Resolves {@code decision}'s intents on every participant (no-ops where there are none). */

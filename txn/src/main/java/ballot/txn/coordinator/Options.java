@@ -10,6 +10,7 @@ package ballot.txn.coordinator;
  * @param backgroundNanos how long the background finish, recovery and sweep keep resending lost steps
  * @param reservationMicros how long a waiting placement reserves its partition; each poll renews it (§5.1)
  * @param retentionMicros how long a decided record is kept after its deadline for client retries (§2)
+ * @param sweptAfterMicros how long after its deadline the sweep retires a decided record ({@link TxnCoordinator#sweptAfter})
  */
 record Options(long epochLifetimeMicros, long retryNanos, long backoffNanos, long backoffMaxNanos, long backgroundNanos,
-        long reservationMicros, long retentionMicros) {}
+        long reservationMicros, long retentionMicros, long sweptAfterMicros) {}

@@ -10,27 +10,41 @@ import java.util.List;
 
 /**
  * Drops a decided record past its retention window once nothing can refer to it (docs/txn.md §2, §8 R): every
- * participant it lists but the home is clear of the transaction for good ({@link Forget}), then the record goes
- * ({@link DropRecord}, which checks the home itself in the same CAS). A participant still holding an intent keeps the
- * record for a later sweep, which that intent's resolution needs.
+ * participant it lists but the home is clear of the transaction for good, then the record goes ({@link DropRecord},
+ * which checks the home itself in the same CAS). A participant still holding an intent keeps the record for a later
+ * sweep, which that intent's resolution needs.
  */
 final class Retire {
     private Retire() {}
 
+    /** The sweep's retirement: it knows nothing of the participants, so each must answer {@link Forget} with clear. */
     static <V> void run(Context<V> ctx, PartitionKey home, Record record) {
         long until = ctx.backgroundDeadline();
         List<PartitionKey> others = record.participants().stream().filter(key -> !key.equals(home)).toList();
-        int[] clear = {0};
-        Runnable drop = () -> ctx.send(home, new DropRecord<>(record.id(), ctx.options.retentionMicros()), until, r -> {
-            if (((Reply.RecordSeen) r).record() == null) ctx.observer.mark(Mark.RECORD_DROPPED);
-        }, () -> { });
         if (others.isEmpty()) {
-            drop.run();
+            drop(ctx, home, record);
             return;
         }
+        int[] clear = {0};
         for (PartitionKey key : others)
             ctx.send(key, new Forget<>(record.id(), record.deadlineMicros()), until, r -> {
-                if (((Reply.Cleared) r).clear() && ++clear[0] == others.size()) drop.run();
+                if (((Reply.Cleared) r).clear() && ++clear[0] == others.size()) drop(ctx, home, record);
             }, () -> { });
+    }
+
+    /**
+     * The settling coordinator's retirement of {@code committed}: every other participant answered the commit's
+     * {@code Resolve}, so none holds an intent of it or ever will (§3.6), and the drop needs no {@code Forget}. It runs
+     * when the retention window ends on this node's clock; a home whose partition time is not there yet keeps the
+     * record, and the sweep retires it later.
+     */
+    static <V> void whenDue(Context<V> ctx, PartitionKey home, Record committed) {
+        ctx.retireAt(committed.deadlineMicros() + ctx.options.retentionMicros() + 1, () -> drop(ctx, home, committed));
+    }
+
+    private static <V> void drop(Context<V> ctx, PartitionKey home, Record record) {
+        ctx.send(home, new DropRecord<>(record.id(), ctx.options.retentionMicros()), ctx.backgroundDeadline(), r -> {
+            if (((Reply.RecordSeen) r).record() == null) ctx.observer.mark(Mark.RECORD_DROPPED);
+        }, () -> { });
     }
 }

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 /**
  * The recovery sweep of one partition (docs/txn.md §6.3): recovers its intent, and the staging records homed there
  * whose deadline has passed, so that every abandoned transaction ends (§8 C5) even if nobody meets its intents; and
- * retires the decided records past their retention window (§2).
+ * retires the decided records a background period past their retention window (§2), which their coordinators did not.
  */
 final class Sweep {
     private Sweep() {}
@@ -19,7 +19,7 @@ final class Sweep {
     /** {@code done} hears whether the partition held nothing to recover when it was inspected. */
     static <V> void run(Context<V> ctx, PartitionKey key, Consumer<Boolean> done) {
         long until = ctx.backgroundDeadline();
-        ctx.send(key, new Inspect<>(ctx.options.retentionMicros()), until, reply -> {
+        ctx.send(key, new Inspect<>(ctx.options.sweptAfterMicros()), until, reply -> {
             @SuppressWarnings("unchecked")
             Reply.Inspection<V> inspection = (Reply.Inspection<V>) reply;
             Intent<V> intent = inspection.intent();

@@ -61,11 +61,20 @@ public final class TxnCoordinator<V> {
 
     /**
      * Inspects {@code key}, recovers the intent and the expired staging records found there (docs/txn.md §6.3), and
-     * drops the decided records the retention rule allows (§2). {@code done} hears whether the partition held no
-     * intent and no staging record when inspected.
+     * drops the decided records the retention rule allows (§2) once they are {@link #sweptAfter} old. {@code done}
+     * hears whether the partition held no intent and no staging record when inspected.
      */
     public void sweep(PartitionKey key, Consumer<Boolean> done) {
         Sweep.run(ctx, Objects.requireNonNull(key, "key"), Objects.requireNonNull(done, "done"));
+    }
+
+    /**
+     * How long after its deadline the sweep retires a decided record (docs/txn.md §6.3): a background period past the
+     * retention window, so that the coordinator that settled a commit drops its record first, without the sweep's
+     * {@code Forget}s. A host that picks the partitions to sweep waits as long.
+     */
+    public static Duration sweptAfter(Duration retention, Duration background) {
+        return retention.plus(background);
     }
 
     /** Runs due timers and answers transactions past their timeout. */
@@ -77,9 +86,10 @@ public final class TxnCoordinator<V> {
     }
 
     /**
-     * True when {@link #tick} has nothing to do: no submitted transaction is still tracked and no timer is set. Only
-     * a submission, a reply or a sweep (each a call on the coordinator's thread) can end it, so a host that ticks a
-     * quiet coordinator only after one of those misses nothing.
+     * True when {@link #tick} has nothing to do soon: no submitted transaction is still tracked and no timer is set but
+     * record retirements (docs/txn.md §4.3), which wait a retention window and tolerate a late tick. Only a submission,
+     * a reply or a sweep (each a call on the coordinator's thread) can end it, so a host that ticks a quiet coordinator
+     * only after one of those, and besides about once a second for the retirements, misses nothing.
      */
     public boolean quiet() {
         return runs.isEmpty() && ctx.noTimers();
@@ -171,7 +181,8 @@ public final class TxnCoordinator<V> {
             if (retention.compareTo(background) <= 0)
                 throw new IllegalArgumentException("retention " + retention + " must exceed background " + background);
             Options options = new Options(epochLifetime.toNanos() / 1000, retry.toNanos(), backoff.toNanos(),
-                    backoffMax.toNanos(), background.toNanos(), reservation.toNanos() / 1000, retention.toNanos() / 1000);
+                    backoffMax.toNanos(), background.toNanos(), reservation.toNanos() / 1000, retention.toNanos() / 1000,
+                    sweptAfter(retention, background).toNanos() / 1000);
             return new TxnCoordinator<>(new Context<>(cas, clock, random, observer, options));
         }
 

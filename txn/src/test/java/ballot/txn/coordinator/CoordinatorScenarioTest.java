@@ -13,6 +13,7 @@ import ballot.txn.Transaction;
 import ballot.txn.TxnId;
 import ballot.txn.TxnResult;
 import ballot.txn.spi.Clock;
+import ballot.txn.step.DropRecord;
 import ballot.txn.step.Finalize;
 import ballot.txn.step.Forget;
 import ballot.txn.step.Inspect;
@@ -36,6 +37,8 @@ class CoordinatorScenarioTest {
     private static final PartitionKey DST = PartitionKey.of("accounts", "dst");
     private static final TxnId ID = TxnId.of(7, 7);
     private static final long DEADLINE = 1_000;
+    /** The sweep's age for decided records with the builder's default retention and background period, plus one. */
+    private static final long SWEPT_AFTER_MICROS = TxnCoordinator.sweptAfter(Duration.ofHours(1), Duration.ofSeconds(30)).toNanos() / 1000 + 1;
 
     private final ManualCas cas = new ManualCas();
     private long nanos;
@@ -72,19 +75,29 @@ class CoordinatorScenarioTest {
         assertThat(coordinator.quiet()).as("a transaction awaits its answer").isFalse();
         cas.landAll();
         coordinator.tick();
-        assertThat(coordinator.quiet()).as("answered and finished").isTrue();
-        coordinator.submit(new Transfer(TxnId.of(8, 8), SRC, DST, 1).transaction(0, DEADLINE, HOME), 1_000_000_000L, answers::add);
+        assertThat(coordinator.quiet()).as("answered and settled; the retirement waits for a tick within the second").isTrue();
+        passTheRetentionWindow();
+        assertThat(cas.state(HOME).records()).as("retired").isEmpty();
+        coordinator.submit(new Transfer(TxnId.of(8, 8), SRC, DST, 1).transaction(0, cas.nowMicros + DEADLINE, HOME), 1_000_000_000L, answers::add);
         for (int i = 0; i < 3; i++) cas.land(s -> true);
         assertThat(answers).hasSize(2);
-        cas.pending.remove(0).reply().accept(new ballot.txn.step.Reply.Unknown());
-        cas.landAll();
+        cas.pending.remove(0).reply().accept(new ballot.txn.step.Reply.Unknown()); // the Finalize
         coordinator.tick();
         assertThat(coordinator.quiet()).as("answered, but a lost background step waits on its retry timer").isFalse();
         nanos += Duration.ofSeconds(1).toNanos();
         coordinator.tick();
         cas.landAll();
         coordinator.tick();
+        passTheRetentionWindow();
         assertThat(coordinator.quiet()).isTrue();
+    }
+
+    /** Moves both clocks past the default retention window, ticks, and lands what that sends. */
+    private void passTheRetentionWindow() {
+        cas.nowMicros += Duration.ofHours(1).toNanos() / 1000 + DEADLINE;
+        tickAfter(Duration.ofHours(1).toNanos() + Duration.ofSeconds(1).toNanos());
+        cas.landAll();
+        coordinator.tick();
     }
 
     @Test
@@ -94,8 +107,10 @@ class CoordinatorScenarioTest {
         assertThat(cas.pending).as("record and both intents at once").hasSize(3);
         for (int i = 0; i < 3; i++) cas.land(s -> true);
         assertThat(answers).containsExactly(TxnResult.committed(Map.of(SRC, 100L, DST, 5L)));
-        assertThat(cas.pending).as("then the record is finalized and both intents rolled forward, at once (§4.3)")
-                .extracting(s -> s.step().getClass().getSimpleName()).containsExactlyInAnyOrder("Finalize", "Resolve", "Resolve");
+        assertThat(cas.pending).as("then the record is finalized (§4.3)").singleElement().matches(ManualCas.step(Finalize.class, HOME));
+        cas.land(s -> true);
+        assertThat(cas.pending).as("and once it is final, both intents are rolled forward at once")
+                .extracting(s -> s.step().getClass().getSimpleName()).containsExactly("Resolve", "Resolve");
         cas.landAll();
         assertThat(cas.state(SRC).value()).as("intents resolved after the answer").isEqualTo(70L);
         assertThat(cas.state(DST).value()).isEqualTo(35L);
@@ -111,12 +126,54 @@ class CoordinatorScenarioTest {
         coordinator.submit(transfer(30), 1_000_000_000L, answers::add, settled::add);
         for (int i = 0; i < 3; i++) cas.land(s -> true);
         assertThat(answers).hasSize(1);
-        assertThat(settled).as("answered, not yet settled").isEmpty();
-        cas.land(s -> s.step() instanceof Resolve);
-        cas.land(s -> s.step() instanceof Resolve);
-        assertThat(settled).as("the record is not final yet").isEmpty();
         cas.land(s -> s.step() instanceof Finalize);
+        assertThat(settled).as("answered and final, not yet resolved").isEmpty();
+        cas.land(s -> s.step() instanceof Resolve);
+        assertThat(settled).as("one participant still holds its intent").isEmpty();
+        cas.land(s -> s.step() instanceof Resolve);
         assertThat(settled).containsExactly(true);
+    }
+
+    /**
+     * §2, §6.3: the coordinator that saw every participant resolve a commit drops its record when the retention window
+     * ends, with no Forget: the resolutions already proved the participants clear.
+     */
+    @Test
+    void aSettledCommitsRecordIsDroppedByItsCoordinatorWithoutForgets() {
+        accounts(100, 5);
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
+        cas.landAll();
+        assertThat(cas.state(HOME).record(ID).status()).isEqualTo(Record.Status.COMMITTED);
+        tickAfter(Duration.ofMinutes(30).toNanos());
+        assertThat(cas.pending).as("nothing before the window ends").isEmpty();
+        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000;
+        tickAfter(Duration.ofMinutes(31).toNanos());
+        assertThat(cas.pending).as("the drop alone").singleElement().matches(ManualCas.step(DropRecord.class, HOME));
+        cas.landAll();
+        assertThat(cas.state(HOME).records()).isEmpty();
+        assertThat(cas.state(SRC).value()).isEqualTo(70L);
+        assertThat(coordinator.quiet()).isTrue();
+    }
+
+    /** A commit whose resolution was never confirmed is not retired by its coordinator: the sweep's Forget decides. */
+    @Test
+    void aCommitWithAnUnconfirmedResolutionLeavesItsRecordToTheSweep() {
+        accounts(100, 5);
+        coordinator.submit(transfer(30), Duration.ofSeconds(1).toNanos(), answers::add);
+        for (int i = 0; i < 4; i++) cas.land(s -> true); // the round and the Finalize
+        cas.land(ManualCas.step(Resolve.class, SRC));
+        for (int i = 0; i < 40; i++) { // the destination's resolution is lost until the background period ends
+            cas.pending.removeIf(s -> {
+                if (s.step() instanceof Resolve) s.reply().accept(new ballot.txn.step.Reply.Unknown());
+                return s.step() instanceof Resolve;
+            });
+            tickAfter(Duration.ofSeconds(1).toNanos());
+        }
+        assertThat(cas.state(DST).intent()).as("still locked").isNotNull();
+        cas.nowMicros = DEADLINE + Duration.ofHours(2).toNanos() / 1000;
+        tickAfter(Duration.ofHours(2).toNanos());
+        assertThat(cas.pending).as("no drop without the resolution").isEmpty();
+        assertThat(cas.state(HOME).record(ID)).isNotNull();
     }
 
     @Test
@@ -259,7 +316,12 @@ class CoordinatorScenarioTest {
     @Test
     void sweepDropsADecidedRecordOnlyOnceNoIntentCanReferToIt() {
         committedWithTheDestinationLeftLocked(); // its finisher crashed before resolving the destination
-        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000; // the default retention has passed
+        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000 + 1; // the default retention has passed
+        coordinator.sweep(HOME, clean -> { });
+        cas.landAll();
+        assertThat(cas.pending).isEmpty();
+        assertThat(cas.state(DST).intent()).as("the sweep leaves the record a background period to its coordinator").isNotNull();
+        cas.nowMicros = DEADLINE + SWEPT_AFTER_MICROS;
         coordinator.sweep(HOME, clean -> { });
         cas.landAll();
         assertThat(cas.state(HOME).record(ID)).as("the intent left at the destination still needs the record").isNotNull();
@@ -278,7 +340,7 @@ class CoordinatorScenarioTest {
         cas.states.put(HOME, PartitionState.<Long>of(null)
                 .withRecord(Record.staging(ID, 0, 0, DEADLINE, List.of(HOME, SRC)).finish(true, null)));
         cas.states.put(SRC, PartitionState.of(70L));
-        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000;
+        cas.nowMicros = DEADLINE + SWEPT_AFTER_MICROS;
         coordinator.sweep(HOME, clean -> { });
         cas.land(ManualCas.step(Inspect.class, HOME));
         assertThat(cas.pending).as("one Forget, of the other participant").singleElement()

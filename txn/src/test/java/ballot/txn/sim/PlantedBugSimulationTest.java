@@ -36,11 +36,11 @@ class PlantedBugSimulationTest {
         assertThat(found).as("a missing intent written after its fence must be caught").isNotEmpty();
     }
 
-    /** An early resolution whose marker expires: recovery aborts a transaction already applied in part (§8 I3). */
+    /** Intents resolved while the record is still staging: recovery aborts a transaction already applied (§4.3, §8 I3). */
     @Test
-    void checkerCatchesAnEarlyResolutionForgottenByTime() {
-        List<String> found = runUntilViolation(SimStore.Bug.EARLY_MARKER_EXPIRES);
-        assertThat(found).as("an early resolution forgotten before the record is final must be caught").isNotEmpty();
+    void checkerCatchesIntentsResolvedBeforeTheRecordIsFinal() {
+        List<String> found = runUntilViolation(SimStore.Bug.FINALIZE_FORGOTTEN);
+        assertThat(found).as("a resolution before the record is final must be caught").isNotEmpty();
         assertThat(String.join(" ", found)).containsAnyOf("half- or mis-applied", "finalized otherwise", "total balance", "but applied");
     }
 

@@ -21,6 +21,7 @@ final class SimNode {
     static final Duration EPOCH_LIFETIME = Duration.ofMillis(60);
     /** Longer than a client's retries (about 0.6 s) and the background period, short enough to drop during runs. */
     static final Duration RETENTION = Duration.ofMillis(2_500);
+    static final Duration BACKGROUND = Duration.ofSeconds(2);
 
     final int id;
     private final SimLoop loop;
@@ -64,7 +65,7 @@ final class SimNode {
                 .epochLifetime(EPOCH_LIFETIME)
                 .retry(Duration.ofMillis(2))
                 .backoff(Duration.ofNanos(500_000), Duration.ofMillis(20))
-                .background(Duration.ofSeconds(2))
+                .background(BACKGROUND)
                 .reservation(Duration.ofMillis(20))
                 .retention(RETENTION)
                 .build();

@@ -9,9 +9,9 @@ import ballot.txn.Record;
 import ballot.txn.Transition;
 import ballot.txn.TxnId;
 import ballot.txn.step.Fence;
+import ballot.txn.step.Finalize;
 import ballot.txn.step.OnePhase;
 import ballot.txn.step.Place;
-import ballot.txn.step.Resolve;
 import ballot.txn.step.Reply;
 import ballot.txn.step.Reply.Placement;
 import ballot.txn.step.Step;
@@ -40,10 +40,11 @@ final class SimStore {
         /** A placement ignores its transaction's markers: fenced or applied attempts lock again. */
         PLACE_IGNORES_MARKERS,
         /**
-         * An early resolution's marker expires at the attempt's deadline: recovery after a lost Finalize finds neither
-         * the intent nor the marker and aborts a transaction that was applied in part.
+         * A commit's Finalize answers the committed record but leaves it staging: its coordinator resolves the intents
+         * of a record that is not final, and recovery, finding them gone past the deadline, aborts a transaction that
+         * was applied (the order of docs/txn.md §4.3 broken).
          */
-        EARLY_MARKER_EXPIRES
+        FINALIZE_FORGOTTEN
     }
 
     record Placed(long seq, long atNanos, Attempt attempt, PartitionKey key, Long seen) {}
@@ -95,10 +96,15 @@ final class SimStore {
         return live != null ? live : dropped.getOrDefault(home, Map.of()).get(id);
     }
 
+    /** The partition time a step evaluated now would get, without taking it. */
+    long timeMicros(PartitionKey key) {
+        long micros = EPOCH_MICROS + loop.now() / 1000 + skewMicros.getOrDefault(key, 0L);
+        return Math.max(micros, lastMicros.getOrDefault(key, Long.MIN_VALUE) + 1);
+    }
+
     /** Partition time: the sim's clock with the partition's skew, strictly increasing per partition (§1). */
     private long partitionMicros(PartitionKey key) {
-        long micros = EPOCH_MICROS + loop.now() / 1000 + skewMicros.getOrDefault(key, 0L);
-        micros = Math.max(micros, lastMicros.getOrDefault(key, Long.MIN_VALUE) + 1);
+        long micros = timeMicros(key);
         lastMicros.put(key, micros);
         return micros;
     }
@@ -162,15 +168,11 @@ final class SimStore {
                 }
                 return step.evaluate(before, micros);
             }
-            case EARLY_MARKER_EXPIRES -> {
+            case FINALIZE_FORGOTTEN -> {
                 Transition<Long> t = step.evaluate(before, micros);
-                if (step instanceof Resolve<Long> r && r.early() && before.intentOf(r.decision().attempt().id()) != null) {
-                    TxnId id = r.decision().attempt().id();
-                    Marker marker = t.next().markers().get(id);
-                    PartitionState<Long> next = t.next().withoutMarker(id)
-                            .withMarker(id, new Marker(marker.epoch(), marker.kind(), null, before.intent().deadlineMicros()));
-                    return new Transition<>(next, t.reply(), t.changed());
-                }
+                if (step instanceof Finalize<Long> f && f.commit() && before.record(f.attempt().id()) != null
+                        && before.record(f.attempt().id()).status() == Record.Status.STAGING)
+                    return new Transition<>(before, t.reply(), false);
                 return t;
             }
             default -> {

@@ -226,22 +226,21 @@ class StepTest {
                 .as("another transaction's intent stays").isEqualTo(otherIntent.intent());
     }
 
-    /** §3.6, §8 I3: an early resolution's marker outlives the deadline, so recovery's fence still finds it present. */
+    /** §3.6, §8 C2: a resolution's marker refuses a late placement of its attempt until the deadline, time after it. */
     @Test
-    void anEarlyResolutionLeavesAMarkerThatOnlyForgetDrops() {
+    void aResolutionLeavesAMarkerUntilTheAttemptsDeadline() {
         Attempt attempt = new Attempt(OLD, 0);
         PartitionState<Long> placed = place(OLD, 0, 1, DEBIT_10).evaluate(PartitionState.of(100L), 5).next();
-        PartitionState<Long> resolved = new Resolve<Long>(new Decision(attempt, true), true).evaluate(placed, 10).next();
+        PartitionState<Long> resolved = new Resolve<Long>(new Decision(attempt, true)).evaluate(placed, 10).next();
         assertThat(resolved.value()).isEqualTo(90L);
+        assertThat(resolved.markers().get(OLD).deadlineMicros()).isEqualTo(DEADLINE);
+        Transition<Long> late = place(OLD, 0, 1, DEBIT_10).evaluate(resolved, 20);
+        assertThat(late.changed()).as("a late placement of the applied attempt locks nothing").isFalse();
+        assertThat(new Fence<Long>(attempt, DEADLINE).evaluate(resolved, 20).reply()).isEqualTo(new Reply.Presence(true));
         long afterDeadline = DEADLINE + 1_000;
         PartitionState<Long> later = new Stage<Long>(Record.staging(YOUNG, 0, 2, afterDeadline + 5, List.of(A))).evaluate(resolved, afterDeadline).next();
-        assertThat(later.markers()).as("not dropped by time").containsKey(OLD);
-        Reply presence = new Fence<Long>(attempt, DEADLINE).evaluate(later, afterDeadline).reply();
-        assertThat(presence).isEqualTo(new Reply.Presence(true));
-        PartitionState<Long> forgotten = new Forget<Long>(OLD, DEADLINE).evaluate(later, afterDeadline).next();
-        assertThat(forgotten.markers()).as("dropped once the transaction is forgotten").doesNotContainKey(OLD);
-        assertThat(new Resolve<Long>(new Decision(attempt, true)).evaluate(placed, 10).next().markers().get(OLD).deadlineMicros())
-                .as("an ordinary resolution's marker expires").isEqualTo(DEADLINE);
+        assertThat(later.markers()).as("dropped by the next write after the deadline").doesNotContainKey(OLD);
+        assertThat(place(OLD, 0, 1, DEBIT_10).evaluate(later, afterDeadline).changed()).as("time refuses it now").isFalse();
     }
 
     @Test
