@@ -8,7 +8,6 @@ import ballot.txn.spi.PartitionCas;
 import ballot.txn.spi.RandomSource;
 import ballot.txn.step.Reply;
 import ballot.txn.step.Step;
-import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
@@ -23,11 +22,8 @@ final class Context<V> {
     static final int RETIREMENTS_MAX = 65_536;
 
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
-    /**
-     * Retirements, in the order they were set: each waits one retention window after its record's deadline, so they
-     * come due in about that order (a later one behind an earlier one waits for it). Not timers for {@link #noTimers}.
-     */
-    private final ArrayDeque<Timer> retirements = new ArrayDeque<>();
+    /** Retirements by the time they are due; not timers for {@link #noTimers}, which they would keep from quiet. */
+    private final PriorityQueue<Timer> retirements = new PriorityQueue<>();
     private long timerSeq;
 
     private record Timer(long atNanos, long seq, Runnable action) implements Comparable<Timer> {

@@ -36,15 +36,30 @@ final class Retire {
      * The settling coordinator's retirement of {@code committed}: every other participant answered the commit's
      * {@code Resolve}, so none holds an intent of it or ever will (§3.6), and the drop needs no {@code Forget}. It runs
      * when the retention window ends on this node's clock; a home whose partition time is not there yet keeps the
-     * record, and the sweep retires it later.
+     * record, and the drop is tried again a second later, a few times, before the sweep is left to retire it.
      */
     static <V> void whenDue(Context<V> ctx, PartitionKey home, Record committed) {
-        ctx.retireAt(committed.deadlineMicros() + ctx.options.retentionMicros() + 1, () -> drop(ctx, home, committed));
+        whenDue(ctx, home, committed, committed.deadlineMicros() + ctx.options.retentionMicros() + 1, LATE_DROPS);
+    }
+
+    /** Drops tried again when the home's partition time was not past the window yet (its clock behind this node's). */
+    private static final int LATE_DROPS = 3;
+    private static final long LATE_DROP_DELAY_MICROS = 1_000_000;
+
+    private static <V> void whenDue(Context<V> ctx, PartitionKey home, Record committed, long atWallMicros, int lateDrops) {
+        ctx.retireAt(atWallMicros, () -> ctx.send(home, dropOf(ctx, committed), ctx.backgroundDeadline(), r -> {
+            if (((Reply.RecordSeen) r).record() == null) ctx.observer.mark(Mark.RECORD_DROPPED);
+            else if (lateDrops > 0) whenDue(ctx, home, committed, ctx.clock.wallMicros() + LATE_DROP_DELAY_MICROS, lateDrops - 1);
+        }, () -> { }));
     }
 
     private static <V> void drop(Context<V> ctx, PartitionKey home, Record record) {
-        ctx.send(home, new DropRecord<>(record.id(), ctx.options.retentionMicros()), ctx.backgroundDeadline(), r -> {
+        ctx.send(home, dropOf(ctx, record), ctx.backgroundDeadline(), r -> {
             if (((Reply.RecordSeen) r).record() == null) ctx.observer.mark(Mark.RECORD_DROPPED);
         }, () -> { });
+    }
+
+    private static <V> DropRecord<V> dropOf(Context<V> ctx, Record record) {
+        return new DropRecord<>(record.id(), ctx.options.retentionMicros());
     }
 }

@@ -155,6 +155,41 @@ class CoordinatorScenarioTest {
         assertThat(coordinator.quiet()).isTrue();
     }
 
+    /** §6.3: a decided record is the coordinator's to retire for a background period after the window, then the sweep's. */
+    @Test
+    void theSweepLeavesADecidedRecordToItsCoordinatorForABackgroundPeriod() {
+        cas.states.put(HOME, PartitionState.<Long>of(null)
+                .withRecord(Record.staging(ID, 0, 0, DEADLINE, List.of(SRC, DST)).finish(true, null)));
+        accounts(70, 35);
+        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000 + 1; // the default retention has passed
+        coordinator.sweep(HOME, clean -> { });
+        cas.land(ManualCas.step(Inspect.class, HOME));
+        assertThat(cas.pending).as("nothing yet").isEmpty();
+        cas.nowMicros = DEADLINE + SWEPT_AFTER_MICROS;
+        coordinator.sweep(HOME, clean -> { });
+        cas.land(ManualCas.step(Inspect.class, HOME));
+        assertThat(cas.pending).as("both participants asked").extracting(s -> s.step().getClass().getSimpleName())
+                .containsExactly("Forget", "Forget");
+    }
+
+    /** A home whose partition time is behind the coordinator's clock keeps the record at first: the drop is tried again. */
+    @Test
+    void aDropThatCameTooEarlyForTheHomesTimeIsTriedAgain() {
+        accounts(100, 5);
+        coordinator.submit(transfer(30), 1_000_000_000L, answers::add);
+        cas.landAll();
+        long windowEnd = DEADLINE + Duration.ofHours(1).toNanos() / 1000;
+        cas.nowMicros = windowEnd + 1; // the coordinator's clock
+        tickAfter(Duration.ofHours(1).toNanos() + Duration.ofSeconds(1).toNanos());
+        cas.nowMicros = windowEnd - 100; // the home's partition time when the drop lands
+        cas.land(ManualCas.step(DropRecord.class, HOME));
+        assertThat(cas.state(HOME).record(ID)).as("not past the window there yet").isNotNull();
+        cas.nowMicros = windowEnd + 10;
+        tickAfter(Duration.ofSeconds(2).toNanos());
+        cas.land(ManualCas.step(DropRecord.class, HOME));
+        assertThat(cas.state(HOME).records()).isEmpty();
+    }
+
     /** A commit whose resolution was never confirmed is not retired by its coordinator: the sweep's Forget decides. */
     @Test
     void aCommitWithAnUnconfirmedResolutionLeavesItsRecordToTheSweep() {
@@ -316,12 +351,7 @@ class CoordinatorScenarioTest {
     @Test
     void sweepDropsADecidedRecordOnlyOnceNoIntentCanReferToIt() {
         committedWithTheDestinationLeftLocked(); // its finisher crashed before resolving the destination
-        cas.nowMicros = DEADLINE + Duration.ofHours(1).toNanos() / 1000 + 1; // the default retention has passed
-        coordinator.sweep(HOME, clean -> { });
-        cas.landAll();
-        assertThat(cas.pending).isEmpty();
-        assertThat(cas.state(DST).intent()).as("the sweep leaves the record a background period to its coordinator").isNotNull();
-        cas.nowMicros = DEADLINE + SWEPT_AFTER_MICROS;
+        cas.nowMicros = DEADLINE + SWEPT_AFTER_MICROS; // the default retention and background period have passed
         coordinator.sweep(HOME, clean -> { });
         cas.landAll();
         assertThat(cas.state(HOME).record(ID)).as("the intent left at the destination still needs the record").isNotNull();
