@@ -15,6 +15,10 @@ import java.util.List;
  * sweep, which that intent's resolution needs.
  */
 final class Retire {
+    /** Drops tried again when the home's partition time was not past the window yet (its clock behind this node's). */
+    private static final int LATE_DROPS = 3;
+    private static final long LATE_DROP_DELAY_MICROS = 1_000_000;
+
     private Retire() {}
 
     /** The sweep's retirement: it knows nothing of the participants, so each must answer {@link Forget} with clear. */
@@ -22,13 +26,13 @@ final class Retire {
         long until = ctx.backgroundDeadline();
         List<PartitionKey> others = record.participants().stream().filter(key -> !key.equals(home)).toList();
         if (others.isEmpty()) {
-            drop(ctx, home, record);
+            drop(ctx, home, record, () -> { });
             return;
         }
         int[] clear = {0};
         for (PartitionKey key : others)
             ctx.send(key, new Forget<>(record.id(), record.deadlineMicros()), until, r -> {
-                if (((Reply.Cleared) r).clear() && ++clear[0] == others.size()) drop(ctx, home, record);
+                if (((Reply.Cleared) r).clear() && ++clear[0] == others.size()) drop(ctx, home, record, () -> { });
             }, () -> { });
     }
 
@@ -42,24 +46,17 @@ final class Retire {
         whenDue(ctx, home, committed, committed.deadlineMicros() + ctx.options.retentionMicros() + 1, LATE_DROPS);
     }
 
-    /** Drops tried again when the home's partition time was not past the window yet (its clock behind this node's). */
-    private static final int LATE_DROPS = 3;
-    private static final long LATE_DROP_DELAY_MICROS = 1_000_000;
-
     private static <V> void whenDue(Context<V> ctx, PartitionKey home, Record committed, long atWallMicros, int lateDrops) {
-        ctx.retireAt(atWallMicros, () -> ctx.send(home, dropOf(ctx, committed), ctx.backgroundDeadline(), r -> {
-            if (((Reply.RecordSeen) r).record() == null) ctx.observer.mark(Mark.RECORD_DROPPED);
-            else if (lateDrops > 0) whenDue(ctx, home, committed, ctx.clock.wallMicros() + LATE_DROP_DELAY_MICROS, lateDrops - 1);
-        }, () -> { }));
+        ctx.retireAt(atWallMicros, () -> drop(ctx, home, committed, () -> {
+            if (lateDrops > 0) whenDue(ctx, home, committed, ctx.clock.wallMicros() + LATE_DROP_DELAY_MICROS, lateDrops - 1);
+        }));
     }
 
-    private static <V> void drop(Context<V> ctx, PartitionKey home, Record record) {
-        ctx.send(home, dropOf(ctx, record), ctx.backgroundDeadline(), r -> {
+    /** {@link DropRecord} at the home; {@code kept} runs if the record is still there. */
+    private static <V> void drop(Context<V> ctx, PartitionKey home, Record record, Runnable kept) {
+        ctx.send(home, new DropRecord<>(record.id(), ctx.options.retentionMicros()), ctx.backgroundDeadline(), r -> {
             if (((Reply.RecordSeen) r).record() == null) ctx.observer.mark(Mark.RECORD_DROPPED);
+            else kept.run();
         }, () -> { });
-    }
-
-    private static <V> DropRecord<V> dropOf(Context<V> ctx, Record record) {
-        return new DropRecord<>(record.id(), ctx.options.retentionMicros());
     }
 }
