@@ -37,6 +37,7 @@ import ballot.lwt.PaxosEngine;
 import ballot.net.InternodeTls;
 import ballot.transactions.TransactionHost;
 import ballot.transactions.TransactionalLwt;
+import ballot.transactions.TransactionalReads;
 import ballot.cql.statement.Participants;
 import ballot.cql.spi.LwtCoordinator;
 import ballot.cql.schema.TableMetadata;
@@ -190,6 +191,7 @@ public final class BallotNode implements AutoCloseable {
             abstainFromTablesThatPredateTheJoin(config, schema, membership, system);
 
             LwtCoordinator lwt = new TransactionalLwt(paxos, transactions);
+            replication.honourLocks(new TransactionalReads(lwt));
             QueryEnvironment environment = new QueryEnvironment(coordinator, lwt, transactions, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter, () -> {
                         Set<String> dataCenters = new TreeSet<>(Set.of(config.dataCenter));

@@ -16,9 +16,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -32,6 +35,8 @@ final class LocalReplica {
     private final LongSupplier nowMicros;
     private final UUID hostId;
     private final Object[] partitionLocks = new Object[1024];
+    /** Whether a transaction state holds an intent; null until transactions are hosted (then reads answer stamps). */
+    private volatile Predicate<byte[]> holdsIntent;
 
     LocalReplica(StorageEngine storage, Supplier<Schema> schema, WriteId writeIds, LongSupplier nowMicros, UUID hostId) {
         this.storage = storage;
@@ -62,23 +67,55 @@ final class LocalReplica {
         storage.applyDurably(mutations);
     }
 
-    PartitionData read(UUID table, PartitionKey key, ReadSpec spec) {
+    /** A partition read, and the stamp of its transaction state, if any. */
+    record Read(PartitionData data, TxnStamp txn) {}
+
+    /**
+     * Reads a partition and, once transactions are hosted ({@link #honourLocks}), the stamp of its transaction state,
+     * so that the coordinator can tell an intent from the replicas' answers (docs/txn.md §10).
+     */
+    Read readWithStamp(UUID table, PartitionKey key, ReadSpec spec) {
         TableMetadata metadata = table(table);
         Trace trace = Tracing.current();
         if (trace != null) trace.event("Executing single-partition query on " + metadata.name());
-        PartitionData data = storage.read(metadata, key, spec);
-        if (trace != null) StorageTraces.read(trace, List.of(data), spec.nowInSec());
-        return data;
+        Predicate<byte[]> locks = holdsIntent;
+        Read read;
+        if (locks == null) {
+            read = new Read(storage.read(metadata, key, spec), null);
+        } else {
+            StorageEngine.ReadWithTxnState r = storage.readWithTxnState(metadata, key, spec);
+            read = new Read(r.data(), TxnStamp.of(r.txnState(), locks));
+        }
+        if (trace != null) StorageTraces.read(trace, List.of(read.data()), spec.nowInSec());
+        return read;
     }
 
-    /** {@code deadMax}: how many partitions without live data the answer may carry ({@link StorageEngine#scan}). */
-    List<PartitionData> scan(UUID table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax) {
+    /**
+     * {@code deadMax}: how many partitions without live data the answer may carry ({@link StorageEngine#scan}); with
+     * the stamps of the answered partitions' transaction states once transactions are hosted.
+     */
+    ReplicationVerbs.ScanResponse scan(UUID table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax) {
         TableMetadata metadata = table(table);
         Trace trace = Tracing.current();
         if (trace != null) trace.event("Executing seq scan across " + metadata.name() + " for range " + range);
-        List<PartitionData> data = storage.scan(metadata, range, spec, partitionLimit, deadMax);
-        if (trace != null) StorageTraces.read(trace, data, spec.nowInSec());
-        return data;
+        Predicate<byte[]> locks = holdsIntent;
+        ReplicationVerbs.ScanResponse response;
+        if (locks == null) {
+            response = new ReplicationVerbs.ScanResponse(storage.scan(metadata, range, spec, partitionLimit, deadMax), Map.of());
+        } else {
+            Map<PartitionKey, byte[]> states = new HashMap<>();
+            List<PartitionData> data = storage.scanWithTxnStates(metadata, range, spec, partitionLimit, deadMax, states);
+            Map<PartitionKey, TxnStamp> stamps = states.isEmpty() ? Map.of() : new HashMap<>(states.size() * 2);
+            states.forEach((key, state) -> stamps.put(key, TxnStamp.of(state, locks)));
+            response = new ReplicationVerbs.ScanResponse(data, stamps);
+        }
+        if (trace != null) StorageTraces.read(trace, response.partitions(), spec.nowInSec());
+        return response;
+    }
+
+    /** From now on, reads and scans answer the stamps of transaction states; {@code holdsIntent} reads a state's flags. */
+    void honourLocks(Predicate<byte[]> holdsIntent) {
+        this.holdsIntent = holdsIntent;
     }
 
     List<PartitionData> indexScan(ReplicationVerbs.IndexScanCommand c) {

@@ -47,8 +47,8 @@ final class ReplicaHandlers {
     }
 
     static ReplicationVerbs.ReadResponse read(LocalReplica local, ReplicationVerbs.ReadCommand command) {
-        PartitionData data = local.read(command.table(), command.key(), command.spec());
-        return command.digestOnly() ? new ReplicationVerbs.ReadResponse(null, LocalReplica.digest(data))
-                : new ReplicationVerbs.ReadResponse(data, null);
+        LocalReplica.Read read = local.readWithStamp(command.table(), command.key(), command.spec());
+        return command.digestOnly() ? new ReplicationVerbs.ReadResponse(null, LocalReplica.digest(read.data()), read.txn())
+                : new ReplicationVerbs.ReadResponse(read.data(), null, read.txn());
     }
 }

@@ -31,6 +31,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,6 +78,8 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /** How many partitions without live data a replica's scan answer may carry before it stops (docs/cluster.md). */
     private static final int SCAN_DEAD_PARTITIONS_MAX = 1000;
     private volatile TokenRing ring;
+    /** Null until transactions are hosted: then a read that meets an intent is read through them (docs/txn.md §10). */
+    private volatile HeldPartitions held;
     /** Placement per replication setting for the current ring; emptied whenever the ring is rebuilt. */
     private final java.util.concurrent.ConcurrentHashMap<Map<String, String>, ReplicaPlacement> placements = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -98,6 +102,11 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         this.nanoTime = nanoTime;
         this.metrics = metrics;
         refreshRing();
+    }
+
+    /** From now on, a partition the replicas' answers show held by a transaction's intent is read through {@code held}. */
+    void honourLocks(HeldPartitions held) {
+        this.held = held;
     }
 
     /** Rebuilds the token ring from membership; called when members join, leave or change tokens. */
@@ -313,10 +322,11 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         if (deadline.hasPassed()) throw new ReadTimeoutException(cl, 0, blockFor, false);
         if (targets.size() == 1) {
             return readFrom(targets.get(0), new ReplicationVerbs.ReadCommand(table.id(), key, spec, false), deadline)
-                    .thenApply(ReplicationVerbs.ReadResponse::data)
                     .exceptionally(e -> {
                         throw new ReadTimeoutException(cl, 0, blockFor, false);
-                    });
+                    })
+                    .thenCompose(answer -> isHeld(answer.txn()) ? readHeld(table, key, spec, cl, blockFor)
+                            : CompletableFuture.completedFuture(answer.data()));
         }
         List<CompletableFuture<ReplicationVerbs.ReadResponse>> answers = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
@@ -328,6 +338,9 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             if (received < targets.size()) {
                 throw new ReadTimeoutException(cl, received, blockFor, !answers.get(0).isCompletedExceptionally());
             }
+            TxnStamp newest = null;
+            for (CompletableFuture<ReplicationVerbs.ReadResponse> f : answers) newest = TxnStamp.newer(newest, f.join().txn());
+            if (isHeld(newest)) return readHeld(table, key, spec, cl, blockFor);
             PartitionData data = answers.get(0).join().data();
             byte[] digest = LocalReplica.digest(data);
             boolean match = true;
@@ -362,6 +375,24 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 if (!shortRead || rounds == 0) return CompletableFuture.completedFuture(certain);
                 return readReplicas(table, key, spec, cl, deadline, rounds - 1);
             });
+        });
+    }
+
+    /** Whether the newest of the replicas' stamps shows an intent, and this node reads such partitions through transactions. */
+    private boolean isHeld(TxnStamp newest) {
+        return held != null && newest != null && newest.intent();
+    }
+
+    /**
+     * A partition whose newest transaction state holds an intent, read through the transaction layer once the intent
+     * is resolved (docs/txn.md §10): the replicas' rows may lack writes the transaction's client was already told of.
+     */
+    private CompletableFuture<PartitionData> readHeld(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
+            int blockFor) {
+        metrics.heldRead();
+        return held.readResolved(table, key, spec).exceptionallyCompose(e -> {
+            log.debug("a read of {}.{} held by a transaction did not complete: {}", table.keyspace(), table.name(), e.toString());
+            return CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, blockFor, false));
         });
     }
 
@@ -444,7 +475,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         TokenRing current = ring;
         if (ks == null || ReplicationStrategy.isLocal(ks.replication()) || current.isEmpty()) {
             if (deadline.hasPassed()) throw new ReadTimeoutException(cl, 0, 1, false);
-            return CompletableFuture.completedFuture(local.scan(table.id(), range, spec, partitionLimit, 0));
+            return CompletableFuture.completedFuture(local.scan(table.id(), range, spec, partitionLimit, 0).partitions());
         }
         return new RangeScan(table, ks, current, range, spec, partitionLimit, cl, deadline).next();
     }
@@ -508,7 +539,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             int deadMax = targets.size() > 1 ? SCAN_DEAD_PARTITIONS_MAX : 0;
             ReplicationVerbs.ScanCommand command = new ReplicationVerbs.ScanCommand(table.id(), part, partSpec, asked, deadMax);
             Duration wait = deadline.stepTimeout(timeouts.range());
-            List<CompletableFuture<List<PartitionData>>> answers = new ArrayList<>();
+            List<CompletableFuture<ReplicationVerbs.ScanResponse>> answers = new ArrayList<>();
             for (NodeInfo n : targets) {
                 try {
                     answers.add(isSelf(n)
@@ -520,8 +551,17 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             }
             return allSettled(answers).thenComposeAsync(settled -> {
                 List<List<PartitionData>> received = new ArrayList<>();
-                for (CompletableFuture<List<PartitionData>> f : answers) if (!f.isCompletedExceptionally()) received.add(f.join());
+                Map<PartitionKey, TxnStamp> newest = new HashMap<>();
+                for (CompletableFuture<ReplicationVerbs.ScanResponse> f : answers) {
+                    if (f.isCompletedExceptionally()) continue;
+                    received.add(f.join().partitions());
+                    f.join().txn().forEach((k, stamp) -> newest.merge(k, stamp, TxnStamp::newer));
+                }
                 if (received.size() < answers.size()) throw new ReadTimeoutException(cl, received.size(), blockFor, !received.isEmpty());
+                Set<PartitionKey> heldKeys = new HashSet<>();
+                newest.forEach((k, stamp) -> {
+                    if (isHeld(stamp)) heldKeys.add(k);
+                });
                 Reconciler.ScanCertainty certainty = Reconciler.scanCertainty(received, partSpec, asked, deadMax);
                 PartitionKey certainUpTo = certainty.upTo();
                 Set<PartitionKey> reread = certainty.reread();
@@ -542,21 +582,28 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                     }
                     return next();
                 };
-                CompletableFuture<Void> taken = take(merged, 0, reread);
+                CompletableFuture<Void> taken = take(merged, 0, reread, heldKeys, blockFor);
                 return taken.isDone() ? taken.thenCompose(v -> onwards.get()) : taken.thenComposeAsync(v -> onwards.get(), scans);
             }, scans);
         }
 
-        /** Adds {@code merged}'s partitions from {@code i} on, reading those in {@code reread} again on their own. */
-        private CompletableFuture<Void> take(List<PartitionData> merged, int i, Set<PartitionKey> reread) {
+        /**
+         * Adds {@code merged}'s partitions from {@code i} on, reading those in {@code reread} again on their own, and
+         * those a transaction's intent holds ({@code heldKeys}) through the transaction layer (docs/txn.md §10).
+         */
+        private CompletableFuture<Void> take(List<PartitionData> merged, int i, Set<PartitionKey> reread, Set<PartitionKey> heldKeys,
+                int blockFor) {
             for (; i < merged.size() && !full(); i++) {
                 PartitionData p = merged.get(i);
-                if (reread.contains(p.key())) {
+                boolean isHeld = heldKeys.contains(p.key());
+                if (isHeld || reread.contains(p.key())) {
                     ReadSpec one = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
                     int following = i + 1;
-                    return readReplicas(table, p.key(), one, cl, deadline).thenCompose(whole -> {
-                        add(whole);
-                        return take(merged, following, reread);
+                    CompletableFuture<PartitionData> whole = isHeld ? readHeld(table, p.key(), one, cl, blockFor)
+                            : readReplicas(table, p.key(), one, cl, deadline);
+                    return whole.thenCompose(data -> {
+                        add(data);
+                        return take(merged, following, reread, heldKeys, blockFor);
                     });
                 }
                 add(p);

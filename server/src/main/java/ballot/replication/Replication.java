@@ -75,6 +75,16 @@ public final class Replication implements AutoCloseable {
         return c;
     }
 
+    /**
+     * From now on plain reads honour transactions' locks (docs/txn.md §10): this replica's answers carry the stamps of
+     * transaction states, and the coordinator (which must be started) reads a partition held by an intent through
+     * {@code held}.
+     */
+    public void honourLocks(HeldPartitions held) {
+        local.honourLocks(held::holdsIntent);
+        coordinator.honourLocks(held);
+    }
+
     @Override
     public void close() {
         if (delivery != null) delivery.close();

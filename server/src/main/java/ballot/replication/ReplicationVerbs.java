@@ -13,7 +13,9 @@ import ballot.storage.DataCodec;
 import ballot.storage.Mutation;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** The internode requests of the read and write paths. Ids 100–199 belong to replication. */
@@ -21,11 +23,14 @@ final class ReplicationVerbs {
     /** Read one partition; {@code digestOnly} asks for the MD5 of the answer instead of the data. */
     record ReadCommand(UUID table, PartitionKey key, ReadSpec spec, boolean digestOnly) {}
 
-    /** Data, or a digest of it. */
-    record ReadResponse(PartitionData data, byte[] digest) {}
+    /** Data, or a digest of it; and the partition's transaction state's stamp, if the replica stores one (docs/txn.md §10). */
+    record ReadResponse(PartitionData data, byte[] digest, TxnStamp txn) {}
 
     /** {@code deadMax}: how many partitions without live data the answer may carry ({@link ballot.storage.StorageEngine#scan}). */
     record ScanCommand(UUID table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax) {}
+
+    /** The partitions of a scan, and the stamps of those with a transaction state (docs/txn.md §10). */
+    record ScanResponse(List<PartitionData> partitions, Map<PartitionKey, TxnStamp> txn) {}
 
     /** An index query over a token range (docs/indexes.md): {@code used} lists every index the query relies on. */
     record IndexScanCommand(UUID table, IndexExpression expression, List<String> used, TokenRange range, ReadSpec spec,
@@ -71,15 +76,30 @@ final class ReplicationVerbs {
             out.writeBoolean(value.data() != null);
             if (value.data() != null) WireFormat.writePartition(out, value.data());
             else out.writeInt(value.digest().length).writeBytes(value.digest());
+            writeStamp(out, value.txn());
         }
 
         public ReadResponse decode(ByteBuf in) {
-            if (in.readBoolean()) return new ReadResponse(WireFormat.readPartition(in), null);
-            byte[] digest = new byte[DataCodec.readCount(in)];
-            in.readBytes(digest);
-            return new ReadResponse(null, digest);
+            PartitionData data = null;
+            byte[] digest = null;
+            if (in.readBoolean()) {
+                data = WireFormat.readPartition(in);
+            } else {
+                digest = new byte[DataCodec.readCount(in)];
+                in.readBytes(digest);
+            }
+            return new ReadResponse(data, digest, readStamp(in));
         }
     };
+
+    private static void writeStamp(ByteBuf out, TxnStamp stamp) {
+        out.writeBoolean(stamp != null);
+        if (stamp != null) out.writeLong(stamp.micros()).writeBoolean(stamp.intent());
+    }
+
+    private static TxnStamp readStamp(ByteBuf in) {
+        return in.readBoolean() ? new TxnStamp(in.readLong(), in.readBoolean()) : null;
+    }
 
     static final Codec<ScanCommand> SCAN_COMMAND = new Codec<>() {
         public void encode(ScanCommand value, ByteBuf out) {
@@ -93,6 +113,25 @@ final class ReplicationVerbs {
         public ScanCommand decode(ByteBuf in) {
             return new ScanCommand(DataCodec.readUuid(in), WireFormat.readRange(in), WireFormat.readReadSpec(in), in.readInt(),
                     in.readInt());
+        }
+    };
+
+    static final Codec<ScanResponse> SCAN_RESPONSE = new Codec<>() {
+        public void encode(ScanResponse value, ByteBuf out) {
+            PARTITIONS.encode(value.partitions(), out);
+            out.writeInt(value.txn().size());
+            for (Map.Entry<PartitionKey, TxnStamp> e : value.txn().entrySet()) {
+                WireFormat.writeKey(out, e.getKey());
+                writeStamp(out, e.getValue());
+            }
+        }
+
+        public ScanResponse decode(ByteBuf in) {
+            List<PartitionData> partitions = PARTITIONS.decode(in);
+            int n = DataCodec.readCount(in);
+            Map<PartitionKey, TxnStamp> txn = n == 0 ? Map.of() : new HashMap<>(n * 2);
+            for (int i = 0; i < n; i++) txn.put(WireFormat.readKey(in), readStamp(in));
+            return new ScanResponse(partitions, txn);
         }
     };
 
@@ -184,7 +223,7 @@ final class ReplicationVerbs {
 
     static final Verb<List<Mutation>, Void> MUTATION = new Verb<>(100, "MUTATION", MUTATIONS, Codecs.EMPTY);
     static final Verb<ReadCommand, ReadResponse> READ = new Verb<>(101, "READ", READ_COMMAND, READ_RESPONSE);
-    static final Verb<ScanCommand, List<PartitionData>> SCAN = new Verb<>(102, "SCAN", SCAN_COMMAND, PARTITIONS);
+    static final Verb<ScanCommand, ScanResponse> SCAN = new Verb<>(102, "SCAN", SCAN_COMMAND, SCAN_RESPONSE);
     static final Verb<UUID, Void> TRUNCATE = new Verb<>(103, "TRUNCATE", TABLE_ID, Codecs.EMPTY);
     static final Verb<CounterCommand, Void> COUNTER_LEADER = new Verb<>(104, "COUNTER_LEADER", COUNTER_COMMAND, Codecs.EMPTY);
     static final Verb<IndexScanCommand, IndexScanResponse> INDEX_SCAN = new Verb<>(105, "INDEX_SCAN", INDEX_SCAN_COMMAND, INDEX_SCAN_RESPONSE);

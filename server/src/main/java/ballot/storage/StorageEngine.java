@@ -115,6 +115,11 @@ public final class StorageEngine implements AutoCloseable {
     private final AtomicLong plainVersionCounter = new AtomicLong(1);
     private final Map<UUID, SharedFamily> families = new ConcurrentHashMap<>();
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
+    /**
+     * Tables of which this node stores a transaction state (docs/txn.md §11.1): only their plain reads look states up
+     * ({@link #readWithTxnState}). A table joins when its first state is written and leaves when it is dropped.
+     */
+    private final Set<UUID> tablesWithTxnStates = ConcurrentHashMap.newKeySet();
     /** Index column families by index id, including those opened at start whose table is not yet attached. */
     private final Map<UUID, SharedFamily> indexFamilies = new ConcurrentHashMap<>();
     /**
@@ -256,6 +261,7 @@ public final class StorageEngine implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        findTablesWithTxnStates();
         if (options.sweepPeriodSeconds() > 0) {
             sweeper.scheduleWithFixedDelay(this::sweepAll, options.sweepPeriodSeconds(), options.sweepPeriodSeconds(), TimeUnit.SECONDS);
         }
@@ -400,6 +406,7 @@ public final class StorageEngine implements AutoCloseable {
         }
         latencies.forget(tableId);
         sweptAt.remove(tableId);
+        tablesWithTxnStates.remove(tableId);
         if (store != null) for (IndexStore index : store.indexes()) dropIndex(index.metadata().id());
         if (family == null) return;
         try {
@@ -714,6 +721,35 @@ public final class StorageEngine implements AutoCloseable {
         return page(TXN_STATE, after, limit);
     }
 
+    /** Whether this node stores a transaction state of some partition of the table. */
+    public boolean holdsTxnStates(UUID tableId) {
+        return tablesWithTxnStates.contains(tableId);
+    }
+
+    /** One table id per table with a stored transaction state: a seek per table, not a walk over every state. */
+    private void findTablesWithTxnStates() {
+        byte[] section = {TXN_STATE};
+        try (RocksIterator it = db.newIterator(paxosFamily)) {
+            for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); ) {
+                UUID tableId = paxosState(it).tableId();
+                tablesWithTxnStates.add(tableId);
+                it.seek(StorageKeys.prefixEnd(paxosKey(TXN_STATE, tableId, null)));
+            }
+        }
+    }
+
+    /**
+     * A partition read with the partition's stored transaction state ({@code timestamp(8) · state}, null if none), for
+     * a plain read that must notice an intent (docs/txn.md §10). The state is looked up first: the rows read after it
+     * hold every write applied with it or before it.
+     */
+    public record ReadWithTxnState(PartitionData data, byte[] txnState) {}
+
+    public ReadWithTxnState readWithTxnState(TableMetadata table, PartitionKey key, ReadSpec spec) {
+        byte[] state = holdsTxnStates(table.id()) ? txnState(table.id(), key) : null;
+        return new ReadWithTxnState(read(table, key, spec), state);
+    }
+
     /**
      * Visits every partition's acceptor registers, read-only, from the implicit snapshot of one iterator: ordered by
      * table id, then key bytes (not token order).
@@ -783,7 +819,11 @@ public final class StorageEngine implements AutoCloseable {
                 byte[] key = paxosKey(PAXOS_STATE, write.tableId(), write.key());
                 if (write.state() == null) batch.delete(paxosFamily, key);
                 else batch.put(paxosFamily, key, write.state());
-                if (write.txnState() != null) batch.put(paxosFamily, paxosKey(TXN_STATE, write.tableId(), write.key()), write.txnState());
+                if (write.txnState() != null) {
+                    // Before the write: a plain read that follows the write must look the state up.
+                    tablesWithTxnStates.add(write.tableId());
+                    batch.put(paxosFamily, paxosKey(TXN_STATE, write.tableId(), write.key()), write.txnState());
+                }
             }
             if (batch.count() > 0) db.write(sync ? syncWriteOptions : writeOptions, batch);
             return refused;
@@ -892,12 +932,44 @@ public final class StorageEngine implements AutoCloseable {
      * deletions must shadow another's older data.
      */
     public List<PartitionData> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax) {
+        return scan(table, range, spec, partitionLimit, deadMax, null);
+    }
+
+    /**
+     * {@link #scan}, with the stored transaction state of each partition answered that has one, read from the same
+     * snapshot as the rows (docs/txn.md §10): {@code txnStates} receives them.
+     */
+    public List<PartitionData> scanWithTxnStates(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax,
+            Map<PartitionKey, byte[]> txnStates) {
+        if (!holdsTxnStates(table.id())) return scan(table, range, spec, partitionLimit, deadMax, null);
+        Snapshot snapshot = db.getSnapshot();
+        try (ReadOptions stateOptions = new ReadOptions().setSnapshot(snapshot)) {
+            List<PartitionData> partitions = scan(table, range, spec, partitionLimit, deadMax, snapshot);
+            for (PartitionData p : partitions) {
+                byte[] state = lookup(paxosFamily, stateOptions, paxosKey(TXN_STATE, table.id(), p.key()));
+                if (state != null) txnStates.put(p.key(), state);
+            }
+            return partitions;
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read transaction states of table " + table + ": " + e.getMessage(), e);
+        } finally {
+            db.releaseSnapshot(snapshot);
+        }
+    }
+
+    private static ReadOptions scanOptions(Snapshot snapshot) {
+        ReadOptions options = new ReadOptions().setTotalOrderSeek(true);
+        return snapshot == null ? options : options.setSnapshot(snapshot);
+    }
+
+    /** {@code snapshot} null: the iterator's own. */
+    private List<PartitionData> scan(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax, Snapshot snapshot) {
         TableStore store = store(table.id());
         List<PartitionData> result = new ArrayList<>();
         int rowsLeft = spec.rowLimit();
         int live = 0;
         int dead = 0;
-        try (SharedFamily.Held held = store.hold(); ReadOptions readOptions = new ReadOptions().setTotalOrderSeek(true);
+        try (SharedFamily.Held held = store.hold(); ReadOptions readOptions = scanOptions(snapshot);
                 RocksIterator it = db.newIterator(store.family(), readOptions)) {
             if (range.isEmpty()) return result;
             if (range.startAfter() != null) it.seek(StorageKeys.section(StorageKeys.partitionPrefix(range.startAfter()), StorageKeys.END));

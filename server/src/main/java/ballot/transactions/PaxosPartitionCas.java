@@ -193,16 +193,23 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
     }
 
     /**
-     * Steps need only their decision, durable in a quorum of accepts (ANY); a resolution, a 1PC and a finalization
-     * (which resolves the home's intent) write the transaction's values, which a QUORUM read after the client's answer
-     * must see.
+     * Steps need only their decision, durable in a quorum of accepts (ANY), except those that change what a plain read
+     * of the partition sees (docs/txn.md §10): a placement writes an intent, which a QUORUM read after the client's
+     * answer must find so that it waits for the resolution; a resolution, a 1PC and a finalization (which resolves the
+     * home's intent) write the transaction's values. They are applied at a quorum (QUORUM).
      */
     private static ConsistencyLevel commitLevel(List<Step<TxnValue>> steps) {
-        for (Step<TxnValue> step : steps) {
-            if (step instanceof Resolve<TxnValue> || step instanceof OnePhase<TxnValue> || step instanceof Finalize<TxnValue>)
-                return ConsistencyLevel.QUORUM;
-        }
+        for (Step<TxnValue> step : steps) if (changesValue(step)) return ConsistencyLevel.QUORUM;
         return ConsistencyLevel.ANY;
+    }
+
+    /**
+     * Whether the client's answer may follow from the step's reply (a placement's, a 1PC's): such a step decided short
+     * of its quorum of applications (a commit timeout) is unknown, so the core sends it again, and the round of the
+     * repeat applies it at a quorum (docs/paxos.md §4.6) before it answers.
+     */
+    private static boolean answersClient(Step<TxnValue> step) {
+        return step instanceof Place<TxnValue> || step instanceof OnePhase<TxnValue>;
     }
 
     /**
@@ -285,20 +292,6 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
             return null;
         }
 
-        /**
-         * A placement that placed its intent is followed on this partition by its transaction's finish (docs/txn.md §4),
-         * on this node's Paxos when the steps travel to the partition's first replica as the finish does (§11.1); a CAS
-         * that only rolled a blocker forward is followed by the steps themselves, here. The decree's commit then rides
-         * on that round instead of costing the other replicas a write of its own (docs/paxos.md §4.6).
-         */
-        @Override
-        public boolean followedSoon() {
-            if (resolving) return error == null;
-            List<Reply> replies = last;
-            return replies != null && replies.get(replies.size() - 1) instanceof Reply.Placement<?> p
-                    && p.outcome() == Reply.Placement.Outcome.PLACED && TxnStepCodec.travels(steps);
-        }
-
         /** Whether the CAS only rolled a committed blocker forward, so the steps must be sent again. */
         boolean resolvedFirst(CasResult result) {
             return resolving && error == null && (result.outcome() == CasResult.Outcome.APPLIED || result.outcome() == CasResult.Outcome.COMMIT_TIMEOUT);
@@ -314,7 +307,8 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
             List<Reply> replies = last;
             if (replies == null || resolving) return null;
             return switch (result.outcome()) {
-                case APPLIED, NOT_APPLIED, COMMIT_TIMEOUT -> replies;
+                case APPLIED, NOT_APPLIED -> replies;
+                case COMMIT_TIMEOUT -> answersClient(steps.get(steps.size() - 1)) ? null : replies;
                 case UNKNOWN, TIMED_OUT, UNAVAILABLE, OVERLOADED -> null;
             };
         }

@@ -49,8 +49,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The node's multi-partition transactions (docs/txn.md §11.1): the core's {@link TxnCoordinator} on single-threaded
- * lanes over {@link PaxosPartitionCas}, answering the query layer once a transaction is decided and its writes are
- * resolved, and a background sweep that recovers what crashed coordinators left ({@link TxnSweep}).
+ * lanes over {@link PaxosPartitionCas}, answering the query layer once a transaction is decided, and a background sweep that recovers what crashed coordinators left ({@link TxnSweep}).
  *
  * <p>Threading: each lane owns one coordinator, which is not thread-safe; every call into it and every CAS reply runs
  * on the lane. A transaction stays on the lane it was submitted to.
@@ -60,8 +59,8 @@ public final class TransactionHost implements Transactions, AutoCloseable {
 
     /**
      * @param lanes single-threaded coordinators transactions are spread over
-     * @param timeout how long a statement waits for its transaction (decided and resolved) before it is answered with a
-     *     timeout; a little under the drivers' default request timeout (2 s for the Java driver)
+     * @param timeout how long a statement waits for its transaction to be decided before it is answered with a timeout;
+     *     a little under the drivers' default request timeout (2 s for the Java driver)
      * @param epochLifetime how long an attempt may run before others may recover it (docs/txn.md §7)
      * @param background how long the background finish, recovery and sweep resend lost steps
      * @param retention how long a decided record is kept after its deadline; it must exceed {@code background}
@@ -219,17 +218,12 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         CompletableFuture<TransactionResult> future = new CompletableFuture<>();
         long started = System.nanoTime();
         future.whenComplete((result, failure) -> Timer.builder("ballot.txn.latency")
-                .description("Transactions from submission to the answer (writes resolved), by outcome")
+                .description("Transactions from submission to the answer, by outcome")
                 .tag("outcome", failure != null ? failure.getClass().getSimpleName().replace("Exception", "").toUpperCase(java.util.Locale.ROOT)
                         : result.applied() ? "APPLIED" : "NOT_APPLIED")
                 .publishPercentileHistogram().register(metrics).record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
         Lane lane = lane(next.getAndIncrement());
-        lane.execute(() -> lane.coordinator.submit(txn, options.timeout().toNanos(), result -> lane.answer(txn, result, future, serial, commit),
-                resolved -> lane.settled(txn, resolved, future, commit)));
-        // A commit whose writes are not all resolved by the timeout is answered as a commit-level timeout (it will be
-        // applied), as an LWT decided short of its commit level is; the core answers every undecided one by then.
-        ticker.schedule(() -> lane.execute(() -> lane.settled(txn, false, future, commit)), options.timeout().toMillis() + 100,
-                TimeUnit.MILLISECONDS);
+        lane.execute(() -> lane.coordinator.submit(txn, options.timeout().toNanos(), result -> lane.answer(txn, result, future, serial)));
         return future;
     }
 
@@ -243,8 +237,6 @@ public final class TransactionHost implements Transactions, AutoCloseable {
     private final class Lane {
         private final ExecutorService executor;
         private final TxnCoordinator<TxnValue> coordinator;
-        /** Committed transactions whose clients wait for their writes to be resolved ({@link #settled}). */
-        private final Map<TxnId, TransactionResult> committed = new java.util.HashMap<>();
         /** The coordinator's {@code quiet()} after the lane's last task: a quiet lane is not ticked (an idle node ticks nothing). */
         private volatile boolean quiet = true;
 
@@ -292,11 +284,15 @@ public final class TransactionHost implements Transactions, AutoCloseable {
             execute(() -> coordinator.sweep(key, clean -> { }));
         }
 
-        /** The core's answer: a commit waits for its writes ({@link #settled}); anything else is the client's answer. */
+        /**
+         * The core's answer is the client's. A commit is answered at its commit point, when every intent is in place
+         * (docs/txn.md §4.2), before its writes are resolved: a plain read that meets one of its intents waits for the
+         * resolution (§10), so a QUORUM read after the answer sees the writes.
+         */
         void answer(Transaction<TxnValue> txn, TxnResult<TxnValue> result, CompletableFuture<TransactionResult> future,
-                ConsistencyLevel serial, ConsistencyLevel commit) {
+                ConsistencyLevel serial) {
             switch (result.outcome()) {
-                case COMMITTED -> committed.put(txn.id(), new TransactionResult(true, reads(txn, result)));
+                case COMMITTED -> future.complete(new TransactionResult(true, reads(txn, result)));
                 case ABORTED -> {
                     String reason = result.reason();
                     if (reason.startsWith(CqlOperation.INVALID_PREFIX))
@@ -315,14 +311,6 @@ public final class TransactionHost implements Transactions, AutoCloseable {
                 reads.add(seen instanceof TxnValue.Read r ? r.data() : null);
             }
             return reads;
-        }
-
-        /** A committed transaction's client is answered once every write is resolved, or told it timed out at commit. */
-        void settled(Transaction<TxnValue> txn, boolean resolved, CompletableFuture<TransactionResult> future, ConsistencyLevel commit) {
-            TransactionResult result = committed.remove(txn.id());
-            if (result == null) return; // not committed: answered already
-            if (resolved) future.complete(result);
-            else future.completeExceptionally(new WriteTimeoutException(commit, 0, 1, WriteType.SIMPLE, 0));
         }
     }
 }

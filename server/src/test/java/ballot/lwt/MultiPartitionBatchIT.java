@@ -151,6 +151,43 @@ class MultiPartitionBatchIT {
         assertThat(total).isEqualTo(ACCOUNTS * OPENING);
     }
 
+    /**
+     * A transaction is answered at its commit point, before its writes are resolved (docs/txn.md §4.2, §10): a QUORUM
+     * read right after the answer, of one partition or a scan of the table, meets the intents still held and waits
+     * for their resolution, so it sees every write. Transfers go back and forth between two accounts, each followed at
+     * once by reads.
+     */
+    @Test
+    void quorumReadsRightAfterTheAnswerSeeEveryWrite() {
+        session.execute("CREATE TABLE mp.pair (id int PRIMARY KEY, balance int)");
+        PreparedStatement open = session.prepare(SimpleStatement.newInstance("INSERT INTO mp.pair (id, balance) VALUES (?, ?)")
+                .setConsistencyLevel(ConsistencyLevel.QUORUM));
+        session.execute(open.bind(1, OPENING));
+        session.execute(open.bind(2, OPENING));
+        PreparedStatement set = session.prepare("UPDATE mp.pair SET balance = ? WHERE id = ? IF balance = ?");
+        PreparedStatement one = session.prepare(SimpleStatement.newInstance("SELECT balance FROM mp.pair WHERE id = ?")
+                .setConsistencyLevel(ConsistencyLevel.QUORUM));
+        SimpleStatement scan = SimpleStatement.newInstance("SELECT id, balance FROM mp.pair").setConsistencyLevel(ConsistencyLevel.QUORUM);
+        int a = OPENING;
+        int b = OPENING;
+        for (int n = 0; n < 40; n++) {
+            int amount = n % 2 == 0 ? 7 : -7;
+            BatchStatement transfer = BatchStatement.newInstance(DefaultBatchType.LOGGED, set.bind(a - amount, 1, a), set.bind(b + amount, 2, b))
+                    .setConsistencyLevel(ConsistencyLevel.QUORUM);
+            assertThat(session.execute(transfer).wasApplied()).isTrue();
+            a -= amount;
+            b += amount;
+            if (n % 2 == 0) {
+                assertThat(session.execute(one.bind(2)).one().getInt(0)).as("transfer %d, the second account", n).isEqualTo(b);
+                assertThat(session.execute(one.bind(1)).one().getInt(0)).as("transfer %d, the first account", n).isEqualTo(a);
+            } else {
+                java.util.Map<Integer, Integer> seen = new java.util.TreeMap<>();
+                for (Row row : session.execute(scan)) seen.put(row.getInt(0), row.getInt(1));
+                assertThat(seen).as("transfer %d, a scan", n).containsExactlyEntriesOf(new java.util.TreeMap<>(java.util.Map.of(1, a, 2, b)));
+            }
+        }
+    }
+
     @Test
     void refusesWhatATransactionCannotHonour() {
         assertRefused("BEGIN BATCH UPDATE mp.accounts SET balance = 1 WHERE id = 1 IF balance = 1; "

@@ -539,6 +539,39 @@ class StorageEngineTest {
         assertThat(storage.paxosState(table.id(), key(1))).isNull();
     }
 
+    /**
+     * docs/txn.md §10: plain reads of a table whose partitions hold transaction states find the states, read no later
+     * than the rows; the tables known to hold states are found again when the node starts; other tables cost nothing.
+     */
+    @Test
+    void plainReadsOfATableWithTransactionStatesReadThem() {
+        byte[] txnState = {0, 0, 0, 0, 0, 0, 0, 9, 4};
+        assertThat(storage.holdsTxnStates(table.id())).isFalse();
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(1), null, List.of(), txnState)), true);
+        write(row(1, 1, Cell.live(column, null, text("held"), 5)));
+        write(row(2, 1, Cell.live(column, null, text("free"), 5)));
+        assertThat(storage.holdsTxnStates(table.id())).isTrue();
+        assertThat(storage.holdsTxnStates(sets.id())).isFalse();
+
+        storage.close();
+        storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
+        storage.ensureTable(table);
+        storage.ensureTable(sets);
+        assertThat(storage.holdsTxnStates(table.id())).as("found again at start").isTrue();
+        assertThat(storage.holdsTxnStates(sets.id())).isFalse();
+        StorageEngine.ReadWithTxnState read = storage.readWithTxnState(table, key(1), ReadSpec.all(NOW));
+        assertThat(read.txnState()).containsExactly(txnState);
+        assertThat(read.data().rows()).hasSize(1);
+        assertThat(storage.readWithTxnState(table, key(2), ReadSpec.all(NOW)).txnState()).isNull();
+        Map<PartitionKey, byte[]> states = new java.util.HashMap<>();
+        assertThat(storage.scanWithTxnStates(table, ballot.cql.data.TokenRange.ALL, ReadSpec.all(NOW), 10, 0, states)).hasSize(2);
+        assertThat(states).containsOnlyKeys(key(1));
+        assertThat(states.get(key(1))).containsExactly(txnState);
+
+        storage.dropTable(table.id());
+        assertThat(storage.holdsTxnStates(table.id())).as("dropped with its table").isFalse();
+    }
+
     private void write(PartitionUpdate update) {
         storage.apply(List.of(new Mutation(update, ids.next(1))));
     }

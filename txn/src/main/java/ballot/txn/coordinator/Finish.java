@@ -22,11 +22,11 @@ final class Finish {
 
     /**
      * After an implicit commit (§8 C1): {@code COMMITTED} in the record (which resolves the home's own intent), then
-     * every other intent rolled forward; {@code settled} hears true once all of them are done, false if the background
-     * work gave up first. A settled commit's participants are clear of it for good (each answered its {@link Resolve}),
-     * so its record is dropped at the end of its retention window without the sweep's {@code Forget}s (§2, §6.3).
+     * every other intent rolled forward. Once all of them are done the commit is settled: its participants are clear of
+     * it for good (each answered its {@link Resolve}), so its record is dropped at the end of its retention window
+     * without the sweep's {@code Forget}s (§2, §6.3).
      */
-    static <V> void commit(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants, Consumer<Boolean> settled) {
+    static <V> void commit(Context<V> ctx, Attempt attempt, PartitionKey home, List<PartitionKey> participants) {
         long until = ctx.backgroundDeadline();
         ctx.send(home, Finalize.<V>commit(attempt), until, reply -> {
             Record record = ((Reply.RecordSeen) reply).record();
@@ -34,15 +34,13 @@ final class Finish {
             // C1: nothing may finalize an implicitly committed attempt otherwise; the simulation fails on this mark.
             if (decision.isEmpty() || !decision.get().committed()) {
                 ctx.observer.mark(Mark.COMMIT_CONTRADICTED);
-                settled.accept(false);
                 return;
             }
             List<PartitionKey> others = participants.stream().filter(p -> !p.equals(home)).toList();
-            resolve(ctx, decision.get(), others, resolved -> {
-                settled.accept(resolved);
-                if (resolved) Retire.whenDue(ctx, home, record);
+            resolve(ctx, decision.get(), others, settled -> {
+                if (settled) Retire.whenDue(ctx, home, record);
             });
-        }, () -> settled.accept(false));
+        }, () -> { });
     }
 
     /** Resolves {@code decision}'s intents on every participant (no-ops where there are none). */

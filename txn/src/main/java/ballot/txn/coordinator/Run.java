@@ -40,8 +40,6 @@ final class Run<V> {
     private final Context<V> ctx;
     private final Transaction<V> txn;
     private final Consumer<TxnResult<V>> answer;
-    /** Hears, after the answer, whether a committed transaction's writes were all resolved ({@link TxnCoordinator#submit}). */
-    private final Consumer<Boolean> settled;
     private final long timeoutAtNanos;
     private int epoch;
     private long deadlineMicros;
@@ -63,12 +61,11 @@ final class Run<V> {
     /** Answered and handed to {@link Finish}, or abandoned at the timeout: sends nothing more. */
     private boolean over;
 
-    Run(Context<V> ctx, Transaction<V> txn, long timeoutAtNanos, Consumer<TxnResult<V>> answer, Consumer<Boolean> settled) {
+    Run(Context<V> ctx, Transaction<V> txn, long timeoutAtNanos, Consumer<TxnResult<V>> answer) {
         this.ctx = ctx;
         this.txn = txn;
         this.timeoutAtNanos = timeoutAtNanos;
         this.answer = answer;
-        this.settled = settled;
         this.deadlineMicros = txn.deadlineMicros();
     }
 
@@ -185,7 +182,7 @@ final class Run<V> {
         ctx.observer.mark(Mark.PARALLEL_COMMIT);
         respond(TxnResult.committed(reads));
         over = true;
-        Finish.commit(ctx, attempt(), txn.home(), txn.keys(), settled);
+        Finish.commit(ctx, attempt(), txn.home(), txn.keys());
     }
 
     /** A refusal fenced this epoch with a final reason: record it; whatever the record then says is the answer. */
@@ -308,9 +305,7 @@ final class Run<V> {
 
     private void finish(Decision decision) {
         over = true;
-        if (txn.onePhase()) settled.accept(true);
-        else if (decision.committed()) Finish.resolve(ctx, decision, txn.keys(), settled);
-        else Finish.resolve(ctx, decision, txn.keys());
+        if (!txn.onePhase()) Finish.resolve(ctx, decision, txn.keys()); // a 1PC wrote its value with its record
     }
 
     private void onePhase() {
@@ -332,7 +327,6 @@ final class Run<V> {
                     respond(record.status() == Record.Status.COMMITTED ? TxnResult.committed(read)
                             : TxnResult.aborted(record.reason(), read));
                     over = true;
-                    if (record.status() == Record.Status.COMMITTED) settled.accept(true); // value and record in one CAS
                 }
                 case EXPIRED -> {
                     ctx.observer.mark(Mark.EXPIRED);
@@ -405,12 +399,11 @@ final class Run<V> {
         return seen;
     }
 
-    /** Answers once; only a committed answer waits for its writes to be resolved before it is settled. */
+    /** Answers once. */
     private void respond(TxnResult<V> result) {
         if (answered) return;
         answered = true;
         answer.accept(result);
-        if (result.outcome() != TxnResult.Outcome.COMMITTED) settled.accept(true);
     }
 
     /** Sends a step of the current generation; its reply is dropped if the run has moved on or is over. */

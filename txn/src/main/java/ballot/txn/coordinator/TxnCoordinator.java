@@ -40,21 +40,10 @@ public final class TxnCoordinator<V> {
      * The callback must not call back into this coordinator.
      */
     public void submit(Transaction<V> txn, long timeoutNanos, Consumer<TxnResult<V>> answer) {
-        submit(txn, timeoutNanos, answer, resolved -> { });
-    }
-
-    /**
-     * As {@link #submit(Transaction, long, Consumer)}; {@code settled} hears once, after the answer: for a
-     * {@code COMMITTED} answer, true once every participant has resolved the transaction's intent (its writes are in
-     * the partitions' values, docs/txn.md §4.3), false if the background finish gave up first; for any other answer,
-     * true at once. The server answers its clients then, so that a plain read after the answer sees the writes.
-     */
-    public void submit(Transaction<V> txn, long timeoutNanos, Consumer<TxnResult<V>> answer, Consumer<Boolean> settled) {
         Objects.requireNonNull(txn, "txn");
         Objects.requireNonNull(answer, "answer");
-        Objects.requireNonNull(settled, "settled");
         if (timeoutNanos <= 0) throw new IllegalArgumentException("timeoutNanos is " + timeoutNanos + "; must be positive");
-        Run<V> run = new Run<>(ctx, txn, ctx.clock.nanoTime() + timeoutNanos, answer, settled);
+        Run<V> run = new Run<>(ctx, txn, ctx.clock.nanoTime() + timeoutNanos, answer);
         runs.add(run);
         run.start();
     }

@@ -118,22 +118,6 @@ class CoordinatorScenarioTest {
         assertThat(cas.state(HOME).record(ID).status()).isEqualTo(Record.Status.COMMITTED);
     }
 
-    /** The server answers its client once the writes are in (docs/txn.md §11.1): settled after every resolution. */
-    @Test
-    void aCommitIsSettledOnceEveryParticipantHasResolvedIt() { // §4.3
-        accounts(100, 5);
-        List<Boolean> settled = new ArrayList<>();
-        coordinator.submit(transfer(30), 1_000_000_000L, answers::add, settled::add);
-        for (int i = 0; i < 3; i++) cas.land(s -> true);
-        assertThat(answers).hasSize(1);
-        cas.land(s -> s.step() instanceof Finalize);
-        assertThat(settled).as("answered and final, not yet resolved").isEmpty();
-        cas.land(s -> s.step() instanceof Resolve);
-        assertThat(settled).as("one participant still holds its intent").isEmpty();
-        cas.land(s -> s.step() instanceof Resolve);
-        assertThat(settled).containsExactly(true);
-    }
-
     /**
      * §2, §6.3: the coordinator that saw every participant resolve a commit drops its record when the retention window
      * ends, with no Forget: the resolutions already proved the participants clear.

@@ -1,0 +1,34 @@
+package ballot.transactions;
+
+import ballot.cql.ConsistencyLevel;
+import ballot.cql.data.PartitionData;
+import ballot.cql.data.PartitionKey;
+import ballot.cql.data.ReadSpec;
+import ballot.cql.schema.TableMetadata;
+import ballot.cql.spi.LwtCoordinator;
+import ballot.replication.HeldPartitions;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Plain reads that honour transactions' locks (docs/txn.md §10): a partition the replicas show held by an intent is
+ * read at SERIAL through {@link TransactionalLwt}, whose read waits for the intent's transaction to be decided (or
+ * recovers it), rolls its writes forward, and then reads. Transactions' steps use SERIAL's electorate (§13), so the
+ * read does as well, whatever the plain read's level.
+ */
+public final class TransactionalReads implements HeldPartitions {
+    private final LwtCoordinator lwt;
+
+    public TransactionalReads(LwtCoordinator lwt) {
+        this.lwt = lwt;
+    }
+
+    @Override
+    public boolean holdsIntent(byte[] state) {
+        return TxnStateCodec.holdsIntent(state);
+    }
+
+    @Override
+    public CompletableFuture<PartitionData> readResolved(TableMetadata table, PartitionKey key, ReadSpec spec) {
+        return lwt.readSerial(table, key, spec, ConsistencyLevel.SERIAL);
+    }
+}
