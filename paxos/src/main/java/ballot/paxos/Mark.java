@@ -45,11 +45,6 @@ public enum Mark {
     DECIDED_ON_ACCEPT,
     /** A decree's commit travelled on the next proposal instead of its own message. */
     COMMIT_PIGGYBACKED,
-    /**
-     * A decree's commit was kept for the request its caller said would follow (§4.6, {@code CasRequest.followedSoon}):
-     * it travels on that request's proposal, or on its own after a retransmission interval.
-     */
-    COMMIT_KEPT_FOR_FOLLOW_UP,
     /** Every replica applied a decree; its entries are pruned from the registers by the next proposal (§4.7). */
     PRUNE,
     /** A message was sent again because a reply had not arrived. */

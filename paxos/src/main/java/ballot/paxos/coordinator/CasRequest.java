@@ -21,16 +21,6 @@ public interface CasRequest {
      */
     Optional<Bytes> evaluate(Bytes current, long timestampMicros);
 
-    /**
-     * Whether its caller will submit another request on this partition as soon as this one is answered (a transaction's
-     * placement, which its finish follows, docs/txn.md §4). The decision's commit then waits for that request's fast
-     * round and rides on it as its predecessor, instead of costing the other replicas a durable write and a message of
-     * its own (docs/paxos.md §4.6); if none comes within a retransmission interval, the commit goes on its own.
-     */
-    default boolean followedSoon() {
-        return false;
-    }
-
     /** A linearizable (SERIAL) read of {@code query}: answered {@link CasResult.Outcome#NOT_APPLIED} with the state. */
     static CasRequest read(Bytes query) {
         return new CasRequest() {

@@ -28,8 +28,6 @@ final class CommitRound {
     final long giveUpNanos;
     /** The commit was left to ride on the next fast proposal; send it if that round does not happen. */
     boolean deferred;
-    /** It was deferred for a follow-up its requests announced, not for a round already queued (§4.6). */
-    boolean keptForFollowUp;
 
     CommitRound(Decree decree, Electorate electorate, long nextSendNanos, long giveUpNanos) {
         this.decree = decree;

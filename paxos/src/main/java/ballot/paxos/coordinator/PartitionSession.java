@@ -213,10 +213,7 @@ final class PartitionSession {
         ctx.mark(Mark.FAST_PATH);
         if (proposal.isEmpty()) ctx.mark(Mark.FAST_PATH_EMPTY_VALIDATION);
         for (CommitRound cr : commits) { // the predecessor travels with this proposal; the timer covers the rest
-            if (cr.deferred && cr.decree.ballot().equals(h.predecessor.ballot())) {
-                cr.deferred = false;
-                if (cr.keptForFollowUp) ctx.mark(Mark.COMMIT_PIGGYBACKED); // the follow-up came: counted as it rides
-            }
+            if (cr.deferred && cr.decree.ballot().equals(h.predecessor.ballot())) cr.deferred = false;
         }
         round = r;
         startPropose(r, proposal, recipients);
@@ -503,14 +500,8 @@ final class PartitionSession {
         else if (r.fast) held = held.next(pr.promiseNext, e.finalStates, decree, pr.rejectedFor(Rejected.Reason.STALE));
         else held = Held.fromPrepare(ctx.model, pr.promiseNext, r.prepare, e.finalStates, decree);
         acknowledgeAppliedOnAccept(pr, decree);
-        sendCommit(cr, held != null && !queue.isEmpty(), held != null && followedSoon(r.batch));
+        sendCommit(cr, held != null && !queue.isEmpty());
         startIfIdle();
-    }
-
-    /** Whether a request of the batch said another will follow it on this partition (§4.6): worth keeping the commit for. */
-    private static boolean followedSoon(List<Pending> batch) {
-        for (Pending p : batch) if (p.request.followedSoon()) return true;
-        return false;
     }
 
     /**
@@ -628,21 +619,15 @@ final class PartitionSession {
      * fast round will carry it as predecessor and no waiter needs their acknowledgement.
      */
     private void sendCommit(CommitRound cr, boolean piggyback) {
-        sendCommit(cr, piggyback, false);
-    }
-
-    /** The same; {@code keep}: no round is queued yet, but the batch's caller said one follows (§4.6). */
-    private void sendCommit(CommitRound cr, boolean piggyback, boolean keep) {
         if (cr == null) return;
         Commit commit = new Commit(key, cr.decree);
         boolean selfReplica = electorate.isReplica(ctx.self);
         if (selfReplica) ctx.transport.send(ctx.self, commit);
         boolean remoteNeeded = false;
         for (CommitRound.Waiter w : cr.waiters) if (w.pending().commitLevel.acks() > selfAck(w.pending().commitLevel)) remoteNeeded = true;
-        boolean deferred = (piggyback || keep) && !remoteNeeded && held != null;
+        boolean deferred = piggyback && !remoteNeeded && held != null;
         cr.deferred = deferred;
-        cr.keptForFollowUp = deferred && !piggyback;
-        if (deferred) ctx.mark(piggyback ? Mark.COMMIT_PIGGYBACKED : Mark.COMMIT_KEPT_FOR_FOLLOW_UP);
+        if (deferred) ctx.mark(Mark.COMMIT_PIGGYBACKED);
         for (NodeId n : electorate.replicas()) {
             if (n.equals(ctx.self) || cr.applied.contains(n) || cr.applyingOnAccept.contains(n)) continue;
             if (deferred && held.versions.containsKey(n)) continue; // will travel on the next proposal

@@ -626,59 +626,6 @@ class CoordinatorScenarioTest {
     }
 
     /**
-     * §4.6: a request that announces a follow-up (a transaction's placement) leaves its commit to the follow-up's fast
-     * proposal: no replica gets a commit message of its own, and each applies the decree as the predecessor of the next.
-     */
-    @Test
-    void aCommitKeptForAnAnnouncedFollowUpRidesOnIt() {
-        ManualCluster c = new ManualCluster();
-        List<ManualCluster.Envelope> commits = new ArrayList<>();
-        decideWithCommitKept(c, commits);
-        assertThat(c.marks).doesNotContainKey(Mark.COMMIT_PIGGYBACKED);
-        assertThat(List.of(N1, N2, N3)).allSatisfy(n -> assertThat(c.storedV(n)).isNull()); // decided, not yet applied
-
-        List<CasResult> next = c.submit(N4, c.cas(1L, 2L), SimLevel.ANY);
-        c.deliver(is(Propose.class).or(is(Accepted.class))); // the follow-up's own commit stays in flight
-        assertThat(next).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
-        assertThat(c.marks).containsKeys(Mark.COMMIT_PIGGYBACKED, Mark.FAST_PATH);
-        assertThat(c.marks).doesNotContainKey(Mark.PREPARE_FOUND_INCOMPLETE);
-        assertThat(List.of(N1, N2, N3)).allSatisfy(n -> assertThat(c.storedV(n)).isEqualTo(1L)); // applied with the accept
-        assertThat(commits).isEmpty();
-    }
-
-    /** §4.6: a kept commit whose announced follow-up never comes goes on its own after a retransmission interval. */
-    @Test
-    void aCommitKeptForAFollowUpThatNeverComesIsSentByTheTimer() {
-        ManualCluster c = new ManualCluster();
-        List<ManualCluster.Envelope> commits = new ArrayList<>();
-        decideWithCommitKept(c, commits);
-        c.advance(Duration.ofMillis(40));
-        assertThat(c.inFlight).noneMatch(is(ballot.paxos.message.Commit.class)); // still waiting for the follow-up
-        c.advance(Duration.ofMillis(20)); // past the 50 ms retransmission interval
-        c.deliver(recordingCommits(commits));
-        assertThat(commits).extracting(ManualCluster.Envelope::to).containsExactlyInAnyOrder(N1, N2, N3);
-        assertThat(List.of(N1, N2, N3)).allSatisfy(n -> assertThat(c.storedV(n)).isEqualTo(1L));
-    }
-
-    /** n4 (not a replica) decides a write that announces a follow-up: applied, its commit kept, none sent. */
-    private static void decideWithCommitKept(ManualCluster c, List<ManualCluster.Envelope> commits) {
-        SimRequest write = c.cas(null, 1L);
-        List<CasResult> first = c.submit(N4, new SimRequest(write.kind(), write.expected(), write.write(), write.query(), true), SimLevel.ANY);
-        c.deliver(recordingCommits(commits));
-        assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
-        assertThat(c.marks).containsKey(Mark.COMMIT_KEPT_FOR_FOLLOW_UP);
-        assertThat(commits).isEmpty();
-    }
-
-    /** Delivers everything, noting the commits among it. */
-    private static java.util.function.Predicate<ManualCluster.Envelope> recordingCommits(List<ManualCluster.Envelope> commits) {
-        return e -> {
-            if (e.message() instanceof ballot.paxos.message.Commit) commits.add(e);
-            return true;
-        };
-    }
-
-    /**
      * §4.6: a LOCAL_SERIAL round whose data center holds one replica. Its acceptance decides, but the other data
      * centers' replicas (learners) never vote: they get the commit, and the decree is pruned once they applied it.
      */

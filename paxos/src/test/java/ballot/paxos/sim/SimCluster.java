@@ -584,9 +584,7 @@ final class SimCluster {
         };
         CommitLevel level = options.commitLevels()[random.nextInt(options.commitLevels().length)]
                 .resolve(electorate, dataCenters.get(node.dc), dataCenters);
-        // A quarter of the updates claim a follow-up, kept or not by what the client does next (§4.6).
-        boolean followedSoon = kind != Kind.READ && random.nextDouble() < 0.25;
-        SimRequest request = new SimRequest(kind, kind == Kind.CAS ? expected : null, write, query, followedSoon);
+        SimRequest request = new SimRequest(kind, kind == Kind.CAS ? expected : null, write, query);
         long token = ++tokens;
         long invoke = now;
         c.inFlight = token;

@@ -12,12 +12,7 @@ import java.util.TreeMap;
  * unconditional SET. Every update also records in {@code q} the plain-write cell {@code p} it saw, so that a later
  * read can prove the update was evaluated on fresh data.
  */
-record SimRequest(LinearizabilityChecker.Kind kind, Long expected, Long write, Bytes query, boolean followedSoon)
-        implements CasRequest {
-    SimRequest(LinearizabilityChecker.Kind kind, Long expected, Long write, Bytes query) {
-        this(kind, expected, write, query, false);
-    }
-
+record SimRequest(LinearizabilityChecker.Kind kind, Long expected, Long write, Bytes query) implements CasRequest {
     @Override
     public Optional<Bytes> evaluate(Bytes current, long timestampMicros) {
         if (kind == LinearizabilityChecker.Kind.READ) return Optional.empty();
