@@ -115,6 +115,7 @@ final class LocalReplica {
 
     /** From now on, reads and scans answer the stamps of transaction states; {@code holdsIntent} reads a state's flags. */
     void honourLocks(Predicate<byte[]> holdsIntent) {
+        storage.trackIntents(holdsIntent);
         this.holdsIntent = holdsIntent;
     }
 

@@ -4,6 +4,7 @@ import ballot.cluster.Membership;
 import ballot.cluster.NodeInfo;
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.WriteType;
+import ballot.cql.data.DeletionTime;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionKey;
 import ballot.cql.data.PartitionUpdate;
@@ -566,10 +567,21 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 PartitionKey certainUpTo = certainty.upTo();
                 Set<PartitionKey> reread = certainty.reread();
                 List<PartitionData> merged = new ArrayList<>();
+                Set<PartitionKey> present = new HashSet<>();
                 for (PartitionData p : Reconciler.mergeScans(table, received, partSpec)) {
                     if (certainUpTo != null && p.key().compareTo(certainUpTo) > 0) break;
                     merged.add(p);
+                    present.add(p.key());
                 }
+                // A partition held by an intent that no replica has rows for yet (a transaction's insert) is read through
+                // the transaction like the others, in its place in token order; one past the certain part comes later.
+                boolean placed = false;
+                for (PartitionKey k : heldKeys) {
+                    if (present.contains(k) || (certainUpTo != null && k.compareTo(certainUpTo) > 0)) continue;
+                    merged.add(new PartitionData(k, DeletionTime.LIVE, List.of(), null, List.of()));
+                    placed = true;
+                }
+                if (placed) merged.sort(java.util.Comparator.comparing(PartitionData::key));
                 Supplier<CompletableFuture<List<PartitionData>>> onwards = () -> {
                     if (certainUpTo != null) {
                         // Read this segment on from the last certain partition.

@@ -120,6 +120,14 @@ public final class StorageEngine implements AutoCloseable {
      * ({@link #readWithTxnState}). A table joins when its first state is written and leaves when it is dropped.
      */
     private final Set<UUID> tablesWithTxnStates = ConcurrentHashMap.newKeySet();
+    /**
+     * Partitions whose stored transaction state holds an intent, per table, in token order: a scan reports them though
+     * they may have no rows yet (a transaction's insert into a new partition, docs/txn.md §10). Kept once
+     * {@link #trackIntents} says how to tell an intent; it may name a partition whose intent is gone (the scan then
+     * finds its state without one), never miss one that holds an intent.
+     */
+    private final Map<UUID, java.util.concurrent.ConcurrentSkipListSet<PartitionKey>> heldPartitions = new ConcurrentHashMap<>();
+    private volatile java.util.function.Predicate<byte[]> holdsIntent;
     /** Index column families by index id, including those opened at start whose table is not yet attached. */
     private final Map<UUID, SharedFamily> indexFamilies = new ConcurrentHashMap<>();
     /**
@@ -407,6 +415,7 @@ public final class StorageEngine implements AutoCloseable {
         latencies.forget(tableId);
         sweptAt.remove(tableId);
         tablesWithTxnStates.remove(tableId);
+        heldPartitions.remove(tableId);
         if (store != null) for (IndexStore index : store.indexes()) dropIndex(index.metadata().id());
         if (family == null) return;
         try {
@@ -726,6 +735,33 @@ public final class StorageEngine implements AutoCloseable {
         return tablesWithTxnStates.contains(tableId);
     }
 
+    /**
+     * From now on the storage keeps the partitions whose transaction state holds an intent ({@code holdsIntent} reads a
+     * state without its timestamp): it walks every stored state once, then follows the writes.
+     */
+    public void trackIntents(java.util.function.Predicate<byte[]> holdsIntent) {
+        this.holdsIntent = holdsIntent;
+        byte[] section = {TXN_STATE};
+        try (RocksIterator it = db.newIterator(paxosFamily)) {
+            for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); it.next()) {
+                PaxosState state = paxosState(it);
+                noteIntent(state.tableId(), state.key(), state.state());
+            }
+        }
+    }
+
+    /** Follows a written transaction state ({@code timestamp(8) · state}) in {@link #heldPartitions}. */
+    private void noteIntent(UUID tableId, PartitionKey key, byte[] stored) {
+        java.util.function.Predicate<byte[]> probe = holdsIntent;
+        if (probe == null) return;
+        if (stored.length > 8 && probe.test(Arrays.copyOfRange(stored, 8, stored.length))) {
+            heldPartitions.computeIfAbsent(tableId, t -> new java.util.concurrent.ConcurrentSkipListSet<>()).add(key);
+        } else {
+            java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(tableId);
+            if (held != null) held.remove(key);
+        }
+    }
+
     /** One table id per table with a stored transaction state: a seek per table, not a walk over every state. */
     private void findTablesWithTxnStates() {
         byte[] section = {TXN_STATE};
@@ -826,6 +862,7 @@ public final class StorageEngine implements AutoCloseable {
                 }
             }
             if (batch.count() > 0) db.write(sync ? syncWriteOptions : writeOptions, batch);
+            for (PaxosWrite write : writes) if (write.txnState() != null && !refused.contains(write)) noteIntent(write.tableId(), write.key(), write.txnState());
             return refused;
         } catch (RocksDBException e) {
             throw refused("Paxos write", e);
@@ -936,8 +973,9 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
-     * {@link #scan}, with the stored transaction state of each partition answered that has one, read from the same
-     * snapshot as the rows (docs/txn.md §10): {@code txnStates} receives them.
+     * {@link #scan}, with the stored transaction state of each partition answered that has one, and of each partition
+     * of the range that {@link #trackIntents} knows held by an intent, answered or not, read from the same snapshot as
+     * the rows (docs/txn.md §10): {@code txnStates} receives them.
      */
     public List<PartitionData> scanWithTxnStates(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax,
             Map<PartitionKey, byte[]> txnStates) {
@@ -945,9 +983,19 @@ public final class StorageEngine implements AutoCloseable {
         Snapshot snapshot = db.getSnapshot();
         try (ReadOptions stateOptions = new ReadOptions().setSnapshot(snapshot)) {
             List<PartitionData> partitions = scan(table, range, spec, partitionLimit, deadMax, snapshot);
-            for (PartitionData p : partitions) {
-                byte[] state = lookup(paxosFamily, stateOptions, paxosKey(TXN_STATE, table.id(), p.key()));
-                if (state != null) txnStates.put(p.key(), state);
+            List<PartitionKey> keys = new ArrayList<>(partitions.size());
+            for (PartitionData p : partitions) keys.add(p.key());
+            java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(table.id());
+            if (held != null) {
+                for (PartitionKey key : held) {
+                    if (key.token() > range.end()) break;
+                    if (range.contains(key) && !range.isEmpty()) keys.add(key);
+                }
+            }
+            for (PartitionKey key : keys) {
+                if (txnStates.containsKey(key)) continue;
+                byte[] state = lookup(paxosFamily, stateOptions, paxosKey(TXN_STATE, table.id(), key));
+                if (state != null) txnStates.put(key, state);
             }
             return partitions;
         } catch (RocksDBException e) {

@@ -568,6 +568,18 @@ class StorageEngineTest {
         assertThat(states).containsOnlyKeys(key(1));
         assertThat(states.get(key(1))).containsExactly(txnState);
 
+        // A partition held by an intent and without rows yet (a transaction's insert) is reported by scans too, once
+        // the storage tracks intents (here: a state whose first byte is 4 holds one); and no more once it is resolved.
+        storage.trackIntents(state -> state.length > 0 && state[0] == 4);
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(3), null, List.of(), txnState)), true);
+        states.clear();
+        assertThat(storage.scanWithTxnStates(table, ballot.cql.data.TokenRange.ALL, ReadSpec.all(NOW), 10, 0, states)).hasSize(2);
+        assertThat(states).containsOnlyKeys(key(1), key(3));
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(3), null, List.of(), new byte[] {0, 0, 0, 0, 0, 0, 0, 10, 5})), true);
+        states.clear();
+        storage.scanWithTxnStates(table, ballot.cql.data.TokenRange.ALL, ReadSpec.all(NOW), 10, 0, states);
+        assertThat(states).as("key 1 is answered; key 3, resolved, has no rows").containsOnlyKeys(key(1));
+
         storage.dropTable(table.id());
         assertThat(storage.holdsTxnStates(table.id())).as("dropped with its table").isFalse();
     }
