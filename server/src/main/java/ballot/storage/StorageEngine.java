@@ -741,13 +741,19 @@ public final class StorageEngine implements AutoCloseable {
      */
     public void trackIntents(java.util.function.Predicate<byte[]> holdsIntent) {
         this.holdsIntent = holdsIntent;
+        long start = System.nanoTime();
+        long states = 0;
         byte[] section = {TXN_STATE};
         try (RocksIterator it = db.newIterator(paxosFamily)) {
-            for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); it.next()) {
+            for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); it.next(), states++) {
                 PaxosState state = paxosState(it);
                 noteIntent(state.tableId(), state.key(), state.state());
             }
         }
+        long held = 0;
+        for (java.util.concurrent.ConcurrentSkipListSet<PartitionKey> partitions : heldPartitions.values()) held += partitions.size();
+        log.info("transaction states read: {} states, {} partitions held by an intent, in {} ms", states, held,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
 
     /** Follows a written transaction state ({@code timestamp(8) · state}) in {@link #heldPartitions}. */
