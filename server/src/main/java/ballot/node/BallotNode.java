@@ -201,7 +201,7 @@ public final class BallotNode implements AutoCloseable {
             Preparer preparer = new Preparer(environment,
                     new DescribeStatements(TokenRing.singleNode(identity.tokens(), identity.address(), identity.storagePort())));
             transactions.coordinateOn(key -> stepCoordinator(coordinator, schema, membership, key), new TracingMessaging(cluster.messaging()),
-                    Duration.ofMillis(2 * config.casContentionTimeoutMillis), new Participants(environment, preparer)::rebuild);
+                    Duration.ofMillis(2 * config.casContentionTimeoutMillis), source -> Participants.rebuild(environment, preparer, source));
             requests = requestExecutor(config.requestThreads);
             RequestAdmission requestAdmission = RequestAdmission.unlimited(requests);
             if (config.admissionEnabled) {
