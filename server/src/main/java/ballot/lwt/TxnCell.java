@@ -25,9 +25,12 @@ public record TxnCell(long timestampMicros, byte[] state) {
         return Arrays.compareUnsigned(a.state, b.state) >= 0 ? a : b;
     }
 
+    /** Where the state begins in the stored form. */
+    public static final int STATE_OFFSET = 8;
+
     /** The stored form: {@code timestamp(8) · state}. */
     byte[] stored() {
-        return ByteBuffer.allocate(8 + state.length).putLong(timestampMicros).put(state).array();
+        return ByteBuffer.allocate(STATE_OFFSET + state.length).putLong(timestampMicros).put(state).array();
     }
 
     public static TxnCell ofStored(byte[] stored) {

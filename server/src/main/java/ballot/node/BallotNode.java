@@ -164,6 +164,7 @@ public final class BallotNode implements AutoCloseable {
                 if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
                 return table;
             }, ServerClock::systemMicros, TransactionHost.Options.defaults(), metrics.registry());
+            replication.reportIntents(TransactionalReads::holdsIntent);
             cluster = Cluster.start(clusterOptions(config, internodeTls), storage, schema.schema().version(), messaging -> {
                 TracingMessaging traced = new TracingMessaging(messaging);
                 replication.verbs().accept(traced);
@@ -191,7 +192,7 @@ public final class BallotNode implements AutoCloseable {
             abstainFromTablesThatPredateTheJoin(config, schema, membership, system);
 
             LwtCoordinator lwt = new TransactionalLwt(paxos, transactions);
-            replication.honourLocks(new TransactionalReads(lwt));
+            replication.readHeldThrough(new TransactionalReads(lwt));
             QueryEnvironment environment = new QueryEnvironment(coordinator, lwt, transactions, schema, clock::nextMicros, System::currentTimeMillis,
                     new QueryEnvironment.NodeInfo(config.clusterName, LocalNode.PARTITIONER, config.dataCenter, () -> {
                         Set<String> dataCenters = new TreeSet<>(Set.of(config.dataCenter));

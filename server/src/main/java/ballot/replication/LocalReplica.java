@@ -113,7 +113,7 @@ final class LocalReplica {
         return response;
     }
 
-    /** From now on, reads and scans answer the stamps of transaction states; {@code holdsIntent} reads a state's flags. */
+    /** From now on, reads and scans answer the stamps of transaction states; {@code holdsIntent} reads a stored state. */
     void honourLocks(Predicate<byte[]> holdsIntent) {
         storage.trackIntents(holdsIntent);
         this.holdsIntent = holdsIntent;

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -76,12 +77,16 @@ public final class Replication implements AutoCloseable {
     }
 
     /**
-     * From now on plain reads honour transactions' locks (docs/txn.md §10): this replica's answers carry the stamps of
-     * transaction states, and the coordinator (which must be started) reads a partition held by an intent through
-     * {@code held}.
+     * From now on this replica's answers to plain reads and scans carry the stamps of transaction states (docs/txn.md
+     * §10); {@code holdsIntent} tells whether a stored state ({@code timestamp(8) · state}) holds an intent. Before the
+     * node takes requests from peers: a replica that answered without stamps could hide an intent from a quorum.
      */
-    public void honourLocks(HeldPartitions held) {
-        local.honourLocks(held::holdsIntent);
+    public void reportIntents(Predicate<byte[]> holdsIntent) {
+        local.honourLocks(holdsIntent);
+    }
+
+    /** From now on the coordinator (which must be started) reads a partition held by an intent through {@code held}. */
+    public void readHeldThrough(HeldPartitions held) {
         coordinator.honourLocks(held);
     }
 

@@ -13,9 +13,7 @@ record TxnStamp(long micros, boolean intent) {
     /** The stamp of a stored state ({@code timestamp(8) · state}); null for none. */
     static TxnStamp of(byte[] stored, Predicate<byte[]> holdsIntent) {
         if (stored == null || stored.length < 8) return null;
-        byte[] state = new byte[stored.length - 8];
-        System.arraycopy(stored, 8, state, 0, state.length);
-        return new TxnStamp(ByteBuffer.wrap(stored).getLong(), holdsIntent.test(state));
+        return new TxnStamp(ByteBuffer.wrap(stored).getLong(), holdsIntent.test(stored));
     }
 
     /** The newer of two stamps (null: none). */

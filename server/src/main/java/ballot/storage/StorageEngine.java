@@ -117,7 +117,8 @@ public final class StorageEngine implements AutoCloseable {
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
     /**
      * Tables of which this node stores a transaction state (docs/txn.md §11.1): only their plain reads look states up
-     * ({@link #readWithTxnState}). A table joins when its first state is written and leaves when it is dropped.
+     * ({@link #readWithTxnState}). Found by {@link #trackIntents}'s walk, then a table joins when its first state is
+     * written and leaves when it is dropped.
      */
     private final Set<UUID> tablesWithTxnStates = ConcurrentHashMap.newKeySet();
     /**
@@ -127,6 +128,7 @@ public final class StorageEngine implements AutoCloseable {
      * finds its state without one), never miss one that holds an intent.
      */
     private final Map<UUID, java.util.concurrent.ConcurrentSkipListSet<PartitionKey>> heldPartitions = new ConcurrentHashMap<>();
+    /** Whether a stored transaction state ({@code timestamp(8) · state}) holds an intent; null until {@link #trackIntents}. */
     private volatile java.util.function.Predicate<byte[]> holdsIntent;
     /** Index column families by index id, including those opened at start whose table is not yet attached. */
     private final Map<UUID, SharedFamily> indexFamilies = new ConcurrentHashMap<>();
@@ -269,7 +271,6 @@ public final class StorageEngine implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        findTablesWithTxnStates();
         if (options.sweepPeriodSeconds() > 0) {
             sweeper.scheduleWithFixedDelay(this::sweepAll, options.sweepPeriodSeconds(), options.sweepPeriodSeconds(), TimeUnit.SECONDS);
         }
@@ -736,8 +737,10 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
-     * From now on the storage keeps the partitions whose transaction state holds an intent ({@code holdsIntent} reads a
-     * state without its timestamp): it walks every stored state once, then follows the writes.
+     * From now on the storage keeps the tables with transaction states and the partitions whose state holds an intent
+     * ({@code holdsIntent} reads a stored state, {@code timestamp(8) · state}): it walks every stored state once, then
+     * follows the writes. The walk only adds: a write during it that resolved an intent the walk then meets in its
+     * older snapshot leaves a partition named that holds nothing (the set may), never the reverse.
      */
     public void trackIntents(java.util.function.Predicate<byte[]> holdsIntent) {
         this.holdsIntent = holdsIntent;
@@ -747,7 +750,8 @@ public final class StorageEngine implements AutoCloseable {
         try (RocksIterator it = db.newIterator(paxosFamily)) {
             for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); it.next(), states++) {
                 PaxosState state = paxosState(it);
-                noteIntent(state.tableId(), state.key(), state.state());
+                tablesWithTxnStates.add(state.tableId());
+                if (holdsIntent.test(state.state())) held(state.tableId()).add(state.key());
             }
         }
         long held = 0;
@@ -756,28 +760,8 @@ public final class StorageEngine implements AutoCloseable {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
 
-    /** Follows a written transaction state ({@code timestamp(8) · state}) in {@link #heldPartitions}. */
-    private void noteIntent(UUID tableId, PartitionKey key, byte[] stored) {
-        java.util.function.Predicate<byte[]> probe = holdsIntent;
-        if (probe == null) return;
-        if (stored.length > 8 && probe.test(Arrays.copyOfRange(stored, 8, stored.length))) {
-            heldPartitions.computeIfAbsent(tableId, t -> new java.util.concurrent.ConcurrentSkipListSet<>()).add(key);
-        } else {
-            java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(tableId);
-            if (held != null) held.remove(key);
-        }
-    }
-
-    /** One table id per table with a stored transaction state: a seek per table, not a walk over every state. */
-    private void findTablesWithTxnStates() {
-        byte[] section = {TXN_STATE};
-        try (RocksIterator it = db.newIterator(paxosFamily)) {
-            for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); ) {
-                UUID tableId = paxosState(it).tableId();
-                tablesWithTxnStates.add(tableId);
-                it.seek(StorageKeys.prefixEnd(paxosKey(TXN_STATE, tableId, null)));
-            }
-        }
+    private java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held(UUID tableId) {
+        return heldPartitions.computeIfAbsent(tableId, t -> new java.util.concurrent.ConcurrentSkipListSet<>());
     }
 
     /**
@@ -862,13 +846,23 @@ public final class StorageEngine implements AutoCloseable {
                 if (write.state() == null) batch.delete(paxosFamily, key);
                 else batch.put(paxosFamily, key, write.state());
                 if (write.txnState() != null) {
-                    // Before the write: a plain read that follows the write must look the state up.
+                    // Before the write: a plain read or scan that follows it must look the state up. A partition leaves
+                    // the held set only after the write that resolved it (below): the set never misses an intent.
                     tablesWithTxnStates.add(write.tableId());
+                    java.util.function.Predicate<byte[]> probe = holdsIntent;
+                    if (probe != null && probe.test(write.txnState())) held(write.tableId()).add(write.key());
                     batch.put(paxosFamily, paxosKey(TXN_STATE, write.tableId(), write.key()), write.txnState());
                 }
             }
             if (batch.count() > 0) db.write(sync ? syncWriteOptions : writeOptions, batch);
-            for (PaxosWrite write : writes) if (write.txnState() != null && !refused.contains(write)) noteIntent(write.tableId(), write.key(), write.txnState());
+            java.util.function.Predicate<byte[]> probe = holdsIntent;
+            if (probe != null) {
+                for (PaxosWrite write : writes) {
+                    if (write.txnState() == null || probe.test(write.txnState())) continue;
+                    java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(write.tableId());
+                    if (held != null) held.remove(write.key());
+                }
+            }
             return refused;
         } catch (RocksDBException e) {
             throw refused("Paxos write", e);
@@ -986,18 +980,20 @@ public final class StorageEngine implements AutoCloseable {
     public List<PartitionData> scanWithTxnStates(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax,
             Map<PartitionKey, byte[]> txnStates) {
         if (!holdsTxnStates(table.id())) return scan(table, range, spec, partitionLimit, deadMax, null);
+        // The held partitions before the snapshot: one resolved after it leaves the set, but the snapshot still has
+        // its intent and no rows.
+        List<PartitionKey> keys = new ArrayList<>();
+        java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(table.id());
+        if (held != null && !range.isEmpty()) {
+            for (PartitionKey key : held) {
+                if (key.token() > range.end()) break;
+                if (range.contains(key)) keys.add(key);
+            }
+        }
         Snapshot snapshot = db.getSnapshot();
         try (ReadOptions stateOptions = new ReadOptions().setSnapshot(snapshot)) {
             List<PartitionData> partitions = scan(table, range, spec, partitionLimit, deadMax, snapshot);
-            List<PartitionKey> keys = new ArrayList<>(partitions.size());
             for (PartitionData p : partitions) keys.add(p.key());
-            java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(table.id());
-            if (held != null) {
-                for (PartitionKey key : held) {
-                    if (key.token() > range.end()) break;
-                    if (range.contains(key) && !range.isEmpty()) keys.add(key);
-                }
-            }
             for (PartitionKey key : keys) {
                 if (txnStates.containsKey(key)) continue;
                 byte[] state = lookup(paxosFamily, stateOptions, paxosKey(TXN_STATE, table.id(), key));

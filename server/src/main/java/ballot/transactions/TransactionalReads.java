@@ -6,6 +6,7 @@ import ballot.cql.data.PartitionKey;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.LwtCoordinator;
+import ballot.lwt.TxnCell;
 import ballot.replication.HeldPartitions;
 import java.util.concurrent.CompletableFuture;
 
@@ -22,9 +23,9 @@ public final class TransactionalReads implements HeldPartitions {
         this.lwt = lwt;
     }
 
-    @Override
-    public boolean holdsIntent(byte[] state) {
-        return TxnStateCodec.holdsIntent(state);
+    /** Whether a stored transaction state ({@code timestamp(8) · state}) holds an intent: what replicas report. */
+    public static boolean holdsIntent(byte[] stored) {
+        return TxnStateCodec.holdsIntent(stored, TxnCell.STATE_OFFSET);
     }
 
     @Override

@@ -44,7 +44,12 @@ final class TxnStateCodec {
 
     /** Whether the stored state holds an intent: a lock that single-partition statements must honour (§11.1). */
     static boolean holdsIntent(byte[] state) {
-        return state.length >= 2 && (state[1] & INTENT) != 0;
+        return holdsIntent(state, 0);
+    }
+
+    /** The same of a state that begins at {@code from} in {@code bytes} (a {@link ballot.lwt.TxnCell}'s stored form). */
+    static boolean holdsIntent(byte[] bytes, int from) {
+        return bytes.length >= from + 2 && (bytes[from + 1] & INTENT) != 0;
     }
 
     /**

@@ -541,13 +541,16 @@ class StorageEngineTest {
 
     /**
      * docs/txn.md §10: plain reads of a table whose partitions hold transaction states find the states, read no later
-     * than the rows; the tables known to hold states are found again when the node starts; other tables cost nothing.
+     * than the rows; the tables known to hold states, and the partitions held by an intent, are found again when the
+     * node starts and tracks intents; other tables cost nothing.
      */
     @Test
     void plainReadsOfATableWithTransactionStatesReadThem() {
         byte[] txnState = {0, 0, 0, 0, 0, 0, 0, 9, 4};
         assertThat(storage.holdsTxnStates(table.id())).isFalse();
         storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(1), null, List.of(), txnState)), true);
+        // A transaction's insert into a new partition: an intent, no rows.
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(3), null, List.of(), txnState)), true);
         write(row(1, 1, Cell.live(column, null, text("held"), 5)));
         write(row(2, 1, Cell.live(column, null, text("free"), 5)));
         assertThat(storage.holdsTxnStates(table.id())).isTrue();
@@ -557,6 +560,8 @@ class StorageEngineTest {
         storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
         storage.ensureTable(table);
         storage.ensureTable(sets);
+        // Here a stored state holds an intent when its first byte after the timestamp is 4.
+        storage.trackIntents(stored -> stored.length > 8 && stored[8] == 4);
         assertThat(storage.holdsTxnStates(table.id())).as("found again at start").isTrue();
         assertThat(storage.holdsTxnStates(sets.id())).isFalse();
         StorageEngine.ReadWithTxnState read = storage.readWithTxnState(table, key(1), ReadSpec.all(NOW));
@@ -565,20 +570,15 @@ class StorageEngineTest {
         assertThat(storage.readWithTxnState(table, key(2), ReadSpec.all(NOW)).txnState()).isNull();
         Map<PartitionKey, byte[]> states = new java.util.HashMap<>();
         assertThat(storage.scanWithTxnStates(table, ballot.cql.data.TokenRange.ALL, ReadSpec.all(NOW), 10, 0, states)).hasSize(2);
-        assertThat(states).containsOnlyKeys(key(1));
+        assertThat(states).as("key 3 has no rows, but its intent was found at start").containsOnlyKeys(key(1), key(3));
         assertThat(states.get(key(1))).containsExactly(txnState);
 
-        // A partition held by an intent and without rows yet (a transaction's insert) is reported by scans too, once
-        // the storage tracks intents (here: a state whose first byte is 4 holds one); and no more once it is resolved.
-        storage.trackIntents(state -> state.length > 0 && state[0] == 4);
-        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(3), null, List.of(), txnState)), true);
-        states.clear();
-        assertThat(storage.scanWithTxnStates(table, ballot.cql.data.TokenRange.ALL, ReadSpec.all(NOW), 10, 0, states)).hasSize(2);
-        assertThat(states).containsOnlyKeys(key(1), key(3));
+        // Intents placed after the start are followed too, and a partition resolved is no longer reported.
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(4), null, List.of(), txnState)), true);
         storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(3), null, List.of(), new byte[] {0, 0, 0, 0, 0, 0, 0, 10, 5})), true);
         states.clear();
-        storage.scanWithTxnStates(table, ballot.cql.data.TokenRange.ALL, ReadSpec.all(NOW), 10, 0, states);
-        assertThat(states).as("key 1 is answered; key 3, resolved, has no rows").containsOnlyKeys(key(1));
+        assertThat(storage.scanWithTxnStates(table, ballot.cql.data.TokenRange.ALL, ReadSpec.all(NOW), 10, 0, states)).hasSize(2);
+        assertThat(states).as("key 3, resolved, has no rows").containsOnlyKeys(key(1), key(4));
 
         storage.dropTable(table.id());
         assertThat(storage.holdsTxnStates(table.id())).as("dropped with its table").isFalse();
