@@ -39,23 +39,19 @@ final class CoordinatorMetrics {
     /** Null for {@link #NONE}. */
     private final MeterRegistry registry;
     private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
-    private volatile Counter heldReads;
+    /** Null for {@link #NONE}. */
+    private final Counter heldReads;
 
     CoordinatorMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.heldReads = registry == null ? null : Counter.builder("ballot.coordinator.reads.held")
+                .description("Partitions plain reads found held by a transaction's intent, and so read at SERIAL once it was resolved")
+                .register(registry);
     }
 
     /** Counts a plain read of a partition a transaction's intent held, read through the transactions (docs/txn.md §10). */
     void heldRead() {
-        if (registry == null) return;
-        Counter counter = heldReads;
-        if (counter == null) {
-            counter = Counter.builder("ballot.coordinator.reads.held")
-                    .description("Partitions plain reads found held by a transaction's intent, and so read at SERIAL once it was resolved")
-                    .register(registry);
-            heldReads = counter;
-        }
-        counter.increment();
+        if (heldReads != null) heldReads.increment();
     }
 
     /** Runs {@code request} and records its latency when it completes, or when it throws. */

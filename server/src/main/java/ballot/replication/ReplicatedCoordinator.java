@@ -326,7 +326,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                     .exceptionally(e -> {
                         throw new ReadTimeoutException(cl, 0, blockFor, false);
                     })
-                    .thenCompose(answer -> isHeld(answer.txn()) ? readHeld(table, key, spec, cl, blockFor)
+                    .thenCompose(answer -> isHeld(answer.txn()) ? readHeld(table, key, spec, cl, blockFor, deadline)
                             : CompletableFuture.completedFuture(answer.data()));
         }
         List<CompletableFuture<ReplicationVerbs.ReadResponse>> answers = new ArrayList<>();
@@ -341,7 +341,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             }
             TxnStamp newest = null;
             for (CompletableFuture<ReplicationVerbs.ReadResponse> f : answers) newest = TxnStamp.newer(newest, f.join().txn());
-            if (isHeld(newest)) return readHeld(table, key, spec, cl, blockFor);
+            if (isHeld(newest)) return readHeld(table, key, spec, cl, blockFor, deadline);
             PartitionData data = answers.get(0).join().data();
             byte[] digest = LocalReplica.digest(data);
             boolean match = true;
@@ -387,14 +387,20 @@ public final class ReplicatedCoordinator implements DataCoordinator {
     /**
      * A partition whose newest transaction state holds an intent, read through the transaction layer once the intent
      * is resolved (docs/txn.md §10): the replicas' rows may lack writes the transaction's client was already told of.
+     * It keeps the read's deadline; too few live replicas for the linearizable read is answered as such, anything
+     * else that stops it as a read timeout at the read's level.
      */
     private CompletableFuture<PartitionData> readHeld(TableMetadata table, PartitionKey key, ReadSpec spec, ConsistencyLevel cl,
-            int blockFor) {
+            int blockFor, Deadline deadline) {
         metrics.heldRead();
-        return held.readResolved(table, key, spec).exceptionallyCompose(e -> {
-            log.debug("a read of {}.{} held by a transaction did not complete: {}", table.keyspace(), table.name(), e.toString());
-            return CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, blockFor, false));
-        });
+        return held.readResolved(table, key, spec)
+                .orTimeout(deadline.stepTimeout(timeouts.read()).toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)
+                .exceptionallyCompose(e -> {
+                    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                    if (cause instanceof UnavailableException) return CompletableFuture.failedFuture(cause);
+                    log.debug("a read of {}.{} held by a transaction did not complete: {}", table.keyspace(), table.name(), cause.toString());
+                    return CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, blockFor, false));
+                });
     }
 
     /** Blocking read repair: the reconciled partition is written to every replica whose answer differed from it. */
@@ -611,12 +617,15 @@ public final class ReplicatedCoordinator implements DataCoordinator {
                 if (isHeld || reread.contains(p.key())) {
                     ReadSpec one = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
                     int following = i + 1;
-                    CompletableFuture<PartitionData> whole = isHeld ? readHeld(table, p.key(), one, cl, blockFor)
+                    CompletableFuture<PartitionData> whole = isHeld ? readHeld(table, p.key(), one, cl, blockFor, deadline)
                             : readReplicas(table, p.key(), one, cl, deadline);
-                    return whole.thenCompose(data -> {
+                    // Carried on by the scan's executor: the read may complete on a Paxos or messaging thread, and the
+                    // rest of the segment reads this replica's storage.
+                    java.util.function.Function<PartitionData, CompletableFuture<Void>> rest = data -> {
                         add(data);
                         return take(merged, following, reread, heldKeys, blockFor);
-                    });
+                    };
+                    return whole.isDone() ? whole.thenCompose(rest) : whole.thenComposeAsync(rest, scans);
                 }
                 add(p);
             }

@@ -1,6 +1,5 @@
 package ballot.transactions;
 
-import ballot.cluster.NodeInfo;
 import ballot.cql.ConsistencyLevel;
 import ballot.cql.WriteType;
 import ballot.cql.data.PartitionData;
@@ -49,7 +48,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The node's multi-partition transactions (docs/txn.md §11.1): the core's {@link TxnCoordinator} on single-threaded
- * lanes over {@link PaxosPartitionCas}, answering the query layer once a transaction is decided, and a background sweep that recovers what crashed coordinators left ({@link TxnSweep}).
+ * lanes over {@link PaxosPartitionCas}, answering the query layer once a transaction is decided, and a background
+ * sweep that recovers what crashed coordinators left ({@link TxnSweep}).
  *
  * <p>Threading: each lane owns one coordinator, which is not thread-safe; every call into it and every CAS reply runs
  * on the lane. A transaction stays on the lane it was submitted to.
