@@ -27,6 +27,8 @@ public enum Mark {
     PREPARE_SKIPPED_DEAD_PROPOSAL,
     /** Conditions all failed on fresh reads: answered after one round trip, nothing proposed. */
     READ_ONLY_ROUND,
+    /** A read-only round's answers waited for the latest decree, which some promising replicas lacked, to reach their commit level. */
+    READ_ONLY_AWAITS_COMMIT,
     /** More than one request was decided in one round. */
     BATCHED,
     /** A prepare or proposal lost to a later ballot; the coordinator backs off. */

@@ -206,7 +206,7 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
     /**
      * Whether the client's answer may follow from the step's reply (a placement's, a 1PC's): such a step decided short
      * of its quorum of applications (a commit timeout) is unknown, so the core sends it again, and the round of the
-     * repeat applies it at a quorum (docs/paxos.md §4.6) before it answers.
+     * repeat answers only once the earlier decree is applied at a quorum (docs/paxos.md §4.4, §4.8).
      */
     private static boolean answersClient(Step<TxnValue> step) {
         return step instanceof Place<TxnValue> || step instanceof OnePhase<TxnValue>;

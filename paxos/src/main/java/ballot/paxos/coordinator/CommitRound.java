@@ -14,13 +14,17 @@ import java.util.Set;
  * their commit level. Once every replica applied it (voters and learners), it can be pruned (§4.7).
  */
 final class CommitRound {
-    record Waiter(Pending pending, ballot.paxos.Bytes seen) {}
+    /** A request answered {@code outcome} once the decree is applied at its commit level. */
+    record Waiter(Pending pending, ballot.paxos.Bytes seen, CasResult.Outcome outcome) {}
 
     final Decree decree;
     final Electorate electorate;
     final Set<NodeId> applied = new LinkedHashSet<>();
-    /** Replicas that applied the decree as they accepted it (§4.6.1): their acknowledgement cost no extra round trip. */
-    final Set<NodeId> appliedOnAccept = new LinkedHashSet<>();
+    /**
+     * Replicas whose acknowledgement cost no extra round trip: they applied the decree as they accepted it (§4.6.1), or
+     * their promise showed it applied (§4.4).
+     */
+    final Set<NodeId> appliedWithoutRoundTrip = new LinkedHashSet<>();
     /** Replicas expected to apply it as they accept it: the first commit message skips them, the retries do not. */
     final Set<NodeId> applyingOnAccept = new LinkedHashSet<>();
     final List<Waiter> waiters = new ArrayList<>();

@@ -389,7 +389,18 @@ final class PartitionSession {
             // §5.5: nothing to propose, and the reads are linearizable as they are; no empty proposal needed.
             ctx.mark(Mark.READ_ONLY_ROUND);
             if (r.batch.size() > 1) ctx.mark(Mark.BATCHED);
-            for (Pending p : r.batch) p.answer(Outcome.NOT_APPLIED, r.evaluation.seen.get(p));
+            Set<NodeId> showApplied = analysis.someStale() ? showApplied(analysis.latest(), pr.promises) : null;
+            List<CommitRound.Waiter> waiting = new ArrayList<>();
+            for (Pending p : r.batch) {
+                Bytes seen = r.evaluation.seen.get(p);
+                if (showApplied == null || p.commitLevel.countedIn(showApplied) >= p.commitLevel.acks()) p.answer(Outcome.NOT_APPLIED, seen);
+                else waiting.add(new CommitRound.Waiter(p, seen, Outcome.NOT_APPLIED));
+            }
+            if (!waiting.isEmpty()) {
+                ctx.mark(Mark.READ_ONLY_AWAITS_COMMIT);
+                commitRoundOf(analysis.latest(), showApplied).waiters.addAll(waiting);
+                sendCommitNow(analysis.latest().ballot());
+            }
             held = Held.fromPrepare(ctx.model, pr.ballot, pr, () -> readStates, predecessor);
             round = null;
             contentionAttempts = 0;
@@ -399,6 +410,38 @@ final class PartitionSession {
         r.phase = Phase.PROPOSE;
         startPropose(r, new Proposal(pr.ballot, pr.ballot, r.evaluation.entries, predecessor, null),
                 new LinkedHashSet<>(electorate.voters()));
+    }
+
+    /**
+     * §4.4: the replicas whose promises show the latest decree applied, when some promising replica has not applied
+     * it; null when it needs no applying: empty, or pruned (applied everywhere, §4.7).
+     */
+    private static Set<NodeId> showApplied(Decree latest, Map<NodeId, Promise> promises) {
+        if (latest.isEmpty() || latest.isPruned()) return null;
+        Set<NodeId> applied = new LinkedHashSet<>();
+        for (Map.Entry<NodeId, Promise> e : promises.entrySet()) {
+            Decree committed = e.getValue().committed();
+            if (!committed.ballot().equals(latest.ballot())) continue;
+            if (committed.isPruned()) return null;
+            applied.add(e.getKey());
+        }
+        return applied;
+    }
+
+    /**
+     * The commit round of {@code decree}, new unless this session still sends it, knowing {@code applied} applied it
+     * without a round trip of their own (their promises said so).
+     */
+    private CommitRound commitRoundOf(Decree decree, Set<NodeId> applied) {
+        CommitRound cr = null;
+        for (CommitRound c : commits) if (c.decree.ballot().equals(decree.ballot())) cr = c;
+        if (cr == null) cr = newCommitRound(decree);
+        for (NodeId n : applied) {
+            if (!cr.electorate.isReplica(n)) continue;
+            cr.applied.add(n);
+            cr.appliedWithoutRoundTrip.add(n);
+        }
+        return cr;
     }
 
     /**
@@ -611,7 +654,7 @@ final class PartitionSession {
             p.answer(Outcome.APPLIED, seen); // ANY, nothing to apply, or applied by the sole replica: decided is enough
             return;
         }
-        cr.waiters.add(new CommitRound.Waiter(p, seen));
+        cr.waiters.add(new CommitRound.Waiter(p, seen, Outcome.APPLIED));
     }
 
     /**
@@ -663,7 +706,7 @@ final class PartitionSession {
             CommitRound cr = it.next();
             if (!cr.decree.ballot().equals(ballot)) continue;
             if (!cr.electorate.isReplica(from) || !cr.applied.add(from)) return;
-            if (onAccept) cr.appliedOnAccept.add(from);
+            if (onAccept) cr.appliedWithoutRoundTrip.add(from);
             answerSatisfiedWaiters(cr);
             if (cr.appliedEverywhere()) {
                 it.remove();
@@ -683,9 +726,9 @@ final class PartitionSession {
             } else if (w.pending().commitLevel.countedIn(cr.applied) >= w.pending().commitLevel.acks()) {
                 // Acknowledgements that took no round trip of their own: our replica's, and those of the deciding accept.
                 CommitLevel level = w.pending().commitLevel;
-                int free = level.countedIn(cr.appliedOnAccept) + (cr.applied.contains(ctx.self) ? selfAck(level) : 0);
+                int free = level.countedIn(cr.appliedWithoutRoundTrip) + (cr.applied.contains(ctx.self) ? selfAck(level) : 0);
                 if (level.acks() > free) w.pending().roundTrips++;
-                w.pending().answer(Outcome.APPLIED, w.seen());
+                w.pending().answer(w.outcome(), w.seen());
                 it.remove();
             }
         }
@@ -741,8 +784,12 @@ final class PartitionSession {
             cr.waiters.removeIf(w -> {
                 if (w.pending().answered()) return true;
                 if (!w.pending().expired(now)) return false;
-                ctx.mark(Mark.COMMIT_TIMEOUT);
-                w.pending().answer(Outcome.COMMIT_TIMEOUT, w.seen());
+                if (w.outcome() == Outcome.APPLIED) {
+                    ctx.mark(Mark.COMMIT_TIMEOUT);
+                    w.pending().answer(Outcome.COMMIT_TIMEOUT, w.seen());
+                } else {
+                    timedOut(w.pending()); // it proposed nothing; what it read is not applied at its level (§4.4)
+                }
                 return true;
             });
         }

@@ -44,8 +44,9 @@ class CasSimulationTest {
             assertThat(marks.keySet()).containsAll(EnumSet.of(Mark.PREPARE, Mark.FAST_PATH, Mark.CONTENTION,
                     Mark.PREPARE_FOUND_INCOMPLETE, Mark.PREPARE_FOUND_STALE_COMMIT, Mark.FAST_PATH_STALE,
                     Mark.FAST_PATH_SUPERSEDED, Mark.FAST_PATH_QUERY_MISS, Mark.FAST_PATH_EMPTY_VALIDATION,
-                    Mark.READ_ONLY_ROUND, Mark.BATCHED, Mark.RETRY_WITHOUT_SIDE_EFFECTS, Mark.PROPOSAL_IN_DOUBT,
-                    Mark.IN_DOUBT_RESOLVED_APPLIED, Mark.COMMIT_PIGGYBACKED, Mark.LATE_PROMISE_MERGED, Mark.PRUNE,
+                    Mark.READ_ONLY_ROUND, Mark.READ_ONLY_AWAITS_COMMIT, Mark.BATCHED, Mark.RETRY_WITHOUT_SIDE_EFFECTS,
+                    Mark.PROPOSAL_IN_DOUBT, Mark.IN_DOUBT_RESOLVED_APPLIED, Mark.COMMIT_PIGGYBACKED,
+                    Mark.LATE_PROMISE_MERGED, Mark.PRUNE,
                     Mark.RETRANSMIT, Mark.UNKNOWN, Mark.ACCEPTOR_WAITED_FOR_PERSIST, Mark.DECIDED_ON_ACCEPT,
                     Mark.OWN_REFUSAL_WITHHELD_PROPOSAL));
             // The acceptor shell's persists were caught in flight by crashes, both ways (§4.12).

@@ -149,6 +149,40 @@ class CoordinatorScenarioTest {
     }
 
     /**
+     * §4.4: a failed condition read from a decree applied at fewer replicas than the request's commit level is answered
+     * only once the decree is applied at that level, so that a QUORUM read after the answer sees what it saw.
+     */
+    @Test
+    void aReadOnlyRoundAnswersOnceItsDecreeIsAppliedAtTheCommitLevel() {
+        ManualCluster c = new ManualCluster();
+        c.submit(N4, c.set(10), SimLevel.ANY); // not a replica: none applies it on acceptance
+        c.deliver(is(Prepare.class).or(is(Promise.class)).or(is(Propose.class)).or(is(Accepted.class)));
+        c.deliver(is(ballot.paxos.message.Commit.class).and(to(N3)));
+        c.inFlight.clear();
+        c.restartCoordinator(N4, 1); // decided, applied by n3 alone, and nobody retries its commit
+        assertThat(c.storedV(N1)).isNull();
+        assertThat(c.storedV(N2)).isNull();
+
+        List<Integer> appliedAtAnswer = new ArrayList<>();
+        List<CasResult> out = new ArrayList<>();
+        c.nanos += 1_000_000L; // a ballot after the decree's
+        c.coordinator(N4).submit(ManualCluster.KEY, ManualCluster.ELECTORATE, c.cas(5L, 20L),
+                CommitLevel.quorum(ManualCluster.ELECTORATE), c.nanos + 1_000_000_000L, WorkSlot.NONE, r -> {
+                    appliedAtAnswer.add((int) List.of(N1, N2, N3).stream().filter(n -> Long.valueOf(10).equals(c.storedV(n))).count());
+                    out.add(r);
+                });
+        c.drop(is(Prepare.class).and(to(N2))); // the promise quorum is n1 (stale) and n3
+        c.deliverAll();
+        assertThat(out).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.NOT_APPLIED);
+            assertThat(v(r)).isEqualTo(10L);
+        });
+        assertThat(c.marks).containsKeys(Mark.READ_ONLY_ROUND, Mark.PREPARE_FOUND_STALE_COMMIT);
+        assertThat(appliedAtAnswer).as("replicas that applied the decree the answer saw").singleElement()
+                .satisfies(n -> assertThat(n).isGreaterThanOrEqualTo(2));
+    }
+
+    /**
      * §4.13: a replica still holding an older accepted proposal (it missed the later decision) must find the later
      * decree on the others: registers whose decree is not known applied everywhere are not purged, so the old
      * proposal is recognised as stale and never re-proposed over the later write.
