@@ -12,8 +12,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The traced twin of each verb: the same request with the tracing session id in front, and the same reply followed by
- * the events the replica recorded. A twin's id is the verb's with bit 15 set, so verb ids stay below 0x8000.
+ * The traced twin of each verb: the same request with the tracing session id in front, and the same reply after the
+ * events the replica recorded. A twin's id is the verb's with bit 15 set, so verb ids stay below 0x8000.
  */
 final class TracedVerbs {
     static final int TRACED_BIT = 0x8000;
@@ -53,9 +53,9 @@ final class TracedVerbs {
 
     private static <R> Codec<TracedReply<R>> reply(Codec<R> value) {
         return new Codec<>() {
+            // The events go first: a reply's own codec may take the rest of the frame (Codecs.BYTES).
             @Override
             public void encode(TracedReply<R> reply, ByteBuf out) {
-                value.encode(reply.value(), out);
                 out.writeInt(reply.events().size());
                 for (TraceEvent e : reply.events()) {
                     Codecs.writeUuid(out, e.eventId());
@@ -64,11 +64,11 @@ final class TracedVerbs {
                     out.writeInt(e.sourceElapsedMicros());
                     Codecs.writeShortString(out, e.thread());
                 }
+                value.encode(reply.value(), out);
             }
 
             @Override
             public TracedReply<R> decode(ByteBuf in) {
-                R decoded = value.decode(in);
                 Codecs.need(in, 4, "trace event count");
                 int count = in.readInt();
                 if (count < 0 || count > in.readableBytes()) throw new IllegalArgumentException("trace event count " + count);
@@ -81,7 +81,7 @@ final class TracedVerbs {
                     int elapsed = in.readInt();
                     events.add(new TraceEvent(id, activity, source.getAddress(), source.getPort(), elapsed, Codecs.readShortString(in)));
                 }
-                return new TracedReply<>(decoded, events);
+                return new TracedReply<>(value.decode(in), events);
             }
         };
     }

@@ -41,6 +41,19 @@ class TracedVerbsTest {
         assertThat(buf.readableBytes()).isZero();
     }
 
+    /** A payload that takes the rest of its frame (a transaction step's replies) still comes back with its events. */
+    @Test
+    void aReplyThatReadsToTheEndOfTheFrameKeepsItsEvents() throws Exception {
+        var twin = TracedVerbs.twin(new Verb<>(43, "STEPS", Codecs.BYTES, Codecs.BYTES));
+        List<TraceEvent> events = List.of(new TraceEvent(UUID.randomUUID(), "Starting Paxos",
+                InetAddress.getByName("127.0.0.2"), 7000, 90, "paxos-lane-1"));
+        ByteBuf buf = Unpooled.buffer();
+        twin.response().encode(new TracedVerbs.TracedReply<>(new byte[] {1, 2, 3}, events), buf);
+        TracedVerbs.TracedReply<byte[]> decoded = twin.response().decode(buf);
+        assertThat(decoded.value()).containsExactly(1, 2, 3);
+        assertThat(decoded.events()).isEqualTo(events);
+    }
+
     @Test
     void refusesAnEventCountLargerThanTheFrame() {
         ByteBuf buf = Unpooled.buffer().writeInt(1_000);
