@@ -401,8 +401,11 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         long deadline = arrived + options.contentionTimeout().toNanos();
         CompletableFuture<ballot.paxos.coordinator.CasResult> future = new CompletableFuture<>();
         Lane lane = lane(key);
-        // Conditional statements are coordinated here: a traced one's trace is its session, never a replica's.
-        CoordinatorTrace trace = Tracing.current() instanceof CoordinatorTrace t ? t : null;
+        // A traced conditional statement's trace is its session; transaction steps another node sent here are traced
+        // in that node's session, through this node's part of it (a replica's trace), where each round is one event
+        // on start and one on its outcome: its messages are traced only for a session coordinated here.
+        Trace trace = Tracing.current();
+        CoordinatorTrace session = trace instanceof CoordinatorTrace t ? t : null;
         if (trace != null) {
             trace.event("Starting Paxos" + what + " on " + table.keyspace() + "." + table.name() + " with " + replicas.size()
                     + " replicas (serial " + serial + ", commit " + (commit == null ? "none" : commit) + ")");
@@ -410,11 +413,11 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         boolean background = isBackground(key);
         try {
             lane.execute(() -> {
-                if (trace != null) lane.traced.add(key, trace);
+                if (session != null) lane.traced.add(key, session);
                 try {
                     lane.coordinator(background).submit(key, electorate, request, level, deadline, slot, result -> {
                         if (trace != null) {
-                            lane.traced.remove(key, trace);
+                            if (session != null) lane.traced.remove(key, session);
                             trace.event("Paxos" + what + " " + result.outcome() + " after " + result.roundTrips() + " round trips and "
                                     + result.contentions() + " contentions" + (result.fastPath() ? " (fast path)" : ""));
                         }
@@ -425,7 +428,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                         }
                     });
                 } catch (RuntimeException e) {
-                    if (trace != null) lane.traced.remove(key, trace);
+                    if (session != null) lane.traced.remove(key, session);
                     future.completeExceptionally(e);
                     throw e;
                 }

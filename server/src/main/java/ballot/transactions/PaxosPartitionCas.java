@@ -6,6 +6,8 @@ import ballot.cql.data.PartitionUpdate;
 import ballot.cql.data.ReadSpec;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.data.DeletionTime;
+import ballot.cql.trace.Trace;
+import ballot.cql.trace.Tracing;
 import ballot.lwt.CqlValues;
 import ballot.lwt.PaxosEngine;
 import ballot.paxos.Bytes;
@@ -14,12 +16,17 @@ import ballot.paxos.coordinator.CasResult;
 import ballot.txn.Decision;
 import ballot.txn.PartitionState;
 import ballot.txn.Transition;
+import ballot.txn.TxnId;
 import ballot.txn.spi.PartitionCas;
+import ballot.txn.step.Fence;
 import ballot.txn.step.Finalize;
 import ballot.txn.step.OnePhase;
 import ballot.txn.step.Place;
+import ballot.txn.step.ReadRecord;
 import ballot.txn.step.Reply;
 import ballot.txn.step.Resolve;
+import ballot.txn.step.Restart;
+import ballot.txn.step.Stage;
 import ballot.txn.step.Step;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,16 +79,20 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
     private final Function<UUID, TableMetadata> tables;
     private final Executor lane;
     private final Supplier<Route> route;
+    private final Function<TxnId, ? extends Trace> traces;
 
     /**
      * {@code tables} finds a table by id and throws for one that does not exist; replies are run on {@code lane};
-     * {@code route} says where each partition's steps run.
+     * {@code route} says where each partition's steps run; {@code traces} finds the trace of a transaction whose
+     * statement is traced (null for others).
      */
-    PaxosPartitionCas(PaxosEngine engine, Function<UUID, TableMetadata> tables, Executor lane, Supplier<Route> route) {
+    PaxosPartitionCas(PaxosEngine engine, Function<UUID, TableMetadata> tables, Executor lane, Supplier<Route> route,
+            Function<TxnId, ? extends Trace> traces) {
         this.engine = engine;
         this.tables = tables;
         this.lane = lane;
         this.route = route;
+        this.traces = traces;
     }
 
     /** A step and where its reply goes. */
@@ -131,8 +142,10 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
         List<Step<TxnValue>> list = steps.stream().map(Pending::step).toList();
         Route r = route.get();
         InetSocketAddress coordinator = TxnStepCodec.travels(list) ? r.coordinator(key) : null;
+        Trace trace = trace(list);
+        if (trace != null) trace.event("Transaction steps " + names(list) + " on " + describe(key) + (coordinator == null ? " here" : " sent to " + coordinator));
         if (coordinator == null) {
-            runHere(key, list, replies -> deliver(steps, replies));
+            runHere(key, list, trace, replies -> deliver(steps, replies, trace));
             return;
         }
         byte[] request;
@@ -140,10 +153,10 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
             request = TxnStepCodec.encode(new TxnStepCodec.Request(TxnKeys.tableId(key), TxnKeys.partitionKey(key), list));
         } catch (RuntimeException e) {
             log.error("transaction steps {} on {} cannot be encoded", list, key, e);
-            deliver(steps, null);
+            deliver(steps, null, trace);
             return;
         }
-        r.send(coordinator, request).whenComplete((bytes, failure) -> {
+        Tracing.call(trace, () -> r.send(coordinator, request)).whenComplete((bytes, failure) -> {
             List<Reply> replies = null;
             if (failure == null) {
                 try {
@@ -154,12 +167,14 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
             } else if (log.isDebugEnabled()) {
                 log.debug("transaction steps {} on {} sent to {} failed: {}", list, key, coordinator, failure.toString());
             }
-            deliver(steps, replies);
+            deliver(steps, replies, trace);
         });
     }
 
     /** Hands each step its reply on the lane; all unknown when {@code replies} is null. */
-    private void deliver(List<Pending> steps, List<Reply> replies) {
+    private void deliver(List<Pending> steps, List<Reply> replies, Trace trace) {
+        if (trace != null) trace.event("Transaction steps " + names(steps.stream().map(Pending::step).toList()) + " answered "
+                + (replies == null ? "unknown" : replies.stream().map(PaxosPartitionCas::describe).toList()));
         for (int i = 0; i < steps.size(); i++) {
             Reply answer = replies == null ? Reply.UNKNOWN : replies.get(i);
             Consumer<Reply> reply = steps.get(i).reply();
@@ -168,10 +183,10 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
     }
 
     /**
-     * Runs {@code steps} of {@code key} as one CAS through this node's Paxos, whoever asked; {@code done} hears their
-     * replies (null: unknown), on any thread.
+     * Runs {@code steps} of {@code key} as one CAS through this node's Paxos, whoever asked, its rounds traced in
+     * {@code trace} (null: untraced); {@code done} hears their replies (null: unknown), on any thread.
      */
-    void runHere(ballot.txn.PartitionKey key, List<Step<TxnValue>> steps, Consumer<List<Reply>> done) {
+    void runHere(ballot.txn.PartitionKey key, List<Step<TxnValue>> steps, Trace trace, Consumer<List<Reply>> done) {
         StepRequest request;
         TableMetadata table;
         try {
@@ -182,14 +197,55 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
             done.accept(null);
             return;
         }
-        engine.transactionStep(table, request.key, request, commitLevel(steps), " (transaction " + request.names() + ")")
+        Tracing.call(trace, () -> engine.transactionStep(table, request.key, request, commitLevel(steps), " (transaction " + names(steps) + ")"))
                 .whenComplete((result, failure) -> {
                     if (failure == null && request.resolvedFirst(result)) {
-                        runHere(key, steps, done); // the blocker's writes are in: now the steps themselves
+                        runHere(key, steps, trace, done); // the blocker's writes are in: now the steps themselves
                         return;
                     }
                     done.accept(failure != null ? null : request.replies(result));
                 });
+    }
+
+    private static String names(List<Step<TxnValue>> steps) {
+        return String.join("+", steps.stream().map(s -> s.getClass().getSimpleName()).toList());
+    }
+
+    /** The trace of the first traced transaction among {@code steps}, or null. */
+    private Trace trace(List<Step<TxnValue>> steps) {
+        for (Step<TxnValue> step : steps) {
+            TxnId id = transaction(step);
+            Trace trace = id == null ? null : traces.apply(id);
+            if (trace != null) return trace;
+        }
+        return null;
+    }
+
+    /** The transaction a step works for, or null for one that works for none in particular (an inspection). */
+    private static TxnId transaction(Step<TxnValue> step) {
+        if (step instanceof Stage<TxnValue> s) return s.record().id();
+        if (step instanceof Place<TxnValue> p) return p.attempt().id();
+        if (step instanceof OnePhase<TxnValue> o) return o.attempt().id();
+        if (step instanceof Finalize<TxnValue> f) return f.attempt().id();
+        if (step instanceof Resolve<TxnValue> r) return r.decision().attempt().id();
+        if (step instanceof Fence<TxnValue> f) return f.attempt().id();
+        if (step instanceof Restart<TxnValue> r) return r.id();
+        if (step instanceof ReadRecord<TxnValue> r) return r.id();
+        return null;
+    }
+
+    private String describe(ballot.txn.PartitionKey key) {
+        try {
+            TableMetadata table = tables.apply(TxnKeys.tableId(key));
+            return table.keyspace() + "." + table.name();
+        } catch (RuntimeException e) {
+            return "table " + TxnKeys.tableId(key);
+        }
+    }
+
+    /** A reply in a trace: a placement's outcome, or the kind of reply. */
+    private static String describe(Reply reply) {
+        return reply instanceof Reply.Placement<?> p ? p.outcome().name() : reply.getClass().getSimpleName();
     }
 
     /**
@@ -231,10 +287,6 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
             this.table = table;
             this.key = key;
             this.query = CqlValues.Query.of(table.id(), rowsRead(steps.get(steps.size() - 1)), true).encode();
-        }
-
-        String names() {
-            return String.join("+", steps.stream().map(s -> s.getClass().getSimpleName()).toList());
         }
 
         private static ReadSpec rowsRead(Step<TxnValue> step) {
@@ -315,7 +367,7 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
 
         @Override
         public String toString() {
-            return "txn-steps(" + names() + " on " + table.name() + ")";
+            return "txn-steps(" + names(steps) + " on " + table.name() + ")";
         }
     }
 }

@@ -7,13 +7,14 @@ import ballot.cql.error.InvalidRequestException;
 import ballot.cql.error.WriteTimeoutException;
 import ballot.cql.schema.TableMetadata;
 import ballot.cql.spi.CasRequest;
-import ballot.cql.spi.TransactionResult;
 import ballot.cql.spi.StatementSource;
+import ballot.cql.spi.TransactionResult;
 import ballot.cql.spi.Transactions;
-import ballot.net.Messaging;
-import java.net.InetSocketAddress;
+import ballot.cql.trace.CoordinatorTrace;
+import ballot.cql.trace.Tracing;
 import ballot.lwt.DemandTicker;
 import ballot.lwt.PaxosEngine;
+import ballot.net.Messaging;
 import ballot.txn.Participant;
 import ballot.txn.PartitionKey;
 import ballot.txn.Transaction;
@@ -24,6 +25,7 @@ import ballot.txn.spi.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +37,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -96,6 +99,8 @@ public final class TransactionHost implements Transactions, AutoCloseable {
     private volatile Function<StatementSource, List<CasRequest>> rebuild;
     /** Runs steps other nodes send here, on this node's Paxos. */
     private final PaxosPartitionCas here;
+    /** The sessions of traced statements' transactions until they are answered; their steps are traced in them. */
+    private final Map<TxnId, CoordinatorTrace> traced = new ConcurrentHashMap<>();
 
     /**
      * @param tables the table of an id; throws for one that does not exist
@@ -126,7 +131,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         ticker.scheduleWithFixedDelay(() -> {
             for (Lane lane : lanes) lane.execute(lane.coordinator::tick);
         }, period, period, TimeUnit.MILLISECONDS);
-        this.here = new PaxosPartitionCas(engine, tables, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL);
+        this.here = new PaxosPartitionCas(engine, tables, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL, id -> null);
         this.storage = storage;
         log.info("transactions ready lanes={} timeout={}ms epoch_lifetime={}ms", lanes.length, options.timeout().toMillis(),
                 options.epochLifetime().toMillis());
@@ -173,7 +178,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
             return CompletableFuture.failedFuture(e);
         }
         CompletableFuture<byte[]> replies = new CompletableFuture<>();
-        here.runHere(TxnKeys.of(request.tableId(), request.key()), request.steps(), answers -> {
+        here.runHere(TxnKeys.of(request.tableId(), request.key()), request.steps(), Tracing.current(), answers -> {
             List<ballot.txn.step.Reply> list = answers != null ? answers
                     : java.util.Collections.nCopies(request.steps().size(), ballot.txn.step.Reply.UNKNOWN);
             try {
@@ -222,6 +227,11 @@ public final class TransactionHost implements Transactions, AutoCloseable {
                 .tag("outcome", failure != null ? failure.getClass().getSimpleName().replace("Exception", "").toUpperCase(java.util.Locale.ROOT)
                         : result.applied() ? "APPLIED" : "NOT_APPLIED")
                 .publishPercentileHistogram().register(metrics).record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+        CoordinatorTrace trace = Tracing.current() instanceof CoordinatorTrace t ? t : null;
+        if (trace != null) {
+            trace.event("Starting transaction " + txn.id().uuid() + " over " + parts.size() + " partitions");
+            traced.put(txn.id(), trace);
+        }
         Lane lane = lane(next.getAndIncrement());
         lane.execute(() -> lane.coordinator.submit(txn, options.timeout().toNanos(), result -> lane.answer(txn, result, future, serial)));
         return future;
@@ -243,7 +253,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
         Lane(int index, PaxosEngine engine, long seed) {
             this.executor = Executors.newSingleThreadExecutor(r -> daemon(r, "txn-lane-" + index));
             SplittableRandom random = new SplittableRandom(seed);
-            this.coordinator = TxnCoordinator.builder(new PaxosPartitionCas(engine, tables, this::execute, () -> route))
+            this.coordinator = TxnCoordinator.builder(new PaxosPartitionCas(engine, tables, this::execute, () -> route, traced::get))
                     .clock(new Clock() {
                         @Override
                         public long nanoTime() {
@@ -291,6 +301,11 @@ public final class TransactionHost implements Transactions, AutoCloseable {
          */
         void answer(Transaction<TxnValue> txn, TxnResult<TxnValue> result, CompletableFuture<TransactionResult> future,
                 ConsistencyLevel serial) {
+            CoordinatorTrace trace = traced.remove(txn.id());
+            if (trace != null) { // before the answer, which ends the session
+                trace.event("Transaction " + txn.id().uuid() + " " + result.outcome().name().toLowerCase(java.util.Locale.ROOT)
+                        + (result.outcome() == TxnResult.Outcome.ABORTED ? ": " + result.reason() : ""));
+            }
             switch (result.outcome()) {
                 case COMMITTED -> future.complete(new TransactionResult(true, reads(txn, result)));
                 case ABORTED -> {

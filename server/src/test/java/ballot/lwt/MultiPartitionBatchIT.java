@@ -112,6 +112,43 @@ class MultiPartitionBatchIT {
         assertThat(balance(202, ConsistencyLevel.SERIAL)).isEqualTo(25);
     }
 
+    /**
+     * A traced transaction is answered as an untraced one, and its trace shows each partition's steps, those a
+     * partition's coordinator on another node ran included, with that node's Paxos round. Run through every node, so
+     * that some steps go to another node whatever the partitions' tokens.
+     */
+    @Test
+    void aTracedTransactionShowsStepsRunOnOtherNodes() {
+        for (int id : new int[] {301, 302, 303, 304}) open(id, 10);
+        List<String> remote = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String batch = "BEGIN BATCH "
+                    + "UPDATE mp.accounts SET balance = " + (11 + i) + " WHERE id = 301 IF balance = " + (10 + i) + "; "
+                    + "UPDATE mp.accounts SET balance = " + (11 + i) + " WHERE id = 302 IF balance = " + (10 + i) + "; "
+                    + "UPDATE mp.accounts SET balance = " + (11 + i) + " WHERE id = 303 IF balance = " + (10 + i) + "; "
+                    + "UPDATE mp.accounts SET balance = " + (11 + i) + " WHERE id = 304 IF balance = " + (10 + i) + "; "
+                    + "APPLY BATCH";
+            ResultSet rs = session.execute(SimpleStatement.newInstance(batch).setConsistencyLevel(ConsistencyLevel.QUORUM)
+                    .setNode(PaxosCluster.node(session, i)).setTracing(true));
+            assertThat(rs.wasApplied()).as("the traced transaction through node %d", i).isTrue();
+            var events = rs.getExecutionInfo().getQueryTrace().getEvents();
+            List<String> activities = events.stream().map(e -> e.getActivity()).toList();
+            assertThat(activities).as("through node %d", i).anyMatch(a -> a.startsWith("Transaction ") && a.endsWith(" committed"));
+            long sent = activities.stream().filter(a -> a.startsWith("Transaction steps ") && a.contains(" sent to ")).count();
+            long answered = activities.stream().filter(a -> a.startsWith("Transaction steps ") && a.contains(" answered [")).count();
+            long steps = activities.stream().filter(a -> a.startsWith("Transaction steps ") && (a.endsWith(" here") || a.contains(" sent to "))).count();
+            assertThat(answered).as("every group of steps answered, through node %d: %s", i, activities).isEqualTo(steps);
+            if (sent > 0) {
+                String coordinator = PaxosCluster.ip(i);
+                remote.addAll(events.stream().filter(e -> !e.getSourceAddress().getAddress().getHostAddress().equals(coordinator))
+                        .map(e -> e.getActivity()).toList());
+            }
+        }
+        assertThat(remote).as("events of the nodes that ran steps sent to them")
+                .anyMatch(a -> a.startsWith("Starting Paxos (transaction ") && a.contains(" on mp.accounts"))
+                .anyMatch(a -> a.startsWith("Paxos (transaction ") && a.contains(" APPLIED after "));
+    }
+
     /** Concurrent transfers between few accounts (read, then a conditional batch on both): the total never changes. */
     @Test
     void concurrentTransfersConserveTheTotal() throws Exception {

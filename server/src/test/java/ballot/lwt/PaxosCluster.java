@@ -107,6 +107,9 @@ final class PaxosCluster implements AutoCloseable {
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
                 .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(10))
                 .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(20))
+                // a traced request's events are written by a background writer on a shared machine: poll longer for them
+                .withInt(DefaultDriverOption.REQUEST_TRACE_ATTEMPTS, 200)
+                .withDuration(DefaultDriverOption.REQUEST_TRACE_INTERVAL, Duration.ofMillis(10))
                 .build();
         return CqlSession.builder().addContactPoint(cql(i)).withLocalDatacenter("datacenter1").withConfigLoader(config).build();
     }

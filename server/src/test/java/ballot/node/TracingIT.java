@@ -138,6 +138,25 @@ class TracingIT {
         assertThat(activities(notApplied)).anyMatch(s -> s.startsWith("Paxos NOT_APPLIED after "));
     }
 
+    /**
+     * A multi-partition conditional batch is a transaction: its trace shows each partition's steps and the Paxos round
+     * under them, up to the answer (the background finish after it is not in the session).
+     */
+    @Test
+    void tracedTransactionShowsItsStepsAndTheirPaxosRounds() {
+        QueryTrace trace = session.execute(SimpleStatement.newInstance("BEGIN BATCH "
+                + "INSERT INTO tr.kv (k, v) VALUES (20, 'a') IF NOT EXISTS; "
+                + "INSERT INTO tr.kv (k, v) VALUES (21, 'b') IF NOT EXISTS; APPLY BATCH").setTracing(true))
+                .getExecutionInfo().getQueryTrace();
+        List<String> steps = activities(trace);
+        assertThat(steps).anyMatch(s -> s.startsWith("Starting transaction ") && s.endsWith(" over 2 partitions"));
+        assertThat(steps).anyMatch(s -> s.matches("Transaction steps (Stage\\+)?Place on tr\\.kv here"));
+        assertThat(steps).anyMatch(s -> s.startsWith("Starting Paxos (transaction ") && s.contains("Place) on tr.kv"));
+        assertThat(steps).anyMatch(s -> s.startsWith("Paxos (transaction ") && s.contains(" APPLIED after "));
+        assertThat(steps).anyMatch(s -> s.startsWith("Transaction steps ") && s.contains(" answered [") && s.contains("PLACED"));
+        assertThat(steps).anyMatch(s -> s.startsWith("Transaction ") && s.endsWith(" committed"));
+    }
+
     /** Trace writes are the node's own, not client requests: the coordinator's request latency timers leave them out. */
     @Test
     void traceWritesAreNotTimedAsClientWrites() throws IOException, InterruptedException {

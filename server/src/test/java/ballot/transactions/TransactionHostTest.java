@@ -98,7 +98,7 @@ class TransactionHostTest {
     /** Runs {@code step} on {@code k} through node 0's Paxos, as a coordinator that then vanishes would have. */
     private Reply plant(int k, Step<TxnValue> step) throws Exception {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        new PaxosPartitionCas(cluster.members.get(0).engine, id -> TABLE, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL).apply(TxnKeys.of(TABLE.id(), key(k)), step, reply::complete);
+        new PaxosPartitionCas(cluster.members.get(0).engine, id -> TABLE, Runnable::run, () -> PaxosPartitionCas.Route.LOCAL, id -> null).apply(TxnKeys.of(TABLE.id(), key(k)), step, reply::complete);
         return reply.get(5, TimeUnit.SECONDS);
     }
 
