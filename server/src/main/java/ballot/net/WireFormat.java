@@ -12,9 +12,13 @@ import java.util.UUID;
  */
 final class WireFormat {
     static final int MAGIC = 0x42414C4C; // "BALL"
-    /** Messaging versions this node speaks. A new version is added at the top; old ones are dropped from the bottom. */
-    static final int VERSION_MIN = 1;
-    static final int VERSION_MAX = 1;
+    /**
+     * Messaging versions this node speaks. A new version is added at the top; old ones are dropped from the bottom.
+     * 2 (2026-12-03): READ and SCAN replies carry transaction stamps, traced replies put the events first; 1 is not
+     * read any more, so nodes of older builds are refused at the handshake instead of misreading each other.
+     */
+    static final int VERSION_MIN = 2;
+    static final int VERSION_MAX = 2;
     /** Before the handshake completes nothing legitimate is longer than this. */
     static final int HANDSHAKE_BYTES_MAX = 4096;
 

@@ -214,7 +214,7 @@ class NettyMessagingIT {
         assertThat(answer.type()).isEqualTo(WireFormat.REFUSE);
         WireFormat.Refuse refuse = WireFormat.readRefuse(answer.body());
         assertThat(refuse.reason()).isEqualTo(WireFormat.RefuseReason.VERSION);
-        assertThat(refuse.message()).contains("messaging version 7..9 is unknown").contains("speaks 1");
+        assertThat(refuse.message()).contains("messaging version 7..9 is unknown").contains("speaks 2");
         assertThat(refuse.versionMax()).isEqualTo(WireFormat.VERSION_MAX);
     }
 
@@ -235,7 +235,7 @@ class NettyMessagingIT {
         NettyMessaging a = start();
         NettyMessaging b = start();
         assertThat(a.request(b.localAddress(), UPPER, "x", TIMEOUT).get(5, TimeUnit.SECONDS)).isEqualTo("X");
-        Frame answer = handshake(b.localAddress(), new WireFormat.Hello(1, 1, "c", UUID.randomUUID(), a.localAddress()));
+        Frame answer = handshake(b.localAddress(), new WireFormat.Hello(WireFormat.VERSION_MIN, WireFormat.VERSION_MAX, "c", UUID.randomUUID(), a.localAddress()));
         assertThat(answer.type()).isEqualTo(WireFormat.REFUSE);
         assertThat(WireFormat.readRefuse(answer.body()).reason()).isEqualTo(WireFormat.RefuseReason.ADDRESS);
     }

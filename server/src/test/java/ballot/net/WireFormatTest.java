@@ -73,8 +73,9 @@ class WireFormatTest {
 
     @Test
     void commonVersionIsTheHighestInBothRanges() {
-        assertThat(WireFormat.commonVersion(1, 1)).isEqualTo(1);
+        assertThat(WireFormat.commonVersion(2, 2)).isEqualTo(2);
         assertThat(WireFormat.commonVersion(1, 9)).isEqualTo(WireFormat.VERSION_MAX);
+        assertThat(WireFormat.commonVersion(1, 1)).as("a build before the READ and SCAN stamps").isEqualTo(-1);
         assertThat(WireFormat.commonVersion(7, 9)).isEqualTo(-1);
         assertThat(WireFormat.commonVersion(0, 0)).isEqualTo(-1);
     }
