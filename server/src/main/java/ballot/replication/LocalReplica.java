@@ -119,6 +119,14 @@ final class LocalReplica {
         this.holdsIntent = holdsIntent;
     }
 
+    /**
+     * The partitions of {@code range} a transaction's intent holds, once transactions are hosted ({@link #honourLocks}):
+     * an index query's answer may lack their writes (docs/txn.md §10).
+     */
+    List<PartitionKey> heldByIntents(UUID table, TokenRange range) {
+        return holdsIntent == null ? List.of() : storage.heldByIntents(table(table), range);
+    }
+
     List<PartitionData> indexScan(ReplicationVerbs.IndexScanCommand c) {
         return storage.indexScan(table(c.table()), c.expression(), c.used(), c.range(), c.spec(), c.partitionLimit());
     }

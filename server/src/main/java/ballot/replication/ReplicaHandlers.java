@@ -6,6 +6,7 @@ import ballot.cql.schema.Schema;
 import ballot.cql.schema.TableMetadata;
 import ballot.net.Messaging;
 import ballot.storage.IndexNotAvailableException;
+import ballot.cql.data.PartitionKey;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -40,9 +41,11 @@ final class ReplicaHandlers {
 
     static ReplicationVerbs.IndexScanResponse indexScan(LocalReplica local, ReplicationVerbs.IndexScanCommand command) {
         try {
-            return new ReplicationVerbs.IndexScanResponse(local.indexScan(command), true);
+            // The held partitions before the index is read: one resolved in between is in the answer with its writes.
+            List<PartitionKey> held = local.heldByIntents(command.table(), command.range());
+            return new ReplicationVerbs.IndexScanResponse(local.indexScan(command), true, held);
         } catch (IndexNotAvailableException e) {
-            return new ReplicationVerbs.IndexScanResponse(List.of(), false);
+            return new ReplicationVerbs.IndexScanResponse(List.of(), false, List.of());
         }
     }
 

@@ -641,6 +641,9 @@ public final class ReplicatedCoordinator implements DataCoordinator {
 
     // ---------------------------------------------------------------- index queries
 
+    /** How many times an index query's chunk is asked again after waiting for the transactions holding its partitions. */
+    private static final int HELD_INDEX_RETRIES = 2;
+
     @Override
     public CompletableFuture<IndexScanResult> indexScan(TableMetadata table, IndexExpression expression, List<String> used,
             TokenRange range, ReadSpec spec, int partitionLimit, ConsistencyLevel cl) {
@@ -679,7 +682,22 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             ReadSpec partSpec = new ReadSpec(spec.slices(), spec.reversed(), rowsLeft, spec.partitionRowLimit(), spec.nowInSec());
             ReplicationVerbs.IndexScanCommand command = new ReplicationVerbs.IndexScanCommand(table.id(), expression, used, part, partSpec,
                     partitionLimit - out.size());
-            List<List<PartitionData>> answers = ask(targets, command, cl, Consistency.blockFor(cl, factors, localDc()));
+            int blockFor = Consistency.blockFor(cl, factors, localDc());
+            java.util.Set<PartitionKey> heldKeys = new java.util.TreeSet<>();
+            List<List<PartitionData>> answers = ask(targets, command, cl, blockFor, heldKeys);
+            // Partitions held by an intent may lack their transaction's writes in the index (docs/txn.md §10): wait
+            // for (or recover) those transactions, then ask again. Bounded: later transactions may hold it again.
+            for (int again = 0; !heldKeys.isEmpty() && held != null && again < HELD_INDEX_RETRIES; again++) {
+                for (PartitionKey key : heldKeys) {
+                    try {
+                        readHeld(table, key, partSpec, cl, blockFor, Deadline.NONE).join();
+                    } catch (CompletionException e) {
+                        throw e.getCause() instanceof RuntimeException r ? r : e;
+                    }
+                }
+                heldKeys.clear();
+                answers = ask(targets, command, cl, blockFor, heldKeys);
+            }
             PartitionKey cut = null;
             boolean cutByRows = false;
             for (List<PartitionData> answer : answers) {
@@ -713,8 +731,12 @@ public final class ReplicatedCoordinator implements DataCoordinator {
         return new IndexScanResult(out, true, out.size() < partitionLimit && rowsLeft > 0);
     }
 
-    /** Each target's answer; READ_FAILURE if a target's index is still building, READ_TIMEOUT if one does not answer. */
-    private List<List<PartitionData>> ask(List<NodeInfo> targets, ReplicationVerbs.IndexScanCommand command, ConsistencyLevel cl, int blockFor) {
+    /**
+     * Each target's answer; READ_FAILURE if a target's index is still building, READ_TIMEOUT if one does not answer.
+     * {@code held} receives the partitions the targets found held by an intent.
+     */
+    private List<List<PartitionData>> ask(List<NodeInfo> targets, ReplicationVerbs.IndexScanCommand command, ConsistencyLevel cl, int blockFor,
+            java.util.Set<PartitionKey> held) {
         List<List<PartitionData>> answers = new ArrayList<>();
         Map<java.net.InetSocketAddress, ballot.cql.error.RequestFailureReason> unavailable = new java.util.LinkedHashMap<>();
         for (NodeInfo n : targets) {
@@ -725,6 +747,7 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             } catch (CompletionException | MessagingException e) {
                 throw new ReadTimeoutException(cl, answers.size(), blockFor, !answers.isEmpty());
             }
+            held.addAll(response.held());
             if (response.available()) answers.add(response.partitions());
             else unavailable.put(n.internode(), ballot.cql.error.RequestFailureReason.INDEX_NOT_AVAILABLE);
         }

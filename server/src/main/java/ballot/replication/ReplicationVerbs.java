@@ -36,8 +36,11 @@ final class ReplicationVerbs {
     record IndexScanCommand(UUID table, IndexExpression expression, List<String> used, TokenRange range, ReadSpec spec,
             int partitionLimit) {}
 
-    /** The matching partitions, or (when an index the query uses is still building here) that it is not available. */
-    record IndexScanResponse(List<PartitionData> partitions, boolean available) {}
+    /**
+     * The matching partitions, or (when an index the query uses is still building here) that it is not available; and
+     * the partitions of the range held by a transaction's intent when the query began, whose writes it may lack.
+     */
+    record IndexScanResponse(List<PartitionData> partitions, boolean available, List<PartitionKey> held) {}
 
     /** Counter increments for the leader replica to turn into its shards and replicate at {@code consistency}. */
     record CounterCommand(PartitionUpdate update, int consistencyCode) {}
@@ -192,11 +195,17 @@ final class ReplicationVerbs {
         public void encode(IndexScanResponse value, ByteBuf out) {
             out.writeBoolean(value.available());
             PARTITIONS.encode(value.partitions(), out);
+            out.writeInt(value.held().size());
+            for (PartitionKey key : value.held()) WireFormat.writeKey(out, key);
         }
 
         public IndexScanResponse decode(ByteBuf in) {
             boolean available = in.readBoolean();
-            return new IndexScanResponse(PARTITIONS.decode(in), available);
+            List<PartitionData> partitions = PARTITIONS.decode(in);
+            int n = DataCodec.readCount(in);
+            List<PartitionKey> held = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) held.add(WireFormat.readKey(in));
+            return new IndexScanResponse(partitions, available, held);
         }
     };
 

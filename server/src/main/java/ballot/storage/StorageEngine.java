@@ -982,14 +982,7 @@ public final class StorageEngine implements AutoCloseable {
         if (!holdsTxnStates(table.id())) return scan(table, range, spec, partitionLimit, deadMax, null);
         // The held partitions before the snapshot: one resolved after it leaves the set, but the snapshot still has
         // its intent and no rows.
-        List<PartitionKey> keys = new ArrayList<>();
-        java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(table.id());
-        if (held != null && !range.isEmpty()) {
-            for (PartitionKey key : held) {
-                if (key.token() > range.end()) break;
-                if (range.contains(key)) keys.add(key);
-            }
-        }
+        List<PartitionKey> keys = heldIn(table.id(), range);
         Snapshot snapshot = db.getSnapshot();
         try (ReadOptions stateOptions = new ReadOptions().setSnapshot(snapshot)) {
             List<PartitionData> partitions = scan(table, range, spec, partitionLimit, deadMax, snapshot);
@@ -1005,6 +998,33 @@ public final class StorageEngine implements AutoCloseable {
         } finally {
             db.releaseSnapshot(snapshot);
         }
+    }
+
+    /** The partitions of {@code range} in the table's held set, in token order: a walk from the range's start. */
+    private List<PartitionKey> heldIn(UUID tableId, TokenRange range) {
+        java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(tableId);
+        if (held == null || range.isEmpty()) return new ArrayList<>();
+        List<PartitionKey> keys = new ArrayList<>();
+        for (PartitionKey key : held.tailSet(PartitionKey.lowestOf(range.start()))) {
+            if (key.token() > range.end()) break;
+            if (range.contains(key)) keys.add(key);
+        }
+        return keys;
+    }
+
+    /**
+     * The partitions of {@code range} whose stored transaction state holds an intent now (docs/txn.md §10): an index
+     * query's answer may lack their transactions' writes, which are not resolved yet. Empty until {@link #trackIntents}.
+     */
+    public List<PartitionKey> heldByIntents(TableMetadata table, TokenRange range) {
+        java.util.function.Predicate<byte[]> probe = holdsIntent;
+        if (probe == null) return List.of();
+        List<PartitionKey> held = new ArrayList<>();
+        for (PartitionKey key : heldIn(table.id(), range)) {
+            byte[] state = txnState(table.id(), key);
+            if (state != null && probe.test(state)) held.add(key);
+        }
+        return held;
     }
 
     private static ReadOptions scanOptions(Snapshot snapshot) {

@@ -189,6 +189,33 @@ class MultiPartitionBatchIT {
     }
 
     /**
+     * An index query right after a transaction's answer sees its writes, though they may still be resolved in the
+     * background: replicas report the partitions of the range an intent holds, and the coordinator waits for their
+     * transactions and asks again (docs/txn.md §10). Each round moves two rows to a new tag, then looks them up by it.
+     */
+    @Test
+    void indexQueriesRightAfterTheAnswerSeeEveryWrite() {
+        session.execute("CREATE TABLE mp.tagged (id int PRIMARY KEY, tag text)");
+        session.execute("CREATE INDEX ON mp.tagged (tag)");
+        PreparedStatement open = session.prepare(SimpleStatement.newInstance("INSERT INTO mp.tagged (id, tag) VALUES (?, 't0')")
+                .setConsistencyLevel(ConsistencyLevel.QUORUM));
+        session.execute(open.bind(1));
+        session.execute(open.bind(2));
+        PreparedStatement retag = session.prepare(SimpleStatement.newInstance("BEGIN BATCH "
+                + "UPDATE mp.tagged SET tag = ? WHERE id = 1 IF tag = ?; UPDATE mp.tagged SET tag = ? WHERE id = 2 IF tag = ?; "
+                + "APPLY BATCH").setConsistencyLevel(ConsistencyLevel.QUORUM));
+        PreparedStatement byTag = session.prepare(SimpleStatement.newInstance("SELECT id FROM mp.tagged WHERE tag = ?")
+                .setConsistencyLevel(ConsistencyLevel.QUORUM));
+        for (int round = 1; round <= 20; round++) {
+            String was = "t" + (round - 1), now = "t" + round;
+            assertThat(session.execute(retag.bind(now, was, now, was)).wasApplied()).as("round %d", round).isTrue();
+            List<Integer> found = new ArrayList<>();
+            for (Row r : session.execute(byTag.bind(now))) found.add(r.getInt(0));
+            assertThat(found).as("rows tagged %s right after the answer", now).containsExactlyInAnyOrder(1, 2);
+        }
+    }
+
+    /**
      * A transaction is answered at its commit point, before its writes are resolved (docs/txn.md §4.2, §10): a QUORUM
      * read right after the answer, of one partition or a scan of the table, meets the intents still held and waits
      * for their resolution, so it sees every write. Transfers go back and forth between two accounts, each followed at

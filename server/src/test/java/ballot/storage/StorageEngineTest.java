@@ -579,6 +579,14 @@ class StorageEngineTest {
         states.clear();
         assertThat(storage.scanWithTxnStates(table, ballot.cql.data.TokenRange.ALL, ReadSpec.all(NOW), 10, 0, states)).hasSize(2);
         assertThat(states).as("key 3, resolved, has no rows").containsOnlyKeys(key(1), key(4));
+        // What an index query's replica reports: the partitions of a range held by an intent now, not those resolved.
+        assertThat(storage.heldByIntents(table, ballot.cql.data.TokenRange.ALL)).containsExactlyInAnyOrder(key(1), key(4));
+        PartitionKey last = java.util.stream.Stream.of(key(1), key(4)).max(PartitionKey::compareTo).orElseThrow();
+        PartitionKey first = java.util.stream.Stream.of(key(1), key(4)).min(PartitionKey::compareTo).orElseThrow();
+        assertThat(storage.heldByIntents(table, new ballot.cql.data.TokenRange(last.token(), null, Long.MAX_VALUE)))
+                .as("a range that starts at the later one's token").containsExactly(last);
+        assertThat(storage.heldByIntents(table, new ballot.cql.data.TokenRange(first.token(), first, Long.MAX_VALUE)))
+                .as("resuming after the first").containsExactly(last);
 
         storage.dropTable(table.id());
         assertThat(storage.holdsTxnStates(table.id())).as("dropped with its table").isFalse();

@@ -22,6 +22,17 @@ public final class PartitionKey implements Comparable<PartitionKey> {
         return new PartitionKey(key.slice());
     }
 
+    /**
+     * The lowest key of {@code token}, below every partition of that token: a bound for searches of ordered keys,
+     * never a partition's key.
+     */
+    public static PartitionKey lowestOf(long token) {
+        PartitionKey bound = new PartitionKey(ByteBuffer.allocate(0));
+        bound.token = token;
+        bound.hashed = true;
+        return bound;
+    }
+
     /** Encodes the components of a composite partition key. A single-column key is just its value. */
     public static ByteBuffer compose(ByteBuffer... components) {
         if (components.length == 1) return components[0].duplicate();
