@@ -27,7 +27,10 @@ record Participants(Electorate electorate, CommitLevel commitLevel) {
 
     /**
      * @param replicas the partition's replicas, primary first
-     * @param commit the commit consistency; null for a SERIAL read, which commits nothing
+     * @param commit the commit consistency; null for a SERIAL read, which commits nothing of its own but answers once
+     *     the decree it read is applied at a quorum (QUORUM, or LOCAL_QUORUM at LOCAL_SERIAL), so that a read at that
+     *     level afterwards sees it, as Cassandra repairs the most recent commit before a SERIAL read
+     *     (docs/paxos.md §4.4)
      * @throws UnavailableException at LOCAL_SERIAL when this data center holds no replica of the partition
      */
     static Participants of(List<NodeInfo> replicas, String localDc, ConsistencyLevel serial, ConsistencyLevel commit) {
@@ -49,7 +52,9 @@ record Participants(Electorate electorate, CommitLevel commitLevel) {
         }
         if (voters.isEmpty()) throw new UnavailableException(serial, 1, 0); // no replica in this data center
         Electorate electorate = new Electorate(voters, learners);
-        return new Participants(electorate, commit == null ? CommitLevel.ANY : commitLevel(commit, all, local, perDc));
+        ConsistencyLevel level = commit != null ? commit : serial == ConsistencyLevel.LOCAL_SERIAL ? ConsistencyLevel.LOCAL_QUORUM
+                : ConsistencyLevel.QUORUM;
+        return new Participants(electorate, commitLevel(level, all, local, perDc));
     }
 
     private static CommitLevel commitLevel(ConsistencyLevel commit, List<NodeId> all, List<NodeId> local, Map<String, Integer> perDc) {

@@ -61,7 +61,9 @@ class ParticipantsTest {
         List<NodeInfo> uneven = List.of(node("dc1", 1), node("dc1", 2), node("dc2", 3), node("dc2", 4));
         assertThat(Participants.of(uneven, "dc1", ConsistencyLevel.SERIAL, ConsistencyLevel.EACH_QUORUM).commitLevel().acks()).isEqualTo(4);
         assertThat(Participants.of(uneven, "dc1", ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM).commitLevel().acks()).isEqualTo(3);
-        assertThat(Participants.of(REPLICAS, "dc1", ConsistencyLevel.LOCAL_SERIAL, null).commitLevel()).isEqualTo(CommitLevel.ANY);
+        // A SERIAL read answers once what it read is applied at its serial level's quorum (docs/paxos.md §4.4).
+        assertThat(Participants.of(REPLICAS, "dc1", ConsistencyLevel.LOCAL_SERIAL, null).commitLevel()).isEqualTo(CommitLevel.of(2, DC1));
+        assertThat(Participants.of(REPLICAS, "dc1", ConsistencyLevel.SERIAL, null).commitLevel()).isEqualTo(CommitLevel.of(4, ALL));
         assertThatThrownBy(() -> level(ConsistencyLevel.SERIAL, ConsistencyLevel.SERIAL)).hasMessageContaining("not a commit consistency");
     }
 

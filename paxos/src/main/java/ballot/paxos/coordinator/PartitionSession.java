@@ -389,16 +389,16 @@ final class PartitionSession {
             // §5.5: nothing to propose, and the reads are linearizable as they are; no empty proposal needed.
             ctx.mark(Mark.READ_ONLY_ROUND);
             if (r.batch.size() > 1) ctx.mark(Mark.BATCHED);
-            Set<NodeId> showApplied = analysis.someStale() ? showApplied(analysis.latest(), pr.promises) : null;
+            Set<NodeId> applied = knownApplied(analysis.latest(), pr.promises);
             List<CommitRound.Waiter> waiting = new ArrayList<>();
             for (Pending p : r.batch) {
                 Bytes seen = r.evaluation.seen.get(p);
-                if (showApplied == null || p.commitLevel.countedIn(showApplied) >= p.commitLevel.acks()) p.answer(Outcome.NOT_APPLIED, seen);
+                if (applied == null || p.commitLevel.countedIn(applied) >= p.commitLevel.acks()) p.answer(Outcome.NOT_APPLIED, seen);
                 else waiting.add(new CommitRound.Waiter(p, seen, Outcome.NOT_APPLIED));
             }
             if (!waiting.isEmpty()) {
                 ctx.mark(Mark.READ_ONLY_AWAITS_COMMIT);
-                commitRoundOf(analysis.latest(), showApplied).waiters.addAll(waiting);
+                commitRoundOf(analysis.latest(), applied).waiters.addAll(waiting);
                 sendCommitNow(analysis.latest().ballot());
             }
             held = Held.fromPrepare(ctx.model, pr.ballot, pr, () -> readStates, predecessor);
@@ -413,10 +413,11 @@ final class PartitionSession {
     }
 
     /**
-     * §4.4: the replicas whose promises show the latest decree applied, when some promising replica has not applied
-     * it; null when it needs no applying: empty, or pruned (applied everywhere, §4.7).
+     * §4.4: the replicas known to have applied the latest decree, those whose promises show it and those its commit
+     * round (if this session still sends it) heard from; null when it needs no applying: empty, or pruned (applied
+     * everywhere, §4.7).
      */
-    private static Set<NodeId> showApplied(Decree latest, Map<NodeId, Promise> promises) {
+    private Set<NodeId> knownApplied(Decree latest, Map<NodeId, Promise> promises) {
         if (latest.isEmpty() || latest.isPruned()) return null;
         Set<NodeId> applied = new LinkedHashSet<>();
         for (Map.Entry<NodeId, Promise> e : promises.entrySet()) {
@@ -425,21 +426,20 @@ final class PartitionSession {
             if (committed.isPruned()) return null;
             applied.add(e.getKey());
         }
+        for (CommitRound c : commits) if (c.decree.ballot().equals(latest.ballot())) applied.addAll(c.applied);
         return applied;
     }
 
     /**
-     * The commit round of {@code decree}, new unless this session still sends it, knowing {@code applied} applied it
-     * without a round trip of their own (their promises said so).
+     * The commit round of {@code decree}, new unless this session still sends it, with {@code applied} counted; those
+     * it had not heard from cost no round trip of their own (their promises said so).
      */
     private CommitRound commitRoundOf(Decree decree, Set<NodeId> applied) {
         CommitRound cr = null;
         for (CommitRound c : commits) if (c.decree.ballot().equals(decree.ballot())) cr = c;
         if (cr == null) cr = newCommitRound(decree);
         for (NodeId n : applied) {
-            if (!cr.electorate.isReplica(n)) continue;
-            cr.applied.add(n);
-            cr.appliedWithoutRoundTrip.add(n);
+            if (cr.electorate.isReplica(n) && cr.applied.add(n)) cr.appliedWithoutRoundTrip.add(n);
         }
         return cr;
     }
@@ -726,7 +726,8 @@ final class PartitionSession {
             } else if (w.pending().commitLevel.countedIn(cr.applied) >= w.pending().commitLevel.acks()) {
                 // Acknowledgements that took no round trip of their own: our replica's, and those of the deciding accept.
                 CommitLevel level = w.pending().commitLevel;
-                int free = level.countedIn(cr.appliedWithoutRoundTrip) + (cr.applied.contains(ctx.self) ? selfAck(level) : 0);
+                int free = level.countedIn(cr.appliedWithoutRoundTrip)
+                        + (cr.applied.contains(ctx.self) && !cr.appliedWithoutRoundTrip.contains(ctx.self) ? selfAck(level) : 0);
                 if (level.acks() > free) w.pending().roundTrips++;
                 w.pending().answer(w.outcome(), w.seen());
                 it.remove();

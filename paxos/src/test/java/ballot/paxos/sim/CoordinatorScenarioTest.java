@@ -183,6 +183,35 @@ class CoordinatorScenarioTest {
     }
 
     /**
+     * §4.4: with every promising replica up to date, a commit level beyond them (ALL) still waits for the others; and
+     * a commit round this session still sends counts what it heard before the promises.
+     */
+    @Test
+    void aReadOnlyAnswerAtAllWaitsForTheReplicaOutsideItsPromises() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> first = c.submit(N1, c.set(10), SimLevel.QUORUM);
+        c.drop(is(ballot.paxos.message.Commit.class).and(to(N3)).or(is(Propose.class).and(to(N3))));
+        c.deliver(to(N3).negate());
+        c.drop(to(N3));
+        assertThat(first).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(c.storedV(N3)).as("n3 missed the decree").isNull();
+        c.restartCoordinator(N1, 1); // nobody retries the commit to n3
+
+        List<CasResult> read = c.submit(N1, c.cas(5L, 20L), SimLevel.ALL);
+        c.deliver(is(Prepare.class).and(to(N3).negate()).or(is(Promise.class).and(from(N3).negate())));
+        assertThat(read).as("n1 and n2 promised, both up to date; n3 has not applied the decree").isEmpty();
+        c.drop(is(Prepare.class).or(is(Promise.class)));
+        c.deliverAll();
+        assertThat(read).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.NOT_APPLIED);
+            assertThat(v(r)).isEqualTo(10L);
+            assertThat(r.roundTrips()).as("the prepare, then the commit to n3").isEqualTo(2);
+        });
+        assertThat(c.storedV(N3)).isEqualTo(10L);
+        assertThat(c.marks).containsKey(Mark.READ_ONLY_AWAITS_COMMIT);
+    }
+
+    /**
      * §4.13: a replica still holding an older accepted proposal (it missed the later decision) must find the later
      * decree on the others: registers whose decree is not known applied everywhere are not purged, so the old
      * proposal is recognised as stale and never re-proposed over the later write.
