@@ -257,10 +257,33 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
+    /** Ports handed out by this JVM: never twice, though a node may not have bound one yet. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A port for a node process to listen on, free now on 127.0.0.1-3. It is below Linux's ephemeral range (32768 and
+     * up): a port from that range was sometimes taken, before the node bound it, by an outbound internode connection
+     * of another node on the same address (they bind their node's address with port 0), and the node failed to start
+     * with "Address already in use".
+     */
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = random.nextInt(20_000, 32_000);
+            if (!HANDED_OUT.contains(port) && bindable(port) && HANDED_OUT.add(port)) return port;
         }
+        throw new IOException("no free port below the ephemeral range on 127.0.0.1-3 after 1000 attempts");
+    }
+
+    private static boolean bindable(int port) {
+        for (String ip : List.of("127.0.0.1", "127.0.0.2", "127.0.0.3")) {
+            try (ServerSocket ignored = new ServerSocket(port, 1, InetAddress.getByName(ip))) {
+                // bound, so free on this address
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Deletes a directory tree left by node processes. */
