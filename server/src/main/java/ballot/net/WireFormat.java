@@ -14,8 +14,9 @@ final class WireFormat {
     static final int MAGIC = 0x42414C4C; // "BALL"
     /**
      * Messaging versions this node speaks. A new version is added at the top; old ones are dropped from the bottom.
-     * 2 (2026-12-03): READ and SCAN replies carry transaction stamps, traced replies put the events first; 1 is not
-     * read any more, so nodes of older builds are refused at the handshake instead of misreading each other.
+     * 2 (2026-12-03): READ and SCAN replies carry transaction stamps, INDEX_SCAN replies the partitions intents hold,
+     * traced replies put the events first, and TXN_STEP's Resolve lost its early flag (that morning); 1 is not read any
+     * more, so nodes of older builds are refused at the handshake instead of misreading each other.
      */
     static final int VERSION_MIN = 2;
     static final int VERSION_MAX = 2;

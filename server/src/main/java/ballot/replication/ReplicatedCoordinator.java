@@ -685,30 +685,20 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             int blockFor = Consistency.blockFor(cl, factors, localDc());
             java.util.Set<PartitionKey> heldKeys = new java.util.TreeSet<>();
             List<List<PartitionData>> answers = ask(targets, command, cl, blockFor, heldKeys);
-            // Partitions held by an intent may lack their transaction's writes in the index (docs/txn.md §10): wait
-            // for (or recover) those transactions, then ask again. Bounded: later transactions may hold it again.
-            for (int again = 0; !heldKeys.isEmpty() && held != null && again < HELD_INDEX_RETRIES; again++) {
-                for (PartitionKey key : heldKeys) {
-                    try {
-                        readHeld(table, key, partSpec, cl, blockFor, Deadline.NONE).join();
-                    } catch (CompletionException e) {
-                        throw e.getCause() instanceof RuntimeException r ? r : e;
-                    }
-                }
+            // Partitions held by an intent may lack their transaction's writes in the index (docs/txn.md §11.1): wait
+            // for (or recover) the transactions holding this chunk's, then ask again. Bounded: later transactions may
+            // hold them again.
+            for (int again = 0; held != null && again < HELD_INDEX_RETRIES; again++) {
+                PartitionKey chunkEnd = cutOf(answers, rowsLeft, command.partitionLimit(), spec.nowInSec()).key();
+                List<PartitionKey> waitFor = new ArrayList<>();
+                for (PartitionKey key : heldKeys) if (chunkEnd == null || key.compareTo(chunkEnd) <= 0) waitFor.add(key);
+                if (waitFor.isEmpty() || !awaitResolved(table, waitFor, partSpec, cl, blockFor)) break;
                 heldKeys.clear();
                 answers = ask(targets, command, cl, blockFor, heldKeys);
             }
-            PartitionKey cut = null;
-            boolean cutByRows = false;
-            for (List<PartitionData> answer : answers) {
-                int live = 0;
-                for (PartitionData p : answer) live += p.liveRowCount(spec.nowInSec());
-                boolean cutHere = live >= rowsLeft || answer.size() >= command.partitionLimit();
-                if (!cutHere || answer.isEmpty()) continue;
-                PartitionKey last = answer.get(answer.size() - 1).key();
-                if (cut == null || last.compareTo(cut) < 0) cut = last;
-                cutByRows |= live >= rowsLeft;
-            }
+            Cut chunk = cutOf(answers, rowsLeft, command.partitionLimit(), spec.nowInSec());
+            PartitionKey cut = chunk.key();
+            boolean cutByRows = chunk.byRows();
             List<PartitionData> merged = answers.size() == 1 ? answers.get(0) : protect(table, answers, cut, partSpec, cl);
             for (PartitionData p : merged) {
                 if (!p.hasLiveData(spec.nowInSec())) continue;
@@ -729,6 +719,42 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             after = null;
         }
         return new IndexScanResult(out, true, out.size() < partitionLimit && rowsLeft > 0);
+    }
+
+    /** Where a chunk's answers stop being certain: the first partition where one stopped at the limits; null if none did. */
+    private record Cut(PartitionKey key, boolean byRows) {}
+
+    private static Cut cutOf(List<List<PartitionData>> answers, int rowsLeft, int partitionLimit, int nowInSec) {
+        PartitionKey cut = null;
+        boolean byRows = false;
+        for (List<PartitionData> answer : answers) {
+            int live = 0;
+            for (PartitionData p : answer) live += p.liveRowCount(nowInSec);
+            boolean cutHere = live >= rowsLeft || answer.size() >= partitionLimit;
+            if (!cutHere || answer.isEmpty()) continue;
+            PartitionKey last = answer.get(answer.size() - 1).key();
+            if (cut == null || last.compareTo(cut) < 0) cut = last;
+            byRows |= live >= rowsLeft;
+        }
+        return new Cut(cut, byRows);
+    }
+
+    /**
+     * Waits, all at once, for the transactions holding {@code keys} to be decided (a SERIAL read of each, which
+     * recovers an abandoned one). False if one could not be in time: the partitions may not even match the query, so
+     * that does not fail it, and it answers from what the index holds (docs/txn.md §13).
+     */
+    private boolean awaitResolved(TableMetadata table, List<PartitionKey> keys, ReadSpec spec, ConsistencyLevel cl, int blockFor) {
+        CompletableFuture<?>[] reads = new CompletableFuture<?>[keys.size()];
+        for (int i = 0; i < keys.size(); i++) reads[i] = readHeld(table, keys.get(i), spec, cl, blockFor, Deadline.NONE);
+        try {
+            CompletableFuture.allOf(reads).join();
+            return true;
+        } catch (CompletionException e) {
+            log.debug("an index query of {}.{} goes on without waiting for the transactions holding {}: {}", table.keyspace(),
+                    table.name(), keys, e.getCause() == null ? e.toString() : e.getCause().toString());
+            return false;
+        }
     }
 
     /**
