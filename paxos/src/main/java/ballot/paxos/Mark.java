@@ -27,7 +27,7 @@ public enum Mark {
     PREPARE_SKIPPED_DEAD_PROPOSAL,
     /** Conditions all failed on fresh reads: answered after one round trip, nothing proposed. */
     READ_ONLY_ROUND,
-    /** A read-only round's answers waited for the latest decree, which some promising replicas lacked, to reach their commit level. */
+    /** A read-only round's answers waited for the latest decree to reach their commit level (docs/paxos.md §4.4). */
     READ_ONLY_AWAITS_COMMIT,
     /** More than one request was decided in one round. */
     BATCHED,

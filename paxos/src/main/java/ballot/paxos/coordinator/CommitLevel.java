@@ -40,6 +40,11 @@ public record CommitLevel(int acks, Set<NodeId> counted) {
         return anyOf(electorate.replicas().size(), electorate);
     }
 
+    /** Whether {@code applied} make this level: enough of them count towards it. */
+    boolean metBy(Collection<NodeId> applied) {
+        return countedIn(applied) >= acks;
+    }
+
     /** How many of {@code applied} count towards this level. */
     int countedIn(Collection<NodeId> applied) {
         int n = 0;

@@ -393,7 +393,7 @@ final class PartitionSession {
             List<CommitRound.Waiter> waiting = new ArrayList<>();
             for (Pending p : r.batch) {
                 Bytes seen = r.evaluation.seen.get(p);
-                if (applied == null || p.commitLevel.countedIn(applied) >= p.commitLevel.acks()) p.answer(Outcome.NOT_APPLIED, seen);
+                if (applied == null || p.commitLevel.metBy(applied)) p.answer(Outcome.NOT_APPLIED, seen);
                 else waiting.add(new CommitRound.Waiter(p, seen, Outcome.NOT_APPLIED));
             }
             if (!waiting.isEmpty()) {
@@ -426,8 +426,15 @@ final class PartitionSession {
             if (committed.isPruned()) return null;
             applied.add(e.getKey());
         }
-        for (CommitRound c : commits) if (c.decree.ballot().equals(latest.ballot())) applied.addAll(c.applied);
+        CommitRound sending = commitRound(latest.ballot());
+        if (sending != null) applied.addAll(sending.applied);
         return applied;
+    }
+
+    /** This session's commit round of the decree of {@code ballot}, if it still sends it. */
+    private CommitRound commitRound(Ballot ballot) {
+        for (CommitRound cr : commits) if (cr.decree.ballot().equals(ballot)) return cr;
+        return null;
     }
 
     /**
@@ -435,8 +442,7 @@ final class PartitionSession {
      * it had not heard from cost no round trip of their own (their promises said so).
      */
     private CommitRound commitRoundOf(Decree decree, Set<NodeId> applied) {
-        CommitRound cr = null;
-        for (CommitRound c : commits) if (c.decree.ballot().equals(decree.ballot())) cr = c;
+        CommitRound cr = commitRound(decree.ballot());
         if (cr == null) cr = newCommitRound(decree);
         for (NodeId n : applied) {
             if (cr.electorate.isReplica(n) && cr.applied.add(n)) cr.appliedWithoutRoundTrip.add(n);
@@ -680,12 +686,11 @@ final class PartitionSession {
     }
 
     private void sendCommitNow(Ballot ballot) {
-        for (CommitRound cr : commits) {
-            if (!cr.decree.ballot().equals(ballot)) continue;
-            cr.deferred = false;
-            for (NodeId n : cr.unapplied()) ctx.transport.send(n, new Commit(key, cr.decree));
-            cr.nextSendNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
-        }
+        CommitRound cr = commitRound(ballot);
+        if (cr == null) return;
+        cr.deferred = false;
+        for (NodeId n : cr.unapplied()) ctx.transport.send(n, new Commit(key, cr.decree));
+        cr.nextSendNanos = ctx.clock.nanoTime() + ctx.retransmitNanos;
     }
 
     /** The next round is not the fast one a deferred commit was waiting for: send it now. */
@@ -723,7 +728,7 @@ final class PartitionSession {
             CommitRound.Waiter w = it.next();
             if (w.pending().answered()) {
                 it.remove();
-            } else if (w.pending().commitLevel.countedIn(cr.applied) >= w.pending().commitLevel.acks()) {
+            } else if (w.pending().commitLevel.metBy(cr.applied)) {
                 // Acknowledgements that took no round trip of their own: our replica's, and those of the deciding accept.
                 CommitLevel level = w.pending().commitLevel;
                 int free = level.countedIn(cr.appliedWithoutRoundTrip)
