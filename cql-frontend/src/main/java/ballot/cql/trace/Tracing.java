@@ -26,6 +26,7 @@ public final class Tracing {
     /** Runs {@code work} with {@code trace} as this thread's trace (none if null), then restores the previous one. */
     public static <T> T call(Trace trace, Supplier<T> work) {
         Trace previous = CURRENT.get();
+        if (previous == trace) return work.get(); // the untraced work of an untraced thread touches nothing more
         CURRENT.set(trace);
         try {
             return work.get();
