@@ -120,11 +120,11 @@ final class LocalReplica {
     }
 
     /**
-     * The partitions of {@code range} a transaction's intent holds, once transactions are hosted ({@link #honourLocks}):
-     * an index query's answer may lack their writes (docs/txn.md §10).
+     * The partitions of {@code range} a transaction's intent holds (none before {@link #honourLocks}): an index query's
+     * answer may lack their writes (docs/txn.md §11.1).
      */
     List<PartitionKey> heldByIntents(UUID table, TokenRange range) {
-        return holdsIntent == null ? List.of() : storage.heldByIntents(table(table), range);
+        return storage.heldByIntents(table(table), range);
     }
 
     List<PartitionData> indexScan(ReplicationVerbs.IndexScanCommand c) {

@@ -688,15 +688,15 @@ public final class ReplicatedCoordinator implements DataCoordinator {
             // Partitions held by an intent may lack their transaction's writes in the index (docs/txn.md §11.1): wait
             // for (or recover) the transactions holding this chunk's, then ask again. Bounded: later transactions may
             // hold them again.
+            Cut chunk = cutOf(answers, rowsLeft, command.partitionLimit(), spec.nowInSec());
             for (int again = 0; held != null && again < HELD_INDEX_RETRIES; again++) {
-                PartitionKey chunkEnd = cutOf(answers, rowsLeft, command.partitionLimit(), spec.nowInSec()).key();
                 List<PartitionKey> waitFor = new ArrayList<>();
-                for (PartitionKey key : heldKeys) if (chunkEnd == null || key.compareTo(chunkEnd) <= 0) waitFor.add(key);
+                for (PartitionKey key : heldKeys) if (chunk.key() == null || key.compareTo(chunk.key()) <= 0) waitFor.add(key);
                 if (waitFor.isEmpty() || !awaitResolved(table, waitFor, partSpec, cl, blockFor)) break;
                 heldKeys.clear();
                 answers = ask(targets, command, cl, blockFor, heldKeys);
+                chunk = cutOf(answers, rowsLeft, command.partitionLimit(), spec.nowInSec());
             }
-            Cut chunk = cutOf(answers, rowsLeft, command.partitionLimit(), spec.nowInSec());
             PartitionKey cut = chunk.key();
             boolean cutByRows = chunk.byRows();
             List<PartitionData> merged = answers.size() == 1 ? answers.get(0) : protect(table, answers, cut, partSpec, cl);
