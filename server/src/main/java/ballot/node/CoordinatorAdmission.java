@@ -55,6 +55,13 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     private final ScheduledExecutorService ticker;
     /** Keyspaces admitted at {@link Priority#BACKGROUND} ({@code admission_background_keyspaces}). */
     private final Set<String> backgroundTenants;
+    /**
+     * The refusals of a full queue and of the default deadline, by queue (the CPU's, the storage's), built once: under
+     * overload a node sends tens of thousands a second, and their text does not change. Shared: a CqlException has no
+     * stack trace and no suppressed exceptions, so nothing in it changes after it is built.
+     */
+    private final Map<Refusal, OverloadedException> cpuRefusals = new EnumMap<>(Refusal.class);
+    private final Map<Refusal, OverloadedException> writeRefusals = new EnumMap<>(Refusal.class);
     private int ticks;
 
     /**
@@ -68,6 +75,10 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
         this.backgroundTenants = Set.copyOf(backgroundTenants);
         this.deadlineNanos = deadlineNanos;
         this.requests = requests;
+        for (Refusal why : Refusal.values()) {
+            cpuRefusals.put(why, new OverloadedException(message(why, "", deadlineNanos)));
+            writeRefusals.put(why, new OverloadedException(message(why, "write", deadlineNanos)));
+        }
         Meters meters = new Meters(registry);
         this.slots = new SlotGranter(settings);
         this.cpu = new GrantCoordinator(settings, slots, System::nanoTime, meters);
@@ -130,7 +141,7 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
 
             @Override
             public void refused(Refusal why) {
-                refused.accept(new OverloadedException(message(why, "write", work)));
+                refused.accept(refusal(why, "write", work));
             }
         });
     }
@@ -153,7 +164,7 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
 
             @Override
             public void refused(Refusal why) {
-                refused.accept(new OverloadedException(message(why, "", work)));
+                refused.accept(refusal(why, "", work));
             }
         });
     }
@@ -187,9 +198,15 @@ final class CoordinatorAdmission implements RequestAdmission, AutoCloseable {
     }
 
     /** {@code queue}: "write" for the storage's queue, empty for the CPU's. */
-    private String message(Refusal why, String queue, WorkInfo work) {
-        String which = queue.isEmpty() ? "admission" : queue + " admission";
+    private OverloadedException refusal(Refusal why, String queue, WorkInfo work) {
         long waitNanos = work.deadlineNanos() - work.startNanos();
+        if (why == Refusal.DEADLINE && waitNanos != deadlineNanos) return new OverloadedException(message(why, queue, waitNanos));
+        return (queue.isEmpty() ? cpuRefusals : writeRefusals).get(why);
+    }
+
+    /** The refusal's text; {@code waitNanos}: how long the work could wait for admission. */
+    private String message(Refusal why, String queue, long waitNanos) {
+        String which = queue.isEmpty() ? "admission" : queue + " admission";
         return switch (why) {
             case QUEUE_FULL -> "Overloaded: the coordinator's " + which + " queue is full (admission_queue_max="
                     + settings.queueMax() + "); retry later or on another node";

@@ -378,9 +378,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
         } catch (Throwable t) {
             stage = CompletableFuture.failedFuture(t);
         }
-        stage.whenComplete((response, failure) -> {
+        // handle, not whenComplete: whenComplete's own stage would wrap a failure in a CompletionException, whose stack
+        // trace is filled in, for nothing; under overload most answers are refusals (docs/admission.md).
+        stage.handle((response, failure) -> {
             if (ctx.executor().inEventLoop()) complete(stream, request, trace, response, failure);
             else ctx.executor().execute(() -> complete(stream, request, trace, response, failure));
+            return null;
         });
     }
 
