@@ -164,6 +164,7 @@ public final class BallotNode implements AutoCloseable {
                 if (table == null) throw new IllegalStateException("unknown table id " + id + " (dropped, or schema not yet agreed)");
                 return table;
             }, ServerClock::systemMicros, TransactionHost.Options.defaults(), metrics.registry());
+            storage.trackTxnStates(TransactionalReads::holdsIntent, TransactionalReads::mayAwaitSweep);
             replication.reportIntents(TransactionalReads::holdsIntent);
             cluster = Cluster.start(clusterOptions(config, internodeTls), storage, schema.schema().version(), messaging -> {
                 TracingMessaging traced = new TracingMessaging(messaging);

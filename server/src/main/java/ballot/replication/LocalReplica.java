@@ -113,9 +113,12 @@ final class LocalReplica {
         return response;
     }
 
-    /** From now on, reads and scans answer the stamps of transaction states; {@code holdsIntent} reads a stored state. */
+    /**
+     * From now on, reads and scans answer the stamps of transaction states; {@code holdsIntent} reads a stored state.
+     * The storage must track them already ({@link StorageEngine#trackTxnStates}): scans report the partitions it
+     * knows held.
+     */
     void honourLocks(Predicate<byte[]> holdsIntent) {
-        storage.trackIntents(holdsIntent);
         this.holdsIntent = holdsIntent;
     }
 

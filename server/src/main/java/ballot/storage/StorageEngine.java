@@ -117,19 +117,18 @@ public final class StorageEngine implements AutoCloseable {
     private final Map<UUID, TableStore> tables = new ConcurrentHashMap<>();
     /**
      * Tables of which this node stores a transaction state (docs/txn.md §11.1): only their plain reads look states up
-     * ({@link #readWithTxnState}). Found by {@link #trackIntents}'s walk, then a table joins when its first state is
+     * ({@link #readWithTxnState}). Found by {@link #trackTxnStates}'s walk, then a table joins when its first state is
      * written and leaves when it is dropped.
      */
     private final Set<UUID> tablesWithTxnStates = ConcurrentHashMap.newKeySet();
     /**
-     * Partitions whose stored transaction state holds an intent, per table, in token order: a scan reports them though
-     * they may have no rows yet (a transaction's insert into a new partition, docs/txn.md §10). Kept once
-     * {@link #trackIntents} says how to tell an intent; it may name a partition whose intent is gone (the scan then
-     * finds its state without one), never miss one that holds an intent.
+     * Partitions whose stored transaction state holds an intent: a scan reports them though they may have no rows yet
+     * (a transaction's insert into a new partition, docs/txn.md §10). Null until {@link #trackTxnStates}; it may name a
+     * partition whose intent is gone (the scan then finds its state without one), never miss one that holds an intent.
      */
-    private final Map<UUID, java.util.concurrent.ConcurrentSkipListSet<PartitionKey>> heldPartitions = new ConcurrentHashMap<>();
-    /** Whether a stored transaction state ({@code timestamp(8) · state}) holds an intent; null until {@link #trackIntents}. */
-    private volatile java.util.function.Predicate<byte[]> holdsIntent;
+    private volatile TrackedPartitions held;
+    /** Partitions whose stored transaction state may need the transaction sweep (docs/txn.md §11.1); null until {@link #trackTxnStates}. */
+    private volatile TrackedPartitions awaitingSweep;
     /** Index column families by index id, including those opened at start whose table is not yet attached. */
     private final Map<UUID, SharedFamily> indexFamilies = new ConcurrentHashMap<>();
     /**
@@ -416,7 +415,9 @@ public final class StorageEngine implements AutoCloseable {
         latencies.forget(tableId);
         sweptAt.remove(tableId);
         tablesWithTxnStates.remove(tableId);
-        heldPartitions.remove(tableId);
+        TrackedPartitions heldNow = held, awaitingNow = awaitingSweep;
+        if (heldNow != null) heldNow.forget(tableId);
+        if (awaitingNow != null) awaitingNow.forget(tableId);
         if (store != null) for (IndexStore index : store.indexes()) dropIndex(index.metadata().id());
         if (family == null) return;
         try {
@@ -724,11 +725,22 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
-     * Up to {@code limit} partitions' transaction states in key order, starting after {@code after} (null: from the
-     * first), each as a {@link PaxosState} whose bytes are the stored state; for the sweep's scan (docs/txn.md §11.1).
+     * The stored transaction states that may need the transaction sweep (docs/txn.md §11.1), each as a
+     * {@link PaxosState} whose bytes are the stored state: read from the partitions {@link #trackTxnStates} follows, so a
+     * pass costs what is in flight, not every partition a transaction ever touched (their emptied states stay as
+     * tombstones). Empty until then.
      */
-    public List<PaxosState> txnStates(PaxosState after, int limit) {
-        return page(TXN_STATE, after, limit);
+    public List<PaxosState> txnStatesAwaitingSweep() {
+        TrackedPartitions awaiting = awaitingSweep;
+        if (awaiting == null) return List.of();
+        List<PaxosState> states = new ArrayList<>();
+        awaiting.all().forEach((tableId, partitions) -> {
+            for (PartitionKey key : partitions) {
+                byte[] state = txnState(tableId, key);
+                if (state != null && awaiting.passes(state)) states.add(new PaxosState(tableId, key, state));
+            }
+        });
+        return states;
     }
 
     /** Whether this node stores a transaction state of some partition of the table. */
@@ -736,32 +748,46 @@ public final class StorageEngine implements AutoCloseable {
         return tablesWithTxnStates.contains(tableId);
     }
 
+    /** How many partitions the storage follows for the transaction sweep (what a pass reads), for tests. */
+    long partitionsAwaitingSweep() {
+        TrackedPartitions awaiting = awaitingSweep;
+        return awaiting == null ? 0 : awaiting.size();
+    }
+
     /**
-     * From now on the storage keeps the tables with transaction states and the partitions whose state holds an intent
-     * ({@code holdsIntent} reads a stored state, {@code timestamp(8) · state}): it walks every stored state once, then
-     * follows the writes. The walk only adds: a write during it that resolved an intent the walk then meets in its
-     * older snapshot leaves a partition named that holds nothing (the set may), never the reverse.
+     * From now on the storage keeps the tables with transaction states, the partitions whose state holds an intent,
+     * and those whose state may need the transaction sweep ({@code holdsIntent} and {@code mayAwaitSweep} read a stored
+     * state, {@code timestamp(8) · state}): it walks every stored state once, then follows the writes. The walk only
+     * adds: a write during it that resolved an intent the walk then meets in its older snapshot leaves a partition
+     * named that holds nothing (the sets may), never the reverse.
      */
-    public void trackIntents(java.util.function.Predicate<byte[]> holdsIntent) {
-        this.holdsIntent = holdsIntent;
+    public void trackTxnStates(java.util.function.Predicate<byte[]> holdsIntent, java.util.function.Predicate<byte[]> mayAwaitSweep) {
+        TrackedPartitions intents = new TrackedPartitions(holdsIntent);
+        TrackedPartitions sweeps = new TrackedPartitions(mayAwaitSweep);
         long start = System.nanoTime();
         long states = 0;
         byte[] section = {TXN_STATE};
-        try (RocksIterator it = db.newIterator(paxosFamily)) {
+        RocksIterator walk;
+        // Under the write lock: a persistPaxos that began before, and so follows neither set, has written what the walk
+        // then reads; one that begins after follows both.
+        installLock.writeLock().lock();
+        try {
+            this.held = intents;
+            this.awaitingSweep = sweeps;
+            walk = db.newIterator(paxosFamily);
+        } finally {
+            installLock.writeLock().unlock();
+        }
+        try (RocksIterator it = walk) {
             for (it.seek(section); it.isValid() && StorageKeys.hasPrefix(it.key(), section); it.next(), states++) {
                 PaxosState state = paxosState(it);
                 tablesWithTxnStates.add(state.tableId());
-                if (holdsIntent.test(state.state())) held(state.tableId()).add(state.key());
+                intents.beforeWrite(state.tableId(), state.key(), state.state());
+                sweeps.beforeWrite(state.tableId(), state.key(), state.state());
             }
         }
-        long held = 0;
-        for (java.util.concurrent.ConcurrentSkipListSet<PartitionKey> partitions : heldPartitions.values()) held += partitions.size();
-        log.info("transaction states read: {} states, {} partitions held by an intent, in {} ms", states, held,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-    }
-
-    private java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held(UUID tableId) {
-        return heldPartitions.computeIfAbsent(tableId, t -> new java.util.concurrent.ConcurrentSkipListSet<>());
+        log.info("transaction states read: {} states, {} partitions held by an intent, {} awaiting the sweep, in {} ms", states,
+                intents.size(), sweeps.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
 
     /**
@@ -830,6 +856,7 @@ public final class StorageEngine implements AutoCloseable {
     public List<PaxosWrite> persistPaxos(List<PaxosWrite> writes, boolean sync) {
         lockOpenForWrite();
         List<PaxosWrite> refused = new ArrayList<>(0);
+        TrackedPartitions heldNow = held, awaitingNow = awaitingSweep;
         try (WriteBatch batch = new WriteBatch()) {
             for (PaxosWrite write : writes) {
                 if (!tables.containsKey(write.tableId())) {
@@ -847,21 +874,18 @@ public final class StorageEngine implements AutoCloseable {
                 else batch.put(paxosFamily, key, write.state());
                 if (write.txnState() != null) {
                     // Before the write: a plain read or scan that follows it must look the state up. A partition leaves
-                    // the held set only after the write that resolved it (below): the set never misses an intent.
+                    // the tracked sets only after the write that emptied it (below): they never miss one.
                     tablesWithTxnStates.add(write.tableId());
-                    java.util.function.Predicate<byte[]> probe = holdsIntent;
-                    if (probe != null && probe.test(write.txnState())) held(write.tableId()).add(write.key());
+                    if (heldNow != null) heldNow.beforeWrite(write.tableId(), write.key(), write.txnState());
+                    if (awaitingNow != null) awaitingNow.beforeWrite(write.tableId(), write.key(), write.txnState());
                     batch.put(paxosFamily, paxosKey(TXN_STATE, write.tableId(), write.key()), write.txnState());
                 }
             }
             if (batch.count() > 0) db.write(sync ? syncWriteOptions : writeOptions, batch);
-            java.util.function.Predicate<byte[]> probe = holdsIntent;
-            if (probe != null) {
-                for (PaxosWrite write : writes) {
-                    if (write.txnState() == null || probe.test(write.txnState())) continue;
-                    java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(write.tableId());
-                    if (held != null) held.remove(write.key());
-                }
+            for (PaxosWrite write : writes) {
+                if (write.txnState() == null || refused.contains(write)) continue;
+                if (heldNow != null) heldNow.afterWrite(write.tableId(), write.key(), write.txnState());
+                if (awaitingNow != null) awaitingNow.afterWrite(write.tableId(), write.key(), write.txnState());
             }
             return refused;
         } catch (RocksDBException e) {
@@ -974,7 +998,7 @@ public final class StorageEngine implements AutoCloseable {
 
     /**
      * {@link #scan}, with the stored transaction state of each partition answered that has one, and of each partition
-     * of the range that {@link #trackIntents} knows held by an intent, answered or not, read from the same snapshot as
+     * of the range that {@link #trackTxnStates} knows held by an intent, answered or not, read from the same snapshot as
      * the rows (docs/txn.md §10): {@code txnStates} receives them.
      */
     public List<PartitionData> scanWithTxnStates(TableMetadata table, TokenRange range, ReadSpec spec, int partitionLimit, int deadMax,
@@ -1002,10 +1026,11 @@ public final class StorageEngine implements AutoCloseable {
 
     /** The partitions of {@code range} in the table's held set, in token order: a walk from the range's start. */
     private List<PartitionKey> heldIn(UUID tableId, TokenRange range) {
-        java.util.concurrent.ConcurrentSkipListSet<PartitionKey> held = heldPartitions.get(tableId);
-        if (held == null || range.isEmpty()) return new ArrayList<>();
+        TrackedPartitions tracked = held;
+        java.util.concurrent.ConcurrentSkipListSet<PartitionKey> partitions = tracked == null ? null : tracked.get(tableId);
+        if (partitions == null || range.isEmpty()) return new ArrayList<>();
         List<PartitionKey> keys = new ArrayList<>();
-        for (PartitionKey key : held.tailSet(PartitionKey.lowestOf(range.start()))) {
+        for (PartitionKey key : partitions.tailSet(PartitionKey.lowestOf(range.start()))) {
             if (key.token() > range.end()) break;
             if (range.contains(key)) keys.add(key);
         }
@@ -1014,17 +1039,17 @@ public final class StorageEngine implements AutoCloseable {
 
     /**
      * The partitions of {@code range} whose stored transaction state holds an intent now (docs/txn.md §10): an index
-     * query's answer may lack their transactions' writes, which are not resolved yet. Empty until {@link #trackIntents}.
+     * query's answer may lack their transactions' writes, which are not resolved yet. Empty until {@link #trackTxnStates}.
      */
     public List<PartitionKey> heldByIntents(TableMetadata table, TokenRange range) {
-        java.util.function.Predicate<byte[]> probe = holdsIntent;
-        if (probe == null) return List.of();
-        List<PartitionKey> held = new ArrayList<>();
+        TrackedPartitions tracked = held;
+        if (tracked == null) return List.of();
+        List<PartitionKey> keys = new ArrayList<>();
         for (PartitionKey key : heldIn(table.id(), range)) {
             byte[] state = txnState(table.id(), key);
-            if (state != null && probe.test(state)) held.add(key);
+            if (state != null && tracked.passes(state)) keys.add(key);
         }
-        return held;
+        return keys;
     }
 
     private static ReadOptions scanOptions(Snapshot snapshot) {

@@ -28,6 +28,14 @@ public final class TransactionalReads implements HeldPartitions {
         return TxnStateCodec.holdsIntent(stored, TxnCell.STATE_OFFSET);
     }
 
+    /**
+     * Whether a stored transaction state ({@code timestamp(8) · state}) may need the transaction sweep: it holds an
+     * intent or records (docs/txn.md §11.1). The storage follows such partitions, which the sweep then visits.
+     */
+    public static boolean mayAwaitSweep(byte[] stored) {
+        return TxnStateCodec.mayNeedSweep(stored, TxnCell.STATE_OFFSET);
+    }
+
     @Override
     public CompletableFuture<PartitionData> readResolved(TableMetadata table, PartitionKey key, ReadSpec spec) {
         return lwt.readSerial(table, key, spec, ConsistencyLevel.SERIAL);

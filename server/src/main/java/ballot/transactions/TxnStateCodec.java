@@ -57,7 +57,12 @@ final class TxnStateCodec {
      * participant's state often holds only markers, which expire by themselves (docs/txn.md §2).
      */
     static boolean mayNeedSweep(byte[] state) {
-        return state.length >= 2 && (state[0] != VERSION || (state[1] & (INTENT | RECORDS)) != 0);
+        return mayNeedSweep(state, 0);
+    }
+
+    /** The same of a state that begins at {@code from} in {@code bytes} (a {@link ballot.lwt.TxnCell}'s stored form). */
+    static boolean mayNeedSweep(byte[] bytes, int from) {
+        return bytes.length >= from + 2 && (bytes[from] != VERSION || (bytes[from + 1] & (INTENT | RECORDS)) != 0);
     }
 
     /** The transaction state of {@code state} (its value is left out). */

@@ -7,7 +7,6 @@ import ballot.txn.PartitionKey;
 import ballot.txn.PartitionState;
 import ballot.txn.Record;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -17,13 +16,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds the partitions whose transaction state shows something due (docs/txn.md §6.3, §11.1): an intent or a staging
  * record past its deadline (its coordinator is gone, or late), or a decided record its coordinator did not retire, and
- * hands them to the core's sweep. The scan reads this replica's own states, which may lag the quorum's; the sweep
+ * hands them to the core's sweep. A pass reads this replica's own states, which may lag the quorum's; the sweep
  * itself reads through Paxos. A partition is swept by its first live replica, or by any replica once the item is
  * overdue by ten periods (the first replica may be down or behind).
  */
 final class TxnSweep {
     private static final Logger log = LoggerFactory.getLogger(TxnSweep.class);
-    private static final int PAGE = 1024;
     /** Sweeps started per pass at most: the rest wait for the next pass. */
     private static final int SWEEPS_PER_PASS_MAX = 4096;
 
@@ -45,25 +43,22 @@ final class TxnSweep {
         this.sweep = sweep;
     }
 
-    /** One scan of every transaction state this node stores. */
+    /**
+     * One look at every transaction state this node stores that may need a sweep: those holding an intent or records,
+     * which the storage follows (emptied states, one per partition a transaction ever touched, are not read).
+     */
     void pass() {
         try {
             long now = wallMicros.getAsLong();
             int started = 0;
-            StorageEngine.PaxosState after = null;
-            while (started < SWEEPS_PER_PASS_MAX) {
-                List<StorageEngine.PaxosState> page = storage.txnStates(after, PAGE);
-                for (StorageEngine.PaxosState stored : page) {
-                    long due = dueMicros(stored);
-                    if (due > now) continue;
-                    PartitionKey key = TxnKeys.of(stored.tableId(), stored.key());
-                    if (now - due > overdueMicros || firstLiveReplica.apply(key)) {
-                        sweep.accept(key);
-                        if (++started >= SWEEPS_PER_PASS_MAX) break;
-                    }
+            for (StorageEngine.PaxosState stored : storage.txnStatesAwaitingSweep()) {
+                long due = dueMicros(stored);
+                if (due > now) continue;
+                PartitionKey key = TxnKeys.of(stored.tableId(), stored.key());
+                if (now - due > overdueMicros || firstLiveReplica.apply(key)) {
+                    sweep.accept(key);
+                    if (++started >= SWEEPS_PER_PASS_MAX) break;
                 }
-                if (page.size() < PAGE) break;
-                after = page.get(page.size() - 1);
             }
             if (started > 0) log.debug("transaction sweep started sweeps={}", started);
         } catch (RuntimeException e) {
@@ -71,10 +66,9 @@ final class TxnSweep {
         }
     }
 
-    /** When the stored state next needs a sweep (Long.MAX_VALUE: never; markers and reservations expire by themselves). */
+    /** When the stored state, which holds an intent or records, next needs a sweep. */
     private long dueMicros(StorageEngine.PaxosState stored) {
         byte[] bytes = TxnCell.ofStored(stored.state()).state();
-        if (!TxnStateCodec.mayNeedSweep(bytes)) return Long.MAX_VALUE;
         PartitionState<TxnValue> state = TxnStateCodec.decode(bytes, null, stored.tableId(), stored.key());
         long due = Long.MAX_VALUE;
         Intent<TxnValue> intent = state.intent();

@@ -561,7 +561,7 @@ class StorageEngineTest {
         storage.ensureTable(table);
         storage.ensureTable(sets);
         // Here a stored state holds an intent when its first byte after the timestamp is 4.
-        storage.trackIntents(stored -> stored.length > 8 && stored[8] == 4);
+        storage.trackTxnStates(stored -> stored.length > 8 && stored[8] == 4, stored -> false);
         assertThat(storage.holdsTxnStates(table.id())).as("found again at start").isTrue();
         assertThat(storage.holdsTxnStates(sets.id())).isFalse();
         StorageEngine.ReadWithTxnState read = storage.readWithTxnState(table, key(1), ReadSpec.all(NOW));
@@ -590,6 +590,53 @@ class StorageEngineTest {
 
         storage.dropTable(table.id());
         assertThat(storage.holdsTxnStates(table.id())).as("dropped with its table").isFalse();
+    }
+
+    /**
+     * The transaction sweep reads only the states that may need it (docs/txn.md §11.1): found at start, then followed
+     * through writes; a state emptied to its tombstone (a timestamp alone) leaves, and tombstones are never read.
+     */
+    @Test
+    void theStatesAwaitingTheSweepAreFollowedNotScanned() {
+        byte[] intent = {0, 0, 0, 0, 0, 0, 0, 9, 4};
+        byte[] records = {0, 0, 0, 0, 0, 0, 0, 9, 5};
+        byte[] markers = {0, 0, 0, 0, 0, 0, 0, 9, 6};
+        byte[] tombstone = {0, 0, 0, 0, 0, 0, 0, 10};
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(1), null, List.of(), intent),
+                new StorageEngine.PaxosWrite(table.id(), key(2), null, List.of(), records),
+                new StorageEngine.PaxosWrite(table.id(), key(3), null, List.of(), markers),
+                new StorageEngine.PaxosWrite(table.id(), key(4), null, List.of(), tombstone)), true);
+        assertThat(storage.txnStatesAwaitingSweep()).as("nothing is followed before the node says how to tell").isEmpty();
+
+        storage.close();
+        storage = StorageEngine.open(new StorageOptions(directory, false, 10_000, 8L << 20, 0));
+        storage.ensureTable(table);
+        // Here a stored state may need the sweep when its first byte after the timestamp is 4 (an intent) or 5 (records).
+        storage.trackTxnStates(stored -> stored.length > 8 && stored[8] == 4, stored -> stored.length > 8 && (stored[8] == 4 || stored[8] == 5));
+        assertThat(awaitingSweep()).as("found at start").containsOnlyKeys(key(1), key(2));
+        assertThat(storage.partitionsAwaitingSweep()).as("neither the markers nor the tombstone is followed").isEqualTo(2);
+        assertThat(awaitingSweep().get(key(2))).containsExactly(records);
+
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(3), null, List.of(), records),
+                new StorageEngine.PaxosWrite(table.id(), key(1), null, List.of(), tombstone)), true);
+        assertThat(awaitingSweep()).as("a new record is followed, an emptied state is not").containsOnlyKeys(key(2), key(3));
+        assertThat(storage.partitionsAwaitingSweep()).isEqualTo(2);
+        storage.persistPaxos(List.of(new StorageEngine.PaxosWrite(table.id(), key(2), null, List.of(), markers)), true);
+        assertThat(awaitingSweep()).containsOnlyKeys(key(3));
+        assertThat(storage.partitionsAwaitingSweep()).isEqualTo(1);
+
+        storage.dropTable(table.id());
+        assertThat(storage.txnStatesAwaitingSweep()).as("dropped with its table").isEmpty();
+        assertThat(storage.partitionsAwaitingSweep()).isZero();
+    }
+
+    private Map<PartitionKey, byte[]> awaitingSweep() {
+        Map<PartitionKey, byte[]> states = new java.util.HashMap<>();
+        for (StorageEngine.PaxosState state : storage.txnStatesAwaitingSweep()) {
+            assertThat(state.tableId()).isEqualTo(table.id());
+            states.put(state.key(), state.state());
+        }
+        return states;
     }
 
     private void write(PartitionUpdate update) {
