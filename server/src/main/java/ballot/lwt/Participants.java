@@ -23,7 +23,7 @@ import java.util.Map;
  *       centers' quorums counted anywhere, not a quorum in each.
  * </ul>
  */
-record Participants(Electorate electorate, CommitLevel commitLevel) {
+record Participants(Electorate electorate, CommitLevel commitLevel, ConsistencyLevel commitConsistency) {
 
     /**
      * @param replicas the partition's replicas, primary first
@@ -54,7 +54,18 @@ record Participants(Electorate electorate, CommitLevel commitLevel) {
         Electorate electorate = new Electorate(voters, learners);
         ConsistencyLevel level = commit != null ? commit : serial == ConsistencyLevel.LOCAL_SERIAL ? ConsistencyLevel.LOCAL_QUORUM
                 : ConsistencyLevel.QUORUM;
-        return new Participants(electorate, commitLevel(level, all, local, perDc));
+        return new Participants(electorate, commitLevel(level, all, local, perDc), level);
+    }
+
+    /**
+     * Those of a transaction step (docs/txn.md §11.1): at SERIAL, committed at {@code commit}, except that TWO or THREE
+     * where that is fewer than a quorum of the replicas is raised to QUORUM: a step that changes what plain reads see
+     * commits at a quorum at least (§10).
+     */
+    static Participants ofTransactionStep(List<NodeInfo> replicas, String localDc, ConsistencyLevel commit) {
+        int quorum = replicas.size() / 2 + 1;
+        boolean belowQuorum = commit == ConsistencyLevel.TWO && quorum > 2 || commit == ConsistencyLevel.THREE && quorum > 3;
+        return of(replicas, localDc, ConsistencyLevel.SERIAL, belowQuorum ? ConsistencyLevel.QUORUM : commit);
     }
 
     private static CommitLevel commitLevel(ConsistencyLevel commit, List<NodeId> all, List<NodeId> local, Map<String, Integer> perDc) {

@@ -343,7 +343,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         Evaluation evaluation = read ? null : new Evaluation(request, query, locked);
         ballot.paxos.coordinator.CasRequest coreRequest = read ? ballot.paxos.coordinator.CasRequest.read(query) : evaluation;
         CompletableFuture<CasResult> future = new CompletableFuture<>();
-        Round round = submit(table, request.key(), coreRequest, serial, read ? null : commit, "", slot(CurrentAdmission.take()), ON_LANE);
+        Round round = submit(table, request.key(), coreRequest, serial, read ? null : commit, false, "", slot(CurrentAdmission.take()), ON_LANE);
         round.result.whenComplete((result, failure) -> {
             if (failure != null) future.completeExceptionally(failure);
             else answer(future, result, request, evaluation, round, serial, commit);
@@ -359,12 +359,28 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
     public CompletableFuture<ballot.paxos.coordinator.CasResult> transactionStep(TableMetadata table, ballot.cql.data.PartitionKey key,
             ballot.paxos.coordinator.CasRequest request, ConsistencyLevel commit, String what) {
         try {
-            Round round = submit(table, key, request, ConsistencyLevel.SERIAL, commit, what, WorkSlot.NONE, answers);
+            Round round = submit(table, key, request, ConsistencyLevel.SERIAL, commit, true, what, WorkSlot.NONE, answers);
             round.result.thenAccept(result -> stats.record(result, false, false, clock.nanoTime() - round.arrivedNanos));
             return round.result;
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Throws Unavailable unless enough of the partition's replicas are alive now for a transaction step committed at
+     * {@code commit} (a quorum of voters, and the commit level): a transaction checks every participant before it
+     * places anything, as a conditional statement is refused before its first round.
+     */
+    public void checkTransactionStep(TableMetadata table, ballot.cql.data.PartitionKey key, ConsistencyLevel commit) {
+        Participants participants = Participants.ofTransactionStep(placement.replicas(table, key.token(), ConsistencyLevel.SERIAL),
+                membership.self().dataCenter(), commit);
+        Electorate electorate = participants.electorate();
+        int voters = alive(electorate.voters());
+        if (voters < electorate.quorum()) throw new UnavailableException(ConsistencyLevel.SERIAL, electorate.quorum(), voters);
+        CommitLevel level = participants.commitLevel();
+        int counted = alive(level.counted());
+        if (counted < level.acks()) throw new UnavailableException(participants.commitConsistency(), level.acks(), counted);
     }
 
     /** Makes conditional statements and SERIAL reads that find {@code locked} transaction state fail with {@link IntentFound}. */
@@ -384,12 +400,13 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
      * read, which commits nothing. Throws Unavailable when too few replicas are alive to start.
      */
     private Round submit(TableMetadata table, ballot.cql.data.PartitionKey partition, ballot.paxos.coordinator.CasRequest request,
-            ConsistencyLevel serial, ConsistencyLevel commit, String what, WorkSlot slot, Executor answerOn) {
+            ConsistencyLevel serial, ConsistencyLevel commit, boolean transactionStep, String what, WorkSlot slot, Executor answerOn) {
         List<NodeInfo> replicas;
         Participants participants;
         try {
             replicas = placement.replicas(table, partition.token(), serial);
-            participants = Participants.of(replicas, membership.self().dataCenter(), serial, commit);
+            participants = transactionStep ? Participants.ofTransactionStep(replicas, membership.self().dataCenter(), commit)
+                    : Participants.of(replicas, membership.self().dataCenter(), serial, commit);
         } catch (UnavailableException e) {
             stats.unavailable(commit == null);
             throw e;
@@ -408,7 +425,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         CoordinatorTrace session = trace instanceof CoordinatorTrace t ? t : null;
         if (trace != null) {
             trace.event("Starting Paxos" + what + " on " + table.keyspace() + "." + table.name() + " with " + replicas.size()
-                    + " replicas (serial " + serial + ", commit " + (commit == null ? "none" : commit) + ")");
+                    + " replicas (serial " + serial + ", commit " + (commit == null ? "none" : participants.commitConsistency()) + ")");
         }
         boolean background = isBackground(key);
         try {

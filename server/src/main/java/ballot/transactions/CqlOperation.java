@@ -1,5 +1,6 @@
 package ballot.transactions;
 
+import ballot.cql.ConsistencyLevel;
 import ballot.cql.data.PartitionData;
 import ballot.cql.data.PartitionUpdate;
 import ballot.cql.error.InvalidRequestException;
@@ -17,8 +18,10 @@ import ballot.txn.Operation;
  *
  * @param index the participant's place among its transaction's participants
  * @param source what the client sent, from which another node rebuilds {@code request} (null: only this node can run it)
+ * @param commit the consistency the client asked: the operation's placement or 1PC commits at it where it asks for at
+ *     least a quorum, else at QUORUM ({@link PaxosPartitionCas#commitOfValues})
  */
-record CqlOperation(CasRequest request, int index, StatementSource source) implements Operation<TxnValue> {
+record CqlOperation(CasRequest request, int index, StatementSource source, ConsistencyLevel commit) implements Operation<TxnValue> {
     static final String CONDITION_NOT_MET = "condition not met";
     static final String INVALID_PREFIX = "invalid: ";
     /** A refusal is kept in records and markers: a statement's message is cut to this many characters there. */

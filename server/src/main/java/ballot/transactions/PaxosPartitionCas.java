@@ -14,6 +14,7 @@ import ballot.paxos.Bytes;
 import ballot.paxos.coordinator.CasRequest;
 import ballot.paxos.coordinator.CasResult;
 import ballot.txn.Decision;
+import ballot.txn.Operation;
 import ballot.txn.PartitionState;
 import ballot.txn.Transition;
 import ballot.txn.TxnId;
@@ -252,11 +253,35 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
      * Steps need only their decision, durable in a quorum of accepts (ANY), except those that change what a plain read
      * of the partition sees (docs/txn.md §10): a placement writes an intent, which a QUORUM read after the client's
      * answer must find so that it waits for the resolution; a resolution, a 1PC and a finalization (which resolves the
-     * home's intent) write the transaction's values. They are applied at a quorum (QUORUM).
+     * home's intent) write the transaction's values. They are applied at a quorum at least: a placement or a 1PC at
+     * its client's consistency where that asks for more ({@link #commitOfValues}), so that a read at ONE after an
+     * answer at ALL meets the intent, or the value; the strongest of them when one CAS carries several.
      */
     private static ConsistencyLevel commitLevel(List<Step<TxnValue>> steps) {
-        for (Step<TxnValue> step : steps) if (changesValue(step)) return ConsistencyLevel.QUORUM;
-        return ConsistencyLevel.ANY;
+        ConsistencyLevel level = ConsistencyLevel.ANY;
+        for (Step<TxnValue> step : steps) {
+            if (!changesValue(step)) continue;
+            Operation<TxnValue> operation = step instanceof Place<TxnValue> p ? p.operation() : step instanceof OnePhase<TxnValue> o ? o.operation() : null;
+            ConsistencyLevel asked = commitOfValues(operation instanceof CqlOperation c ? c.commit() : ConsistencyLevel.QUORUM);
+            if (BY_STRENGTH.indexOf(asked) > BY_STRENGTH.indexOf(level)) level = asked;
+        }
+        return level;
+    }
+
+    /** The commit levels {@link #commitLevel} chooses from, weakest first. */
+    private static final List<ConsistencyLevel> BY_STRENGTH = List.of(ConsistencyLevel.ANY, ConsistencyLevel.QUORUM,
+            ConsistencyLevel.TWO, ConsistencyLevel.THREE, ConsistencyLevel.EACH_QUORUM, ConsistencyLevel.ALL);
+
+    /**
+     * The commit consistency of a step that writes a client's intent or values: the client's own where it may count
+     * more replicas than a quorum (ALL, EACH_QUORUM, TWO, THREE; the engine raises TWO or THREE below a quorum of the
+     * partition's replicas to QUORUM), else QUORUM, which a read at QUORUM after the answer needs.
+     */
+    static ConsistencyLevel commitOfValues(ConsistencyLevel asked) {
+        return switch (asked) {
+            case ALL, EACH_QUORUM, TWO, THREE -> asked;
+            default -> ConsistencyLevel.QUORUM;
+        };
     }
 
     /**

@@ -92,6 +92,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
     private final Map<ballot.txn.Mark, Counter> marks = new EnumMap<>(ballot.txn.Mark.class);
     private final MeterRegistry metrics;
     private final ballot.storage.StorageEngine storage;
+    private final PaxosEngine engine;
 
     /** Where partitions' steps run; this node's own Paxos until {@link #coordinateOn}. */
     private volatile PaxosPartitionCas.Route route = PaxosPartitionCas.Route.LOCAL;
@@ -108,6 +109,7 @@ public final class TransactionHost implements Transactions, AutoCloseable {
      */
     public TransactionHost(PaxosEngine engine, ballot.storage.StorageEngine storage, Function<UUID, TableMetadata> tables,
             LongSupplier wallMicros, Options options, MeterRegistry metrics) {
+        this.engine = engine;
         this.options = options;
         this.tables = tables;
         this.wallMicros = wallMicros;
@@ -214,8 +216,11 @@ public final class TransactionHost implements Transactions, AutoCloseable {
             CasRequest request = participants.get(i);
             PartitionKey key = TxnKeys.of(request.table().id(), request.key());
             if (!keys.add(key)) throw new IllegalArgumentException("partition " + request.key() + " appears twice in one transaction");
-            parts.add(new Participant<>(key, new CqlOperation(request, i, source)));
+            parts.add(new Participant<>(key, new CqlOperation(request, i, source, commit)));
         }
+        // Unavailable before anything is placed, as a conditional statement is refused before its first round.
+        ConsistencyLevel placed = PaxosPartitionCas.commitOfValues(commit);
+        for (CasRequest request : participants) engine.checkTransactionStep(request.table(), request.key(), placed);
         long now = wallMicros.getAsLong();
         // The home is the first participant: its state holds the record (docs/txn.md §11.1).
         Transaction<TxnValue> txn = new Transaction<>(new TxnId(UUID.randomUUID()), now, now + options.epochLifetime().toNanos() / 1000,

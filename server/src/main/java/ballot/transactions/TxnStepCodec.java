@@ -95,7 +95,7 @@ final class TxnStepCodec {
             for (int n = TxnStateCodec.count(in); n > 0; n--) steps.add(readStep(in, index -> {
                 if (index < 0 || index >= participants.size())
                     throw new IllegalArgumentException("participant " + index + " of a transaction with " + participants.size());
-                return new CqlOperation(participants.get(index), index, source);
+                return new CqlOperation(participants.get(index), index, source, source.consistency());
             }, table, key));
             return new Request(table, key, steps);
         });

@@ -67,6 +67,22 @@ class ParticipantsTest {
         assertThatThrownBy(() -> level(ConsistencyLevel.SERIAL, ConsistencyLevel.SERIAL)).hasMessageContaining("not a commit consistency");
     }
 
+    /** docs/txn.md §10: a transaction step commits at SERIAL's electorate and at a quorum of the replicas at least. */
+    @Test
+    void transactionStepsCommitAtTheirLevelButNeverBelowAQuorum() {
+        assertThat(Participants.ofTransactionStep(REPLICAS, "dc1", ConsistencyLevel.ALL).commitLevel()).isEqualTo(CommitLevel.of(6, ALL));
+        assertThat(Participants.ofTransactionStep(REPLICAS, "dc1", ConsistencyLevel.QUORUM).commitLevel()).isEqualTo(CommitLevel.of(4, ALL));
+        assertThat(Participants.ofTransactionStep(REPLICAS, "dc1", ConsistencyLevel.ANY).commitLevel()).as("a decision alone").isEqualTo(CommitLevel.ANY);
+        assertThat(Participants.ofTransactionStep(REPLICAS, "dc1", ConsistencyLevel.THREE).commitConsistency())
+                .as("three of six is below a quorum").isEqualTo(ConsistencyLevel.QUORUM);
+        List<NodeInfo> three = REPLICAS.subList(0, 3);
+        Participants allThree = Participants.ofTransactionStep(three, "dc2", ConsistencyLevel.THREE);
+        assertThat(allThree.commitConsistency()).isEqualTo(ConsistencyLevel.THREE);
+        assertThat(allThree.commitLevel().acks()).as("three of three is more than a quorum").isEqualTo(3);
+        assertThat(allThree.electorate().voters()).as("SERIAL's electorate, whichever the data center").hasSize(3);
+        assertThat(Participants.ofTransactionStep(three, "dc1", ConsistencyLevel.TWO).commitLevel().acks()).isEqualTo(2);
+    }
+
     @Test
     void localSerialWithoutAReplicaInTheDataCenterIsUnavailable() {
         assertThatThrownBy(() -> Participants.of(REPLICAS, "dc3", ConsistencyLevel.LOCAL_SERIAL, ConsistencyLevel.LOCAL_QUORUM))

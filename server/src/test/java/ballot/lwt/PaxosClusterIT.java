@@ -109,6 +109,23 @@ class PaxosClusterIT extends LwtSemantics {
             assertThatThrownBy(() -> session.execute(on(0, all))).as("commit at ALL needs the stopped replica")
                     .hasMessageContaining(UnavailableException.class.getName())
                     .hasMessageContaining("at consistency ALL (3 required but only 2 alive)");
+            // A transaction at ALL too (docs/txn.md §10): refused before it places anything, not committed at a quorum.
+            assertThat(exec(0, "INSERT INTO lwt.down (k, v) VALUES (10, 0) IF NOT EXISTS").wasApplied()).isTrue();
+            String batch = "BEGIN BATCH UPDATE lwt.down SET v = 1 WHERE k = 10 IF v = 0; INSERT INTO lwt.down (k, v) VALUES (11, 0) IF NOT EXISTS; APPLY BATCH";
+            assertThatThrownBy(() -> session.execute(on(1, SimpleStatement.newInstance(batch).setConsistencyLevel(ConsistencyLevel.ALL))))
+                    .as("a two-partition batch at ALL needs the stopped replica")
+                    .hasMessageContaining(UnavailableException.class.getName())
+                    .hasMessageContaining("at consistency ALL (3 required but only 2 alive)");
+            String txn = "BEGIN TRANSACTION LET a = (SELECT v FROM lwt.down WHERE k = 10); IF a.v = 0 THEN "
+                    + "UPDATE lwt.down SET v = 2 WHERE k = 10; INSERT INTO lwt.down (k, v) VALUES (12, 0); END IF COMMIT TRANSACTION";
+            assertThatThrownBy(() -> session.execute(on(0, SimpleStatement.newInstance(txn).setConsistencyLevel(ConsistencyLevel.ALL))))
+                    .as("BEGIN TRANSACTION at ALL").hasMessageContaining(UnavailableException.class.getName())
+                    .hasMessageContaining("at consistency ALL (3 required but only 2 alive)");
+            assertThat(serial(0, "SELECT v FROM lwt.down WHERE k = 10").one().getInt("v")).as("nothing of either applied").isZero();
+            assertThat(serial(1, "SELECT v FROM lwt.down WHERE k = 11").one()).isNull();
+            assertThat(serial(0, "SELECT v FROM lwt.down WHERE k = 12").one()).isNull();
+            assertThat(session.execute(on(1, SimpleStatement.newInstance(batch).setConsistencyLevel(ConsistencyLevel.QUORUM))).wasApplied())
+                    .as("the same batch at QUORUM").isTrue();
         } finally {
             cluster.start(2);
         }

@@ -103,7 +103,7 @@ class TransactionHostTest {
     }
 
     private static Place<TxnValue> place(TxnId id, int home, long deadline, ballot.cql.spi.CasRequest operation) {
-        return new Place<>(new Attempt(id, 0), TxnKeys.of(TABLE.id(), key(home)), now(), deadline, new CqlOperation(operation, 0, null), List.of(), 50_000);
+        return new Place<>(new Attempt(id, 0), TxnKeys.of(TABLE.id(), key(home)), now(), deadline, new CqlOperation(operation, 0, null, ballot.cql.ConsistencyLevel.QUORUM), List.of(), 50_000);
     }
 
     @Test

@@ -52,7 +52,7 @@ class TxnStepCodecTest {
 
     @Test
     void everyStepRoundTripsWithItsOperationRebuiltFromTheSource() {
-        CqlOperation operation = new CqlOperation(PARTICIPANT, 1, SOURCE);
+        CqlOperation operation = new CqlOperation(PARTICIPANT, 1, SOURCE, SOURCE.consistency());
         List<Decision> decisions = List.of(new Decision(new Attempt(new TxnId(new UUID(9, 9)), 0), true));
         List<Step<TxnValue>> steps = List.of(
                 new Stage<>(Record.staging(ID, 0, 10, 20, List.of(HOME))),
@@ -86,7 +86,7 @@ class TxnStepCodecTest {
 
     @Test
     void aPlacementWithoutASourceStaysOnItsNode() {
-        Place<TxnValue> local = new Place<>(ATTEMPT, HOME, 10, 20, new CqlOperation(PARTICIPANT, 0, null), List.of(), 1);
+        Place<TxnValue> local = new Place<>(ATTEMPT, HOME, 10, 20, new CqlOperation(PARTICIPANT, 0, null, ConsistencyLevel.QUORUM), List.of(), 1);
         assertThat(TxnStepCodec.travels(List.of(new ReadRecord<>(ID), local))).isFalse();
         assertThat(TxnStepCodec.travels(List.of(new ReadRecord<>(ID)))).isTrue();
     }
