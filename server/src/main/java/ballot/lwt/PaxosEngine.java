@@ -377,10 +377,12 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                 membership.self().dataCenter(), commit);
         Electorate electorate = participants.electorate();
         int voters = alive(electorate.voters());
-        if (voters < electorate.quorum()) throw new UnavailableException(ConsistencyLevel.SERIAL, electorate.quorum(), voters);
         CommitLevel level = participants.commitLevel();
         int counted = alive(level.counted());
-        if (counted < level.acks()) throw new UnavailableException(participants.commitConsistency(), level.acks(), counted);
+        if (voters >= electorate.quorum() && counted >= level.acks()) return;
+        stats.unavailable(false);
+        throw voters < electorate.quorum() ? new UnavailableException(ConsistencyLevel.SERIAL, electorate.quorum(), voters)
+                : new UnavailableException(participants.commitConsistency(), level.acks(), counted);
     }
 
     /** Makes conditional statements and SERIAL reads that find {@code locked} transaction state fail with {@link IntentFound}. */

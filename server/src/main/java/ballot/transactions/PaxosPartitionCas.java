@@ -255,22 +255,18 @@ final class PaxosPartitionCas implements PartitionCas<TxnValue> {
      * answer must find so that it waits for the resolution; a resolution, a 1PC and a finalization (which resolves the
      * home's intent) write the transaction's values. They are applied at a quorum at least: a placement or a 1PC at
      * its client's consistency where that asks for more ({@link #commitOfValues}), so that a read at ONE after an
-     * answer at ALL meets the intent, or the value; the strongest of them when one CAS carries several.
+     * answer at ALL meets the intent, or the value. A CAS carries at most one of them, its last step ({@link #flush}
+     * ends a group there).
      */
-    private static ConsistencyLevel commitLevel(List<Step<TxnValue>> steps) {
+    static ConsistencyLevel commitLevel(List<Step<TxnValue>> steps) {
         ConsistencyLevel level = ConsistencyLevel.ANY;
         for (Step<TxnValue> step : steps) {
             if (!changesValue(step)) continue;
             Operation<TxnValue> operation = step instanceof Place<TxnValue> p ? p.operation() : step instanceof OnePhase<TxnValue> o ? o.operation() : null;
-            ConsistencyLevel asked = commitOfValues(operation instanceof CqlOperation c ? c.commit() : ConsistencyLevel.QUORUM);
-            if (BY_STRENGTH.indexOf(asked) > BY_STRENGTH.indexOf(level)) level = asked;
+            level = commitOfValues(operation instanceof CqlOperation c ? c.commit() : ConsistencyLevel.QUORUM);
         }
         return level;
     }
-
-    /** The commit levels {@link #commitLevel} chooses from, weakest first. */
-    private static final List<ConsistencyLevel> BY_STRENGTH = List.of(ConsistencyLevel.ANY, ConsistencyLevel.QUORUM,
-            ConsistencyLevel.TWO, ConsistencyLevel.THREE, ConsistencyLevel.EACH_QUORUM, ConsistencyLevel.ALL);
 
     /**
      * The commit consistency of a step that writes a client's intent or values: the client's own where it may count

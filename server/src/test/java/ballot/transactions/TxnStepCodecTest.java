@@ -47,12 +47,13 @@ class TxnStepCodecTest {
             new StatementSource.Statement("UPDATE t SET v = ? WHERE k = ? IF v = ?",
                     java.util.Arrays.asList(ByteBuffer.wrap(new byte[] {1}), null, QueryOptions.UNSET), null),
             new StatementSource.Statement("INSERT INTO t (k, v) VALUES (:k, :v)", List.of(), List.of("k", "v"))),
-            BatchType.LOGGED, ConsistencyLevel.QUORUM, ConsistencyLevel.SERIAL, 1_700_000_000);
+            BatchType.LOGGED, ConsistencyLevel.ALL, ConsistencyLevel.SERIAL, 1_700_000_000);
     private static final CasRequest PARTICIPANT = CasRequest.read(null, KEY, ReadSpec.all(0));
 
+    /** The client's ALL travels with the operation: the peer's placement commits at it (PaxosPartitionCas.commitLevel). */
     @Test
     void everyStepRoundTripsWithItsOperationRebuiltFromTheSource() {
-        CqlOperation operation = new CqlOperation(PARTICIPANT, 1, SOURCE, SOURCE.consistency());
+        CqlOperation operation = new CqlOperation(PARTICIPANT, 1, SOURCE, ConsistencyLevel.ALL);
         List<Decision> decisions = List.of(new Decision(new Attempt(new TxnId(new UUID(9, 9)), 0), true));
         List<Step<TxnValue>> steps = List.of(
                 new Stage<>(Record.staging(ID, 0, 10, 20, List.of(HOME))),
