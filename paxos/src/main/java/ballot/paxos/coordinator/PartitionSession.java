@@ -150,6 +150,10 @@ final class PartitionSession {
         r = round;
         if (r != null && r.phase == Phase.PREPARE && r.graceUntilNanos != 0 && now >= r.graceUntilNanos) onPrepared();
         r = round;
+        // A voter marked down since its last reply may leave too few to answer: stop waiting for it.
+        if (r != null && r.phase == Phase.PREPARE && !r.prepare.promised() && r.prepare.blocked(this::alive)) onPrepareProgress();
+        else if (r != null && r.propose != null && r.phase != Phase.PREPARE && !r.propose.decided() && r.propose.blocked(this::alive)) onProposeBlocked();
+        r = round;
         if (r != null && now >= r.nextRetransmitNanos) retransmit(r, now);
         for (Iterator<CommitRound> it = commits.iterator(); it.hasNext(); ) {
             CommitRound cr = it.next();
@@ -302,7 +306,7 @@ final class PartitionSession {
                 if (ctx.clock.nanoTime() < r.graceUntilNanos) return;
             }
             onPrepared();
-        } else if (pr.blocked()) {
+        } else if (pr.blocked(this::alive)) {
             countRoundTrip(r, pr.rejections.keySet());
             contended(r.batch);
         }
@@ -482,7 +486,7 @@ final class PartitionSession {
             if (r.prepare != null && r.phase == Phase.PREPARE && r.prepare.add(from, rejected)) onPrepareProgress();
         } else if (r.propose != null && r.propose.add(from, rejected)) {
             if (from.equals(ctx.self)) withholdFromOthers(r.propose, Mark.OWN_REFUSAL_WITHHELD_PROPOSAL);
-            if (r.propose.blocked()) onProposeBlocked();
+            if (r.propose.blocked(this::alive)) onProposeBlocked();
             else releaseHeldBack(r.propose);
         }
     }

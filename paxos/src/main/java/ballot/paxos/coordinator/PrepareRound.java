@@ -9,6 +9,7 @@ import ballot.paxos.message.Rejected;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Phase 1 of one ballot with the read (docs/paxos.md §4.2): collects promises and refusals until a quorum promised
@@ -54,8 +55,15 @@ final class PrepareRound {
         return promises.size() >= electorate.quorum();
     }
 
-    boolean blocked() {
-        return rejections.size() >= electorate.blocking();
+    /**
+     * Whether a quorum of promises is out of reach: the promises so far and the voters that may still answer are too
+     * few. A voter the failure detector ({@code alive}) holds down is not waited for: with one of three replicas down,
+     * one refusal would otherwise hold the round until its deadline.
+     */
+    boolean blocked(Predicate<NodeId> alive) {
+        int reachable = promises.size();
+        for (NodeId n : electorate.voters()) if (!replied(n) && alive.test(n)) reachable++;
+        return reachable < electorate.quorum();
     }
 
     boolean allReplied() {

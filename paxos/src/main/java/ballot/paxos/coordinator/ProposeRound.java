@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Phase 2 of one proposal (docs/paxos.md §4.5): collects acceptances until a quorum accepted (decided) or a quorum
@@ -117,8 +118,15 @@ final class ProposeRound {
         return accepts.size() >= electorate.quorum();
     }
 
-    boolean blocked() {
-        return recipients.size() - rejections.size() < electorate.quorum();
+    /**
+     * Whether a quorum of acceptances is out of reach: the acceptances so far and the recipients that may still answer
+     * are too few; a recipient the failure detector ({@code alive}) holds down is not waited for (as in
+     * {@link PrepareRound#blocked}).
+     */
+    boolean blocked(Predicate<NodeId> alive) {
+        int reachable = accepts.size();
+        for (NodeId n : recipients) if (!replied(n) && alive.test(n)) reachable++;
+        return reachable < electorate.quorum();
     }
 
     boolean promisedNextByQuorum() {

@@ -125,6 +125,30 @@ class CoordinatorScenarioTest {
         for (var n : ManualCluster.ELECTORATE.voters()) assertThat(c.storedV(n)).isEqualTo(2L);
     }
 
+    /**
+     * §4.2: with one voter of three down, a single refusal leaves no quorum within reach. The round stops waiting and
+     * retries after its back-off. Before, it waited for the down voter's answer until its deadline, and the partition's
+     * later requests waited behind it (an LWT right behind a transaction, with one node stopped, timed out that way).
+     */
+    @Test
+    void aRefusalWithAVoterDownRetriesInsteadOfWaitingForTheDeadline() {
+        ManualCluster c = new ManualCluster();
+        c.down.add(N3);
+        List<CasResult> first = c.submit(N1, c.cas(null, 1L), SimLevel.QUORUM);
+        List<CasResult> rival = c.submit(N2, c.set(2L), SimLevel.QUORUM);
+        c.deliver(from(N2).and(to(N2))); // N2's replica promises the rival's later ballot
+        c.deliver(from(N1).or(to(N1))); // N1's own promise, N2's refusal; its prepare to N3 goes nowhere
+        assertThat(first).as("one promise, one refusal, one voter down").isEmpty();
+        for (int i = 0; i < 10 && (first.isEmpty() || rival.isEmpty()); i++) {
+            c.advance(Duration.ofMillis(20));
+            c.deliverAll();
+        }
+        assertThat(first).as("answered within 200 ms, long before the deadline of 1 s").singleElement()
+                .extracting(CasResult::outcome).isIn(Outcome.APPLIED, Outcome.NOT_APPLIED);
+        assertThat(rival).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.APPLIED);
+        assertThat(c.marks).containsKey(Mark.CONTENTION);
+    }
+
     /** §4.3: an accepted, uncommitted proposal found in the promises is finished before anything else. */
     @Test
     void finishesIncompleteProposalFirst() {
