@@ -376,13 +376,17 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
         Participants participants = Participants.ofTransactionStep(placement.replicas(table, key.token(), ConsistencyLevel.SERIAL),
                 membership.self().dataCenter(), commit);
         Electorate electorate = participants.electorate();
-        int voters = alive(electorate.voters());
         CommitLevel level = participants.commitLevel();
-        int counted = alive(level.counted());
-        if (voters >= electorate.quorum() && counted >= level.acks()) return;
+        if (alive(electorate.voters()) >= electorate.quorum() && alive(level.counted()) >= level.acks()) return;
         stats.unavailable(false);
-        throw voters < electorate.quorum() ? new UnavailableException(ConsistencyLevel.SERIAL, electorate.quorum(), voters)
-                : new UnavailableException(participants.commitConsistency(), level.acks(), counted);
+        throw unavailable(electorate, level, ConsistencyLevel.SERIAL, participants.commitConsistency());
+    }
+
+    /** Too few live replicas: the Unavailable of the serial level when a quorum of voters is not alive, else of the commit level. */
+    private UnavailableException unavailable(Electorate electorate, CommitLevel level, ConsistencyLevel serial, ConsistencyLevel commit) {
+        int voters = alive(electorate.voters());
+        return voters < electorate.quorum() ? new UnavailableException(serial, electorate.quorum(), voters)
+                : new UnavailableException(commit, level.acks(), alive(level.counted()));
     }
 
     /** Makes conditional statements and SERIAL reads that find {@code locked} transaction state fail with {@link IntentFound}. */
@@ -512,12 +516,7 @@ public final class PaxosEngine implements LwtCoordinator, AutoCloseable {
                         + options.partitionQueueMax() + " conditional statements already wait for this partition of "
                         + request.table().keyspace() + "." + request.table().name()
                         + " on this coordinator (admission_partition_lwt_queue_max); retry later"));
-                case UNAVAILABLE -> {
-                    int voters = alive(electorate.voters());
-                    future.completeExceptionally(voters < electorate.quorum()
-                            ? new UnavailableException(serial, electorate.quorum(), voters)
-                            : new UnavailableException(commit, level.acks(), alive(level.counted())));
-                }
+                case UNAVAILABLE -> future.completeExceptionally(unavailable(electorate, level, serial, commit));
             }
         } catch (RuntimeException e) {
             log.error("cannot answer a conditional statement on table {} outcome={}", request.table(), result.outcome(), e);

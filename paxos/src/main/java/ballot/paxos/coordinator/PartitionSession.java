@@ -150,9 +150,10 @@ final class PartitionSession {
         r = round;
         if (r != null && r.phase == Phase.PREPARE && r.graceUntilNanos != 0 && now >= r.graceUntilNanos) onPrepared();
         r = round;
-        // A voter marked down since its last reply may leave too few to answer: stop waiting for it.
-        if (r != null && r.phase == Phase.PREPARE && !r.prepare.promised() && r.prepare.blocked(this::alive)) onPrepareProgress();
-        else if (r != null && r.propose != null && r.phase != Phase.PREPARE && !r.propose.decided() && r.propose.blocked(this::alive)) onProposeBlocked();
+        // A voter marked down since the round began may leave too few to answer: stop waiting for it. (A blocked phase
+        // has neither a quorum of promises nor one of acceptances.)
+        if (r != null && r.phase == Phase.PREPARE && r.prepare.blocked(this::alive)) onPrepareProgress();
+        else if (r != null && r.phase != Phase.PREPARE && r.propose.blocked(this::alive)) onProposeBlocked();
         r = round;
         if (r != null && now >= r.nextRetransmitNanos) retransmit(r, now);
         for (Iterator<CommitRound> it = commits.iterator(); it.hasNext(); ) {
