@@ -33,6 +33,11 @@ public enum Mark {
     BATCHED,
     /** A prepare or proposal lost to a later ballot; the coordinator backs off. */
     CONTENTION,
+    /**
+     * A replay was refused by part of the electorate while a voter it needs is down: it runs again after a back-off,
+     * not at once (§4.9).
+     */
+    REPLAY_AWAITS_DOWN_VOTER,
     /** A rejected proposal provably reached no acceptor (or is provably unchoosable); its requests run again. */
     RETRY_WITHOUT_SIDE_EFFECTS,
     /** A proposal may have been accepted but was not decided: its fate is looked up in the next prepare. */

@@ -301,8 +301,8 @@ final class PartitionSession {
         Round r = round;
         PrepareRound pr = r.prepare;
         if (pr.promised()) {
-            if (!pr.allReplied() && wantsMorePromises(pr)) {
-                // Wait a little for the replicas outside the quorum: they may settle what the quorum cannot.
+            if (!pr.awaitsNoLiveVoter(this::alive) && wantsMorePromises(pr)) {
+                // Wait a little for the live replicas outside the quorum: they may settle what the quorum cannot.
                 if (r.graceUntilNanos == 0) r.graceUntilNanos = ctx.clock.nanoTime() + ctx.recoveryGraceNanos;
                 if (ctx.clock.nanoTime() < r.graceUntilNanos) return;
             }
@@ -593,7 +593,11 @@ final class PartitionSession {
         round = null;
         sendCommitNow(proposal.predecessor().ballot()); // the refusers did not apply the predecessor it carried
         if (r.phase == Phase.REPLAY) {
-            retry(r.batch, contended);
+            // Refused by part of the electorate while a voter it needs is down (a checked replay refused as stale, §5.7):
+            // the same replicas would refuse the next replay at once, so it waits a back-off as if contended.
+            boolean needsDownVoter = pr.silent().stream().anyMatch(n -> !alive(n));
+            if (needsDownVoter && !contended) ctx.mark(Mark.REPLAY_AWAITS_DOWN_VOTER);
+            retry(r.batch, contended, contended || needsDownVoter);
             return;
         }
         boolean reachedNoAcceptor = pr.accepts.isEmpty() && pr.silent().isEmpty();
@@ -627,10 +631,17 @@ final class PartitionSession {
     }
 
     private void retry(List<Pending> batch, boolean contended) {
+        retry(batch, contended, contended);
+    }
+
+    /** Runs the batch again: at once, or after a back-off; {@code contended} counts it as lost to another ballot. */
+    private void retry(List<Pending> batch, boolean contended, boolean backOff) {
         requeueFront(batch);
         if (contended) {
             ctx.mark(Mark.CONTENTION);
             for (Pending p : batch) p.contentions++;
+        }
+        if (backOff) {
             backingOff = true;
             backoffUntilNanos = ctx.clock.nanoTime() + ctx.backoff.delayNanos(contentionAttempts++);
         } else {

@@ -66,7 +66,9 @@ final class PrepareRound {
         return reachable < electorate.quorum();
     }
 
-    boolean allReplied() {
-        return promises.size() + rejections.size() == electorate.size();
+    /** Whether every voter that may still answer (one {@code alive} does not hold down) has answered. */
+    boolean awaitsNoLiveVoter(Predicate<NodeId> alive) {
+        for (NodeId n : electorate.voters()) if (!replied(n) && alive.test(n)) return false;
+        return true;
     }
 }

@@ -149,6 +149,42 @@ class CoordinatorScenarioTest {
         assertThat(c.marks).containsKey(Mark.CONTENTION);
     }
 
+    /**
+     * §4.9: a checked proposal accepted by our replica alone, refused as stale by the second, with the third down, is
+     * in doubt until the third answers: its replays back off between attempts, and once the third is back one is
+     * decided. Before, each refused replay ran the next at once, without a pause, until the deadline.
+     */
+    @Test
+    void aReplayThatOnlyADownVoterCanDecideBacksOffUntilItIsBack() {
+        ManualCluster c = new ManualCluster();
+        c.submit(N1, c.cas(null, 1L), SimLevel.QUORUM);
+        c.deliverAll(); // all three report their versions; n1 holds the promise for a fast next round
+        c.down.add(N3);
+        c.plainWrite(7, N2); // n2's data moves on: it refuses the fast proposal checked against its old version
+        List<CasResult> write = c.submit(N1, c.cas(1L, 2L), SimLevel.QUORUM);
+        int delivered = c.deliver(e -> true, 1_000);
+        assertThat(delivered).as("the refused replays settle into a back-off in no time").isLessThan(1_000);
+        assertThat(c.marks).as("the prepare did not wait for the down voter's promise")
+                .containsKeys(Mark.FAST_PATH_STALE, Mark.PROPOSAL_IN_DOUBT, Mark.PREPARE_FOUND_INCOMPLETE,
+                        Mark.REPLAY_AWAITS_DOWN_VOTER)
+                .doesNotContainKey(Mark.CONTENTION);
+        assertThat(write).isEmpty();
+
+        c.advance(Duration.ofMillis(100));
+        c.deliverAll();
+        assertThat(write).as("still in doubt while n3 is down").isEmpty();
+        c.down.remove(N3);
+        for (int i = 0; i < 10 && write.isEmpty(); i++) {
+            c.advance(Duration.ofMillis(20));
+            c.deliverAll();
+        }
+        assertThat(write).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo(Outcome.APPLIED);
+            assertThat(r.contentions()).as("waiting for a down voter is not contention").isZero();
+        });
+        assertThat(c.storedV(N3)).isEqualTo(2L);
+    }
+
     /** §4.3: an accepted, uncommitted proposal found in the promises is finished before anything else. */
     @Test
     void finishesIncompleteProposalFirst() {
