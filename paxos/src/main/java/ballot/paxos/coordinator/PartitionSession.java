@@ -110,13 +110,8 @@ final class PartitionSession {
 
     void submit(Pending pending) {
         lastActiveNanos = ctx.clock.nanoTime();
-        int voters = 0;
-        for (NodeId n : electorate.voters()) if (alive(n)) voters++;
-        int counted = 0;
-        for (NodeId n : pending.commitLevel.counted()) if (alive(n)) counted++;
-        if (voters < electorate.quorum() || counted < pending.commitLevel.acks()) {
-            ctx.mark(Mark.UNAVAILABLE);
-            pending.answer(Outcome.UNAVAILABLE, null);
+        if (unavailable(pending)) {
+            answerUnavailable(pending);
             return;
         }
         if (queue.size() >= ctx.partitionQueueMax) {
@@ -127,6 +122,18 @@ final class PartitionSession {
         queue.add(pending);
         startIfIdle();
         if (queue.peekLast() == pending) pending.waits(); // still queued (the queue shrinks only from the front)
+    }
+
+    /**
+     * Too few live voters for a quorum, or live replicas for the request's commit level, by the failure detector. Checked
+     * on arrival and before each attempt, as Cassandra does: only for a request nothing of which was proposed.
+     */
+    private boolean unavailable(Pending p) {
+        int voters = 0;
+        for (NodeId n : electorate.voters()) if (alive(n)) voters++;
+        int counted = 0;
+        for (NodeId n : p.commitLevel.counted()) if (alive(n)) counted++;
+        return voters < electorate.quorum() || counted < p.commitLevel.acks();
     }
 
     private boolean alive(NodeId node) {
@@ -179,6 +186,7 @@ final class PartitionSession {
         while (!queue.isEmpty() && batch.size() < ctx.batchSizeMax) {
             Pending p = queue.poll();
             if (p.expired(now)) timedOut(p);
+            else if (unavailable(p)) answerUnavailable(p); // replicas lost since it arrived
             else batch.add(p);
         }
         if (batch.isEmpty() && inDoubt == null) return;
@@ -309,7 +317,11 @@ final class PartitionSession {
             onPrepared();
         } else if (pr.blocked(this::alive)) {
             countRoundTrip(r, pr.rejections.keySet());
-            contended(r.batch);
+            held = null;
+            round = null;
+            // Refusals mean another ballot won. Without one, voters were lost since the round began: the next attempt
+            // answers its requests UNAVAILABLE (an in-doubt proposal keeps trying), after the same back-off.
+            retry(r.batch, !pr.rejections.isEmpty(), true);
         }
     }
 
@@ -624,12 +636,6 @@ final class PartitionSession {
         return excluded >= electorate.blocking();
     }
 
-    private void contended(List<Pending> batch) {
-        held = null;
-        round = null;
-        retry(batch, true);
-    }
-
     private void retry(List<Pending> batch, boolean contended) {
         retry(batch, contended, contended);
     }
@@ -831,6 +837,11 @@ final class PartitionSession {
             }
             for (NodeId n : pr.silent()) ctx.transport.send(n, pr.proposeTo(n)); // held-back ones too: our vote is overdue
         }
+    }
+
+    private void answerUnavailable(Pending p) {
+        ctx.mark(Mark.UNAVAILABLE);
+        p.answer(Outcome.UNAVAILABLE, null);
     }
 
     private void timedOut(Pending p) {

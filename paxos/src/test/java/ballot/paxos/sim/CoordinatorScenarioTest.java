@@ -429,6 +429,26 @@ class CoordinatorScenarioTest {
         assertThat(all).singleElement().extracting(CasResult::outcome).isEqualTo(Outcome.UNAVAILABLE);
     }
 
+    /**
+     * §4.9: voters lost after a request arrived leave its prepare without a quorum; the next attempt, after a back-off,
+     * answers it UNAVAILABLE (nothing of it was proposed), as Cassandra re-checks live replicas before each attempt.
+     * Before, it prepared again and again until its deadline, each failure counted as contention, and timed out.
+     */
+    @Test
+    void votersLostAfterArrivalAnswerUnavailableBeforeTheDeadline() {
+        ManualCluster c = new ManualCluster();
+        List<CasResult> r = c.submit(N1, c.set(1), SimLevel.QUORUM);
+        c.down.add(N2);
+        c.down.add(N3);
+        c.deliverAll(); // only n1's own promise arrives
+        c.advance(Duration.ofMillis(200));
+        c.deliverAll();
+        assertThat(r).as("answered well before the deadline of 1 s").singleElement()
+                .extracting(CasResult::outcome).isEqualTo(Outcome.UNAVAILABLE);
+        assertThat(c.marks).containsEntry(Mark.PREPARE, 1).containsKey(Mark.UNAVAILABLE).doesNotContainKey(Mark.CONTENTION);
+        assertThat(c.storedV(N1)).isNull();
+    }
+
     /** §4.10: a timeout after the proposal may have been accepted is UNKNOWN, never a failure. */
     @Test
     void timeoutAfterPossibleAcceptIsUnknown() {
