@@ -87,13 +87,7 @@ final class CasBatch {
                     + "Use ANY if you mean \"make sure it is accepted but I don't care how many replicas commit it for non-SERIAL reads\"");
         }
         List<PartitionCas> built = participants(parts, contexts, request, batch);
-        if (commit == ConsistencyLevel.EACH_QUORUM) { // a quorum in each data center needs data centers (Cassandra's rule)
-            for (PartitionCas p : built) {
-                String strategy = request.environment().schemas().schema().keyspace(p.table().keyspace()).replication().get("class");
-                if (!strategy.endsWith(".NetworkTopologyStrategy"))
-                    throw new InvalidRequestException("consistency level EACH_QUORUM not compatible with replication strategy (" + strategy + ")");
-            }
-        }
+        for (PartitionCas p : built) CasCommitConsistency.check(commit, p.table().keyspace(), request);
         if (built.size() == 1) {
             PartitionCas partitionCas = built.get(0);
             return request.environment().lwt().cas(partitionCas, serial, commit).thenApply(result -> CasResultRows.of(

@@ -375,6 +375,7 @@ final class TransactionStatement implements CqlStatement {
         ConsistencyLevel commit = context.consistency().isSerial() ? ConsistencyLevel.QUORUM : context.consistency();
         Plan plan = plan(context);
         List<Part> participants = plan.parts();
+        for (Part p : participants) CasCommitConsistency.check(commit, p.table.keyspace(), context);
         List<CasRequest> requests = plan.requests();
         Map<Let, BoundLet> bound = plan.bound();
         Part selected = plan.returned();

@@ -266,6 +266,23 @@ class ConditionalBatchTest {
         assertThat(f.casCount()).isZero();
     }
 
+    /** The same rule for the transactions a multi-partition batch or BEGIN TRANSACTION runs. */
+    @Test
+    void refusesAnEachQuorumTransactionWithoutDataCenters() {
+        QueryOptions eachQuorum = QueryOptions.of(ConsistencyLevel.EACH_QUORUM, List.of());
+        String message = "consistency level EACH_QUORUM not compatible with replication strategy (org.apache.cassandra.locator.SimpleStrategy)";
+        assertThatThrownBy(() -> f.execute("BEGIN BATCH UPDATE u SET v = 1 WHERE k = 1 IF v = null; "
+                + "UPDATE u SET v = 2 WHERE k = 2 IF v = null; APPLY BATCH", eachQuorum))
+                .isInstanceOf(InvalidRequestException.class).hasMessage(message);
+        assertThatThrownBy(() -> f.execute("BEGIN TRANSACTION UPDATE u SET v = 1 WHERE k = 1; UPDATE u SET v = 2 WHERE k = 2; "
+                + "COMMIT TRANSACTION", eachQuorum))
+                .isInstanceOf(InvalidRequestException.class).hasMessage(message);
+        assertThat(f.transactionCount()).isZero();
+        f.execute("BEGIN TRANSACTION UPDATE u SET v = 1 WHERE k = 1; UPDATE u SET v = 2 WHERE k = 2; COMMIT TRANSACTION",
+                QueryOptions.of(ConsistencyLevel.QUORUM, List.of()));
+        assertThat(f.transactionCount()).isOne();
+    }
+
     @Test
     void aPreparedConditionalBatchIsAnLwtRoutedByItsKey() {
         CqlStatement conditional = f.preparer.prepare("BEGIN BATCH INSERT INTO t (k, c, v) VALUES (?, ?, ?) IF NOT EXISTS; "
