@@ -36,9 +36,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes finished trace sessions into system_traces, off the request path: one thread takes sessions from a bounded
  * queue and writes each one's events, then its session row, as ordinary CQL writes with the trace TTL. Drivers poll
- * the session row until its duration is set and then read the events, so the row is written once the events are.
- * Every write is at ANY, as Cassandra writes its traces ({@code TraceStateImpl.mutateWithCatch}): a replica that is
- * down gets them as hints, and a trace never costs an Unavailable. A session's late events (replies slower than the
+ * the session row until its duration is set and then read the events, so the row is written once the events are on
+ * every replica (at ALL). Where that fails, and for every other write, it is ANY, as Cassandra writes its traces
+ * ({@code TraceStateImpl.mutateWithCatch}): a replica that is down gets them as hints, and a trace never costs an
+ * Unavailable. A session's late events (replies slower than the
  * consistency level) are written {@value #LATE_FLUSH_DELAY_MILLIS} ms after the first, all in one batch.
  *
  * <p>A traced request never waits for any of this and never sees its failures: when the queue is full, or
@@ -149,8 +150,11 @@ public final class TraceWriter implements TraceSink, AutoCloseable {
                     e.thread()));
         }
         List<CqlStatement> statements = Collections.nCopies(events.size(), insert);
-        return attempt(() -> ProtocolBatch.run(environment, BatchType.UNLOGGED, statements, values,
-                QueryOptions.of(ConsistencyLevel.ANY, List.of()), TraceKeyspace.NAME, List.of()));
+        Function<ConsistencyLevel, CompletableFuture<Void>> batch = level -> attempt(() -> ProtocolBatch.run(environment,
+                BatchType.UNLOGGED, statements, values, QueryOptions.of(level, List.of()), TraceKeyspace.NAME, List.of()));
+        // On every replica before the session row, which drivers read at ONE, perhaps from the other replica: at ANY
+        // alone, a driver could find the session finished and its events not yet there. ANY when a replica is down.
+        return batch.apply(ConsistencyLevel.ALL).exceptionallyCompose(error -> batch.apply(ConsistencyLevel.ANY));
     }
 
     private CompletableFuture<Void> writeSession(TraceSession.Completed s) {
