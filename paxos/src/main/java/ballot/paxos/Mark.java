@@ -56,7 +56,7 @@ public enum Mark {
     PRUNE,
     /** A message was sent again because a reply had not arrived. */
     RETRANSMIT,
-    /** A request was answered UNAVAILABLE, on arrival or before a later attempt, with nothing of it proposed. */
+    /** A request was answered UNAVAILABLE, on arrival or before a later attempt, when nothing of it can take effect. */
     UNAVAILABLE,
     /** A request was answered OVERLOADED before anything was sent: its partition's queue was full. */
     OVERLOADED,

@@ -126,7 +126,8 @@ final class PartitionSession {
 
     /**
      * Too few live voters for a quorum, or live replicas for the request's commit level, by the failure detector. Checked
-     * on arrival and before each attempt, as Cassandra does: only for a request nothing of which was proposed.
+     * on arrival and before each attempt, as Cassandra does: only for a request in the queue, none of which can take
+     * effect any more (never proposed, or in a proposal proven dead or never applied, §4.10, §5.7).
      */
     private boolean unavailable(Pending p) {
         int voters = 0;

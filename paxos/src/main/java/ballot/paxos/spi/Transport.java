@@ -11,6 +11,9 @@ import ballot.paxos.message.Message;
 public interface Transport {
     void send(NodeId to, Message message);
 
-    /** The failure detector's current belief; used only to answer UNAVAILABLE before a round starts (§4.10). */
+    /**
+     * The failure detector's current belief: requests are answered UNAVAILABLE before an attempt without enough live
+     * replicas, and a round neither waits for a voter held down nor counts on it for a quorum (§4.2, §4.9).
+     */
     boolean isAlive(NodeId node);
 }
